@@ -1,0 +1,49 @@
+"""Small helpers shared by the benchmark scripts: where the data is, timing and peak memory."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+ICLR2021 = [
+    DATA / "iclr2021" / "paperlist.tsv",
+    DATA / "iclr2021" / "ratings.tsv",
+    DATA / "iclr2021" / "paperlists-iclr2021.json",
+]
+
+
+def machine() -> str:
+    """One line naming the machine the figures were measured on."""
+    cpus = len(os.sched_getaffinity(0))
+    model = platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [
+            line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines() if line.startswith("model name")
+        ]
+        model = names[0] if names else model
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{model}, {cpus} cores, {memory:.0f} GiB, Python {platform.python_version()}, {date.today().isoformat()}"
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def run_child(script: Path, *args: str) -> str:
+    """Run a benchmark step in a fresh interpreter (clean memory figures); return its stdout."""
+    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True)
+    return done.stdout

@@ -1,0 +1,5 @@
+"""`python -m confnav` runs the CLI."""
+
+from confnav.cli import main
+
+main()

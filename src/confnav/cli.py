@@ -1,0 +1,288 @@
+"""The `confnav` command: thin verbs that parse options, call the library and print."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from confnav import __version__
+from confnav.demo import build_demo
+from confnav.errors import ConfnavError
+from confnav.ingest import IngestError, IngestResult, ingest
+from confnav.model import Decision, Paper
+from confnav.sources import FORMATS
+from confnav.sources.tabular import MAPPABLE_FIELDS
+from confnav.store import PaperFilter, SqliteStore, default_db_path, open_store
+
+F = TypeVar("F", bound=Callable[..., Any])
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+DECISION_CHOICES = [d.value for d in Decision] + ["accepted"]
+
+
+class RichProgress:
+    """The library's Progress drawn as a rich bar on stderr; silent with --quiet."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=quiet or not err.is_terminal,
+        )
+        self.task: Any = None
+
+    def __enter__(self) -> RichProgress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def start(self, description: str, total: int | None) -> None:
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(description, total=total)
+
+    def advance(self, amount: int = 1) -> None:
+        self.bar.advance(self.task, amount)
+
+
+class ConfnavGroup(click.Group):
+    """Turns every error a user can cause into one line on stderr and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except IngestError as exc:
+            shown = exc.errors[:20]
+            for problem in shown[:-1]:
+                click.echo(f"error: {problem}", err=True)
+            more = f" (and {len(exc.errors) - 20} more problems)" if len(exc.errors) > 20 else ""
+            click.echo(f"error: {shown[-1]}{more}; nothing was written", err=True)
+            sys.exit(1)
+        except ConfnavError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+        except sqlite3.OperationalError as exc:
+            click.echo(f"error: the store could not be used: {exc}", err=True)
+            sys.exit(1)
+
+
+def store_options(func: F) -> F:
+    """`--db` on every command that reads or writes the store."""
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"Store file (default: $CONFNAV_DB or ./{default_db_path().name}).",
+    )(func)
+
+
+def json_option(func: F) -> F:
+    """`--json`: print machine-readable JSON on stdout instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")(func)
+
+
+def print_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def with_store(func: F) -> F:
+    """Open the store named by --db, pass it as `store`, and close it afterwards."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, db: Path | None, **kwargs: Any) -> Any:
+        with open_store(db) as store:
+            return func(*args, store=store, **kwargs)
+
+    return store_options(wrapper)  # type: ignore[return-value]
+
+
+@click.group(cls=ConfnavGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="confnav")
+def cli() -> None:
+    """confnav: a trustworthy navigator for a conference's papers."""
+
+
+@cli.command("ingest")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--venue", help="Venue id (e.g. iclr2021) for files that do not name one.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Input format (default: detected from content).")
+@click.option("--map", "mapping", multiple=True, metavar="FIELD=COLUMN", help="CSV/JSONL column for a field.")
+@click.option("--skip-bad", is_flag=True, help="Ingest good records and report bad ones instead of writing nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@with_store
+def ingest_cmd(
+    store: SqliteStore,
+    files: tuple[Path, ...],
+    venue: str | None,
+    fmt: str | None,
+    mapping: tuple[str, ...],
+    skip_bad: bool,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Read paper lists (OpenReview TSV, paperlists JSON, Markdown, CSV, JSONL) into the store."""
+    with RichProgress(quiet) as progress:
+        result = ingest(
+            store, files, venue=venue, fmt=fmt, mapping=_parse_mapping(mapping), skip_bad=skip_bad, progress=progress
+        )
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _print_ingest(result, store.path)
+
+
+def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
+    mapping = {}
+    for pair in pairs:
+        target, sep, column = pair.partition("=")
+        if not sep or target.strip() not in MAPPABLE_FIELDS or not column.strip():
+            raise ConfnavError(f"--map {pair!r}: expected FIELD=COLUMN with FIELD one of {', '.join(MAPPABLE_FIELDS)}")
+        mapping[target.strip()] = column.strip()
+    return mapping
+
+
+def _print_ingest(result: IngestResult, db: Path) -> None:
+    for problem in result.errors:
+        click.echo(f"skipped: {problem}", err=True)
+    for f in result.files:
+        out.print(f"{f.path}: {f.records} records ({f.format or 'unreadable'})", markup=False)
+    out.print(
+        f"{db}: {result.added} papers added, {result.updated} updated, {result.unchanged} unchanged"
+        f" ({', '.join(result.venues) or 'no venue'})",
+        markup=False,
+    )
+
+
+@cli.command()
+@json_option
+@with_store
+def venues(store: SqliteStore, as_json: bool) -> None:
+    """List the venues in the store with their papers by decision."""
+    summaries = store.venues()
+    if as_json:
+        print_json([s.to_dict() for s in summaries])
+        return
+    if not summaries:
+        out.print("The store is empty: run 'confnav ingest FILE...' first.")
+    for s in summaries:
+        counts = ", ".join(f"{n} {d}" for d, n in s.by_decision.items())
+        out.print(f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted ({counts})", markup=False)
+
+
+@cli.command("ls")
+@click.option("--venue", help="Only this venue (e.g. iclr2021).")
+@click.option("--decision", type=click.Choice(DECISION_CHOICES), help="Only this decision ('accepted': any accept).")
+@click.option("--author", help="Papers with an author of this name (any order, case or accents).")
+@click.option("--keyword", help="Papers with a keyword containing this text.")
+@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True, help="At most this many (0: all).")
+@json_option
+@with_store
+def ls_cmd(
+    store: SqliteStore,
+    venue: str | None,
+    decision: str | None,
+    author: str | None,
+    keyword: str | None,
+    limit: int,
+    as_json: bool,
+) -> None:
+    """List papers, best decision and rating first."""
+    where = PaperFilter(venue=venue, decision=decision, author=author, keyword=keyword)
+    papers = store.papers(where, limit=limit or None)
+    if as_json:
+        print_json([_summary(p) for p in papers])
+        return
+    for p in papers:
+        rating = f"{p.rating_mean:.2f}" if p.rating_mean is not None else "  -  "
+        out.print(f"{p.id:<14} {p.venue:<9} {p.decision.value:<11} {rating}  {p.title}", markup=False)
+    out.print(f"({len(papers)} papers)", style="dim")
+
+
+def _summary(p: Paper) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "venue": p.venue,
+        "title": p.title,
+        "decision": p.decision.value,
+        "authors": [a.name for a in p.authors],
+        "keywords": p.keywords,
+        "rating_mean": p.rating_mean,
+    }
+
+
+@cli.command()
+@click.argument("paper_id")
+@click.option("--venue", help="The venue, when the id exists in several.")
+@json_option
+@with_store
+def show(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) -> None:
+    """Show one paper with all its fields and where each came from."""
+    paper = store.get_paper(paper_id, venue)
+    if as_json:
+        print_json(paper.to_dict())
+        return
+    out.print(paper.title, style="bold", markup=False)
+    out.print(f"{paper.venue_name} · {paper.decision.value} · id {paper.id}", markup=False)
+    authors = ", ".join(f"{a.name} ({a.affiliation})" if a.affiliation else a.name for a in paper.authors)
+    rows = [
+        ("Authors", authors),
+        ("Affiliations", "; ".join(paper.affiliations) if not any(a.affiliation for a in paper.authors) else ""),
+        ("Keywords", ", ".join(paper.keywords)),
+        (
+            "Ratings",
+            ", ".join(f"{r:g}" for r in paper.ratings) + (f" (mean {paper.rating_mean:.2f})" if paper.ratings else ""),
+        ),
+        ("Confidences", ", ".join(f"{c:g}" for c in paper.confidences)),
+        ("TL;DR", paper.tldr or ""),
+        *((f"Link ({k})", v) for k, v in paper.links.items()),
+    ]
+    for label, value in rows:
+        if value:
+            out.print(f"[bold]{label}:[/bold] ", end="")
+            out.print(value, markup=False)
+    if paper.abstract:
+        out.print()
+        out.print(paper.abstract, markup=False)
+    out.print()
+    sources = sorted(set(paper.provenance.values()))
+    out.print(f"Sources: {', '.join(sources)}", style="dim", markup=False)
+
+
+@cli.command()
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def demo(quiet: bool) -> None:
+    """Build a navigator for the bundled ICLR 2021 sample page and print a summary."""
+    with RichProgress(quiet) as progress:
+        built = build_demo(progress=progress)
+    with SqliteStore(built.db_path) as store:
+        summary = store.venues()[0]
+        out.print(f"Demo store: {built.db_path}", markup=False)
+        out.print(f"{summary.venue.name}: {summary.papers} papers from the bundled Markdown page", markup=False)
+        for decision, count in summary.by_decision.items():
+            out.print(f"  {decision:<12} {count}", markup=False)
+        if set(summary.by_decision) == {Decision.UNKNOWN.value}:
+            out.print("  (the Markdown list carries no decisions; ingest ratings.tsv or the paperlists JSON for them)")
+        out.print("A few titles:")
+        for paper in store.papers(limit=5):
+            out.print(f"  - {paper.title} ({paper.id})", markup=False)
+        out.print(f"Explore it: confnav ls --db {built.db_path}", markup=False)
+
+
+def main() -> None:
+    cli(prog_name="confnav")

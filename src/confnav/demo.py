@@ -1,0 +1,46 @@
+"""The demo: a store built from the bundled Markdown page, in the user's cache folder."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from confnav.ingest import IngestResult, Progress, ingest
+from confnav.store import SqliteStore
+
+DEMO_FILE = "iclr2021-paperlist-page1.md"
+DEMO_VENUE = "iclr2021"
+
+
+def cache_dir() -> Path:
+    """`$CONFNAV_CACHE`, else `$XDG_CACHE_HOME/confnav`, else `~/.cache/confnav`."""
+    if explicit := os.environ.get("CONFNAV_CACHE"):
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "confnav"
+
+
+def demo_data_path() -> Path:
+    """The Markdown page shipped inside the package."""
+    return Path(str(resources.files("confnav") / "demo_data" / DEMO_FILE))
+
+
+@dataclass
+class Demo:
+    """What the demo built: the store file and the ingest outcome."""
+
+    db_path: Path
+    ingest: IngestResult
+
+
+def build_demo(folder: Path | None = None, progress: Progress | None = None) -> Demo:
+    """Build a fresh demo store from the bundled page (an earlier demo store is replaced)."""
+    folder = folder or cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    db_path = folder / "demo.db"
+    db_path.unlink(missing_ok=True)
+    with SqliteStore(db_path) as store:
+        result = ingest(store, [demo_data_path()], venue=DEMO_VENUE, progress=progress)
+    return Demo(db_path=db_path, ingest=result)

@@ -1,0 +1,50 @@
+"""Errors a user can cause, each carrying the place (file, line, record, field) to fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class ConfnavError(Exception):
+    """Base of every error the CLI prints as one line instead of a traceback."""
+
+
+class InputError(ConfnavError):
+    """A problem in an input file, located as precisely as the format allows."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        message: str,
+        *,
+        line: int | None = None,
+        record: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.path = str(path)
+        self.message = message
+        self.line = line
+        self.record = record
+        self.field = field
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = [self.path]
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.record is not None:
+            where.append(f"record {self.record}")
+        if self.field is not None:
+            where.append(f"field '{self.field}'")
+        return f"{', '.join(where)}: {self.message}"
+
+
+class NotFoundError(ConfnavError):
+    """An id, venue or other name the store does not hold."""
+
+
+class MissingExtraError(ConfnavError):
+    """An optional dependency is needed; the message says which extra to install."""
+
+    def __init__(self, feature: str, extra: str) -> None:
+        super().__init__(f"{feature} needs the '{extra}' extra: pip install 'confnav[{extra}]'")

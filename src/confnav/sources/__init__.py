@@ -1,0 +1,58 @@
+"""Readers for every supported paper-list format, chosen by content or by name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from confnav.errors import InputError
+from confnav.sources.base import Reader, ReadItem, SourceRecord, load_text, venue_from_path
+from confnav.sources.markdown import MarkdownReader
+from confnav.sources.openreview_tsv import OpenReviewTsvReader
+from confnav.sources.paperlists import PaperlistsReader
+from confnav.sources.tabular import CsvReader, JsonlReader
+
+FORMATS = ("paperlists", "openreview-tsv", "markdown", "csv", "jsonl")
+_DETECTION_ORDER = ("paperlists", "openreview-tsv", "markdown", "jsonl", "csv")
+
+__all__ = [
+    "FORMATS",
+    "ReadItem",
+    "Reader",
+    "SourceRecord",
+    "detect_format",
+    "make_reader",
+    "read_file",
+    "venue_from_path",
+]
+
+
+def make_reader(name: str, mapping: dict[str, str] | None = None) -> Reader:
+    """The reader for a format name; `mapping` only matters to the CSV and JSONL readers."""
+    readers: dict[str, Reader] = {
+        "paperlists": PaperlistsReader(),
+        "openreview-tsv": OpenReviewTsvReader(),
+        "markdown": MarkdownReader(),
+        "csv": CsvReader(mapping),
+        "jsonl": JsonlReader(mapping),
+    }
+    if name not in readers:
+        raise InputError("--format", f"unknown format {name!r} (choose from {', '.join(FORMATS)})")
+    return readers[name]
+
+
+def detect_format(path: Path, text: str) -> str:
+    """The first format whose reader recognises the text (most specific first)."""
+    for name in _DETECTION_ORDER:
+        if make_reader(name).sniff(path, text):
+            return name
+    raise InputError(path, f"cannot tell the format from the content; pass --format ({', '.join(FORMATS)})")
+
+
+def read_file(
+    path: Path, fmt: str | None = None, mapping: dict[str, str] | None = None
+) -> tuple[str, Iterator[ReadItem]]:
+    """Load and parse one file: its format name and its records (or per-record errors)."""
+    text = load_text(path)
+    name = fmt or detect_format(path, text)
+    return name, make_reader(name, mapping).read(path, text)

@@ -1,0 +1,82 @@
+"""Join the records of one paper into a Paper, field by field, by a documented precedence.
+
+For each field the value comes from the highest-ranked source kind that has a
+non-empty value ("unknown" decisions count as empty); ties between two files of
+the same kind go to the file whose name sorts first. Links are the union of all
+sources, the highest-ranked source winning per link. Confidences travel with
+the ratings they belong to. The result does not depend on ingest order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from confnav.model import Author, Decision, Paper, Venue
+from confnav.sources.base import SourceRecord
+
+# The community list carries the final (camera-ready) title, authors with
+# affiliations, decisions and review scores; the OpenReview TSV carries the
+# submission's abstract and keywords as the authors typed them.
+DEFAULT_ORDER = ("paperlists", "openreview-tsv", "markdown", "csv", "jsonl")
+FIELD_ORDER: dict[str, tuple[str, ...]] = {
+    "abstract": ("openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
+    "keywords": ("openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
+}
+MERGED_FIELDS = ("title", "abstract", "authors", "affiliations", "keywords", "decision", "ratings", "tldr")
+
+
+def _rank(kind: str, field: str) -> int:
+    order = FIELD_ORDER.get(field, DEFAULT_ORDER)
+    return order.index(kind) if kind in order else len(order)
+
+
+def _filled(field: str, value: Any) -> bool:
+    if field == "decision":
+        return value not in (None, "", Decision.UNKNOWN.value)
+    return value not in (None, "", [], {})
+
+
+def _label(record: SourceRecord) -> str:
+    return f"{record.kind}:{record.source}"
+
+
+def merge_records(venue: Venue, paper_id: str, records: list[SourceRecord]) -> Paper:
+    """One Paper from every record of it; ValueError if no record gives a title."""
+    chosen: dict[str, SourceRecord] = {}
+    for field in MERGED_FIELDS:
+        candidates = [r for r in records if _filled(field, r.fields.get(field))]
+        if candidates:
+            chosen[field] = min(
+                candidates, key=lambda r, f=field: (_rank(r.kind, f), r.source, r.line or r.record or 0)
+            )
+    if "title" not in chosen:
+        raise ValueError(f"no source gives a title for paper {paper_id!r}")
+    values = {field: record.fields[field] for field, record in chosen.items()}
+    provenance = {field: _label(record) for field, record in chosen.items()}
+    confidences: list[float] = []
+    if "ratings" in chosen:
+        confidences = list(chosen["ratings"].fields.get("confidences") or [])
+        if confidences:
+            provenance["confidences"] = provenance["ratings"]
+    links: dict[str, str] = {}
+    for record in sorted(records, key=lambda r: (_rank(r.kind, "links"), r.source), reverse=True):
+        for key, url in (record.fields.get("links") or {}).items():
+            links[key] = url
+            provenance[f"links.{key}"] = _label(record)
+    return Paper(
+        id=paper_id,
+        venue=venue.id,
+        venue_name=venue.name,
+        year=venue.year,
+        title=values["title"],
+        abstract=values.get("abstract"),
+        authors=[Author(a["name"], a.get("affiliation")) for a in values.get("authors", [])],
+        affiliations=list(values.get("affiliations", [])),
+        keywords=list(values.get("keywords", [])),
+        decision=Decision(values.get("decision", Decision.UNKNOWN.value)),
+        ratings=list(values.get("ratings", [])),
+        confidences=confidences,
+        links=dict(sorted(links.items())),
+        tldr=values.get("tldr"),
+        provenance=dict(sorted(provenance.items())),
+    )

@@ -1,0 +1,99 @@
+"""OpenReview-style TSV pair: `paperlist.tsv` (titles, abstracts) and `ratings.tsv` (scores, decisions)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from confnav.errors import InputError
+from confnav.sources.base import (
+    ReadItem,
+    SourceRecord,
+    decision_value,
+    openreview_id,
+    openreview_links,
+    parse_number,
+    split_list,
+)
+
+PAPERLIST_COLUMNS = ("paper_id", "title")
+RATINGS_COLUMNS = ("paper_id", "decision")
+
+
+def _header(text: str) -> list[str]:
+    return text.split("\n", 1)[0].rstrip("\r").split("\t")
+
+
+def is_ratings_header(columns: list[str]) -> bool:
+    return all(c in columns for c in RATINGS_COLUMNS) and any(c.strip().isdigit() for c in columns)
+
+
+class OpenReviewTsvReader:
+    """Both files of the pair; which one a file is comes from its header."""
+
+    format = "openreview-tsv"
+
+    def sniff(self, path: Path, text: str) -> bool:
+        columns = _header(text)
+        return len(columns) > 1 and "paper_id" in columns and ("title" in columns or is_ratings_header(columns))
+
+    def read(self, path: Path, text: str) -> Iterator[ReadItem]:
+        lines = text.split("\n")
+        columns = [c.strip() for c in lines[0].rstrip("\r").split("\t")]
+        ratings = is_ratings_header(columns)
+        required = RATINGS_COLUMNS if ratings else PAPERLIST_COLUMNS
+        missing = [c for c in required if c not in columns]
+        if missing:
+            raise InputError(path, f"header lacks column(s) {', '.join(missing)}", line=1)
+        for number, raw in enumerate(lines[1:], start=2):
+            line = raw.rstrip("\r")
+            if not line.strip():
+                continue
+            cells = line.split("\t")
+            if len(cells) != len(columns):
+                yield InputError(
+                    path, f"expected {len(columns)} tab-separated columns, found {len(cells)}", line=number
+                )
+                continue
+            row = dict(zip(columns, cells, strict=True))
+            record = SourceRecord(
+                source=path.name, kind=self.format, id=row["paper_id"].strip() or None, fields={}, line=number
+            )
+            if record.id is None:
+                yield record.error(path, "empty paper_id", "paper_id")
+                continue
+            yield self._ratings(path, record, row, columns) if ratings else self._paper(path, record, row)
+
+    def _paper(self, path: Path, record: SourceRecord, row: dict[str, str]) -> ReadItem:
+        title = row["title"].strip()
+        if not title:
+            return record.error(path, "empty title", "title")
+        fields = record.fields
+        fields["title"] = title
+        if abstract := row.get("abstract", "").strip():
+            fields["abstract"] = abstract
+        if keywords := split_list(row.get("keywords", ""), ","):
+            fields["keywords"] = keywords
+        link = row.get("link", "").strip()
+        fields["links"] = (
+            openreview_links(record.id) if openreview_id(link) == record.id or not link else {"forum": link}
+        )
+        return record
+
+    def _ratings(self, path: Path, record: SourceRecord, row: dict[str, str], columns: list[str]) -> ReadItem:
+        scores: list[float] = []
+        for column in (c for c in columns if c.isdigit()):
+            cell = row[column].strip()
+            if not cell:
+                continue
+            try:
+                scores.append(parse_number(cell))
+            except ValueError:
+                return record.error(path, f"rating {cell!r} is not a number", column)
+        try:
+            decision = decision_value(row["decision"])
+        except ValueError as exc:
+            return record.error(path, str(exc), "decision")
+        record.fields["ratings"] = scores
+        record.fields["decision"] = decision
+        return record

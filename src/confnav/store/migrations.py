@@ -1,0 +1,102 @@
+"""Versioned schema of the SQLite store; each applied step is recorded in `schema_migrations`."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+from confnav.errors import ConfnavError
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "papers, authors, keywords, source records, full-text index",
+        """
+        CREATE TABLE venues (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            conference TEXT NOT NULL,
+            year INTEGER NOT NULL
+        );
+        CREATE TABLE papers (
+            pk INTEGER PRIMARY KEY,
+            venue TEXT NOT NULL REFERENCES venues(id),
+            id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            abstract TEXT,
+            decision TEXT NOT NULL,
+            rating_mean REAL,
+            data TEXT NOT NULL,
+            UNIQUE (venue, id)
+        );
+        CREATE INDEX papers_by_id ON papers(id);
+        CREATE INDEX papers_by_decision ON papers(venue, decision);
+        CREATE TABLE paper_authors (
+            paper_pk INTEGER NOT NULL REFERENCES papers(pk) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            affiliation TEXT,
+            PRIMARY KEY (paper_pk, position)
+        );
+        CREATE INDEX paper_authors_by_key ON paper_authors(name_key);
+        CREATE TABLE paper_keywords (
+            paper_pk INTEGER NOT NULL REFERENCES papers(pk) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            keyword TEXT NOT NULL,
+            keyword_key TEXT NOT NULL,
+            PRIMARY KEY (paper_pk, position)
+        );
+        CREATE INDEX paper_keywords_by_key ON paper_keywords(keyword_key);
+        CREATE TABLE source_records (
+            venue TEXT NOT NULL,
+            paper_id TEXT NOT NULL,
+            source TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            line INTEGER,
+            record INTEGER,
+            data TEXT NOT NULL,
+            PRIMARY KEY (venue, paper_id, source)
+        );
+        CREATE VIRTUAL TABLE papers_fts USING fts5(
+            title, abstract, keywords, authors,
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        """,
+    ),
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def migrate(conn: sqlite3.Connection) -> list[int]:
+    """Apply the migrations this database lacks, each in its own transaction; return their versions."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    newer = [v for v in done if v > SCHEMA_VERSION]
+    if newer:
+        raise ConfnavError(
+            f"store schema version {max(newer)} is newer than this confnav ({SCHEMA_VERSION}); upgrade confnav"
+        )
+    applied = []
+    for version, name, sql in MIGRATIONS:
+        if version in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in (s.strip() for s in sql.split(";")):
+                if statement:
+                    conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied

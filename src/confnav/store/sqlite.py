@@ -1,0 +1,241 @@
+"""The default store: one SQLite file with an FTS5 index; every write goes through one transaction."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.model import Author, Decision, Paper, Venue, fold, name_key
+from confnav.sources.base import SourceRecord
+from confnav.store.base import PaperFilter, VenueSummary
+from confnav.store.migrations import migrate
+
+DECISION_ORDER = {d.value: i for i, d in enumerate(Decision)}
+_DECISION_SQL = "CASE p.decision " + " ".join(f"WHEN '{d}' THEN {i}" for d, i in DECISION_ORDER.items()) + " END"
+
+
+def canonical_json(value: Any) -> str:
+    """Stable JSON text, so an unchanged paper compares equal byte for byte."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def paper_from_json(text: str) -> Paper:
+    data = json.loads(text)
+    data.pop("rating_mean", None)
+    data["authors"] = [Author(**a) for a in data["authors"]]
+    data["decision"] = Decision(data["decision"])
+    return Paper(**data)
+
+
+class SqliteStore:
+    """Papers of several venues in one SQLite file (created and migrated on open)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise ConfnavError(f"{self.path}: is a directory; --db needs a file path")
+        if not self.path.parent.exists():
+            raise ConfnavError(f"{self.path}: folder {self.path.parent} does not exist")
+        try:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            migrate(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
+        self._in_transaction = False
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._in_transaction = True
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+        finally:
+            self._in_transaction = False
+
+    # --- writes (inside a transaction) ---
+
+    def put_venue(self, venue: Venue) -> None:
+        self.conn.execute(
+            "INSERT INTO venues (id, name, conference, year) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+            (venue.id, venue.name, venue.conference, venue.year),
+        )
+
+    def put_records(self, records: list[SourceRecord]) -> None:
+        """Store each record under its resolved (venue, paper id), replacing the same source's earlier one."""
+        rows = []
+        for r in records:
+            assert r._key is not None, "records are keyed before they are stored"
+            rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
+        self.conn.executemany(
+            """INSERT INTO source_records (venue, paper_id, source, kind, line, record, data)
+               VALUES (?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT(venue, paper_id, source) DO UPDATE SET
+                 kind = excluded.kind, line = excluded.line, record = excluded.record, data = excluded.data
+               WHERE source_records.data IS NOT excluded.data OR source_records.kind IS NOT excluded.kind
+                 OR source_records.line IS NOT excluded.line OR source_records.record IS NOT excluded.record""",
+            rows,
+        )
+
+    def records(self, venue: str) -> dict[str, list[SourceRecord]]:
+        """Every stored source record of a venue, grouped by paper id."""
+        grouped: dict[str, list[SourceRecord]] = {}
+        query = (
+            "SELECT paper_id, source, kind, line, record, data FROM source_records"
+            " WHERE venue = ? ORDER BY paper_id, source"
+        )
+        for paper_id, source, kind, line, record, data in self.conn.execute(query, (venue,)):
+            rec = SourceRecord(
+                source=source, kind=kind, id=paper_id, fields=json.loads(data), venue=venue, line=line, record=record
+            )
+            rec._key = (venue, paper_id)
+            grouped.setdefault(paper_id, []).append(rec)
+        return grouped
+
+    def put_paper(self, paper: Paper) -> str:
+        """Insert or update a merged paper and its index rows: "added", "updated" or "unchanged"."""
+        data = canonical_json(paper.to_dict())
+        row = self.conn.execute(
+            "SELECT pk, data FROM papers WHERE venue = ? AND id = ?", (paper.venue, paper.id)
+        ).fetchone()
+        if row and row[1] == data:
+            return "unchanged"
+        values = (paper.title, paper.abstract, paper.decision.value, paper.rating_mean, data)
+        if row:
+            pk = row[0]
+            self.conn.execute(
+                "UPDATE papers SET title = ?, abstract = ?, decision = ?, rating_mean = ?, data = ? WHERE pk = ?",
+                (*values, pk),
+            )
+            for table in ("paper_authors", "paper_keywords"):
+                self.conn.execute(f"DELETE FROM {table} WHERE paper_pk = ?", (pk,))
+            self.conn.execute("DELETE FROM papers_fts WHERE rowid = ?", (pk,))
+        else:
+            cursor = self.conn.execute(
+                "INSERT INTO papers (venue, id, title, abstract, decision, rating_mean, data)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (paper.venue, paper.id, *values),
+            )
+            pk = cursor.lastrowid
+        self.conn.executemany(
+            "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation) VALUES (?, ?, ?, ?, ?)",
+            [(pk, i, a.name, name_key(a.name), a.affiliation) for i, a in enumerate(paper.authors)],
+        )
+        self.conn.executemany(
+            "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
+            [(pk, i, k, fold(k)) for i, k in enumerate(paper.keywords)],
+        )
+        self.conn.execute(
+            "INSERT INTO papers_fts (rowid, title, abstract, keywords, authors) VALUES (?, ?, ?, ?, ?)",
+            (
+                pk,
+                paper.title,
+                paper.abstract or "",
+                "; ".join(paper.keywords),
+                "; ".join(a.name for a in paper.authors),
+            ),
+        )
+        return "updated" if row else "added"
+
+    # --- reads ---
+
+    def get_venue(self, venue_id: str) -> Venue:
+        row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
+        if row is None:
+            known = ", ".join(v.venue.id for v in self.venues()) or "none yet; run 'confnav ingest'"
+            raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
+        return Venue(*row)
+
+    def venues(self) -> list[VenueSummary]:
+        summaries = []
+        for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id").fetchall():
+            counts = dict(
+                self.conn.execute("SELECT decision, COUNT(*) FROM papers WHERE venue = ? GROUP BY decision", (row[0],))
+            )
+            ordered = {d.value: counts[d.value] for d in Decision if d.value in counts}
+            summaries.append(VenueSummary(Venue(*row), sum(ordered.values()), ordered))
+        return summaries
+
+    def get_paper(self, paper_id: str, venue: str | None = None) -> Paper:
+        """The paper with this id (and venue, when ids repeat across venues)."""
+        query, params = "SELECT data FROM papers WHERE id = ?", [paper_id]
+        if venue:
+            query, params = query + " AND venue = ?", [paper_id, venue]
+        rows = self.conn.execute(query, params).fetchall()
+        if not rows:
+            where = f" in venue {venue!r}" if venue else ""
+            raise NotFoundError(f"no paper with id {paper_id!r}{where}")
+        if len(rows) > 1:
+            raise ConfnavError(f"id {paper_id!r} is in several venues; pass --venue")
+        return paper_from_json(rows[0][0])
+
+    def papers(self, where: PaperFilter | None = None, limit: int | None = None) -> list[Paper]:
+        """Papers matching a filter, best decision tier and rating first."""
+        clauses, params = self._where(where or PaperFilter())
+        order = f"p.venue, {_DECISION_SQL}, p.rating_mean DESC NULLS LAST, p.title"
+        sql = f"SELECT p.data FROM papers p {clauses} ORDER BY {order}"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return [paper_from_json(row[0]) for row in self.conn.execute(sql, params)]
+
+    def iter_papers(self, venue: str | None = None) -> Iterator[Paper]:
+        sql, params = "SELECT data FROM papers", ()
+        if venue:
+            sql, params = sql + " WHERE venue = ?", (venue,)
+        for (data,) in self.conn.execute(sql + " ORDER BY pk", params):
+            yield paper_from_json(data)
+
+    def count_papers(self, venue: str | None = None) -> int:
+        if venue:
+            return self.conn.execute("SELECT COUNT(*) FROM papers WHERE venue = ?", (venue,)).fetchone()[0]
+        return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
+
+    def schema_versions(self) -> list[int]:
+        return [row[0] for row in self.conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
+
+    def _where(self, f: PaperFilter) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if f.venue:
+            self.get_venue(f.venue)
+            clauses.append("p.venue = ?")
+            params.append(f.venue)
+        if f.year:
+            clauses.append("p.venue IN (SELECT id FROM venues WHERE year = ?)")
+            params.append(f.year)
+        if (decisions := f.decisions()) is not None:
+            clauses.append(f"p.decision IN ({', '.join('?' * len(decisions))})")
+            params.extend(decisions)
+        if f.min_rating is not None:
+            clauses.append("p.rating_mean >= ?")
+            params.append(f.min_rating)
+        if f.author:
+            tokens = name_key(f.author).split()
+            if tokens:
+                likes = " AND ".join("(' ' || a.name_key || ' ') LIKE ?" for _ in tokens)
+                clauses.append(f"EXISTS (SELECT 1 FROM paper_authors a WHERE a.paper_pk = p.pk AND {likes})")
+                params.extend(f"% {t} %" for t in tokens)
+        if f.keyword:
+            clauses.append("EXISTS (SELECT 1 FROM paper_keywords k WHERE k.paper_pk = p.pk AND k.keyword_key LIKE ?)")
+            params.append(f"%{fold(f.keyword)}%")
+        return ("WHERE " + " AND ".join(clauses) if clauses else ""), params

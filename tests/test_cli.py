@@ -1,0 +1,66 @@
+"""The CLI verbs on the real store: text and --json output, the demo, and documented help."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from tests.conftest import ICLR2021, ROOT
+
+
+def invoke(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.stderr + (str(result.exception) if result.exception else "")
+    return result.stdout
+
+
+def test_ingest_json_output(tmp_path: Path) -> None:
+    summary = json.loads(invoke("ingest", "--db", str(tmp_path / "s.db"), "--json", *map(str, ICLR2021)))
+    assert summary["added"] == 3014 and summary["venues"] == ["iclr2021"]
+    assert [f["format"] for f in summary["files"]] == ["openreview-tsv", "openreview-tsv", "paperlists"]
+
+
+def test_db_from_environment(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("CONFNAV_DB", str(tmp_path / "env.db"))
+    invoke("ingest", "--quiet", str(ICLR2021[0]))
+    assert (tmp_path / "env.db").exists()
+
+
+def test_venues_json(iclr2021_db: Path) -> None:
+    (venue,) = json.loads(invoke("venues", "--db", str(iclr2021_db), "--json"))
+    assert venue["id"] == "iclr2021" and venue["accepted"] == 860 and venue["papers"] == 3014
+
+
+def test_ls_filters_and_json(iclr2021_db: Path) -> None:
+    orals = json.loads(invoke("ls", "--db", str(iclr2021_db), "--decision", "oral", "--limit", "0", "--json"))
+    assert len(orals) == 53 and {p["decision"] for p in orals} == {"oral"}
+    by_author = json.loads(invoke("ls", "--db", str(iclr2021_db), "--author", "SONG, yang", "--json"))
+    assert by_author and all("Yang Song" in p["authors"] for p in by_author)
+    text = invoke("ls", "--db", str(iclr2021_db), "--keyword", "graph neural networks", "--limit", "3")
+    assert text.count("\n") == 4 and "(3 papers)" in text
+
+
+def test_show_text_and_json(iclr2021_db: Path) -> None:
+    paper = json.loads(invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg", "--json"))
+    assert paper["id"] == "nIAxjsniDzg" and paper["decision"] == "oral" and paper["venue"] == "iclr2021"
+    assert paper["provenance"]["abstract"] == "openreview-tsv:paperlist.tsv"
+    text = invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg")
+    assert "What Matters for On-Policy Deep Actor-Critic Methods?" in text and "Ratings: 7, 7, 9, 9" in text
+
+
+def test_demo_prints_a_summary(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("CONFNAV_CACHE", str(tmp_path))
+    text = invoke("demo", "--quiet")
+    assert "ICLR 2021: 200 papers" in text and (tmp_path / "demo.db").exists()
+
+
+def test_every_command_has_help_and_is_documented() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name, command in cli.commands.items():
+        assert command.help, f"{name} has no help text"
+        assert invoke(name, "--help")
+        assert re.search(rf"confnav {name}\b", readme), f"README does not document 'confnav {name}'"

@@ -1,0 +1,107 @@
+"""End to end on the real ICLR corpus: counts, merging, idempotence, two venues side by side."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from confnav.ingest import ingest
+from confnav.model import Decision
+from confnav.store import PaperFilter, SqliteStore
+from tests.conftest import ICLR2020, ICLR2021, MARKDOWN_PAGE, snapshot
+
+
+def test_iclr2021_counts(iclr2021_db: Path) -> None:
+    with SqliteStore(iclr2021_db) as store:
+        (summary,) = store.venues()
+        papers = list(store.iter_papers("iclr2021"))
+    assert summary.venue.id == "iclr2021" and summary.venue.name == "ICLR 2021"
+    assert summary.papers == len(papers) == 3014
+    assert summary.by_decision["oral"] == 53
+    assert summary.by_decision["spotlight"] == 114
+    assert summary.by_decision["poster"] == 693
+    assert summary.accepted == 860
+    assert summary.by_decision["desk-reject"] == 17
+    assert sum(1 for p in papers if p.decision.reviewed) == 2997
+    assert sum(1 for p in papers if p.abstract) == 2966
+    assert all(p.authors for p in papers)
+    assert all(p.year == 2021 and p.venue_name == "ICLR 2021" for p in papers)
+
+
+def test_merged_paper_keeps_provenance(iclr2021_db: Path) -> None:
+    with SqliteStore(iclr2021_db) as store:
+        paper = store.get_paper("-2FCwDKRREu")
+    assert paper.decision is Decision.ORAL
+    assert paper.ratings == [7.0, 7.0, 9.0] and paper.confidences == [3.0, 4.0, 5.0]
+    assert paper.authors[0].name == "Amy Zhang" and paper.authors[0].affiliation == "University of California, Berkeley"
+    assert paper.links["forum"] == "https://openreview.net/forum?id=-2FCwDKRREu"
+    assert paper.provenance["abstract"] == "openreview-tsv:paperlist.tsv"
+    assert paper.provenance["decision"] == "paperlists:paperlists-iclr2021.json"
+
+
+def test_final_title_wins_over_submission_title(iclr2021_db: Path) -> None:
+    with SqliteStore(iclr2021_db) as store:
+        (paper,) = [p for p in store.iter_papers() if p.title.startswith("ALFWorld")]
+    assert paper.provenance["title"].startswith("paperlists:")
+
+
+def test_markdown_page_merges_onto_existing_papers(iclr2021_copy: Path) -> None:
+    before = {p.id: p.to_dict() for p in SqliteStore(iclr2021_copy).iter_papers()}
+    with SqliteStore(iclr2021_copy) as store:
+        result = ingest(store, [MARKDOWN_PAGE])
+        after = {p.id: p.to_dict() for p in store.iter_papers()}
+    assert result.added == 0 and result.unchanged == 200
+    assert after == before
+
+
+def test_reingest_changes_nothing(iclr2021_copy: Path) -> None:
+    before = snapshot(iclr2021_copy)
+    with SqliteStore(iclr2021_copy) as store:
+        result = ingest(store, ICLR2021)
+    assert (result.added, result.updated, result.unchanged) == (0, 0, 3014)
+    assert snapshot(iclr2021_copy) == before
+
+
+def test_ingest_order_does_not_matter(iclr2021_db: Path, tmp_path: Path) -> None:
+    reversed_db = tmp_path / "reversed.db"
+    with SqliteStore(reversed_db) as store:
+        ingest(store, [MARKDOWN_PAGE])
+        for path in reversed(ICLR2021):
+            ingest(store, [path])
+        papers = {p.id: p.to_dict() for p in store.iter_papers()}
+    with SqliteStore(iclr2021_db) as store:
+        expected = {p.id: p.to_dict() for p in store.iter_papers()}
+    assert papers == expected
+
+
+def test_iclr2020_beside_2021(iclr2021_copy: Path) -> None:
+    with SqliteStore(iclr2021_copy) as store:
+        result = ingest(store, [ICLR2020])
+        summaries = {s.venue.id: s for s in store.venues()}
+        assert result.venues == ["iclr2020"] and result.added == 2594
+        assert summaries["iclr2020"].papers == 2594
+        assert summaries["iclr2020"].by_decision["oral"] == 48
+        assert summaries["iclr2021"].papers == 3014
+        assert len(store.papers(PaperFilter(venue="iclr2020", decision="oral"))) == 48
+
+
+def test_filters(iclr2021_db: Path) -> None:
+    with SqliteStore(iclr2021_db) as store:
+        orals = store.papers(PaperFilter(decision="oral"))
+        accepted = store.papers(PaperFilter(decision="accepted"))
+        by_song = store.papers(PaperFilter(author="Song, Yang"))
+        graph = store.papers(PaperFilter(keyword="Graph Neural"), limit=5)
+    assert len(orals) == 53 and all(p.decision is Decision.ORAL for p in orals)
+    assert len(accepted) == 860
+    assert by_song and all(any(a.name.lower() == "yang song" for a in p.authors) for p in by_song)
+    assert len(graph) == 5 and all(any("graph neural" in k.lower() for k in p.keywords) for p in graph)
+
+
+def test_demo_store_is_built_from_the_bundled_page(tmp_path: Path) -> None:
+    from confnav.demo import build_demo, demo_data_path
+
+    assert demo_data_path().read_bytes() == MARKDOWN_PAGE.read_bytes()
+    built = build_demo(tmp_path)
+    assert built.ingest.added == 200
+    shutil.copy(built.db_path, tmp_path / "again.db")
+    assert build_demo(tmp_path).ingest.added == 200  # rebuilt from scratch each time

@@ -1,0 +1,148 @@
+"""Each reader on small inline samples, and format detection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from confnav.errors import InputError
+from confnav.sources import SourceRecord, detect_format, read_file
+
+MARKDOWN = """# Some list
+
+## [0] Deep Things: A Study
+
+**Authors**: *Ann Lee, Bo Chen*
+
+**Conference**: *iclr 2021*
+
+**URL**: [https://openreview.net/forum?id=abc123XYZ](https://openreview.net/forum?id=abc123XYZ)
+
+**Abstract**:
+
+First line of the abstract.
+Second line.
+
+----
+
+## [1] Another Paper
+
+**Authors**: *Cy Dee*
+
+**Conference**: *iclr 2021*
+
+**URL**: [https://example.org/p/2](https://example.org/p/2)
+
+**Abstract**:
+
+Short.
+
+----
+
+[Go to the next page](next.md)
+"""
+
+PAPERLIST_TSV = (
+    "paper_id\ttitle\tlink\tkeywords\tabstract\n"
+    "abc123XYZ\tDeep Things\thttps://openreview.net/forum?id=abc123XYZ\tgraphs, deep learning\tAn abstract.\n"
+    "def456\tOther\thttps://openreview.net/forum?id=def456\t\t\n"
+)
+RATINGS_TSV = "paper_id\t0\t1\t2\tdecision\nabc123XYZ\t6.0\t8.0\t\tAccept (Oral)\ndef456\t\t\t\tUnknown\n"
+PAPERLISTS = """[
+ {"id": "abc123XYZ", "title": "Deep  Things: Final", "status": "Spotlight", "keywords": "graphs;deep learning",
+  "author": "Ann Lee;Bo Chen;Cy Dee", "authorids": "~Ann_Lee1;bo@x.org;~Cy_Dee1", "aff": "MIT;ETH",
+  "rating": "6;8", "confidence": "4;3", "github": "https://github.com/x/y", "site": "https://iclr.cc/virtual/2021/poster/1"},
+ {"id": "zz9", "title": "Talk Paper", "status": "Talk", "author": "A B", "aff": "", "rating": "", "confidence": ""}
+]"""
+
+
+def records(path: Path, fmt: str | None = None) -> list[SourceRecord]:
+    _, items = read_file(path, fmt)
+    result = list(items)
+    assert all(isinstance(r, SourceRecord) for r in result), result
+    return result  # type: ignore[return-value]
+
+
+def test_markdown_reader(write) -> None:  # type: ignore[no-untyped-def]
+    first, second = records(write("list.md", MARKDOWN))
+    assert first.id == "abc123XYZ" and first.venue == "iclr2021" and first.line == 3
+    assert first.fields["title"] == "Deep Things: A Study"
+    assert [a["name"] for a in first.fields["authors"]] == ["Ann Lee", "Bo Chen"]
+    assert first.fields["abstract"] == "First line of the abstract.\nSecond line."
+    assert first.fields["links"]["pdf"] == "https://openreview.net/pdf?id=abc123XYZ"
+    assert second.id is None and second.fields["links"] == {"forum": "https://example.org/p/2"}
+    assert second.fields["abstract"] == "Short."
+
+
+def test_openreview_tsv_pair(write) -> None:  # type: ignore[no-untyped-def]
+    papers = records(write("paperlist.tsv", PAPERLIST_TSV))
+    assert papers[0].fields["keywords"] == ["graphs", "deep learning"]
+    assert papers[0].fields["abstract"] == "An abstract."
+    assert "abstract" not in papers[1].fields and "keywords" not in papers[1].fields
+    ratings = records(write("ratings.tsv", RATINGS_TSV))
+    assert ratings[0].fields == {"ratings": [6.0, 8.0], "decision": "oral"}
+    assert ratings[1].fields == {"ratings": [], "decision": "unknown"}
+
+
+def test_paperlists_reader_aligns_affiliations_by_profile(write) -> None:  # type: ignore[no-untyped-def]
+    first, second = records(write("paperlists-iclr2021.json", PAPERLISTS))
+    assert first.fields["title"] == "Deep Things: Final"
+    assert first.fields["decision"] == "spotlight"
+    # two affiliations for three authors: they belong to the two with OpenReview profiles
+    assert [a["affiliation"] for a in first.fields["authors"]] == ["MIT", None, "ETH"]
+    assert first.fields["ratings"] == [6.0, 8.0] and first.fields["confidences"] == [4.0, 3.0]
+    assert first.fields["links"]["code"] == "https://github.com/x/y"
+    assert second.fields["decision"] == "oral"  # ICLR 2020's "Talk"
+    assert second.fields["ratings"] == []
+
+
+def test_paperlists_unalignable_affiliations_stay_on_the_paper(write) -> None:  # type: ignore[no-untyped-def]
+    text = '[{"id": "q1", "title": "T", "status": "Poster", "author": "A;B;C", "aff": "X;Y", "authorids": "a;b;c"}]'
+    (record,) = records(write("p.json", text), "paperlists")
+    assert all(a["affiliation"] is None for a in record.fields["authors"])
+    assert record.fields["affiliations"] == ["X", "Y"]
+
+
+def test_csv_reader_with_aliases_and_mapping(write) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        'Paper Title,Authors,Decision,Scores,Venue\n"Graph, Nets",Ann Lee; Bo Chen,Accept (Poster),"5,6",NeurIPS 2023\n'
+    )
+    path = write("x.csv", text)
+    _, items = read_file(path, "csv", {"title": "Paper Title"})
+    (record,) = list(items)
+    assert isinstance(record, SourceRecord)
+    assert record.fields["title"] == "Graph, Nets"
+    assert record.venue == "neurips2023"
+    assert [a["name"] for a in record.fields["authors"]] == ["Ann Lee", "Bo Chen"]
+    assert record.fields["ratings"] == [5.0, 6.0] and record.fields["decision"] == "poster"
+
+
+def test_jsonl_reader(write) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        '{"id": "p1", "title": "One", "authors": [{"name": "A", "affiliation": "X"}], "keywords": ["k1", "k2"]}\n'
+        '\n{"title": "Two", "url": "https://openreview.net/forum?id=p2", "tldr": "Short claim."}\n'
+    )
+    one, two = records(write("x.jsonl", text))
+    assert one.fields["authors"] == [{"name": "A", "affiliation": "X"}] and one.fields["keywords"] == ["k1", "k2"]
+    assert two.id == "p2" and two.fields["tldr"] == "Short claim." and two.line == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("a.txt", MARKDOWN, "markdown"),
+        ("a.txt", PAPERLIST_TSV, "openreview-tsv"),
+        ("a.txt", RATINGS_TSV, "openreview-tsv"),
+        ("a.txt", PAPERLISTS, "paperlists"),
+        ("a.txt", "id,title\n1,x\n", "csv"),
+        ("a.txt", '{"title": "x"}\n', "jsonl"),
+    ],
+)
+def test_format_is_detected_from_content(name: str, content: str, expected: str) -> None:
+    assert detect_format(Path(name), content) == expected
+
+
+def test_undetectable_format_names_the_flag() -> None:
+    with pytest.raises(InputError, match=r"cannot tell the format.*--format"):
+        detect_format(Path("notes.txt"), "just some words\nand more\n")
