@@ -9,12 +9,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.runtime: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# torch first, pinned: this machine's package index serves a CPU build of 2.13.0,
+# and anything that later asks for torch is then satisfied without CUDA wheels.
+$(VENV)/.torch: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet torch==2.13.0
 	touch $@
 
-$(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(VENV)/.runtime: pyproject.toml $(VENV)/.torch
+	$(BIN)/python -m pip install --quiet -e '.[semantic]'
+	touch $@
+
+$(VENV)/.dev: pyproject.toml $(VENV)/.torch
+	$(BIN)/python -m pip install --quiet -e '.[semantic,dev]'
 	touch $@ $(VENV)/.runtime
 
 demo: $(VENV)/.runtime

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,3 +67,31 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
         return path
 
     return _write
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Model exports and the demo go to a folder of this test session, never the user's cache."""
+    folder = tmp_path_factory.mktemp("cache")
+    previous = os.environ.get("CONFNAV_CACHE")
+    os.environ["CONFNAV_CACHE"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("CONFNAV_CACHE", None)
+    else:
+        os.environ["CONFNAV_CACHE"] = previous
+
+
+@pytest.fixture(scope="session")
+def indexed_db(iclr2021_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ICLR 2021 store with the default semantic index, built once per session; copy before writing."""
+    from confnav.embed import choose_embedder
+    from confnav.index import build_index
+
+    path = tmp_path_factory.mktemp("indexed") / "indexed.db"
+    shutil.copy(iclr2021_db, path)
+    embedder, notice = choose_embedder()
+    assert notice is None, notice
+    with SqliteStore(path) as store:
+        build_index(store, embedder)
+    return path

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from confnav.ingest import IngestResult, Progress, ingest
+from confnav.ingest import IngestResult, ingest
+from confnav.progress import Progress
 from confnav.store import SqliteStore
 
 DEMO_FILE = "iclr2021-paperlist-page1.md"

@@ -5,29 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from confnav.errors import ConfnavError, InputError
 from confnav.model import Venue, synthetic_id, title_key
+from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
 from confnav.sources.merge import merge_records
 from confnav.store.base import Store
-
-
-class Progress(Protocol):
-    """Where long work reports how far it is (the CLI draws a bar; the library default is silent)."""
-
-    def start(self, description: str, total: int | None) -> None: ...
-
-    def advance(self, amount: int = 1) -> None: ...
-
-
-class _Silent:
-    def start(self, description: str, total: int | None) -> None:
-        pass
-
-    def advance(self, amount: int = 1) -> None:
-        pass
 
 
 @dataclass
@@ -88,7 +72,7 @@ def ingest(
 
     Without `skip_bad` any problem raises IngestError before anything is written.
     """
-    progress = progress or _Silent()
+    progress = progress or Silent()
     try:
         default_venue = Venue.parse(venue).id if venue else None
     except ValueError as exc:

@@ -64,6 +64,26 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        2,
+        "store generation, paper embeddings, search caches",
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO meta (key, value) VALUES ('generation', 0);
+        CREATE TABLE embeddings (
+            paper_pk INTEGER NOT NULL REFERENCES papers(pk) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, paper_pk)
+        );
+        CREATE TABLE caches (
+            name TEXT PRIMARY KEY,
+            generation INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

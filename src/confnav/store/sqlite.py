@@ -120,6 +120,7 @@ class SqliteStore:
         ).fetchone()
         if row and row[1] == data:
             return "unchanged"
+        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
         values = (paper.title, paper.abstract, paper.decision.value, paper.rating_mean, data)
         if row:
             pk = row[0]
@@ -157,7 +158,67 @@ class SqliteStore:
         )
         return "updated" if row else "added"
 
+    # --- derived data: embeddings and caches, tied to the store's generation ---
+
+    def generation(self) -> int:
+        """A number that grows whenever any paper changes, so caches know when they are stale."""
+        return self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+
+    def get_cache(self, name: str) -> tuple[int, bytes] | None:
+        row = self.conn.execute("SELECT generation, data FROM caches WHERE name = ?", (name,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def put_cache(self, name: str, generation: int, data: bytes) -> None:
+        self.conn.execute(
+            "INSERT INTO caches (name, generation, data) VALUES (?, ?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET generation = excluded.generation, data = excluded.data",
+            (name, generation, data),
+        )
+
+    def embedding_hashes(self, model: str) -> dict[int, str]:
+        """Paper pk → hash of the text its stored embedding was computed from."""
+        return dict(self.conn.execute("SELECT paper_pk, text_hash FROM embeddings WHERE model = ?", (model,)))
+
+    def put_embeddings(self, model: str, rows: list[tuple[int, str, bytes]]) -> None:
+        """Store (pk, text hash, float32 vector bytes) for a model, replacing older ones."""
+        self.conn.executemany(
+            "INSERT INTO embeddings (paper_pk, model, text_hash, vector) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
+            [(pk, model, digest, vector) for pk, digest, vector in rows],
+        )
+
+    def delete_embeddings(self, keep_model: str | None = None) -> int:
+        """Drop embeddings of every model but `keep_model` (a model change re-embeds everything)."""
+        cursor = self.conn.execute("DELETE FROM embeddings WHERE model IS NOT ?", (keep_model,))
+        return cursor.rowcount
+
+    def embedding_models(self) -> dict[str, int]:
+        """Models with stored embeddings and how many papers each covers."""
+        return dict(self.conn.execute("SELECT model, COUNT(*) FROM embeddings GROUP BY model ORDER BY model"))
+
+    def embeddings(self, model: str) -> tuple[list[int], list[bytes]]:
+        """Every stored vector of a model, as paper pks and raw float32 bytes."""
+        rows = self.conn.execute("SELECT paper_pk, vector FROM embeddings WHERE model = ? ORDER BY paper_pk", (model,))
+        pks, vectors = [], []
+        for pk, vector in rows:
+            pks.append(pk)
+            vectors.append(vector)
+        return pks, vectors
+
     # --- reads ---
+
+    def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]:
+        """Papers with their internal row keys, in key order (for indexes)."""
+        sql, params = "SELECT pk, data FROM papers", ()
+        if venue:
+            sql, params = sql + " WHERE venue = ?", (venue,)
+        for pk, data in self.conn.execute(sql + " ORDER BY pk", params):
+            yield pk, paper_from_json(data)
+
+    def filter_pks(self, where: PaperFilter) -> list[int]:
+        """Row keys of the papers a filter admits."""
+        clauses, params = self._where(where)
+        return [row[0] for row in self.conn.execute(f"SELECT p.pk FROM papers p {clauses}", params)]
 
     def get_venue(self, venue_id: str) -> Venue:
         row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
@@ -199,11 +260,8 @@ class SqliteStore:
         return [paper_from_json(row[0]) for row in self.conn.execute(sql, params)]
 
     def iter_papers(self, venue: str | None = None) -> Iterator[Paper]:
-        sql, params = "SELECT data FROM papers", ()
-        if venue:
-            sql, params = sql + " WHERE venue = ?", (venue,)
-        for (data,) in self.conn.execute(sql + " ORDER BY pk", params):
-            yield paper_from_json(data)
+        for _, paper in self.paper_rows(venue):
+            yield paper
 
     def count_papers(self, venue: str | None = None) -> int:
         if venue:

@@ -1,120 +1,21 @@
-"""The `confnav` command: thin verbs that parse options, call the library and print."""
+"""Verbs over the store itself: ingest, venues, ls, show, demo."""
 
 from __future__ import annotations
 
-import functools
-import json
-import sqlite3
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from confnav import __version__
+from confnav.cli import cli
+from confnav.cli.common import DECISION_CHOICES, RichProgress, json_option, out, print_json, with_store
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
-from confnav.ingest import IngestError, IngestResult, ingest
+from confnav.ingest import IngestResult, ingest
 from confnav.model import Decision, Paper
 from confnav.sources import FORMATS
 from confnav.sources.tabular import MAPPABLE_FIELDS
-from confnav.store import PaperFilter, SqliteStore, default_db_path, open_store
-
-F = TypeVar("F", bound=Callable[..., Any])
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-DECISION_CHOICES = [d.value for d in Decision] + ["accepted"]
-
-
-class RichProgress:
-    """The library's Progress drawn as a rich bar on stderr; silent with --quiet."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-            disable=quiet or not err.is_terminal,
-        )
-        self.task: Any = None
-
-    def __enter__(self) -> RichProgress:
-        self.bar.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.bar.stop()
-
-    def start(self, description: str, total: int | None) -> None:
-        if self.task is not None:
-            self.bar.remove_task(self.task)
-        self.task = self.bar.add_task(description, total=total)
-
-    def advance(self, amount: int = 1) -> None:
-        self.bar.advance(self.task, amount)
-
-
-class ConfnavGroup(click.Group):
-    """Turns every error a user can cause into one line on stderr and exit status 1."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except IngestError as exc:
-            shown = exc.errors[:20]
-            for problem in shown[:-1]:
-                click.echo(f"error: {problem}", err=True)
-            more = f" (and {len(exc.errors) - 20} more problems)" if len(exc.errors) > 20 else ""
-            click.echo(f"error: {shown[-1]}{more}; nothing was written", err=True)
-            sys.exit(1)
-        except ConfnavError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
-        except sqlite3.OperationalError as exc:
-            click.echo(f"error: the store could not be used: {exc}", err=True)
-            sys.exit(1)
-
-
-def store_options(func: F) -> F:
-    """`--db` on every command that reads or writes the store."""
-    return click.option(
-        "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        help=f"Store file (default: $CONFNAV_DB or ./{default_db_path().name}).",
-    )(func)
-
-
-def json_option(func: F) -> F:
-    """`--json`: print machine-readable JSON on stdout instead of text."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")(func)
-
-
-def print_json(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
-
-
-def with_store(func: F) -> F:
-    """Open the store named by --db, pass it as `store`, and close it afterwards."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, db: Path | None, **kwargs: Any) -> Any:
-        with open_store(db) as store:
-            return func(*args, store=store, **kwargs)
-
-    return store_options(wrapper)  # type: ignore[return-value]
-
-
-@click.group(cls=ConfnavGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="confnav")
-def cli() -> None:
-    """confnav: a trustworthy navigator for a conference's papers."""
+from confnav.store import PaperFilter, SqliteStore
 
 
 @cli.command("ingest")
@@ -282,7 +183,3 @@ def demo(quiet: bool) -> None:
         for paper in store.papers(limit=5):
             out.print(f"  - {paper.title} ({paper.id})", markup=False)
         out.print(f"Explore it: confnav ls --db {built.db_path}", markup=False)
-
-
-def main() -> None:
-    cli(prog_name="confnav")

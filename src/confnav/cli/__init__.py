@@ -1,0 +1,21 @@
+"""The `confnav` command: thin verbs that parse options, call the library and print."""
+
+from __future__ import annotations
+
+import click
+
+from confnav import __version__
+from confnav.cli.common import ConfnavGroup
+
+
+@click.group(cls=ConfnavGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="confnav")
+def cli() -> None:
+    """confnav: a trustworthy navigator for a conference's papers."""
+
+
+from confnav.cli import papers, search  # noqa: E402, F401 - registers the verbs
+
+
+def main() -> None:
+    cli(prog_name="confnav")

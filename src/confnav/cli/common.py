@@ -1,0 +1,131 @@
+"""What every CLI verb shares: error handling, the progress bar, --db and --json options, output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from confnav.errors import ConfnavError
+from confnav.ingest import IngestError
+from confnav.model import Decision
+from confnav.store import PaperFilter, default_db_path, open_store
+
+F = TypeVar("F", bound=Callable[..., Any])
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+DECISION_CHOICES = [d.value for d in Decision] + ["accepted"]
+
+
+class RichProgress:
+    """The library's Progress drawn as a rich bar on stderr; silent with --quiet."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=quiet or not err.is_terminal,
+        )
+        self.task: Any = None
+
+    def __enter__(self) -> RichProgress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def start(self, description: str, total: int | None) -> None:
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(description, total=total)
+
+    def advance(self, amount: int = 1) -> None:
+        self.bar.advance(self.task, amount)
+
+
+class ConfnavGroup(click.Group):
+    """Turns every error a user can cause into one line on stderr and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except IngestError as exc:
+            shown = exc.errors[:20]
+            for problem in shown[:-1]:
+                click.echo(f"error: {problem}", err=True)
+            more = f" (and {len(exc.errors) - 20} more problems)" if len(exc.errors) > 20 else ""
+            click.echo(f"error: {shown[-1]}{more}; nothing was written", err=True)
+            sys.exit(1)
+        except ConfnavError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+        except sqlite3.OperationalError as exc:
+            click.echo(f"error: the store could not be used: {exc}", err=True)
+            sys.exit(1)
+
+
+def store_options(func: F) -> F:
+    """`--db` on every command that reads or writes the store."""
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"Store file (default: $CONFNAV_DB or ./{default_db_path().name}).",
+    )(func)
+
+
+def json_option(func: F) -> F:
+    """`--json`: print machine-readable JSON on stdout instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")(func)
+
+
+def print_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def with_store(func: F) -> F:
+    """Open the store named by --db, pass it as `store`, and close it afterwards."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, db: Path | None, **kwargs: Any) -> Any:
+        with open_store(db) as store:
+            return func(*args, store=store, **kwargs)
+
+    return store_options(wrapper)  # type: ignore[return-value]
+
+
+def filter_options(func: F) -> F:
+    """The paper filters shared by search, similar and recommend; passed on as `where`."""
+
+    @functools.wraps(func)
+    def wrapper(
+        *args: Any, venue: str | None, decision: str | None, author: str | None, keyword: str | None,
+        year: int | None, min_rating: float | None, **kwargs: Any,
+    ) -> Any:  # fmt: skip
+        where = PaperFilter(venue, decision, author, keyword, year, min_rating)
+        return func(*args, where=where, **kwargs)
+
+    options = [
+        click.option("--venue", help="Only this venue (e.g. iclr2021)."),
+        click.option("--decision", type=click.Choice(DECISION_CHOICES), help="Only this decision ('accepted': any)."),
+        click.option("--author", help="Only papers with an author of this name."),
+        click.option("--keyword", help="Only papers with a keyword containing this text."),
+        click.option("--year", type=int, help="Only venues of this year."),
+        click.option("--min-rating", type=float, help="Only papers whose mean rating is at least this."),
+    ]
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,100 @@
+"""Verbs over the semantic index and search: index, search, similar, recommend."""
+
+from __future__ import annotations
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import RichProgress, err, filter_options, json_option, out, print_json, with_store
+from confnav.embed import choose_embedder
+from confnav.index import build_index
+from confnav.search.engine import MODES, Results, Searcher
+from confnav.store import PaperFilter, SqliteStore
+
+
+@cli.command()
+@click.option("--venue", help="Only embed this venue's papers.")
+@click.option(
+    "--model", help="Embedding model: all-MiniLM-L6-v2 (default), tfidf-svd, or a sentence-transformers path."
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@with_store
+def index(store: SqliteStore, venue: str | None, model: str | None, quiet: bool, as_json: bool) -> None:
+    """Embed papers for semantic search (only those whose text or model changed)."""
+    embedder, notice = choose_embedder(model)
+    if notice:
+        click.echo(f"note: {notice}", err=True)
+    with RichProgress(quiet) as progress:
+        result = build_index(store, embedder, venue, progress)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"{result.model}: {result.embedded} papers embedded, {result.unchanged} already up to date"
+        f" ({result.seconds:.1f} s)",
+        markup=False,
+    )
+
+
+def _print_results(results: Results, as_json: bool) -> None:
+    for notice in results.notices:
+        click.echo(f"note: {notice}", err=True)
+    if as_json:
+        print_json([hit.to_dict() for hit in results.hits])
+        return
+    if not results.hits:
+        out.print("No papers match.")
+    for rank, hit in enumerate(results.hits, start=1):
+        paper = hit.paper
+        out.print(f"{rank:>2}. ", end="")
+        out.print(paper.title, style="bold", markup=False, end="")
+        out.print(
+            f"  [{paper.id} · {paper.venue_name} · {paper.decision.value} · {hit.score:.3f}]", style="dim", markup=False
+        )
+        if hit.snippet:
+            out.print("    " + hit.snippet.replace("**", ""), markup=False, style="")
+    out.print(f"({len(results.hits)} papers, {results.mode})", style="dim")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="How to score.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many hits.")
+@filter_options
+@json_option
+@with_store
+def search(store: SqliteStore, query: str, mode: str, limit: int, where: PaperFilter, as_json: bool) -> None:
+    """Find papers by words and meaning; "phrases", author:, title:, keyword: narrow it down."""
+    _print_results(Searcher(store).search(query, mode=mode, where=where, limit=limit), as_json)  # type: ignore[arg-type]
+
+
+@cli.command()
+@click.argument("paper_id")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
+@filter_options
+@json_option
+@with_store
+def similar(store: SqliteStore, paper_id: str, limit: int, where: PaperFilter, as_json: bool) -> None:
+    """Papers most like one paper (more like this)."""
+    _print_results(Searcher(store).similar(paper_id, where=where, limit=limit), as_json)
+
+
+@cli.command()
+@click.option("--like", multiple=True, metavar="ID", help="A paper you liked (repeatable).")
+@click.option("--unlike", multiple=True, metavar="ID", help="A paper you did not want (repeatable).")
+@click.option("--text", help="A text to match, e.g. an abstract of yours.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
+@filter_options
+@json_option
+@with_store
+def recommend(
+    store: SqliteStore, like: tuple[str, ...], unlike: tuple[str, ...], text: str | None, limit: int,
+    where: PaperFilter, as_json: bool,
+) -> None:  # fmt: skip
+    """A reading list from papers you liked (never those papers themselves)."""
+    results = Searcher(store).recommend(like, unlike, text, where=where, limit=limit)
+    _print_results(results, as_json)
+
+
+__all__ = ["err"]

@@ -1,0 +1,102 @@
+"""An in-memory view of the store for search: papers in row order, the keyword index, the vectors."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from confnav.embed.base import Embedder
+from confnav.model import Paper
+from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
+from confnav.store import PaperFilter, SqliteStore
+
+KEYWORD_CACHE = "keyword-index"
+
+
+def keyword_fields(paper: Paper) -> dict[str, str]:
+    """The fields the keyword index scores, as text."""
+    return {
+        "title": paper.title,
+        "keywords": "; ".join(paper.keywords),
+        "authors": "; ".join(a.name for a in paper.authors),
+        "abstract": paper.abstract or "",
+    }
+
+
+@dataclass
+class Vectors:
+    """Stored embeddings of one model, aligned with the corpus rows (zero rows where missing)."""
+
+    model: str
+    matrix: np.ndarray
+    present: np.ndarray
+    embedder: Embedder | None = None
+
+
+@dataclass
+class Corpus:
+    """Everything search needs in memory, valid for one store generation."""
+
+    generation: int
+    pks: np.ndarray
+    papers: list[Paper]
+    keyword: KeywordIndex
+    row_of: dict[int, int] = field(default_factory=dict)
+    vectors: Vectors | None = None
+
+    @classmethod
+    def load(cls, store: SqliteStore) -> Corpus:
+        """Read the papers and the cached keyword index (rebuilt and cached when stale)."""
+        generation = store.generation()
+        rows = list(store.paper_rows())
+        pks = np.array([pk for pk, _ in rows], dtype=np.int64)
+        papers = [paper for _, paper in rows]
+        cached = store.get_cache(KEYWORD_CACHE)
+        if cached and cached[0] == generation:
+            keyword = KeywordIndex.from_bytes(cached[1])
+        else:
+            keyword = KeywordIndex.build([keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
+            try:
+                with store.transaction():
+                    store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())
+            except sqlite3.OperationalError:
+                pass  # a read-only store: search still works, only slower to start
+        return cls(generation, pks, papers, keyword, {int(pk): i for i, pk in enumerate(pks)})
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def mask(self, store: SqliteStore, where: PaperFilter) -> np.ndarray:
+        """Rows a filter admits (all rows for an empty filter)."""
+        if where == PaperFilter():
+            return np.ones(len(self), dtype=bool)
+        selected = np.zeros(len(self), dtype=bool)
+        rows = [self.row_of[pk] for pk in store.filter_pks(where) if pk in self.row_of]
+        selected[rows] = True
+        return selected
+
+    def load_vectors(self, store: SqliteStore, model: str) -> Vectors:
+        """The stored vectors of `model`, aligned with the rows."""
+        if self.vectors is not None and self.vectors.model == model:
+            return self.vectors
+        pks, blobs = store.embeddings(model)
+        dimension = len(blobs[0]) // 4 if blobs else 0
+        matrix = np.zeros((len(self), dimension), dtype=np.float32)
+        present = np.zeros(len(self), dtype=bool)
+        if blobs:
+            stacked = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dimension)
+            rows = np.array([self.row_of.get(pk, -1) for pk in pks])
+            keep = rows >= 0
+            matrix[rows[keep]] = stacked[keep]
+            present[rows[keep]] = True
+        self.vectors = Vectors(model, matrix, present)
+        return self.vectors
+
+    def find(self, paper_id: str, venue: str | None = None) -> int | None:
+        """The row of a paper id (first match unless a venue is given)."""
+        for row, paper in enumerate(self.papers):
+            if paper.id == paper_id and (venue is None or paper.venue == venue):
+                return row
+        return None

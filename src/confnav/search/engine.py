@@ -1,0 +1,226 @@
+"""Search, similar papers and reading-list recommendations over one store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from confnav.embed import load_embedder
+from confnav.embed.base import Embedder
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.index import embedder_state_cache, paper_text
+from confnav.model import Paper
+from confnav.search.corpus import Corpus, Vectors
+from confnav.search.fusion import ConvexFusion
+from confnav.search.query import Query, parse_query
+from confnav.search.snippet import make_snippet
+from confnav.search.text import terms
+from confnav.store import PaperFilter, SqliteStore
+
+Mode = Literal["keyword", "semantic", "hybrid"]
+MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
+Fusion = Callable[[np.ndarray, np.ndarray], np.ndarray]
+NO_INDEX = "this store has no semantic index yet: run 'confnav index'"
+
+
+@dataclass
+class Hit:
+    """One result: the paper, its fused score, the parts it came from, and a marked snippet."""
+
+    paper: Paper
+    score: float
+    keyword_score: float | None
+    semantic_score: float | None
+    snippet: str
+
+    def to_dict(self) -> dict[str, object]:
+        p = self.paper
+        return {
+            "id": p.id,
+            "title": p.title,
+            "venue": p.venue,
+            "year": p.year,
+            "decision": p.decision.value,
+            "authors": [a.name for a in p.authors],
+            "rating_mean": p.rating_mean,
+            "score": round(self.score, 6),
+            "keyword_score": None if self.keyword_score is None else round(self.keyword_score, 6),
+            "semantic_score": None if self.semantic_score is None else round(self.semantic_score, 6),
+            "snippet": self.snippet,
+        }
+
+
+@dataclass
+class Results:
+    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword)."""
+
+    hits: list[Hit]
+    mode: Mode
+    notices: list[str] = field(default_factory=list)
+
+
+class Searcher:
+    """Keyword (BM25F), semantic (cosine) and hybrid retrieval; the corpus is loaded once and reused."""
+
+    def __init__(self, store: SqliteStore, embedder: Embedder | None = None, fusion: Fusion | None = None) -> None:
+        self.store = store
+        self.fusion = fusion or ConvexFusion()
+        self._embedder = embedder
+        self._corpus: Corpus | None = None
+
+    @property
+    def corpus(self) -> Corpus:
+        """The in-memory corpus, reloaded when the store has changed since."""
+        if self._corpus is None or self._corpus.generation != self.store.generation():
+            self._corpus = Corpus.load(self.store)
+        return self._corpus
+
+    def vectors(self) -> Vectors | None:
+        """The semantic index (vectors and the embedder that made them), or None if there is none."""
+        models = self.store.embedding_models()
+        if not models:
+            return None
+        model = max(models, key=models.__getitem__)
+        vectors = self.corpus.load_vectors(self.store, model)
+        if vectors.embedder is None:
+            embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model)
+            if embedder.fitted_on_corpus:
+                cached = self.store.get_cache(embedder_state_cache(model))
+                if cached is None:
+                    return None
+                embedder.loads(cached[1])
+            vectors.embedder = embedder
+        return vectors
+
+    def search(self, text: str, *, mode: Mode = "hybrid", where: PaperFilter | None = None, limit: int = 10) -> Results:
+        """Papers best matching a query (see query.py for its syntax), best first."""
+        query = parse_query(text)
+        where = where or PaperFilter()
+        corpus = self.corpus
+        mask = corpus.mask(self.store, where)
+        for author in query.authors:
+            mask &= corpus.mask(self.store, PaperFilter(author=author))
+        notices: list[str] = []
+        vectors = self.vectors() if mode != "keyword" and query.text.strip() else None
+        if mode == "semantic" and vectors is None:
+            raise ConfnavError(f"semantic search needs an index: {NO_INDEX.split(': ')[1]}")
+        if mode == "hybrid" and vectors is None and query.text.strip():
+            notices.append(f"{NO_INDEX}; showing keyword results")
+            mode = "keyword"
+        keyword = corpus.keyword.score(query.text) if query.text.strip() else None
+        semantic = None
+        if vectors is not None and vectors.embedder is not None and mode != "keyword":
+            semantic = vectors.matrix @ vectors.embedder.embed([query.text])[0]
+            mask &= vectors.present
+        if keyword is None:
+            score = np.array([p.rating_mean or 0.0 for p in corpus.papers]) / 10.0  # author-only: best rated first
+        elif mode == "keyword" or semantic is None:
+            score = keyword
+            mask &= keyword > 0
+        elif mode == "semantic":
+            score = semantic
+        else:
+            score = self._fuse(keyword, semantic, mask)
+        hits = self._collect(score, mask, keyword, semantic, limit, query)
+        return Results(hits, mode, notices)
+
+    def similar(
+        self, paper_id: str, *, venue: str | None = None, where: PaperFilter | None = None, limit: int = 10
+    ) -> Results:
+        """Papers most like one paper (never the paper itself)."""
+        row = self._row(paper_id, venue)
+        return self._more_like([row], [], None, where, limit)
+
+    def recommend(
+        self,
+        like: Sequence[str] = (),
+        unlike: Sequence[str] = (),
+        text: str | None = None,
+        *,
+        where: PaperFilter | None = None,
+        limit: int = 10,
+    ) -> Results:
+        """A reading list from liked papers (and an optional text), away from unliked ones; never the liked ones."""
+        if not like and not (text and text.strip()):
+            raise ConfnavError("recommend needs at least one --like ID or a --text")
+        return self._more_like([self._row(i) for i in like], [self._row(i) for i in unlike], text, where, limit)
+
+    # --- internals ---
+
+    def _row(self, paper_id: str, venue: str | None = None) -> int:
+        row = self.corpus.find(paper_id, venue)
+        if row is None:
+            raise NotFoundError(f"no paper with id {paper_id!r}" + (f" in venue {venue!r}" if venue else ""))
+        return row
+
+    def _more_like(
+        self, liked: list[int], unliked: list[int], text: str | None, where: PaperFilter | None, limit: int
+    ) -> Results:
+        """Rocchio-style profile: mean of liked vectors (+ text), minus half the unliked, fused with BM25F."""
+        corpus = self.corpus
+        mask = corpus.mask(self.store, where or PaperFilter())
+        mask[liked + unliked] = False
+        profile_text = " ".join([paper_text(corpus.papers[r]) for r in liked] + ([text] if text else []))
+        keyword = corpus.keyword.score(terms(profile_text)[:2000])
+        vectors = self.vectors()
+        notices: list[str] = []
+        if vectors is None or vectors.embedder is None:
+            notices.append(f"{NO_INDEX}; using keywords only")
+            mask &= keyword > 0
+            return Results(self._collect(keyword, mask, keyword, None, limit, None), "keyword", notices)
+        parts = [vectors.matrix[r] for r in liked if vectors.present[r]]
+        if text and text.strip():
+            parts.append(vectors.embedder.embed([text])[0])
+        profile = np.mean(parts, axis=0) if parts else np.zeros(vectors.matrix.shape[1], dtype=np.float32)
+        if unliked:
+            profile = profile - 0.5 * np.mean([vectors.matrix[r] for r in unliked], axis=0)
+        semantic = vectors.matrix @ profile
+        mask &= vectors.present
+        return Results(
+            self._collect(self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None), "hybrid"
+        )
+
+    def _fuse(self, keyword: np.ndarray, semantic: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Fused scores, normalised over the admitted rows only."""
+        fused = np.full(keyword.shape, -np.inf)
+        if mask.any():
+            fused[mask] = self.fusion(keyword[mask], semantic[mask])
+        return fused
+
+    def _collect(
+        self,
+        score: np.ndarray,
+        mask: np.ndarray,
+        keyword: np.ndarray | None,
+        semantic: np.ndarray | None,
+        limit: int,
+        query: Query | None,
+    ) -> list[Hit]:
+        rows = np.flatnonzero(mask)
+        if not rows.size:
+            return []
+        order = rows[np.argsort(-score[rows], kind="stable")]
+        wanted = set(terms(query.text)) if query else set()
+        hits: list[Hit] = []
+        for row in order:
+            paper = self.corpus.papers[row]
+            if query is not None and not query.matches(
+                paper.title, paper.abstract or "", paper.keywords, [a.name for a in paper.authors]
+            ):
+                continue
+            snippet = make_snippet(paper.abstract or paper.title, wanted)
+            hits.append(
+                Hit(
+                    paper,
+                    float(score[row]),
+                    None if keyword is None else float(keyword[row]),
+                    None if semantic is None else float(semantic[row]),
+                    snippet,
+                )
+            )
+            if len(hits) >= limit:
+                break
+        return hits

@@ -1,0 +1,103 @@
+"""The search query language: free words, "quoted phrases", and `author:`, `title:`, `keyword:` fields."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from confnav.errors import ConfnavError
+from confnav.model import fold, name_key
+from confnav.search.text import words
+
+MAX_QUERY_CHARS = 4000
+FIELDS = ("author", "title", "keyword")
+_FIELD_ALIASES = {
+    "author": "author",
+    "authors": "author",
+    "title": "title",
+    "keyword": "keyword",
+    "keywords": "keyword",
+}
+_PART = re.compile(r'(?:(?P<field>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"|(?P<word>[^\s"]+))')
+
+
+class QueryError(ConfnavError):
+    """A query that cannot be understood; the message says how to write it."""
+
+
+@dataclass
+class Query:
+    """A parsed query: text to score, and conditions every hit must meet."""
+
+    raw: str
+    free: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """What is scored by keyword and meaning: everything but author names."""
+        return " ".join([*self.free, *self.phrases, *self.titles, *self.keywords])
+
+    def matches(self, title: str, abstract: str, keywords: list[str], authors: list[str]) -> bool:
+        """True when a paper meets every phrase and field condition."""
+        body = f" {' '.join(words(' '.join([title, abstract, *keywords])))} "
+        if any(f" {' '.join(words(p))} " not in body for p in self.phrases):
+            return False
+        title_words = f" {' '.join(words(title))} "
+        if any(f" {' '.join(words(t))} " not in title_words for t in self.titles):
+            return False
+        folded_keywords = [fold(k) for k in keywords]
+        if any(not any(fold(k) in fk for fk in folded_keywords) for k in self.keywords):
+            return False
+        author_keys = [f" {name_key(a)} " for a in authors]
+        return all(any(_has_tokens(key, name_key(a)) for key in author_keys) for a in self.authors)
+
+
+def _name_part(match: re.Match[str]) -> bool:
+    word = match.group("word")
+    return match.group("field") is None and bool(word) and word[0].isupper()
+
+
+def _has_tokens(author_key: str, wanted: str) -> bool:
+    return all(f" {token} " in author_key for token in wanted.split())
+
+
+def parse_query(raw: str) -> Query:
+    """Parse a query string; QueryError for empty, too long, unbalanced or unknown-field queries."""
+    if not raw or not raw.strip():
+        raise QueryError('empty query: type some words, a "phrase", or author:NAME, title:WORDS, keyword:WORDS')
+    if len(raw) > MAX_QUERY_CHARS:
+        raise QueryError(
+            f"query is {len(raw):,} characters; the limit is {MAX_QUERY_CHARS:,}"
+            " (for a whole abstract use: confnav recommend --text ...)"
+        )
+    if raw.count('"') % 2:
+        raise QueryError(f'unbalanced quote at column {raw.rfind(chr(34)) + 1}: close the "phrase"')
+    query = Query(raw=raw)
+    parts = list(_PART.finditer(raw))
+    index = 0
+    while index < len(parts):
+        match = parts[index]
+        index += 1
+        name, value = match.group("field"), match.group("quoted")
+        quoted = value is not None
+        value = value if quoted else match.group("word")
+        if name is None:
+            (query.phrases if quoted else query.free).append(value)
+            continue
+        target = _FIELD_ALIASES.get(name.lower())
+        if target is None:
+            raise QueryError(f"unknown field '{name}:' (fields: {', '.join(f + ':' for f in FIELDS)})")
+        if target == "author" and not quoted:
+            # author:Yang Song — a name runs on over the following capitalised words.
+            while index < len(parts) and _name_part(parts[index]):
+                value += " " + parts[index].group("word")
+                index += 1
+        if value.strip():
+            getattr(query, target + "s").append(value.strip())
+    if not query.text.strip() and not query.authors:
+        raise QueryError("the query has no words to search for")
+    return query

@@ -1,0 +1,40 @@
+"""Text normalisation for keyword search: fold, split, drop stop words, stem (Snowball English)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+
+from confnav.model import fold
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+# Function words plus the boilerplate of ML abstracts that carries no topic.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers him his how i if in into is it its itself just me more most my no nor not now of off on
+    once only or other our ours out over own same she should so some such than that the their theirs them
+    then there these they this those through to too under until up very was we were what when where which
+    while who whom why will with would you your yours via using use used based propose proposed show shows
+    paper approach method methods new novel results result
+    """.split()  # noqa: SIM905
+)
+_stemmer = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def words(text: str) -> list[str]:
+    """Folded words of a text, stop words kept (for phrases and snippets)."""
+    return _TOKEN.findall(fold(text))
+
+
+def terms(text: str) -> list[str]:
+    """Index terms of a text: folded, stop words dropped, stemmed."""
+    return [stem(w) for w in _TOKEN.findall(fold(text)) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]

@@ -1,0 +1,134 @@
+"""Search on the real ICLR 2021 corpus: known items first, filters that never leak, similar, recommend."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.embed import choose_embedder
+from confnav.index import build_index
+from confnav.search.engine import Searcher
+from confnav.store import PaperFilter, SqliteStore
+
+PERFORMERS = "Ua6zuk0WRH"  # Rethinking Attention with Performers (oral)
+RFA = "QtTKTdVrFBB"  # Random Feature Attention (spotlight)
+SCORE_SDE = "PxTIG12RRHS"  # Score-Based Generative Modeling through SDEs (Yang Song)
+
+
+@pytest.fixture(scope="module")
+def searcher(indexed_db: Path) -> Searcher:
+    return Searcher(SqliteStore(indexed_db))
+
+
+@pytest.mark.parametrize("mode", ["keyword", "semantic", "hybrid"])
+@pytest.mark.parametrize(
+    ("query", "paper_id"),
+    [
+        ("Score-Based Generative Modeling through Stochastic Differential Equations", SCORE_SDE),
+        ("What Matters for On-Policy Deep Actor-Critic Methods? A Large-Scale Study", "nIAxjsniDzg"),
+    ],
+)
+def test_title_finds_its_paper_first(searcher: Searcher, mode: str, query: str, paper_id: str) -> None:
+    hits = searcher.search(query, mode=mode).hits  # type: ignore[arg-type]
+    assert hits[0].paper.id == paper_id
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_name_in_the_title_is_found_by_words(searcher: Searcher, mode: str) -> None:
+    hits = searcher.search("Rethinking Attention with Performers", mode=mode).hits  # type: ignore[arg-type]
+    assert hits[0].paper.id == PERFORMERS
+
+
+def test_description_finds_both_random_feature_attention_papers(searcher: Searcher) -> None:
+    top = [h.paper.id for h in searcher.search("linear attention with random features", limit=3).hits]
+    assert {PERFORMERS, RFA} <= set(top)
+
+
+@pytest.mark.parametrize("query", ['author:"Yang Song"', "author:Yang Song", 'author:"song, yang"', "author:Yáng SÓNG"])
+def test_author_forms(searcher: Searcher, query: str) -> None:
+    hits = searcher.search(query, limit=50).hits
+    assert SCORE_SDE in [h.paper.id for h in hits]
+    assert all(any(a.name == "Yang Song" for a in h.paper.authors) for h in hits)
+
+
+def test_phrase_must_appear(searcher: Searcher) -> None:
+    hits = searcher.search('"random features" attention', limit=20).hits
+    assert hits and hits[0].paper.id in {PERFORMERS, RFA}
+    for hit in hits:
+        text = " ".join([hit.paper.title, hit.paper.abstract or "", *hit.paper.keywords]).lower()
+        assert "random feature" in text
+
+
+def test_title_and_keyword_fields(searcher: Searcher) -> None:
+    hits = searcher.search("title:performers", limit=5).hits
+    assert [h.paper.id for h in hits] == [PERFORMERS]
+    hits = searcher.search("keyword:graph neural networks expressivity", limit=10).hits
+    assert hits and all(any("graph neural network" in k.lower() for k in h.paper.keywords) for h in hits)
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        PaperFilter(decision="oral"),
+        PaperFilter(decision="accepted"),
+        PaperFilter(min_rating=7.0),
+        PaperFilter(venue="iclr2021", keyword="reinforcement"),
+    ],
+)
+def test_filters_never_leak(searcher: Searcher, where: PaperFilter) -> None:
+    hits = searcher.search("reinforcement learning exploration", where=where, limit=100).hits
+    assert hits
+    for hit in hits:
+        paper = hit.paper
+        if where.decision == "oral":
+            assert paper.decision.value == "oral"
+        if where.decision == "accepted":
+            assert paper.decision.accepted
+        if where.min_rating is not None:
+            assert paper.rating_mean is not None and paper.rating_mean >= where.min_rating
+        if where.keyword:
+            assert any("reinforcement" in k.lower() for k in paper.keywords)
+
+
+def test_snippet_marks_matched_terms(searcher: Searcher) -> None:
+    (hit,) = searcher.search("orthogonal random features", limit=1).hits
+    assert "**random**" in hit.snippet.lower() or "**random" in hit.snippet.lower()
+
+
+def test_similar_never_returns_the_paper_itself(searcher: Searcher) -> None:
+    for paper_id in (PERFORMERS, SCORE_SDE, "nIAxjsniDzg"):
+        hits = searcher.similar(paper_id, limit=20).hits
+        assert len(hits) == 20 and paper_id not in [h.paper.id for h in hits]
+    assert RFA in [h.paper.id for h in searcher.similar(PERFORMERS, limit=10).hits]
+
+
+def test_recommend_never_returns_liked_papers(searcher: Searcher) -> None:
+    results = searcher.recommend([PERFORMERS, RFA], unlike=[SCORE_SDE], limit=30)
+    ids = [h.paper.id for h in results.hits]
+    assert len(ids) == 30 and not {PERFORMERS, RFA, SCORE_SDE} & set(ids)
+    text_only = searcher.recommend(text="We learn to denoise images with score matching and diffusion.", limit=5)
+    assert text_only.hits
+
+
+def test_index_is_incremental(indexed_db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.db"
+    shutil.copy(indexed_db, copy)
+    embedder, _ = choose_embedder()
+    with SqliteStore(copy) as store:
+        again = build_index(store, embedder)
+    assert again.embedded == 0 and again.unchanged == 3014
+
+
+def test_cli_search_json(indexed_db: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["search", "--db", str(indexed_db), "Rethinking Attention with Performers", "--json", "--limit", "3"]
+    )
+    assert result.exit_code == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert hits[0]["id"] == PERFORMERS
+    assert {"id", "title", "venue", "decision", "score", "snippet"} <= set(hits[0])
