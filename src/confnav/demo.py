@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from confnav.embed import choose_embedder
+from confnav.index import IndexResult, build_index
 from confnav.ingest import IngestResult, ingest
 from confnav.progress import Progress
 from confnav.store import SqliteStore
@@ -30,10 +32,12 @@ def demo_data_path() -> Path:
 
 @dataclass
 class Demo:
-    """What the demo built: the store file and the ingest outcome."""
+    """What the demo built: the store file, the ingest and index outcomes, and any notice."""
 
     db_path: Path
     ingest: IngestResult
+    index: IndexResult
+    notice: str | None = None
 
 
 def build_demo(folder: Path | None = None, progress: Progress | None = None) -> Demo:
@@ -42,6 +46,8 @@ def build_demo(folder: Path | None = None, progress: Progress | None = None) -> 
     folder.mkdir(parents=True, exist_ok=True)
     db_path = folder / "demo.db"
     db_path.unlink(missing_ok=True)
+    embedder, notice = choose_embedder()
     with SqliteStore(db_path) as store:
         result = ingest(store, [demo_data_path()], venue=DEMO_VENUE, progress=progress)
-    return Demo(db_path=db_path, ingest=result)
+        indexed = build_index(store, embedder, progress=progress)
+    return Demo(db_path=db_path, ingest=result, index=indexed, notice=notice)

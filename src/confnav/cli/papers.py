@@ -13,6 +13,7 @@ from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
 from confnav.model import Decision, Paper
+from confnav.search.engine import Searcher
 from confnav.sources import FORMATS
 from confnav.sources.tabular import MAPPABLE_FIELDS
 from confnav.store import PaperFilter, SqliteStore
@@ -171,6 +172,8 @@ def demo(quiet: bool) -> None:
     """Build a navigator for the bundled ICLR 2021 sample page and print a summary."""
     with RichProgress(quiet) as progress:
         built = build_demo(progress=progress)
+    if built.notice:
+        click.echo(f"note: {built.notice}", err=True)
     with SqliteStore(built.db_path) as store:
         summary = store.venues()[0]
         out.print(f"Demo store: {built.db_path}", markup=False)
@@ -179,7 +182,9 @@ def demo(quiet: bool) -> None:
             out.print(f"  {decision:<12} {count}", markup=False)
         if set(summary.by_decision) == {Decision.UNKNOWN.value}:
             out.print("  (the Markdown list carries no decisions; ingest ratings.tsv or the paperlists JSON for them)")
-        out.print("A few titles:")
-        for paper in store.papers(limit=5):
-            out.print(f"  - {paper.title} ({paper.id})", markup=False)
-        out.print(f"Explore it: confnav ls --db {built.db_path}", markup=False)
+        out.print(f"Semantic index: {built.index.embedded} papers embedded with {built.index.model}", markup=False)
+        query = "reinforcement learning from offline data"
+        out.print(f"Search {query!r}:", markup=False)
+        for hit in Searcher(store).search(query, limit=5).hits:
+            out.print(f"  - {hit.paper.title} ({hit.paper.id})", markup=False)
+        out.print(f'Explore it: confnav search --db {built.db_path} "your words"', markup=False)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
 from confnav.model import fold, name_key
-from confnav.search.text import words
+from confnav.search.text import terms, words
 
 MAX_QUERY_CHARS = 4000
 FIELDS = ("author", "title", "keyword")
@@ -98,6 +98,6 @@ def parse_query(raw: str) -> Query:
                 index += 1
         if value.strip():
             getattr(query, target + "s").append(value.strip())
-    if not query.text.strip() and not query.authors:
-        raise QueryError("the query has no words to search for")
+    if not terms(query.text) and not query.authors:
+        raise QueryError("the query has no words to search for (only common words like 'the' or 'of')")
     return query
