@@ -21,6 +21,17 @@ def paper_text(paper: Paper) -> str:
     return f"{paper.title}. {paper.abstract}" if paper.abstract else paper.title
 
 
+def keyword_text(paper: Paper) -> str:
+    """The second view topics use: the author keywords (the title when there are none)."""
+    return ", ".join(paper.keywords) if paper.keywords else paper.title
+
+
+# Each view is stored as its own "model" name: the text view under the model's name,
+# the keyword view with this suffix.
+KEYWORD_VIEW = "|keywords"
+VIEWS = {"": paper_text, KEYWORD_VIEW: keyword_text}
+
+
 def text_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
@@ -36,7 +47,7 @@ class IndexResult:
     model: str
     embedded: int
     unchanged: int
-    dropped_models: int
+    dropped_vectors: int
     seconds: float
 
     def to_dict(self) -> dict[str, object]:
@@ -51,38 +62,41 @@ def build_index(
     if venue:
         store.get_venue(venue)
     rows = list(store.paper_rows(venue))
-    texts = {pk: paper_text(paper) for pk, paper in rows}
     with store.transaction():
-        dropped = store.delete_embeddings(keep_model=embedder.name)
-    known = store.embedding_hashes(embedder.name)
-    if embedder.fitted_on_corpus:
-        known = _prepare_fitted(store, embedder, known)
-    todo = [pk for pk, text in texts.items() if known.get(pk) != text_hash(text)]
-    todo.sort(key=lambda pk: len(texts[pk]))  # similar lengths batch with little padding
+        dropped = store.delete_embeddings(keep_models=[embedder.name + view for view in VIEWS])
+    refit = embedder.fitted_on_corpus and _prepare_fitted(store, embedder)
+    todo: list[tuple[str, int, str]] = []
+    for view, make_text in VIEWS.items():
+        known = {} if refit else store.embedding_hashes(embedder.name + view)
+        todo += [(view, pk, text) for pk, p in rows if known.get(pk) != text_hash(text := make_text(p))]
+    todo.sort(key=lambda item: len(item[2]))  # similar lengths batch with little padding
     if progress:
         progress.start(f"embedding with {embedder.name}", len(todo))
     for offset in range(0, len(todo), BATCH):
         batch = todo[offset : offset + BATCH]
-        vectors = embedder.embed([texts[pk] for pk in batch]).astype(np.float32)
+        vectors = embedder.embed([text for _, _, text in batch]).astype(np.float32)
         with store.transaction():
-            store.put_embeddings(
-                embedder.name, [(pk, text_hash(texts[pk]), vectors[i].tobytes()) for i, pk in enumerate(batch)]
-            )
+            for view in VIEWS:
+                rows_of_view = [
+                    (pk, text_hash(text), vectors[i].tobytes()) for i, (v, pk, text) in enumerate(batch) if v == view
+                ]
+                store.put_embeddings(embedder.name + view, rows_of_view)
         if progress:
             progress.advance(len(batch))
-    return IndexResult(embedder.name, len(todo), len(texts) - len(todo), dropped, time.perf_counter() - start)
+    embedded = len({pk for _, pk, _ in todo})
+    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start)
 
 
-def _prepare_fitted(store: SqliteStore, embedder: Embedder, known: dict[int, str]) -> dict[int, str]:
-    """Fit a corpus-fitted embedder on the whole store when the store changed; then all vectors are stale."""
+def _prepare_fitted(store: SqliteStore, embedder: Embedder) -> bool:
+    """Load a corpus-fitted embedder, refitting on the whole store when it changed; True if refitted."""
     generation = store.generation()
     cached = store.get_cache(embedder_state_cache(embedder.name))
     if cached and cached[0] == generation:
         embedder.loads(cached[1])
-        return known
+        return False
     embedder.fit([paper_text(p) for _, p in store.paper_rows()])
     state = embedder.dumps()
     with store.transaction():
         if state is not None:
             store.put_cache(embedder_state_cache(embedder.name), generation, state)
-    return {}
+    return True

@@ -11,7 +11,7 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.index import embedder_state_cache, paper_text
+from confnav.index import KEYWORD_VIEW, embedder_state_cache, paper_text
 from confnav.model import Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.fusion import ConvexFusion
@@ -80,7 +80,7 @@ class Searcher:
 
     def vectors(self) -> Vectors | None:
         """The semantic index (vectors and the embedder that made them), or None if there is none."""
-        models = self.store.embedding_models()
+        models = {name: n for name, n in self.store.embedding_models().items() if KEYWORD_VIEW not in name}
         if not models:
             return None
         model = max(models, key=models.__getitem__)

@@ -84,6 +84,38 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        3,
+        "themes, paper theme assignments and 2D map positions",
+        """
+        CREATE TABLE topic_runs (
+            venue TEXT PRIMARY KEY REFERENCES venues(id),
+            generation INTEGER NOT NULL,
+            model TEXT NOT NULL,
+            data TEXT NOT NULL
+        );
+        CREATE TABLE themes (
+            venue TEXT NOT NULL REFERENCES venues(id),
+            id TEXT NOT NULL,
+            level INTEGER NOT NULL,
+            parent TEXT,
+            label TEXT NOT NULL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (venue, id)
+        );
+        CREATE TABLE paper_themes (
+            paper_pk INTEGER PRIMARY KEY REFERENCES papers(pk) ON DELETE CASCADE,
+            venue TEXT NOT NULL,
+            theme TEXT NOT NULL,
+            subtheme TEXT,
+            confidence REAL NOT NULL,
+            low_confidence INTEGER NOT NULL,
+            x REAL NOT NULL,
+            y REAL NOT NULL
+        );
+        CREATE INDEX paper_themes_by_theme ON paper_themes(venue, theme);
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

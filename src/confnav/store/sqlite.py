@@ -14,6 +14,7 @@ from confnav.model import Author, Decision, Paper, Venue, fold, name_key
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
 from confnav.store.migrations import migrate
+from confnav.store.topics import TopicTables
 
 DECISION_ORDER = {d.value: i for i, d in enumerate(Decision)}
 _DECISION_SQL = "CASE p.decision " + " ".join(f"WHEN '{d}' THEN {i}" for d, i in DECISION_ORDER.items()) + " END"
@@ -32,7 +33,7 @@ def paper_from_json(text: str) -> Paper:
     return Paper(**data)
 
 
-class SqliteStore:
+class SqliteStore(TopicTables):
     """Papers of several venues in one SQLite file (created and migrated on open)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -187,9 +188,10 @@ class SqliteStore:
             [(pk, model, digest, vector) for pk, digest, vector in rows],
         )
 
-    def delete_embeddings(self, keep_model: str | None = None) -> int:
-        """Drop embeddings of every model but `keep_model` (a model change re-embeds everything)."""
-        cursor = self.conn.execute("DELETE FROM embeddings WHERE model IS NOT ?", (keep_model,))
+    def delete_embeddings(self, keep_models: list[str]) -> int:
+        """Drop embeddings of every model but `keep_models` (a model change re-embeds everything)."""
+        marks = ", ".join("?" * len(keep_models))
+        cursor = self.conn.execute(f"DELETE FROM embeddings WHERE model NOT IN ({marks})", keep_models)
         return cursor.rowcount
 
     def embedding_models(self) -> dict[str, int]:

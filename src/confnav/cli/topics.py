@@ -1,0 +1,133 @@
+"""Verbs over themes: topics, topic, trends, map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import RichProgress, json_option, out, print_json, with_store
+from confnav.errors import ConfnavError
+from confnav.store import SqliteStore
+from confnav.topics import ensure_topics, get_theme, theme_facts, trends
+from confnav.topics.map_image import render_map
+
+
+def _venue(store: SqliteStore, venue: str | None) -> str:
+    """The venue asked for, or the only/latest one in the store."""
+    if venue:
+        store.get_venue(venue)
+        return venue
+    venues = store.venues()
+    if not venues:
+        raise ConfnavError("the store is empty: run 'confnav ingest FILE...' first")
+    return venues[-1].venue.id
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+@cli.command()
+@click.option("--venue", help="The venue (default: the latest in the store).")
+@click.option("--level", type=click.IntRange(1, 2), default=1, show_default=True, help="1: themes, 2: sub-themes.")
+@click.option("--themes", type=int, help="Aim for this many top-level themes (default: 15-40 by size).")
+@click.option("--rebuild", is_flag=True, help="Recompute the themes even if they are up to date.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@with_store
+def topics(
+    store: SqliteStore, venue: str | None, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool
+) -> None:
+    """Themes of a venue with labels, sizes and acceptance (built on first use, then kept)."""
+    venue = _venue(store, venue)
+    with RichProgress(quiet) as progress:
+        ensure_topics(store, venue, progress=progress, rebuild=rebuild, themes=themes)
+    facts = theme_facts(store, venue, level)
+    if as_json:
+        print_json([f.to_dict() for f in facts])
+        return
+    for f in facts:
+        parent = f" (in {f.parent})" if f.parent else ""
+        out.print(
+            f"{f.id:<7} {f.size:>4} papers {f.share:>5.1%}  accepted {_rate(f.acceptance_rate):>4}"
+            f"  orals {f.oral:>2}  {f.label}{parent}",
+            markup=False,
+        )
+
+
+@cli.command()
+@click.argument("theme_id")
+@click.option("--venue", help="The venue (default: the latest in the store).")
+@json_option
+@with_store
+def topic(store: SqliteStore, theme_id: str, venue: str | None, as_json: bool) -> None:
+    """One theme: its facts, keywords, sub-themes and papers."""
+    venue = _venue(store, venue)
+    ensure_topics(store, venue)
+    facts = get_theme(store, venue, theme_id)
+    if as_json:
+        print_json(facts.to_dict())
+        return
+    out.print(f"{facts.label} ({facts.id}, {facts.venue})", style="bold", markup=False)
+    rating = "-" if facts.mean_rating is None else f"{facts.mean_rating:.2f}"
+    out.print(
+        f"{facts.size} papers ({facts.share:.1%} of the venue); {facts.accepted} accepted"
+        f" ({facts.oral} oral, {facts.spotlight} spotlight, {facts.poster} poster), acceptance"
+        f" {_rate(facts.acceptance_rate)}, mean rating {rating}",
+        markup=False,
+    )
+    out.print(f"Keywords: {', '.join(facts.keywords)}", markup=False)
+    subs = [f for f in theme_facts(store, venue, 2) if f.parent == facts.id]
+    for sub in subs:
+        out.print(f"  {sub.id:<7} {sub.size:>4}  {sub.label}", markup=False)
+    papers = {p.id: p for p in store.iter_papers(venue)}
+    for heading, ids in (("Closest to the centre", facts.representative), ("Best rated", facts.best_rated)):
+        out.print(f"{heading}:")
+        for paper_id in ids:
+            paper = papers[paper_id]
+            out.print(f"  - {paper.title} ({paper.id}, {paper.decision.value})", markup=False)
+
+
+@cli.command("trends")
+@click.option("--from", "source", required=True, help="The earlier venue, e.g. iclr2020.")
+@click.option("--to", "target", required=True, help="The later venue, e.g. iclr2021.")
+@click.option("--top", type=click.IntRange(1, 100), default=10, show_default=True, help="Rows per list.")
+@json_option
+@with_store
+def trends_cmd(store: SqliteStore, source: str, target: str, top: int, as_json: bool) -> None:
+    """Which themes and keywords grew or shrank between two venues, and which keywords are new."""
+    store.get_venue(source)
+    ensure_topics(store, target)
+    result = trends(store, source, target, top=top)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    out.print(f"Themes of {target}, share of papers in {source} → {target}:", style="bold")
+    for t in result.themes:
+        out.print(f"  {t.change:+6.1%}  {t.before:5.1%} → {t.after:5.1%}  {t.name} ({t.id})", markup=False)
+    for title, rows in (
+        ("Keywords that grew", result.keywords_grown),
+        ("Keywords that shrank", result.keywords_shrunk),
+    ):
+        out.print(title + ":", style="bold")
+        for k in rows:
+            out.print(f"  {k.change:+6.2%}  {k.count_before:>4} → {k.count_after:<4} {k.name}", markup=False)
+    out.print(f"New keywords in {target}:", style="bold")
+    for k in result.keywords_new:
+        out.print(f"  {k.count_after:>4} papers  {k.name}", markup=False)
+
+
+@cli.command("map")
+@click.option("--venue", help="The venue (default: the latest in the store).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("map.png"),
+              show_default=True, help="Image file (.png or .svg).")  # fmt: skip
+@with_store
+def map_cmd(store: SqliteStore, venue: str | None, out_path: Path) -> None:
+    """Draw the 2D map of a venue, papers coloured by theme, labels at the theme centres."""
+    venue = _venue(store, venue)
+    if out_path.suffix.lower() not in (".png", ".svg"):
+        raise ConfnavError(f"--out {out_path}: use a .png or .svg file name")
+    ensure_topics(store, venue)
+    out.print(f"map written to {render_map(store, venue, out_path)}", markup=False)

@@ -1,0 +1,84 @@
+"""The store's topic tables: one run per venue (themes, assignments, map positions), replaced whole."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class StoredTheme:
+    """A theme row: id like `t03` (level 1) or `t03.2` (level 2), its label and JSON details."""
+
+    venue: str
+    id: str
+    level: int
+    parent: str | None
+    label: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StoredAssignment:
+    """Where one paper sits: its theme, sub-theme, closeness to the centre, and map position."""
+
+    paper_pk: int
+    theme: str
+    subtheme: str | None
+    confidence: float
+    low_confidence: bool
+    x: float
+    y: float
+
+
+class TopicTables:
+    """Mixin for SqliteStore: reads and writes of themes; `conn` is the store's connection."""
+
+    conn: sqlite3.Connection
+
+    def topic_run(self, venue: str) -> tuple[int, str, dict[str, Any]] | None:
+        """(store generation, model, parameters) of the venue's stored themes, or None."""
+        row = self.conn.execute("SELECT generation, model, data FROM topic_runs WHERE venue = ?", (venue,)).fetchone()
+        return (row[0], row[1], json.loads(row[2])) if row else None
+
+    def put_topics(
+        self, venue: str, generation: int, model: str, params: dict[str, Any],
+        themes: list[StoredTheme], assignments: list[StoredAssignment],
+    ) -> None:  # fmt: skip
+        """Replace the venue's themes and assignments (call inside a transaction)."""
+        self.conn.execute("DELETE FROM themes WHERE venue = ?", (venue,))
+        self.conn.execute("DELETE FROM paper_themes WHERE venue = ?", (venue,))
+        self.conn.execute(
+            "INSERT INTO topic_runs (venue, generation, model, data) VALUES (?, ?, ?, ?) ON CONFLICT(venue)"
+            " DO UPDATE SET generation = excluded.generation, model = excluded.model, data = excluded.data",
+            (venue, generation, model, json.dumps(params, sort_keys=True)),
+        )
+        self.conn.executemany(
+            "INSERT INTO themes (venue, id, level, parent, label, data) VALUES (?, ?, ?, ?, ?, ?)",
+            [(t.venue, t.id, t.level, t.parent, t.label, json.dumps(t.data, sort_keys=True)) for t in themes],
+        )
+        self.conn.executemany(
+            "INSERT INTO paper_themes (paper_pk, venue, theme, subtheme, confidence, low_confidence, x, y)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (a.paper_pk, venue, a.theme, a.subtheme, a.confidence, int(a.low_confidence), a.x, a.y)
+                for a in assignments
+            ],
+        )
+
+    def themes(self, venue: str, level: int | None = None) -> list[StoredTheme]:
+        sql, params = "SELECT venue, id, level, parent, label, data FROM themes WHERE venue = ?", [venue]
+        if level is not None:
+            sql, params = sql + " AND level = ?", [venue, level]
+        rows = self.conn.execute(sql + " ORDER BY id", params).fetchall()
+        return [StoredTheme(r[0], r[1], r[2], r[3], r[4], json.loads(r[5])) for r in rows]
+
+    def assignments(self, venue: str) -> dict[int, StoredAssignment]:
+        """Paper pk → its assignment, for every paper of the venue."""
+        rows = self.conn.execute(
+            "SELECT paper_pk, theme, subtheme, confidence, low_confidence, x, y FROM paper_themes WHERE venue = ?",
+            (venue,),
+        )
+        return {r[0]: StoredAssignment(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows}

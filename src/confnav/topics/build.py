@@ -1,0 +1,221 @@
+"""Build a venue's themes: cluster, split into sub-themes, label, lay out, store — deterministic for a seed."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from confnav.embed.base import normalize
+from confnav.errors import ConfnavError
+from confnav.index import KEYWORD_VIEW
+from confnav.model import Paper
+from confnav.progress import Progress, Silent
+from confnav.store import SqliteStore
+from confnav.store.topics import StoredAssignment, StoredTheme
+from confnav.topics.cluster import Clusterer, LeidenClusterer
+from confnav.topics.label import CTfidfLabeler, Labeler
+from confnav.topics.layout import Layout, TsneLayout
+
+NO_INDEX = "run 'confnav index' first"
+
+
+@dataclass
+class TopicVectors:
+    """A venue's papers with their combined text + keyword vectors (rows aligned)."""
+
+    pks: list[int]
+    papers: list[Paper]
+    vectors: np.ndarray
+    model: str
+
+
+def text_model(store: SqliteStore) -> str:
+    """The text-view model of the store's semantic index; ConfnavError when there is none."""
+    models = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
+    if not models:
+        raise ConfnavError(f"the store has no semantic index: {NO_INDEX}")
+    return max(models, key=models.__getitem__)
+
+
+def topic_vectors(store: SqliteStore, venue: str) -> TopicVectors:
+    """Each paper as [text vector, keyword vector], L2-normalised: themes follow both what papers say and
+    how their authors filed them."""
+    store.get_venue(venue)
+    model = text_model(store)
+    rows = list(store.paper_rows(venue))
+    views = []
+    for name in (model, model + KEYWORD_VIEW):
+        pks, blobs = store.embeddings(name)
+        views.append(dict(zip(pks, blobs, strict=True)))
+    missing = sum(1 for pk, _ in rows if pk not in views[0] or pk not in views[1])
+    if missing:
+        raise ConfnavError(f"{missing} papers of {venue} have no embeddings yet: {NO_INDEX}")
+    if not rows:
+        raise ConfnavError(f"venue {venue} has no papers")
+    text = np.vstack([np.frombuffer(views[0][pk], dtype=np.float32) for pk, _ in rows])
+    keywords = np.vstack([np.frombuffer(views[1][pk], dtype=np.float32) for pk, _ in rows])
+    return TopicVectors([pk for pk, _ in rows], [p for _, p in rows], normalize(np.hstack([text, keywords])), model)
+
+
+def theme_range(n: int, themes: int | None = None) -> tuple[int, int]:
+    """How many top-level themes to aim for: about 15–40 for a conference, fewer for small lists."""
+    if themes is not None:
+        if themes < 1:
+            raise ConfnavError("--themes must be at least 1")
+        if themes > n:
+            raise ConfnavError(f"cannot make {themes} themes from {n} papers; ask for at most {n}")
+        return themes, themes
+    low = int(np.clip(n // 40, 2, 15))
+    return low, int(np.clip(n // 8, low, 40))
+
+
+@dataclass
+class TopicBuild:
+    """What building did, with the time of each step."""
+
+    venue: str
+    themes: int
+    subthemes: int
+    low_confidence: int
+    papers: int
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+class TopicBuilder:
+    """The topic pipeline with swappable steps (clusterer, labeler, layout), each with a default."""
+
+    def __init__(
+        self,
+        clusterer: Clusterer | None = None,
+        labeler: Labeler | None = None,
+        layout: Layout | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.clusterer = clusterer or LeidenClusterer(seed=seed)
+        self.labeler = labeler or CTfidfLabeler()
+        self.layout = layout or TsneLayout(seed=seed + 42)
+        self.seed = seed
+
+    def build(
+        self, store: SqliteStore, venue: str, themes: int | None = None, progress: Progress | None = None
+    ) -> TopicBuild:
+        progress = progress or Silent()
+        clock: dict[str, float] = {}
+        start = time.perf_counter()
+        data = topic_vectors(store, venue)
+        n = len(data.papers)
+        low, high = theme_range(n, themes)
+        progress.start("clustering", 4)
+        labels = self.clusterer.fit_predict(data.vectors, low, high)
+        clock["cluster"] = time.perf_counter() - start
+        progress.advance()
+        count = int(labels.max()) + 1
+        centres = normalize(np.vstack([data.vectors[labels == c].mean(axis=0) for c in range(count)]))
+        similarity = data.vectors @ centres.T
+        own = similarity[np.arange(n), labels]
+        low_confidence = far_from_every_centre(similarity.max(axis=1))
+        sub = self._subthemes(data.vectors, labels)
+        progress.advance()
+        mark = time.perf_counter()
+        top_labels = self.labeler.label(data.papers, labels)
+        taken = {t.label for t in top_labels}
+        clock["label"] = time.perf_counter() - mark
+        progress.advance()
+        mark = time.perf_counter()
+        xy = self.layout.fit_transform(data.vectors)
+        clock["layout"] = time.perf_counter() - mark
+        progress.advance()
+        stored_themes, sub_ids = self._themes(venue, data, labels, sub, top_labels, taken, own, xy)
+        assignments = [
+            StoredAssignment(
+                pk,
+                _theme_id(labels[i]),
+                sub_ids[i],
+                float(own[i]),
+                bool(low_confidence[i]),
+                float(xy[i, 0]),
+                float(xy[i, 1]),
+            )
+            for i, pk in enumerate(data.pks)
+        ]
+        params = {"seed": self.seed, "themes": themes, "clusterer": type(self.clusterer).__name__}
+        with store.transaction():
+            store.put_topics(venue, store.generation(), data.model, params, stored_themes, assignments)
+        clock["total"] = time.perf_counter() - start
+        subthemes = sum(1 for t in stored_themes if t.level == 2)
+        return TopicBuild(venue, count, subthemes, int(low_confidence.sum()), n, clock)
+
+    def _subthemes(self, vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """Within each theme, k-means into 2–6 parts by size (themes under 6 papers stay whole)."""
+        from sklearn.cluster import KMeans
+
+        sub = np.zeros(len(labels), dtype=np.int64)
+        for theme in range(int(labels.max()) + 1):
+            rows = np.flatnonzero(labels == theme)
+            k = int(np.clip(round(len(rows) / 40), 2, 6)) if len(rows) >= 6 else 1
+            if k > 1:
+                parts = KMeans(k, n_init=5, random_state=self.seed).fit_predict(vectors[rows])
+                order = sorted(range(k), key=lambda c: (-int((parts == c).sum()), c))
+                sub[rows] = np.array([order.index(c) for c in parts])
+        return sub
+
+    def _themes(
+        self, venue: str, data: TopicVectors, labels: np.ndarray, sub: np.ndarray,
+        top_labels: list, taken: set[str], closeness: np.ndarray, xy: np.ndarray,
+    ) -> tuple[list[StoredTheme], list[str | None]]:  # fmt: skip
+        themes: list[StoredTheme] = []
+        sub_ids: list[str | None] = [None] * len(labels)
+        for theme, name in enumerate(top_labels):
+            rows = np.flatnonzero(labels == theme)
+            tid = _theme_id(theme)
+            themes.append(
+                StoredTheme(venue, tid, 1, None, name.label, _details(data, rows, name.keywords, closeness, xy))
+            )
+            if sub[rows].max() == 0:
+                continue
+            sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken)
+            for part, sub_name in enumerate(sub_labels):
+                members = rows[sub[rows] == part]
+                sid = f"{tid}.{part + 1}"
+                taken.add(sub_name.label)
+                details = _details(data, members, sub_name.keywords, closeness, xy)
+                themes.append(StoredTheme(venue, sid, 2, tid, sub_name.label, details))
+                for r in members:
+                    sub_ids[r] = sid
+        return themes, sub_ids
+
+
+def far_from_every_centre(best: np.ndarray) -> np.ndarray:
+    """Papers whose closest theme centre is unusually far: below Tukey's lower fence (Q1 − 1.5 IQR)."""
+    q1, q3 = np.percentile(best, [25, 75])
+    return best < q1 - 1.5 * (q3 - q1)
+
+
+def _theme_id(index: int) -> str:
+    return f"t{int(index) + 1:02d}"
+
+
+def _details(data: TopicVectors, rows: np.ndarray, keywords: list[str], closeness: np.ndarray, xy: np.ndarray) -> dict:
+    """Keywords, representative and best-rated papers, and the map position of a theme."""
+    central = rows[np.argsort(-closeness[rows], kind="stable")][:5]
+    rated = [r for r in rows if data.papers[r].rating_mean is not None]
+    rated.sort(key=lambda r: (-(data.papers[r].rating_mean or 0), -len(data.papers[r].ratings), data.papers[r].id))
+    return {
+        "keywords": keywords,
+        "representative": [data.papers[r].id for r in central],
+        "best_rated": [data.papers[r].id for r in rated[:5]],
+        **dict(zip(("x", "y"), densest_point(xy[rows]), strict=True)),
+    }
+
+
+def densest_point(points: np.ndarray, k: int = 10) -> tuple[float, float]:
+    """The member with the closest k neighbours: a theme's label sits on its core, not between islands."""
+    if len(points) <= 2:
+        return float(points[:, 0].mean()), float(points[:, 1].mean())
+    distances = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    k = min(k, len(points) - 1)
+    spread = np.sort(distances, axis=1)[:, 1 : k + 1].sum(axis=1)
+    best = points[int(np.argmin(spread))]
+    return float(best[0]), float(best[1])

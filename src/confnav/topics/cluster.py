@@ -1,0 +1,106 @@
+"""Clusterers: vectors in, one integer theme per row out, deterministic for a seed.
+
+The default is Leiden community detection (Traag, Waltman & van Eck, 2019) on the
+cosine k-nearest-neighbour graph, with the resolution searched so the number of
+themes lands in the wanted range; tiny communities are merged into the nearest
+large one, so there is no outlier bucket.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+
+class Clusterer(Protocol):
+    """Partition rows of `vectors` into about `low`–`high` groups."""
+
+    def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray: ...
+
+
+def knn_graph(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and cosine similarities of each row's k nearest other rows (exact, deterministic)."""
+    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    k = min(k, len(unit) - 1)
+    neighbours = np.zeros((len(unit), k), dtype=np.int64)
+    similarity = np.zeros((len(unit), k), dtype=np.float32)
+    for start in range(0, len(unit), 2048):
+        block = unit[start : start + 2048] @ unit.T
+        for i in range(block.shape[0]):
+            block[i, start + i] = -np.inf
+        top = np.argpartition(-block, k, axis=1)[:, :k]
+        order = np.argsort(-np.take_along_axis(block, top, axis=1), axis=1, kind="stable")
+        neighbours[start : start + len(block)] = np.take_along_axis(top, order, axis=1)
+        similarity[start : start + len(block)] = np.take_along_axis(
+            block, neighbours[start : start + len(block)], axis=1
+        )
+    return neighbours, similarity
+
+
+def merge_small(labels: np.ndarray, vectors: np.ndarray, min_size: int) -> np.ndarray:
+    """Move members of groups smaller than `min_size` to the nearest large group's centre; renumber by size."""
+    labels = labels.copy()
+    sizes = np.bincount(labels)
+    large = [c for c in range(len(sizes)) if sizes[c] >= min_size]
+    if not large:
+        large = [int(np.argmax(sizes))]
+    centres = np.vstack([vectors[labels == c].mean(axis=0) for c in large])
+    for row in np.flatnonzero(~np.isin(labels, large)):
+        labels[row] = large[int(np.argmax(centres @ vectors[row]))]
+    order = sorted(set(labels.tolist()), key=lambda c: (-int((labels == c).sum()), c))
+    renumber = {old: new for new, old in enumerate(order)}
+    return np.array([renumber[c] for c in labels], dtype=np.int64)
+
+
+class LeidenClusterer:
+    """Leiden (RB configuration model) on the k-NN graph; the resolution is bisected into range."""
+
+    def __init__(self, neighbours: int = 15, resolution: float = 2.0, seed: int = 0) -> None:
+        self.neighbours = neighbours
+        self.resolution = resolution
+        self.seed = seed
+
+    def _partition(self, graph: object, resolution: float) -> np.ndarray:
+        import leidenalg
+
+        partition = leidenalg.find_partition(
+            graph, leidenalg.RBConfigurationVertexPartition, weights="weight",
+            resolution_parameter=resolution, seed=self.seed,
+        )  # fmt: skip
+        return np.array(partition.membership, dtype=np.int64)
+
+    def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray:
+        import igraph
+
+        neighbours, similarity = knn_graph(vectors, self.neighbours)
+        n = len(vectors)
+        edges = np.column_stack([np.repeat(np.arange(n), neighbours.shape[1]), neighbours.ravel()])
+        graph = igraph.Graph(n=n, edges=edges.tolist())
+        graph.es["weight"] = np.clip(similarity.ravel(), 1e-6, None).tolist()
+        graph.simplify(combine_edges="sum")
+        min_size = max(3, n // 300)
+        resolution, lo, hi = self.resolution, 0.05, 50.0
+        labels = np.zeros(n, dtype=np.int64)
+        for _ in range(12):
+            labels = merge_small(self._partition(graph, resolution), vectors, min_size)
+            count = int(labels.max()) + 1
+            if low <= count <= high:
+                break
+            lo, hi = (resolution, hi) if count < low else (lo, resolution)
+            resolution = (lo + hi) / 2
+        return labels
+
+
+class KMeansClusterer:
+    """k-means with k in the middle of the range: a simple, dependable alternative."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray:
+        from sklearn.cluster import KMeans
+
+        k = max(1, min(len(vectors), (low + high) // 2))
+        labels = KMeans(k, n_init=10, random_state=self.seed).fit_predict(vectors)
+        return merge_small(labels, vectors, 1)

@@ -1,0 +1,134 @@
+"""Theme facts computed from the store: sizes, decisions, acceptance, ratings, shares."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from confnav.errors import NotFoundError
+from confnav.model import Decision, Paper
+from confnav.progress import Progress
+from confnav.store import SqliteStore
+from confnav.store.topics import StoredTheme
+from confnav.topics.build import TopicBuilder, text_model
+
+
+@dataclass
+class ThemeFacts:
+    """A theme with its facts; every number is counted from the papers assigned to it."""
+
+    id: str
+    venue: str
+    label: str
+    level: int
+    parent: str | None
+    keywords: list[str]
+    paper_ids: list[str]
+    accepted: int
+    oral: int
+    spotlight: int
+    poster: int
+    reviewed: int
+    mean_rating: float | None
+    share: float
+    low_confidence: int
+    representative: list[str] = field(default_factory=list)
+    best_rated: list[str] = field(default_factory=list)
+    x: float = 0.0
+    y: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return len(self.paper_ids)
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        """Accepted over submissions that entered review (desk rejects excluded)."""
+        return self.accepted / self.reviewed if self.reviewed else None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "venue": self.venue,
+            "label": self.label,
+            "level": self.level,
+            "parent": self.parent,
+            "keywords": self.keywords,
+            "size": self.size,
+            "share": round(self.share, 4),
+            "accepted": self.accepted,
+            "oral": self.oral,
+            "spotlight": self.spotlight,
+            "poster": self.poster,
+            "acceptance_rate": None if self.acceptance_rate is None else round(self.acceptance_rate, 4),
+            "mean_rating": None if self.mean_rating is None else round(self.mean_rating, 3),
+            "low_confidence": self.low_confidence,
+            "representative": self.representative,
+            "best_rated": self.best_rated,
+            "x": round(self.x, 3),
+            "y": round(self.y, 3),
+            "paper_ids": self.paper_ids,
+        }
+
+
+def ensure_topics(
+    store: SqliteStore, venue: str, builder: TopicBuilder | None = None, progress: Progress | None = None,
+    rebuild: bool = False, themes: int | None = None,
+) -> bool:  # fmt: skip
+    """Build the venue's themes when missing, stale (papers or model changed) or asked differently."""
+    store.get_venue(venue)
+    run = store.topic_run(venue)
+    fresh = run and run[0] == store.generation() and run[1] == text_model(store)
+    if fresh and not rebuild and (themes is None or run[2].get("themes") == themes):  # type: ignore[index]
+        return False
+    (builder or TopicBuilder()).build(store, venue, themes=themes, progress=progress)
+    return True
+
+
+def theme_facts(store: SqliteStore, venue: str, level: int | None = None) -> list[ThemeFacts]:
+    """Every theme of a venue (optionally one level) with its facts, in id order."""
+    themes = store.themes(venue, level)
+    if not themes:
+        raise NotFoundError(f"venue {venue} has no themes yet: run 'confnav topics --venue {venue}'")
+    papers = dict(store.paper_rows(venue))
+    members: dict[str, list[tuple[Paper, bool]]] = defaultdict(list)
+    for pk, where in store.assignments(venue).items():
+        members[where.theme].append((papers[pk], where.low_confidence))
+        if where.subtheme:
+            members[where.subtheme].append((papers[pk], where.low_confidence))
+    return [_facts(theme, members[theme.id], len(papers)) for theme in themes]
+
+
+def get_theme(store: SqliteStore, venue: str, theme_id: str) -> ThemeFacts:
+    for facts in theme_facts(store, venue):
+        if facts.id == theme_id:
+            return facts
+    known = ", ".join(t.id for t in store.themes(venue, 1))
+    raise NotFoundError(f"no theme {theme_id!r} in {venue} (themes: {known})")
+
+
+def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: int) -> ThemeFacts:
+    papers = sorted((p for p, _ in members), key=lambda p: p.id)
+    decisions = [p.decision for p in papers]
+    ratings = [p.rating_mean for p in papers if p.rating_mean is not None]
+    return ThemeFacts(
+        id=theme.id,
+        venue=theme.venue,
+        label=theme.label,
+        level=theme.level,
+        parent=theme.parent,
+        keywords=theme.data.get("keywords", []),
+        paper_ids=[p.id for p in papers],
+        accepted=sum(d.accepted for d in decisions),
+        oral=decisions.count(Decision.ORAL),
+        spotlight=decisions.count(Decision.SPOTLIGHT),
+        poster=decisions.count(Decision.POSTER),
+        reviewed=sum(d.reviewed for d in decisions),
+        mean_rating=sum(ratings) / len(ratings) if ratings else None,
+        share=len(papers) / venue_size if venue_size else 0.0,
+        low_confidence=sum(low for _, low in members),
+        representative=theme.data.get("representative", []),
+        best_rated=theme.data.get("best_rated", []),
+        x=theme.data.get("x", 0.0),
+        y=theme.data.get("y", 0.0),
+    )

@@ -1,0 +1,38 @@
+"""A static map of a venue: every paper a dot coloured by theme, theme labels at their centres."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from confnav.store import SqliteStore
+from confnav.topics.facts import theme_facts
+
+
+def render_map(store: SqliteStore, venue: str, out: Path, title: str | None = None) -> Path:
+    """Write a PNG (or SVG, by the file's suffix) of the venue's 2D layout."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.patheffects as effects
+    import matplotlib.pyplot as plt
+
+    themes = theme_facts(store, venue, level=1)
+    order = {t.id: i for i, t in enumerate(themes)}
+    points = list(store.assignments(venue).values())
+    palette = [plt.get_cmap(name)(i) for name in ("tab20", "tab20b") for i in range(20)]
+    colours = [palette[order[p.theme] % len(palette)] for p in points]
+    figure, axes = plt.subplots(figsize=(14, 11), dpi=110)
+    axes.scatter([p.x for p in points], [p.y for p in points], c=colours, s=9, alpha=0.8, linewidths=0)
+    outline = [effects.withStroke(linewidth=3.5, foreground="white")]
+    for theme in themes:
+        axes.text(theme.x, theme.y, theme.label, ha="center", va="center", fontsize=9.5, weight="bold",
+                  color="#1a1a1a", path_effects=outline)  # fmt: skip
+    venue_name = store.get_venue(venue).name
+    axes.set_title(title or f"{venue_name}: {len(points):,} papers in {len(themes)} themes", fontsize=14)
+    axes.margins(0.08)
+    axes.set_axis_off()
+    figure.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out)
+    plt.close(figure)
+    return out

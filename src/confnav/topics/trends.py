@@ -1,0 +1,132 @@
+"""Year-over-year trends between two venues of a conference: theme shares and keyword shares.
+
+Papers of the earlier venue are placed in the later venue's themes by their
+nearest theme centre (text + keyword vectors), which works for title-only records
+such as ICLR 2020's as well.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from confnav.embed.base import normalize
+from confnav.errors import ConfnavError
+from confnav.model import Paper, fold
+from confnav.store import SqliteStore
+from confnav.topics.build import topic_vectors
+from confnav.topics.facts import theme_facts
+
+
+@dataclass
+class ShareChange:
+    """A theme or keyword's share of papers in both venues."""
+
+    name: str
+    before: float
+    after: float
+    count_before: int
+    count_after: int
+    id: str | None = None
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "share_from": round(self.before, 4),
+            "share_to": round(self.after, 4),
+            "change": round(self.change, 4),
+            "count_from": self.count_before,
+            "count_to": self.count_after,
+        }
+
+
+@dataclass
+class Trends:
+    """Themes and keywords that grew or shrank from one venue to the next, and new keywords."""
+
+    source: str
+    target: str
+    themes: list[ShareChange]
+    keywords_grown: list[ShareChange]
+    keywords_shrunk: list[ShareChange]
+    keywords_new: list[ShareChange]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "from": self.source,
+            "to": self.target,
+            "themes": [t.to_dict() for t in self.themes],
+            "keywords_grown": [k.to_dict() for k in self.keywords_grown],
+            "keywords_shrunk": [k.to_dict() for k in self.keywords_shrunk],
+            "keywords_new": [k.to_dict() for k in self.keywords_new],
+        }
+
+
+def trends(store: SqliteStore, source: str, target: str, top: int = 15, min_count: int = 8) -> Trends:
+    """Compare `source` (earlier) with `target`, whose themes must exist."""
+    if source == target:
+        raise ConfnavError("--from and --to name the same venue")
+    facts = theme_facts(store, target, level=1)
+    before = topic_vectors(store, source)
+    after = topic_vectors(store, target)
+    ids = [f.id for f in facts]
+    assigned_after = _assignments(store, target, after.pks, ids)
+    centres = normalize(np.vstack([after.vectors[assigned_after == i].mean(axis=0) for i in range(len(ids))]))
+    assigned_before = np.argmax(before.vectors @ centres.T, axis=1)
+    themes = [
+        ShareChange(
+            f.label,
+            float(np.mean(assigned_before == i)),
+            float(np.mean(assigned_after == i)),
+            int(np.sum(assigned_before == i)),
+            int(np.sum(assigned_after == i)),
+            id=f.id,
+        )
+        for i, f in enumerate(facts)
+    ]
+    themes.sort(key=lambda t: -t.change)
+    grown, shrunk, new = _keyword_changes(before.papers, after.papers, top, min_count)
+    return Trends(source, target, themes, grown, shrunk, new)
+
+
+def _assignments(store: SqliteStore, venue: str, pks: list[int], ids: list[str]) -> np.ndarray:
+    stored = store.assignments(venue)
+    index = {theme: i for i, theme in enumerate(ids)}
+    return np.array([index[stored[pk].theme] for pk in pks])
+
+
+def _keyword_shares(papers: list[Paper]) -> tuple[Counter[str], dict[str, str]]:
+    counts: Counter[str] = Counter()
+    display: dict[str, str] = {}
+    for paper in papers:
+        keys = {fold(k): k.strip().lower() for k in paper.keywords if fold(k)}
+        counts.update(keys.keys())
+        for key, shown in keys.items():
+            display.setdefault(key, shown)
+    return counts, display
+
+
+def _keyword_changes(
+    before: list[Paper], after: list[Paper], top: int, min_count: int
+) -> tuple[list[ShareChange], list[ShareChange], list[ShareChange]]:
+    counts_before, display = _keyword_shares(before)
+    counts_after, display_after = _keyword_shares(after)
+    display.update(display_after)
+    changes = [
+        ShareChange(
+            display[k], counts_before[k] / len(before), counts_after[k] / len(after), counts_before[k], counts_after[k]
+        )
+        for k in set(counts_before) | set(counts_after)
+        if max(counts_before[k], counts_after[k]) >= min_count
+    ]
+    grown = sorted((c for c in changes if c.change > 0), key=lambda c: (-c.change, c.name))[:top]
+    shrunk = sorted((c for c in changes if c.change < 0), key=lambda c: (c.change, c.name))[:top]
+    new = sorted((c for c in changes if c.count_before == 0), key=lambda c: (-c.count_after, c.name))[:top]
+    return grown, shrunk, new

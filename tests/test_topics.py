@@ -1,0 +1,121 @@
+"""Topics on the real ICLR corpus: deterministic themes, labels, sub-themes, map, trends, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.embed import choose_embedder
+from confnav.index import build_index
+from confnav.ingest import ingest
+from confnav.store import SqliteStore
+from confnav.topics import TopicBuilder, ensure_topics, theme_facts, trends
+from tests.conftest import ICLR2020
+
+GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
+
+
+@pytest.fixture(scope="module")
+def topics_db(indexed_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ICLR 2021 with themes, plus ICLR 2020 ingested and indexed for trends."""
+    path = tmp_path_factory.mktemp("topics") / "topics.db"
+    shutil.copy(indexed_db, path)
+    with SqliteStore(path) as store:
+        ingest(store, [ICLR2020])
+        build_index(store, choose_embedder()[0], venue="iclr2020")
+        ensure_topics(store, "iclr2021")
+    return path
+
+
+def assignment(path: Path) -> dict[int, str]:
+    with SqliteStore(path) as store:
+        return {pk: a.theme for pk, a in store.assignments("iclr2021").items()}
+
+
+def test_themes_are_deterministic_and_cover_every_paper(topics_db: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again.db"
+    shutil.copy(topics_db, again)
+    with SqliteStore(again) as store:
+        TopicBuilder().build(store, "iclr2021")
+    first, second = assignment(topics_db), assignment(again)
+    assert first == second
+    assert len(first) == 3014
+
+
+def test_theme_shape_and_labels(topics_db: Path) -> None:
+    with SqliteStore(topics_db) as store:
+        top = theme_facts(store, "iclr2021", level=1)
+        subs = theme_facts(store, "iclr2021", level=2)
+        low = sum(a.low_confidence for a in store.assignments("iclr2021").values())
+    assert 15 <= len(top) <= 40
+    assert sum(t.size for t in top) == 3014
+    labels = [t.label for t in top + subs]
+    assert all(label.strip() for label in labels) and len(set(labels)) == len(labels)
+    assert subs and all(s.parent in {t.id for t in top} for s in subs)
+    assert low <= 0.05 * 3014
+    assert max(t.size for t in top) <= 0.2 * 3014  # no catch-all bucket
+
+
+def test_graph_papers_sit_in_a_graph_theme(topics_db: Path) -> None:
+    with SqliteStore(topics_db) as store:
+        top = theme_facts(store, "iclr2021", level=1)
+    (theme,) = [t for t in top if GRAPH_PAPERS[0] in t.paper_ids]
+    assert GRAPH_PAPERS[1] in theme.paper_ids
+    assert "graph" in theme.label.lower()
+
+
+def test_theme_facts_match_the_papers(topics_db: Path) -> None:
+    with SqliteStore(topics_db) as store:
+        top = theme_facts(store, "iclr2021", level=1)
+        papers = {p.id: p for p in store.iter_papers("iclr2021")}
+    assert sum(t.oral for t in top) == 53 and sum(t.accepted for t in top) == 860
+    theme = top[0]
+    members = [papers[i] for i in theme.paper_ids]
+    assert theme.accepted == sum(p.decision.accepted for p in members)
+    assert theme.reviewed == sum(p.decision.reviewed for p in members)
+
+
+def test_trends_between_the_two_iclr_venues(topics_db: Path) -> None:
+    with SqliteStore(topics_db) as store:
+        result = trends(store, "iclr2020", "iclr2021")
+    assert abs(sum(t.before for t in result.themes) - 1) < 1e-9
+    assert abs(sum(t.after for t in result.themes) - 1) < 1e-9
+    assert result.keywords_grown and result.keywords_shrunk and result.keywords_new
+    assert all(k.count_before == 0 for k in result.keywords_new)
+
+
+def test_cli_topics_json_and_map(topics_db: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["topics", "--db", str(topics_db), "--venue", "iclr2021", "--json"])
+    assert result.exit_code == 0, result.stderr
+    themes = json.loads(result.stdout)
+    assert {"id", "label", "keywords", "size", "paper_ids", "acceptance_rate", "parent"} <= set(themes[0])
+    out = tmp_path / "map.png"
+    result = CliRunner().invoke(cli, ["map", "--db", str(topics_db), "--venue", "iclr2021", "--out", str(out)])
+    assert result.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
+    result = CliRunner().invoke(cli, ["trends", "--db", str(topics_db), "--from", "iclr2020", "--to", "iclr2021"])
+    assert result.exit_code == 0 and "New keywords in iclr2021" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["topic", "t99", "--venue", "iclr2021"], "no theme 't99'"),
+        (["topics", "--venue", "iclr2021", "--themes", "5000"], "cannot make 5000 themes from 3014 papers"),
+        (["topics", "--venue", "neurips2020"], "unknown venue 'neurips2020'"),
+    ],
+)
+def test_topic_errors(topics_db: Path, tmp_path: Path, args: list[str], message: str) -> None:
+    copy = tmp_path / "copy.db"
+    shutil.copy(topics_db, copy)
+    result = CliRunner().invoke(cli, [args[0], "--db", str(copy), *args[1:]])
+    assert result.exit_code == 1 and message in result.stderr
+
+
+def test_venue_without_index_says_what_to_run(iclr2021_copy: Path) -> None:
+    result = CliRunner().invoke(cli, ["topics", "--db", str(iclr2021_copy)])
+    assert result.exit_code == 1 and "run 'confnav index'" in result.stderr
