@@ -95,3 +95,19 @@ def indexed_db(iclr2021_db: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     with SqliteStore(path) as store:
         build_index(store, embedder)
     return path
+
+
+@pytest.fixture(scope="session")
+def topics_db(indexed_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ICLR 2021 with themes, plus ICLR 2020 ingested and indexed (trends, track record); copy before writing."""
+    from confnav.embed import choose_embedder
+    from confnav.index import build_index
+    from confnav.topics import ensure_topics
+
+    path = tmp_path_factory.mktemp("topics") / "topics.db"
+    shutil.copy(indexed_db, path)
+    with SqliteStore(path) as store:
+        ingest(store, [ICLR2020])
+        build_index(store, choose_embedder()[0], venue="iclr2020")
+        ensure_topics(store, "iclr2021")
+    return path

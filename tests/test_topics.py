@@ -10,26 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.embed import choose_embedder
-from confnav.index import build_index
-from confnav.ingest import ingest
 from confnav.store import SqliteStore
-from confnav.topics import TopicBuilder, ensure_topics, theme_facts, trends
-from tests.conftest import ICLR2020
+from confnav.topics import TopicBuilder, theme_facts, trends
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
-
-
-@pytest.fixture(scope="module")
-def topics_db(indexed_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """ICLR 2021 with themes, plus ICLR 2020 ingested and indexed for trends."""
-    path = tmp_path_factory.mktemp("topics") / "topics.db"
-    shutil.copy(indexed_db, path)
-    with SqliteStore(path) as store:
-        ingest(store, [ICLR2020])
-        build_index(store, choose_embedder()[0], venue="iclr2020")
-        ensure_topics(store, "iclr2021")
-    return path
 
 
 def assignment(path: Path) -> dict[int, str]:

@@ -116,6 +116,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX paper_themes_by_theme ON paper_themes(venue, theme);
         """,
     ),
+    (
+        4,
+        "external signals (citations, mentions) supplied by the user",
+        """
+        CREATE TABLE external_signals (
+            venue TEXT NOT NULL REFERENCES venues(id),
+            paper_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value REAL NOT NULL,
+            source TEXT NOT NULL,
+            PRIMARY KEY (venue, paper_id, name)
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

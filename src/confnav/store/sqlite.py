@@ -48,7 +48,7 @@ class SqliteStore(TopicTables):
             migrate(self.conn)
         except sqlite3.DatabaseError as exc:
             raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
-        self._in_transaction = False
+        self._rows: dict[str | None, tuple[int, list[tuple[int, Paper]]]] = {}
 
     def close(self) -> None:
         self.conn.close()
@@ -63,7 +63,6 @@ class SqliteStore(TopicTables):
     def transaction(self) -> Iterator[None]:
         """All writes inside commit together or not at all."""
         self.conn.execute("BEGIN IMMEDIATE")
-        self._in_transaction = True
         try:
             yield
         except BaseException:
@@ -71,8 +70,6 @@ class SqliteStore(TopicTables):
             raise
         else:
             self.conn.execute("COMMIT")
-        finally:
-            self._in_transaction = False
 
     # --- writes (inside a transaction) ---
 
@@ -210,12 +207,19 @@ class SqliteStore(TopicTables):
     # --- reads ---
 
     def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]:
-        """Papers with their internal row keys, in key order (for indexes)."""
-        sql, params = "SELECT pk, data FROM papers", ()
-        if venue:
-            sql, params = sql + " WHERE venue = ?", (venue,)
-        for pk, data in self.conn.execute(sql + " ORDER BY pk", params):
-            yield pk, paper_from_json(data)
+        """Papers with their internal row keys, in key order; cached in memory until the store changes.
+
+        Callers share the cached Paper objects and must not modify them (use dataclasses.replace).
+        """
+        generation = self.generation()
+        cached = self._rows.get(venue)
+        if cached is None or cached[0] != generation:
+            sql, params = "SELECT pk, data FROM papers", ()
+            if venue:
+                sql, params = sql + " WHERE venue = ?", (venue,)
+            rows = [(pk, paper_from_json(data)) for pk, data in self.conn.execute(sql + " ORDER BY pk", params)]
+            cached = self._rows[venue] = (generation, rows)
+        return iter(cached[1])
 
     def filter_pks(self, where: PaperFilter) -> list[int]:
         """Row keys of the papers a filter admits."""

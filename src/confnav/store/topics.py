@@ -1,4 +1,4 @@
-"""The store's topic tables: one run per venue (themes, assignments, map positions), replaced whole."""
+"""The store's derived tables: topic runs (themes, assignments, map positions) and external signals."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class StoredAssignment:
 
 
 class TopicTables:
-    """Mixin for SqliteStore: reads and writes of themes; `conn` is the store's connection."""
+    """Mixin for SqliteStore: themes and external signals; `conn` is the store's connection."""
 
     conn: sqlite3.Connection
 
@@ -82,3 +82,19 @@ class TopicTables:
             (venue,),
         )
         return {r[0]: StoredAssignment(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows}
+
+    def put_external_signals(self, venue: str, source: str, rows: list[tuple[str, str, float]]) -> None:
+        """Store (paper id, signal name, value) rows from a user file, replacing earlier values."""
+        self.conn.executemany(
+            "INSERT INTO external_signals (venue, paper_id, name, value, source) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(venue, paper_id, name) DO UPDATE SET value = excluded.value, source = excluded.source",
+            [(venue, paper_id, name, value, source) for paper_id, name, value in rows],
+        )
+
+    def external_signals(self, venue: str) -> dict[str, dict[str, float]]:
+        """Paper id → {signal name: value} of the user-supplied signals of a venue."""
+        found: dict[str, dict[str, float]] = {}
+        rows = self.conn.execute("SELECT paper_id, name, value FROM external_signals WHERE venue = ?", (venue,))
+        for paper_id, name, value in rows:
+            found.setdefault(paper_id, {})[name] = value
+        return found

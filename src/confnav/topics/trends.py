@@ -16,7 +16,7 @@ from confnav.embed.base import normalize
 from confnav.errors import ConfnavError
 from confnav.model import Paper, fold
 from confnav.store import SqliteStore
-from confnav.topics.build import topic_vectors
+from confnav.topics.build import TopicVectors, topic_vectors
 from confnav.topics.facts import theme_facts
 
 
@@ -71,11 +71,19 @@ class Trends:
 
 def trends(store: SqliteStore, source: str, target: str, top: int = 15, min_count: int = 8) -> Trends:
     """Compare `source` (earlier) with `target`, whose themes must exist."""
+    before, after = topic_vectors(store, source), topic_vectors(store, target)
+    themes = theme_changes(store, source, target, before, after)
+    grown, shrunk, new = _keyword_changes(before.papers, after.papers, top, min_count)
+    return Trends(source, target, themes, grown, shrunk, new)
+
+
+def theme_changes(
+    store: SqliteStore, source: str, target: str, before: TopicVectors, after: TopicVectors
+) -> list[ShareChange]:
+    """Each theme of `target` with its share of papers there and among `source`'s papers, biggest gain first."""
     if source == target:
         raise ConfnavError("--from and --to name the same venue")
     facts = theme_facts(store, target, level=1)
-    before = topic_vectors(store, source)
-    after = topic_vectors(store, target)
     ids = [f.id for f in facts]
     assigned_after = _assignments(store, target, after.pks, ids)
     centres = normalize(np.vstack([after.vectors[assigned_after == i].mean(axis=0) for i in range(len(ids))]))
@@ -91,9 +99,7 @@ def trends(store: SqliteStore, source: str, target: str, top: int = 15, min_coun
         )
         for i, f in enumerate(facts)
     ]
-    themes.sort(key=lambda t: -t.change)
-    grown, shrunk, new = _keyword_changes(before.papers, after.papers, top, min_count)
-    return Trends(source, target, themes, grown, shrunk, new)
+    return sorted(themes, key=lambda t: -t.change)
 
 
 def _assignments(store: SqliteStore, venue: str, pks: list[int], ids: list[str]) -> np.ndarray:

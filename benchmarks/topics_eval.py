@@ -1,0 +1,133 @@
+"""Topic quality and speed on ICLR 2021, same run, same embeddings.
+
+- confnav's themes (text + keyword vectors, Leiden): NMI and ARI against the keyword-derived
+  labels of the search evaluation (labelled subset), themes, distinct labels, low-confidence share;
+- the same pipeline on text vectors only, and k-means (k=30) on the text vectors;
+- BERTopic with its defaults on the same papers and text embeddings (install it for this
+  benchmark only: pip install bertopic): wall time, NMI/ARI, outlier share;
+- placement of title-only records: ICLR 2021 papers re-embedded from their titles alone,
+  assigned to the nearest theme centre, compared with their real theme;
+- speed: themes + labels + map for all papers, and peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+from _util import ICLR2021, machine, peak_rss_mb
+from confnav.embed import choose_embedder
+from confnav.embed.base import normalize
+from confnav.index import build_index
+from confnav.ingest import ingest
+from confnav.store import SqliteStore
+from confnav.topics import TopicBuilder, theme_facts
+from confnav.topics.build import topic_vectors
+from confnav.topics.cluster import LeidenClusterer
+from labels import keyword_label
+
+
+def scores(truth: list[str], predicted: np.ndarray) -> str:
+    nmi = normalized_mutual_info_score(truth, predicted)
+    ari = adjusted_rand_score(truth, predicted)
+    return f"NMI {nmi:.3f}  ARI {ari:.3f}"
+
+
+def prepare(db: Path | None, folder: Path) -> Path:
+    path = folder / "topics.db"
+    if db:
+        shutil.copy(db, path)
+        return path
+    with SqliteStore(path) as store:
+        ingest(store, ICLR2021)
+        build_index(store, choose_embedder()[0])
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", type=Path, help="An indexed ICLR 2021 store to start from (saves embedding time).")
+    parser.add_argument("--skip-bertopic", action="store_true")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as name:
+        path = prepare(args.db, Path(name))
+        with SqliteStore(path) as store:
+            data = topic_vectors(store, "iclr2021")
+            start = time.perf_counter()
+            build = TopicBuilder().build(store, "iclr2021")
+            wall = time.perf_counter() - start
+            facts = theme_facts(store, "iclr2021")
+            assigned = store.assignments("iclr2021")
+        print(f"themes + labels + map for {build.papers:,} papers: {wall:.1f} s "
+              f"(cluster {build.seconds['cluster']:.1f}, label {build.seconds['label']:.1f}, "
+              f"layout {build.seconds['layout']:.1f}); peak RSS {peak_rss_mb():.0f} MB")  # fmt: skip
+        top = [f for f in facts if f.level == 1]
+        labels = [f.label for f in facts]
+        print(f"{len(top)} themes, {build.subthemes} sub-themes, {len(set(labels))} distinct labels of {len(labels)}; "
+              f"low confidence {build.low_confidence} ({build.low_confidence / build.papers:.1%})")  # fmt: skip
+
+        rows = [i for i, p in enumerate(data.papers) if p.abstract and keyword_label(p.keywords)]
+        truth = [keyword_label(data.papers[i].keywords) or "" for i in rows]
+        ours = np.array([int(assigned[data.pks[i]].theme[1:]) for i in rows])
+        print(f"\nagainst keyword-derived labels ({len(rows)} labelled papers, {len(set(truth))} classes):")
+        print(f"  confnav (text + keywords, Leiden)     {scores(truth, ours)}")
+        half = data.vectors.shape[1] // 2
+        text = normalize(data.vectors[:, :half])
+        start = time.perf_counter()
+        text_only = LeidenClusterer().fit_predict(text, 15, 40)
+        print(f"  same, text vectors only               {scores(truth, text_only[rows])}  "
+              f"({text_only.max() + 1} themes, {time.perf_counter() - start:.1f} s)")  # fmt: skip
+        from sklearn.cluster import KMeans
+
+        start = time.perf_counter()
+        kmeans = KMeans(30, n_init=10, random_state=0).fit_predict(text)
+        seconds = time.perf_counter() - start
+        print(f"  k-means k=30, text vectors            {scores(truth, kmeans[rows])}  ({seconds:.1f} s)")
+        if not args.skip_bertopic:
+            run_bertopic(data, text, rows, truth)
+        title_placement(data, assigned)
+
+
+def run_bertopic(data, text: np.ndarray, rows: list[int], truth: list[str]) -> None:  # type: ignore[no-untyped-def]
+    try:
+        from bertopic import BERTopic
+    except ImportError:
+        print("  BERTopic: not installed (pip install bertopic to include it)")
+        return
+    docs = [f"{p.title}. {p.abstract}" if p.abstract else p.title for p in data.papers]
+    start = time.perf_counter()
+    topics, _ = BERTopic().fit_transform(docs, embeddings=text)
+    wall = time.perf_counter() - start
+    topics = np.array(topics)
+    outliers = float(np.mean(topics == -1))
+    print(f"  BERTopic defaults, text vectors       {scores(truth, topics[rows])}  ({topics.max() + 1} topics, "
+          f"{outliers:.1%} outliers, {wall:.1f} s)")  # fmt: skip
+
+
+def title_placement(data, assigned) -> None:  # type: ignore[no-untyped-def]
+    """Re-embed 2021 papers from titles only and place them by nearest theme centre."""
+    embedder = choose_embedder()[0]
+    titles = embedder.embed([p.title for p in data.papers])
+    half = data.vectors.shape[1] // 2
+    keywords = data.vectors[:, half:] * np.sqrt(2)  # undo the joint normalisation (views were unit length)
+    placed = normalize(np.hstack([titles, keywords]))
+    themes = sorted({a.theme for a in assigned.values()})
+    truth = np.array([themes.index(assigned[pk].theme) for pk in data.pks])
+    centres = normalize(np.vstack([data.vectors[truth == t].mean(axis=0) for t in range(len(themes))]))
+    guess = np.argmax(placed @ centres.T, axis=1)
+    print(f"\ntitle-only placement: {np.mean(guess == truth):.1%} of papers land in their own theme "
+          f"when only title + keywords are known (chance {1 / len(themes):.1%})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

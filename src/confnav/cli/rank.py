@@ -1,0 +1,71 @@
+"""Verbs of the must-read ranking: rank, signals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.topics import _venue
+from confnav.rank import WeightedRanker, load_weights
+from confnav.rank.external import import_external
+from confnav.rank.profile import blend_with_profile
+from confnav.store import SqliteStore
+
+
+@cli.command()
+@click.option("--venue", help="The venue (default: the latest in the store).")
+@click.option("--theme", help="Only papers of this theme or sub-theme (see 'confnav topics').")
+@click.option("--like", multiple=True, metavar="ID", help="Blend with relevance to these papers (repeatable).")
+@click.option("--top", type=click.IntRange(1, 100_000), default=20, show_default=True, help="How many papers.")
+@click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), help="TOML/JSON file with [weights].")
+@click.option("--explain", is_flag=True, help="Show every signal's value and contribution.")
+@json_option
+@with_store
+def rank(
+    store: SqliteStore, venue: str | None, theme: str | None, like: tuple[str, ...], top: int,
+    weights: Path | None, explain: bool, as_json: bool,
+) -> None:  # fmt: skip
+    """Must-read papers of a venue, each with the reasons it is there."""
+    venue = _venue(store, venue)
+    ranking = WeightedRanker(load_weights(weights)).rank(store, venue, theme=theme)
+    papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
+    papers = papers[:top]
+    if as_json:
+        print_json([p.to_dict() for p in papers])
+        return
+    for name, why in ranking.missing.items():
+        click.echo(f"note: signal '{name}' not used: {why}", err=True)
+    for position, item in enumerate(papers, start=1):
+        out.print(f"{position:>3}. {item.score:.3f}  ", end="")
+        out.print(item.paper.title, style="bold", markup=False, end="")
+        out.print(f"  ({item.paper.id})", style="dim", markup=False)
+        out.print("       " + "; ".join(item.reasons), markup=False)
+        if explain:
+            for name, value in item.values.items():
+                if name in item.contributions:
+                    shown = "-" if value is None else f"{value:.3g}"
+                    out.print(
+                        f"         {name:<20} value {shown:>7}  percentile {item.normalized[name]:.2f}"
+                        f"  weight {ranking.weights[name]:g}  adds {item.contributions[name]:.3f}",
+                        markup=False,
+                    )
+
+
+@cli.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--venue", help="The venue the ids belong to (default: the latest in the store).")
+@json_option
+@with_store
+def signals(store: SqliteStore, file: Path, venue: str | None, as_json: bool) -> None:
+    """Import external signals (e.g. citations, mentions) from CSV/JSON with an 'id' column."""
+    venue = _venue(store, venue)
+    result = import_external(store, venue, file)
+    if as_json:
+        print_json({"stored": result.stored, "signals": result.signals, "unknown_ids": result.unknown_ids})
+        return
+    for paper_id in result.unknown_ids:
+        click.echo(f"skipped: {file}: id {paper_id!r} is not a paper of {venue}", err=True)
+    out.print(f"{result.stored} values of {', '.join(result.signals) or 'no signal'} stored for {venue}", markup=False)

@@ -1,0 +1,166 @@
+"""Per-paper signals for the must-read ranking, each computed from what the store holds.
+
+| signal | value |
+| --- | --- |
+| decision | tier: oral 1, spotlight 2/3, poster 1/3, anything else 0 |
+| rating_mean, rating_min | mean and lowest reviewer rating |
+| confidence_weighted | ratings averaged with the reviewers' confidences as weights |
+| agreement | 1 − standard deviation of the ratings / 4.5 (1: all reviewers agree) |
+| track_record | the authors' accepted papers at earlier venues of the same conference (orals twice) |
+| code | 1 when a code link is known |
+| centrality | similarity to the centre of the paper's theme |
+| momentum | change of the theme's share of papers since the previous venue |
+| novelty | 1 − similarity to the closest paper of earlier venues |
+| external:NAME | a number from a user-supplied file (citations, mentions, ...) |
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from confnav.errors import ConfnavError
+from confnav.model import Decision, Paper, Venue, name_key
+from confnav.store import SqliteStore
+from confnav.topics.build import topic_vectors
+from confnav.topics.facts import ThemeFacts, ensure_topics, theme_facts
+from confnav.topics.trends import theme_changes
+
+TIER = {Decision.ORAL: 1.0, Decision.SPOTLIGHT: 2 / 3, Decision.POSTER: 1 / 3}
+CORE_SIGNALS = (
+    "decision", "rating_mean", "rating_min", "confidence_weighted", "agreement",
+    "track_record", "code", "centrality", "momentum", "novelty",
+)  # fmt: skip
+
+
+@dataclass
+class AuthorRecord:
+    """One author's earlier accepted and oral papers at the conference."""
+
+    name: str
+    accepted: int = 0
+    orals: int = 0
+
+
+@dataclass
+class PaperSignals:
+    """Raw signal values of one paper (None where the data has nothing) and the context for reasons."""
+
+    paper: Paper
+    values: dict[str, float | None] = field(default_factory=dict)
+    authors: list[AuthorRecord] = field(default_factory=list)
+    theme: ThemeFacts | None = None
+    subtheme: str | None = None
+    theme_share_before: float | None = None
+
+
+@dataclass
+class VenueSignals:
+    """Signals of every paper of a venue, and what could not be computed and why."""
+
+    venue: Venue
+    papers: list[PaperSignals]
+    earlier: list[Venue]
+    missing: dict[str, str] = field(default_factory=dict)
+
+    def names(self) -> list[str]:
+        present = {name for p in self.papers for name, v in p.values.items() if v is not None}
+        return [n for n in CORE_SIGNALS if n in present] + sorted(n for n in present if n.startswith("external:"))
+
+
+def compute_signals(store: SqliteStore, venue_id: str) -> VenueSignals:
+    """Every signal for every paper of a venue; signals the store cannot support are listed in `missing`."""
+    venue = store.get_venue(venue_id)
+    earlier = sorted(
+        (s.venue for s in store.venues() if s.venue.conference == venue.conference and s.venue.year < venue.year),
+        key=lambda v: v.year,
+    )
+    papers = [PaperSignals(p) for p in store.iter_papers(venue_id)]
+    result = VenueSignals(venue, papers, earlier)
+    for item in papers:
+        item.values.update(_review_signals(item.paper))
+        item.values["code"] = 1.0 if item.paper.links.get("code") else None
+    _track_record(store, result)
+    _topic_signals(store, result)
+    external = store.external_signals(venue_id)
+    for item in papers:
+        for name, value in external.get(item.paper.id, {}).items():
+            item.values[f"external:{name}"] = value
+    return result
+
+
+def _review_signals(paper: Paper) -> dict[str, float | None]:
+    values: dict[str, float | None] = {"decision": TIER.get(paper.decision, 0.0)}
+    ratings = paper.ratings
+    if not ratings:
+        return values | dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
+    values["rating_mean"] = float(np.mean(ratings))
+    values["rating_min"] = float(min(ratings))
+    confidences = paper.confidences if len(paper.confidences) == len(ratings) else [1.0] * len(ratings)
+    weight = sum(confidences)
+    values["confidence_weighted"] = (
+        sum(r * c for r, c in zip(ratings, confidences, strict=True)) / weight if weight else values["rating_mean"]
+    )
+    values["agreement"] = float(max(0.0, 1.0 - np.std(ratings) / 4.5)) if len(ratings) > 1 else None
+    return values
+
+
+def _track_record(store: SqliteStore, result: VenueSignals) -> None:
+    if not result.earlier:
+        result.missing["track_record"] = f"no earlier {result.venue.conference.upper()} venue in the store"
+        return
+    accepted: Counter[str] = Counter()
+    orals: Counter[str] = Counter()
+    for venue in result.earlier:
+        for paper in store.iter_papers(venue.id):
+            if paper.decision.accepted:
+                for author in paper.authors:
+                    accepted[name_key(author.name)] += 1
+                    orals[name_key(author.name)] += paper.decision is Decision.ORAL
+    for item in result.papers:
+        item.authors = [
+            AuthorRecord(a.name, accepted[k], orals[k]) for a in item.paper.authors if (k := name_key(a.name))
+        ]
+        item.values["track_record"] = float(sum(a.accepted + a.orals for a in item.authors))
+
+
+def _topic_signals(store: SqliteStore, result: VenueSignals) -> None:
+    """Centrality, momentum and novelty need the semantic index and themes; say so when absent."""
+    venue = result.venue.id
+    try:
+        ensure_topics(store, venue)
+    except ConfnavError as exc:
+        for name in ("centrality", "momentum", "novelty"):
+            result.missing[name] = str(exc)
+        return
+    themes = {t.id: t for t in theme_facts(store, venue, level=1)}
+    assigned = store.assignments(venue)
+    by_id = {p.id: pk for pk, p in store.paper_rows(venue)}
+    for item in result.papers:
+        where = assigned[by_id[item.paper.id]]
+        item.theme = themes[where.theme]
+        item.subtheme = where.subtheme
+        item.values["centrality"] = where.confidence
+    if not result.earlier:
+        for name in ("momentum", "novelty"):
+            result.missing[name] = f"no earlier {result.venue.conference.upper()} venue in the store"
+        return
+    previous = result.earlier[-1]
+    try:
+        before = [topic_vectors(store, v.id) for v in result.earlier]
+    except ConfnavError as exc:
+        for name in ("momentum", "novelty"):
+            result.missing[name] = f"{previous.name}: {exc}"
+        return
+    now = topic_vectors(store, venue)
+    change = {t.id: t for t in theme_changes(store, previous.id, venue, before[-1], now)}
+    closest = np.max(now.vectors @ np.vstack([b.vectors for b in before]).T, axis=1)
+    novelty = {p.id: 1.0 - float(c) for p, c in zip(now.papers, closest, strict=True)}
+    for item in result.papers:
+        assert item.theme is not None
+        theme_change = change[item.theme.id]
+        item.values["momentum"] = theme_change.change
+        item.theme_share_before = theme_change.before
+        item.values["novelty"] = novelty[item.paper.id]
