@@ -147,11 +147,16 @@ class Paper:
         }
 
 
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
 def fold(text: str) -> str:
     """Lower-case, strip accents and punctuation, collapse spaces: a key for matching."""
+    if text.isascii():
+        return " ".join(_NON_ALNUM.sub(" ", text.lower()).split())
     decomposed = unicodedata.normalize("NFKD", text)
     ascii_only = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", ascii_only.lower()).split())
+    return " ".join(_NON_ALNUM.sub(" ", ascii_only.lower()).split())
 
 
 def title_key(title: str) -> str:

@@ -9,6 +9,7 @@ from confnav.embed.base import Embedder
 from confnav.embed.onnx import ONNX_SUFFIX, OnnxEmbedder
 from confnav.embed.sentence import DEFAULT_MODEL, SentenceTransformerEmbedder, resolve_model
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
+from confnav.errors import ConfnavError
 
 __all__ = ["DEFAULT_MODEL", "SPARSE_MODEL", "Embedder", "choose_embedder", "load_embedder"]
 
@@ -38,6 +39,10 @@ def load_embedder(name: str) -> Embedder:
     """The embedder that produced vectors stored under `name`."""
     if name == SPARSE_MODEL:
         return SparseEmbedder()
+    if ":" in name and not name.endswith(ONNX_SUFFIX):
+        raise ConfnavError(
+            f"the stored vectors were made with {name!r}, which this confnav cannot load: run 'confnav index'"
+        )
     if name.endswith(ONNX_SUFFIX):
         base = name[: -len(ONNX_SUFFIX)]
         if find_spec("onnxruntime") is None:

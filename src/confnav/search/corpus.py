@@ -44,7 +44,8 @@ class Corpus:
     papers: list[Paper]
     keyword: KeywordIndex
     row_of: dict[int, int] = field(default_factory=dict)
-    vectors: Vectors | None = None
+    ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def load(cls, store: SqliteStore) -> Corpus:
@@ -63,7 +64,8 @@ class Corpus:
                     store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())
             except sqlite3.OperationalError:
                 pass  # a read-only store: search still works, only slower to start
-        return cls(generation, pks, papers, keyword, {int(pk): i for i, pk in enumerate(pks)})
+        ratings = np.array([p.rating_mean or 0.0 for p in papers])
+        return cls(generation, pks, papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -72,15 +74,16 @@ class Corpus:
         """Rows a filter admits (all rows for an empty filter)."""
         if where == PaperFilter():
             return np.ones(len(self), dtype=bool)
-        selected = np.zeros(len(self), dtype=bool)
-        rows = [self.row_of[pk] for pk in store.filter_pks(where) if pk in self.row_of]
-        selected[rows] = True
-        return selected
+        if where not in self.masks:
+            selected = np.zeros(len(self), dtype=bool)
+            selected[[self.row_of[pk] for pk in store.filter_pks(where) if pk in self.row_of]] = True
+            if len(self.masks) >= 256:
+                self.masks.clear()
+            self.masks[where] = selected
+        return self.masks[where].copy()
 
     def load_vectors(self, store: SqliteStore, model: str) -> Vectors:
-        """The stored vectors of `model`, aligned with the rows."""
-        if self.vectors is not None and self.vectors.model == model:
-            return self.vectors
+        """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload)."""
         pks, blobs = store.embeddings(model)
         dimension = len(blobs[0]) // 4 if blobs else 0
         matrix = np.zeros((len(self), dimension), dtype=np.float32)
@@ -91,8 +94,7 @@ class Corpus:
             keep = rows >= 0
             matrix[rows[keep]] = stacked[keep]
             present[rows[keep]] = True
-        self.vectors = Vectors(model, matrix, present)
-        return self.vectors
+        return Vectors(model, matrix, present)
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         """The row of a paper id (first match unless a venue is given)."""

@@ -70,21 +70,32 @@ class Searcher:
         self.fusion = fusion or ConvexFusion()
         self._embedder = embedder
         self._corpus: Corpus | None = None
+        self._versions = (-1, -1)
+        self._vectors: Vectors | None = None
 
     @property
     def corpus(self) -> Corpus:
-        """The in-memory corpus, reloaded when the store has changed since."""
-        if self._corpus is None or self._corpus.generation != self.store.generation():
+        """The in-memory corpus, reloaded when papers changed; the vectors when embeddings changed."""
+        versions = self.store.versions()
+        if self._corpus is None or versions[0] != self._versions[0]:
             self._corpus = Corpus.load(self.store)
+        if versions != self._versions:
+            self._versions = versions
+            self._vectors = self._load_vectors()
         return self._corpus
 
     def vectors(self) -> Vectors | None:
         """The semantic index (vectors and the embedder that made them), or None if there is none."""
+        _ = self.corpus  # refreshes both when the store changed
+        return self._vectors
+
+    def _load_vectors(self) -> Vectors | None:
+        assert self._corpus is not None
         models = {name: n for name, n in self.store.embedding_models().items() if KEYWORD_VIEW not in name}
         if not models:
             return None
         model = max(models, key=models.__getitem__)
-        vectors = self.corpus.load_vectors(self.store, model)
+        vectors = self._corpus.load_vectors(self.store, model)
         if vectors.embedder is None:
             embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model)
             if embedder.fitted_on_corpus:
@@ -103,20 +114,22 @@ class Searcher:
         mask = corpus.mask(self.store, where)
         for author in query.authors:
             mask &= corpus.mask(self.store, PaperFilter(author=author))
+        for required in [*query.phrases, *query.titles]:
+            mask &= corpus.keyword.containing(required)  # exact checks follow on the survivors
         notices: list[str] = []
-        vectors = self.vectors() if mode != "keyword" and query.text.strip() else None
+        vectors = self.vectors() if mode != "keyword" else None
         if mode == "semantic" and vectors is None:
             raise ConfnavError(f"semantic search needs an index: {NO_INDEX.split(': ')[1]}")
-        if mode == "hybrid" and vectors is None and query.text.strip():
+        if mode == "hybrid" and vectors is None:
             notices.append(f"{NO_INDEX}; showing keyword results")
             mode = "keyword"
         keyword = corpus.keyword.score(query.text) if query.text.strip() else None
         semantic = None
-        if vectors is not None and vectors.embedder is not None and mode != "keyword":
+        if vectors is not None and vectors.embedder is not None and query.text.strip():
             semantic = vectors.matrix @ vectors.embedder.embed([query.text])[0]
             mask &= vectors.present
         if keyword is None:
-            score = np.array([p.rating_mean or 0.0 for p in corpus.papers]) / 10.0  # author-only: best rated first
+            score = corpus.ratings / 10.0  # author-only: best rated first
         elif mode == "keyword" or semantic is None:
             score = keyword
             mask &= keyword > 0

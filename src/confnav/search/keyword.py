@@ -84,6 +84,18 @@ class KeywordIndex:
         weights = np.fromiter(counts.values(), dtype=np.float32)
         return np.asarray(self.scores[:, columns] @ weights).ravel()
 
+    def containing(self, text: str) -> np.ndarray:
+        """Documents that contain every index term of `text` in some field (a cheap pre-filter for phrases)."""
+        mask = np.ones(self.size, dtype=bool)
+        for term in set(terms(text)):
+            column = self.vocabulary.get(term)
+            if column is None:
+                return np.zeros(self.size, dtype=bool)
+            present = np.zeros(self.size, dtype=bool)
+            present[self.scores.indices[self.scores.indptr[column] : self.scores.indptr[column + 1]]] = True
+            mask &= present
+        return mask
+
     def to_bytes(self) -> bytes:
         """Serialise (vocabulary and matrix) for the store's cache."""
         buffer = io.BytesIO()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from confnav.model import fold
 from confnav.search.text import STOPWORDS, stem
@@ -11,9 +12,14 @@ _WORD = re.compile(r"\S+")
 _CORE = re.compile(r"[A-Za-z0-9\u00C0-\u024F]+")
 
 
+@lru_cache(maxsize=100_000)
+def _token_terms(token: str) -> tuple[str, ...]:
+    """The index terms inside one whitespace-separated token (punctuation stripped)."""
+    return tuple(stem(w) for w in _CORE.findall(fold(token)) if w not in STOPWORDS)
+
+
 def _matches(token: str, wanted: set[str]) -> bool:
-    core = _CORE.findall(fold(token))
-    return any(w not in STOPWORDS and stem(w) in wanted for w in core)
+    return any(term in wanted for term in _token_terms(token))
 
 
 def make_snippet(text: str, query_terms: set[str], width: int = 32) -> str:

@@ -130,6 +130,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        5,
+        "a counter of changes to stored embeddings, for search caches",
+        """
+        INSERT INTO meta (key, value) VALUES ('vectors', 0);
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

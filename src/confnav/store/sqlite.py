@@ -162,6 +162,11 @@ class SqliteStore(TopicTables):
         """A number that grows whenever any paper changes, so caches know when they are stale."""
         return self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
 
+    def versions(self) -> tuple[int, int]:
+        """(generation, vectors): counters of changes to papers and to stored embeddings."""
+        values = dict(self.conn.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'vectors')"))
+        return values["generation"], values["vectors"]
+
     def get_cache(self, name: str) -> tuple[int, bytes] | None:
         row = self.conn.execute("SELECT generation, data FROM caches WHERE name = ?", (name,)).fetchone()
         return (row[0], row[1]) if row else None
@@ -184,11 +189,14 @@ class SqliteStore(TopicTables):
             " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
             [(pk, model, digest, vector) for pk, digest, vector in rows],
         )
+        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
 
     def delete_embeddings(self, keep_models: list[str]) -> int:
         """Drop embeddings of every model but `keep_models` (a model change re-embeds everything)."""
         marks = ", ".join("?" * len(keep_models))
         cursor = self.conn.execute(f"DELETE FROM embeddings WHERE model NOT IN ({marks})", keep_models)
+        if cursor.rowcount:
+            self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
         return cursor.rowcount
 
     def embedding_models(self) -> dict[str, int]:
