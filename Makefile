@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test artifacts bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,22 @@ test: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/pytest -q
 
+# The full ICLR 2021 navigator from ../shared/data: store, index, themes, verified reports (not committed).
+artifacts: $(VENV)/.runtime
+	mkdir -p artifacts
+	rm -f artifacts/iclr2021.db
+	$(BIN)/confnav ingest -q --db artifacts/iclr2021.db ../shared/data/iclr2021/paperlist.tsv \
+		../shared/data/iclr2021/ratings.tsv ../shared/data/iclr2021/paperlists-iclr2021.json \
+		../shared/data/iclr2020/paperlists-iclr2020.json
+	$(BIN)/confnav index -q --db artifacts/iclr2021.db
+	$(BIN)/confnav report overview --db artifacts/iclr2021.db --venue iclr2021 -o artifacts/iclr2021-overview.md
+	$(BIN)/confnav report overview --db artifacts/iclr2021.db --venue iclr2021 -o artifacts/iclr2021-overview.html
+	$(BIN)/confnav report digest --db artifacts/iclr2021.db --venue iclr2021 -o artifacts/iclr2021-digest.html
+	$(BIN)/confnav report stats --db artifacts/iclr2021.db --venue iclr2021 -o artifacts/iclr2021-stats.html
+
 bench: $(VENV)/.dev
-	$(BIN)/python benchmarks/ingest.py
+	for script in ingest search_eval search_speed topics_eval rank_eval reports_speed; do \
+		$(BIN)/python benchmarks/$$script.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -11,7 +11,11 @@ from confnav.embed import choose_embedder
 from confnav.index import IndexResult, build_index
 from confnav.ingest import IngestResult, ingest
 from confnav.progress import Progress
+from confnav.reports.overview import build_overview
+from confnav.reports.render import to_html, to_markdown
 from confnav.store import SqliteStore
+from confnav.summarize.verify import VerificationError, verify_text
+from confnav.topics import ensure_topics
 
 DEMO_FILE = "iclr2021-paperlist-page1.md"
 DEMO_VENUE = "iclr2021"
@@ -38,6 +42,7 @@ class Demo:
     ingest: IngestResult
     index: IndexResult
     notice: str | None = None
+    reports: list[Path] = field(default_factory=list)
 
 
 def build_demo(folder: Path | None = None, progress: Progress | None = None) -> Demo:
@@ -50,4 +55,20 @@ def build_demo(folder: Path | None = None, progress: Progress | None = None) -> 
     with SqliteStore(db_path) as store:
         result = ingest(store, [demo_data_path()], venue=DEMO_VENUE, progress=progress)
         indexed = build_index(store, embedder, progress=progress)
-    return Demo(db_path=db_path, ingest=result, index=indexed, notice=notice)
+        ensure_topics(store, DEMO_VENUE, progress=progress)
+        reports = write_overview(store, DEMO_VENUE, folder / "overview")
+    return Demo(db_path=db_path, ingest=result, index=indexed, notice=notice, reports=reports)
+
+
+def write_overview(store: SqliteStore, venue: str, stem: Path) -> list[Path]:
+    """Write the verified overview of a venue as `stem.md` and `stem.html`."""
+    report = build_overview(store, venue)
+    written = []
+    for suffix, text in ((".md", to_markdown(report)), (".html", to_html(report))):
+        check = verify_text(store, text, str(stem) + suffix)
+        if not check.ok:
+            raise VerificationError("the overview failed verification: " + "; ".join(check.failures))
+        path = stem.with_suffix(suffix)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

@@ -187,4 +187,6 @@ def demo(quiet: bool) -> None:
         out.print(f"Search {query!r}:", markup=False)
         for hit in Searcher(store).search(query, limit=5).hits:
             out.print(f"  - {hit.paper.title} ({hit.paper.id})", markup=False)
+        for path in built.reports:
+            out.print(f"Overview (verified against the store): {path}", markup=False)
         out.print(f'Explore it: confnav search --db {built.db_path} "your words"', markup=False)

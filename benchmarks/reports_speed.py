@@ -1,0 +1,74 @@
+"""Report speed on ICLR 2021 (offline path): overview and statistics, built, rendered and verified.
+
+Goals (issue 6): overview ≤ 10 s, statistics report ≤ 5 s. Themes are built once first (their own
+cost is in topics_eval.py); each report is then timed as `confnav report` does it, 3 runs, median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _util import DATA, ICLR2021, machine, peak_rss_mb
+from confnav.embed import choose_embedder
+from confnav.index import build_index
+from confnav.ingest import ingest
+from confnav.reports.overview import build_overview
+from confnav.reports.render import to_html, to_markdown
+from confnav.reports.stats import build_stats_report
+from confnav.store import SqliteStore
+from confnav.summarize.verify import verify_text
+from confnav.topics import ensure_topics
+
+
+def timed_runs(make, runs: int = 3) -> list[float]:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        make()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", type=Path, help="An indexed store with ICLR 2021 (and 2020) to start from.")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as name:
+        path = Path(name) / "reports.db"
+        if args.db:
+            shutil.copy(args.db, path)
+        with SqliteStore(path) as store:
+            if not args.db:
+                ingest(store, [*ICLR2021, DATA / "iclr2020" / "paperlists-iclr2020.json"])
+                build_index(store, choose_embedder()[0])
+            ensure_topics(store, "iclr2021")
+
+            def overview() -> None:
+                report = build_overview(store, "iclr2021")
+                for text in (to_markdown(report), to_html(report)):
+                    assert verify_text(store, text).ok
+
+            def stats() -> None:
+                text = to_html(build_stats_report(store, "iclr2021"))
+                assert verify_text(store, text).ok
+
+            for label, make, goal in (
+                ("overview (md + html, verified)", overview, 10),
+                ("statistics (html)", stats, 5),
+            ):
+                runs = timed_runs(make)
+                each = ", ".join(f"{t:.2f}" for t in runs)
+                print(f"  {label:32} median {statistics.median(runs):.2f} s (runs {each}); goal <= {goal} s")
+    print(f"  peak RSS {peak_rss_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

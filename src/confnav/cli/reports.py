@@ -1,0 +1,153 @@
+"""Verbs of summaries and reports: tldr, report, stats, verify."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.topics import _venue
+from confnav.errors import ConfnavError
+from confnav.reports.digest import build_digest
+from confnav.reports.model import Report
+from confnav.reports.overview import build_overview, load_venue_config
+from confnav.reports.render import to_html, to_markdown
+from confnav.reports.stats import build_stats_report, stats_json
+from confnav.store import SqliteStore
+from confnav.summarize.llm import make_summarizer
+from confnav.summarize.verify import VerificationError, verify_file, verify_text
+
+
+@cli.command()
+@click.argument("paper_id")
+@click.option("--venue", help="The venue, when the id exists in several.")
+@json_option
+@with_store
+def tldr(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) -> None:
+    """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
+    result = make_summarizer().tldr(store.get_paper(paper_id, venue))
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        out.print(f"{result.tldr or 'No abstract to summarize.'} ({result.source})", markup=False)
+
+
+def _write(report: Report, fmt: str, output: Path | None, store: SqliteStore) -> None:
+    """Render, verify the rendered text against the store, and write (or print) it."""
+    if output is not None and output.suffix.lower() in (".html", ".htm"):
+        fmt = "html"
+    if fmt == "html":
+        text = to_html(report)
+    else:
+        assets = output.with_name(output.stem + "_files") if output is not None else None
+        text = to_markdown(report, assets, f"{assets.name}/" if assets else "")
+    check = verify_text(store, text, str(output or "<stdout>"))
+    if not check.ok:
+        raise VerificationError("the report failed verification: " + "; ".join(check.failures))
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    click.echo(f"{output}: {check.citations} citations and {check.facts} facts verified against the store", err=True)
+
+
+@cli.group()
+def report() -> None:
+    """Grounded reports: overview, digest, stats (Markdown or self-contained HTML)."""
+
+
+def _report_options(func):  # type: ignore[no-untyped-def]
+    func = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")(
+        func
+    )
+    func = click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True)(func)
+    return click.option("--venue", help="The venue (default: the latest in the store).")(func)
+
+
+@report.command("overview")
+@_report_options
+@click.option("--venue-config", type=click.Path(dir_okay=False, path_type=Path), help="TOML [venue] dates/location.")
+@click.option("--per-theme", type=click.IntRange(1, 50), default=10, show_default=True)
+@with_store
+def report_overview(
+    store: SqliteStore, venue: str | None, fmt: str, output: Path | None, venue_config: Path | None, per_theme: int
+) -> None:
+    """Themed overview of a venue: facts, then each major theme with its must-read papers and TL;DRs."""
+    logging.basicConfig(level=logging.WARNING, format="note: %(message)s")
+    config = load_venue_config(venue_config)
+    built = build_overview(
+        store, _venue(store, venue), summarizer=make_summarizer(), per_theme=per_theme, config=config
+    )
+    _write(built, fmt, output, store)
+
+
+@report.command("digest")
+@_report_options
+@click.option("--top", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option("--theme", help="Only this theme or sub-theme.")
+@click.option("--like", multiple=True, metavar="ID", help="For a reading profile: papers you liked.")
+@with_store
+def report_digest(
+    store: SqliteStore, venue: str | None, fmt: str, output: Path | None, top: int, theme: str | None,
+    like: tuple[str, ...],
+) -> None:  # fmt: skip
+    """Must-read digest: the top papers with TL;DR, authors, decision and why each is there."""
+    built = build_digest(store, _venue(store, venue), top=top, theme=theme, like=like, summarizer=make_summarizer())
+    _write(built, fmt, output, store)
+
+
+@report.command("stats")
+@_report_options
+@with_store
+def report_stats(store: SqliteStore, venue: str | None, fmt: str, output: Path | None) -> None:
+    """Statistics report with tables and charts (charts inline in HTML, beside the file in Markdown)."""
+    _write(build_stats_report(store, _venue(store, venue)), fmt, output, store)
+
+
+@cli.command()
+@click.option("--venue", help="The venue (default: the latest in the store).")
+@json_option
+@with_store
+def stats(store: SqliteStore, venue: str | None, as_json: bool) -> None:
+    """Statistics of a venue: decisions and rates, ratings, agreement, authors, institutions, keywords."""
+    data = stats_json(store, _venue(store, venue))
+    if as_json:
+        print_json(data)
+        return
+    for key, value in data["facts"].items():  # type: ignore[union-attr]
+        out.print(f"{key:<26} {value}", markup=False)
+    for table_id, rows in data["tables"].items():  # type: ignore[union-attr]
+        out.print(f"\n{table_id}", style="bold")
+        for row in rows[:10]:
+            out.print("  " + "  ".join(str(v) for v in row.values()), markup=False)
+
+
+@cli.command()
+@click.argument("report_file", type=click.Path(path_type=Path))
+@json_option
+@with_store
+def verify(store: SqliteStore, report_file: Path, as_json: bool) -> None:
+    """Check a report: cited papers exist in its venue, numbers and tables match the store."""
+    result = verify_file(store, report_file)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        for line in result.unchecked:
+            click.echo(f"not checked: {line}", err=True)
+        for failure in result.failures:
+            click.echo(f"FAIL: {failure}", err=True)
+        status = "OK" if result.ok else "FAILED"
+        out.print(
+            f"{status}: {report_file} ({result.kind}, {result.venue}): {result.citations} citations, "
+            f"{result.facts} facts, {result.tables} tables checked",
+            markup=False,
+        )
+    if not result.ok:
+        raise SystemExit(1)
+
+
+__all__ = ["ConfnavError"]

@@ -1,0 +1,35 @@
+"""The must-read digest: the top papers of a venue, a theme or a reading profile, each with why it is there."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from confnav.rank import WeightedRanker
+from confnav.rank.profile import blend_with_profile
+from confnav.reports.facts import venue_facts
+from confnav.reports.model import Citation, Report, Section, forum_url
+from confnav.store import SqliteStore
+from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer
+
+
+def build_digest(
+    store: SqliteStore, venue: str, *, top: int = 20, theme: str | None = None, like: Sequence[str] = (),
+    summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+) -> Report:  # fmt: skip
+    info = store.get_venue(venue)
+    summarizer = summarizer or ExtractiveSummarizer()
+    ranked = WeightedRanker().rank(store, venue, theme=theme).papers
+    if like:
+        ranked = blend_with_profile(store, ranked, like)
+    scope = f" in theme {theme}" if theme else (" for your reading profile" if like else "")
+    report = Report("digest", info, f"{info.name}: must-read digest{scope}", facts=venue_facts(store, venue)[2:5])
+    report.intro = f"The {min(top, len(ranked))} papers the must-read ranking puts first{scope}, with the reasons."
+    section = Section("Papers")
+    for item in ranked[:top]:
+        paper = item.paper
+        tldr = summarizer.tldr(paper)
+        authors = ", ".join(a.name for a in paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
+        note = f"{authors} — " + "; ".join(item.reasons)
+        section.citations.append(Citation(paper.id, paper.title, forum_url(paper.id), tldr.tldr, tldr.source, note))
+    report.sections.append(section)
+    return report

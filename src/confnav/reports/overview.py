@@ -1,0 +1,86 @@
+"""The conference overview: a facts block, then one section per major theme citing its must-read papers."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from confnav.errors import ConfnavError, InputError
+from confnav.rank import Ranker, WeightedRanker
+from confnav.rank.ranker import RankedPaper
+from confnav.reports.facts import theme_facts_of, venue_facts
+from confnav.reports.model import Citation, Fact, Report, Section, forum_url
+from confnav.store import SqliteStore
+from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer
+from confnav.topics import ensure_topics, theme_facts
+from confnav.topics.facts import ThemeFacts
+
+MAJOR_SHARE = 0.015  # themes holding at least this share of the venue get a section
+CONFIG_KEYS = ("dates", "location", "website")
+
+
+def load_venue_config(path: Path | None) -> list[Fact]:
+    """Dates, location and website from a user's TOML `[venue]` table: the only facts not from the store."""
+    if path is None:
+        return []
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get("venue", {})
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read the venue config: {exc}") from None
+    unknown = sorted(set(table) - set(CONFIG_KEYS))
+    if unknown:
+        raise InputError(path, f"unknown key(s) {', '.join(unknown)} in [venue] (allowed: {', '.join(CONFIG_KEYS)})")
+    return [Fact(f"config.{key}", key.capitalize(), str(table[key])) for key in CONFIG_KEYS if key in table]
+
+
+def citation(item: RankedPaper, summarizer: ExtractiveSummarizer | LLMSummarizer) -> Citation:
+    tldr = summarizer.tldr(item.paper)
+    note = " · ".join(item.reasons[:2])
+    return Citation(item.paper.id, item.paper.title, forum_url(item.paper.id), tldr.tldr, tldr.source, note)
+
+
+def theme_summary(theme: ThemeFacts) -> str:
+    """Two sentences from the theme's own numbers; {key} placeholders become verifiable facts."""
+    p = f"theme.{theme.id}"
+    keywords = [k for k in theme.keywords if k.lower() != theme.label.lower()][:3]
+    first = f"{{{p}.size}} papers ({{{p}.share}} of the venue) are about {theme.label}"
+    first += f", with {', '.join(keywords)} among their most distinctive keywords." if keywords else "."
+    second = f"{{{p}.accepted}} were accepted ({{{p}.acceptance_rate}}, "
+    second += "against {venue.acceptance_rate} for the whole venue)"
+    second += f", {{{p}.oral}} of them as orals." if theme.oral else "."
+    return f"{first} {second}"
+
+
+def build_overview(
+    store: SqliteStore, venue: str, *, summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+    ranker: Ranker | None = None, per_theme: int = 10, config: list[Fact] | None = None,
+) -> Report:  # fmt: skip
+    """The overview of a venue; needs its themes (built on demand from the semantic index)."""
+    info = store.get_venue(venue)
+    summarizer = summarizer or ExtractiveSummarizer()
+    try:
+        ensure_topics(store, venue)
+    except ConfnavError as exc:
+        raise ConfnavError(f"the overview needs themes: {exc}") from None
+    facts = venue_facts(store, venue)
+    ranking = (ranker or WeightedRanker()).rank(store, venue)
+    major = [t for t in theme_facts(store, venue, level=1) if t.share >= MAJOR_SHARE]
+    report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
+    report.intro = (
+        f"{info.name} has {{venue.reviewed}} submissions that entered review, of which {{venue.accepted}} "
+        f"were accepted ({{venue.acceptance_rate}}). Below, its {len(major)} largest themes, each with the papers "
+        "the must-read ranking puts first; every paper is linked to its OpenReview page."
+    )
+    for theme in major:
+        members = set(theme.paper_ids)
+        chosen = [item for item in ranking.papers if item.paper.id in members][:per_theme]
+        title = theme.label[:1].upper() + theme.label[1:]
+        cites = [citation(item, summarizer) for item in chosen]
+        report.sections.append(Section(title, theme_summary(theme), theme_facts_of(theme), cites, theme.id))
+    if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
+        report.notes.append(
+            f"{len(summarizer.failures)} LLM TL;DRs failed a check and were replaced by extractive ones."
+        )
+    return report

@@ -1,0 +1,145 @@
+"""Optional LLM backend: any OpenAI-compatible chat-completions endpoint, never required.
+
+Configured by CONFNAV_LLM_URL (base URL, e.g. http://127.0.0.1:8080/v1),
+CONFNAV_LLM_MODEL and CONFNAV_LLM_API_KEY, or an `[llm]` table (url, model,
+api_key_env) in the file named by CONFNAV_CONFIG. Every answer is checked — it
+must be JSON, cite only the papers it was given, stay within 30 words and use
+only numbers it was given — and otherwise the extractive text is used and the
+reason logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import tomllib
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from confnav.errors import ConfnavError
+from confnav.model import Paper
+from confnav.summarize.tldr import ExtractiveSummarizer, Tldr, is_self_contained
+
+log = logging.getLogger("confnav.llm")
+
+
+class LLMError(ConfnavError):
+    """The endpoint was unreachable, too slow, or answered something unusable."""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    url: str
+    model: str
+    api_key: str | None = None
+    timeout: float = 20.0
+
+    @classmethod
+    def from_environment(cls) -> LLMConfig | None:
+        """The configured endpoint, or None when no LLM is configured (the offline default)."""
+        table: dict[str, object] = {}
+        if config := os.environ.get("CONFNAV_CONFIG"):
+            try:
+                table = tomllib.loads(Path(config).read_text(encoding="utf-8")).get("llm", {})
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ConfnavError(f"{config}: cannot read the [llm] settings: {exc}") from None
+        url = os.environ.get("CONFNAV_LLM_URL") or table.get("url")
+        model = os.environ.get("CONFNAV_LLM_MODEL") or table.get("model") or "default"
+        key = os.environ.get("CONFNAV_LLM_API_KEY") or os.environ.get(str(table.get("api_key_env") or "_unset_"))
+        return cls(str(url).rstrip("/"), str(model), key or None) if url else None
+
+
+class ChatClient:
+    """A minimal chat-completions client over urllib (no extra dependency)."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        self.config = config
+
+    def complete(self, system: str, user: str) -> str:
+        body = json.dumps({
+            "model": self.config.model, "temperature": 0,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }).encode()  # fmt: skip
+        headers = {"Content-Type": "application/json"}
+        if self.config.api_key:
+            headers["Authorization"] = f"Bearer {self.config.api_key}"
+        request = urllib.request.Request(f"{self.config.url}/chat/completions", body, headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.config.timeout) as response:
+                payload = json.loads(response.read().decode("utf-8"))
+        except TimeoutError:
+            raise LLMError(f"{self.config.url}: no answer within {self.config.timeout:g} s") from None
+        except urllib.error.HTTPError as exc:
+            raise LLMError(f"{self.config.url}: HTTP {exc.code}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise LLMError(f"{self.config.url}: unreachable ({getattr(exc, 'reason', exc)})") from None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise LLMError(f"{self.config.url}: the answer is not JSON") from None
+        try:
+            return str(payload["choices"][0]["message"]["content"])
+        except (KeyError, IndexError, TypeError):
+            raise LLMError(f"{self.config.url}: the answer has no choices[0].message.content") from None
+
+
+def parse_json_answer(text: str) -> dict[str, object]:
+    """The JSON object in a model's answer (code fences allowed)."""
+    match = re.search(r"\{.*\}", text, re.S)
+    try:
+        value = json.loads(match.group(0)) if match else None
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise LLMError("the answer is not a JSON object")
+    return value
+
+
+TLDR_PROMPT = (
+    "You write one-sentence TL;DRs of research papers. Use only the abstract given. At most 30 words, "
+    'self-contained, no citations, no LaTeX. Answer with JSON only: {"id": "<paper id>", "tldr": "<sentence>"}.'
+)
+
+
+class LLMSummarizer:
+    """TL;DRs from an LLM, checked; the extractive TL;DR stands in for any answer that fails a check."""
+
+    def __init__(self, client: ChatClient, fallback: ExtractiveSummarizer | None = None) -> None:
+        self.client = client
+        self.fallback = fallback or ExtractiveSummarizer()
+        self.failures: list[str] = []
+
+    def tldr(self, paper: Paper) -> Tldr:
+        if paper.tldr or not paper.abstract:
+            return self.fallback.tldr(paper)
+        try:
+            answer = parse_json_answer(
+                self.client.complete(
+                    TLDR_PROMPT, f"Paper id: {paper.id}\nTitle: {paper.title}\nAbstract: {paper.abstract}"
+                )
+            )
+            if answer.get("id") != paper.id:
+                raise LLMError(f"the answer names paper {answer.get('id')!r}, not {paper.id!r}")
+            text = " ".join(str(answer.get("tldr") or "").split())
+            if not text or not is_self_contained(text):
+                raise LLMError("the TL;DR is empty, longer than 30 words, or not self-contained")
+            if numbers(text) - numbers(paper.abstract) - numbers(paper.title):
+                raise LLMError("the TL;DR has numbers the abstract does not")
+            return Tldr(paper.id, text, "llm")
+        except LLMError as exc:
+            reason = f"{paper.id}: {exc}; using the extractive TL;DR"
+            log.warning(reason)
+            self.failures.append(reason)
+            return self.fallback.tldr(paper)
+
+
+def numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+def make_summarizer() -> ExtractiveSummarizer | LLMSummarizer:
+    """The LLM summarizer when one is configured, else the offline extractive one."""
+    config = LLMConfig.from_environment()
+    return LLMSummarizer(ChatClient(config)) if config else ExtractiveSummarizer()

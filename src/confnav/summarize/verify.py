@@ -1,0 +1,142 @@
+"""The verifier: every cited paper exists and belongs to the report's venue; every marked number and
+every table equals what the store gives now. Works on the Markdown and HTML confnav writes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+
+from confnav.errors import ConfnavError, InputError, NotFoundError
+from confnav.reports.facts import theme_facts_of, venue_facts
+from confnav.reports.stats import stats_tables
+from confnav.store import SqliteStore
+from confnav.topics import theme_facts
+
+_ID = r"[A-Za-z0-9_\-~.]+"
+_MD_HEADER = re.compile(r"<!-- confnav:report kind=(\w+) venue=(\w+) -->")
+_HTML_HEADER = re.compile(r'<meta name="confnav-report" content="kind=(\w+) venue=(\w+)">')
+_MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
+_HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
+_CITES = [
+    re.compile(rf"\[\^({_ID})\]"),
+    re.compile(rf"openreview\.net/(?:forum|pdf)\?id=({_ID})"),
+    re.compile(rf'data-paper="({_ID})"'),
+]
+
+
+class VerificationError(ConfnavError):
+    """A report failed verification; the message lists every failure."""
+
+
+@dataclass
+class Verification:
+    """What was checked and what failed."""
+
+    path: str
+    kind: str
+    venue: str
+    facts: int = 0
+    citations: int = 0
+    tables: int = 0
+    unchecked: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def to_dict(self) -> dict[str, object]:
+        return self.__dict__ | {"ok": self.ok}
+
+
+def _md_tables(text: str) -> dict[str, list[list[str]]]:
+    tables: dict[str, list[list[str]]] = {}
+    for match in re.finditer(r"<!-- table:([\w\-]+) -->\n((?:\|.*\|\n?)+)", text):
+        lines = [line for line in match.group(2).strip().split("\n")[2:]]
+        tables[match.group(1)] = [
+            [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines
+        ]
+    return tables
+
+
+def _html_tables(text: str) -> dict[str, list[list[str]]]:
+    tables: dict[str, list[list[str]]] = {}
+    for match in re.finditer(r'<table data-table="([\w\-]+)">.*?<tbody>(.*?)</tbody>', text, re.S):
+        rows = re.findall(r"<tr>(.*?)</tr>", match.group(2), re.S)
+        tables[match.group(1)] = [[unescape(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)] for row in rows]
+    return tables
+
+
+def expected_facts(store: SqliteStore, venue: str) -> dict[str, str]:
+    """Every fact key a report of this venue may show, with its value from the store now."""
+    facts = {f.key: f.value for f in venue_facts(store, venue)}
+    try:
+        for theme in theme_facts(store, venue):
+            facts.update({k: f.value for k, f in theme_facts_of(theme).items()})
+    except NotFoundError:
+        pass  # no themes: a report citing theme facts will fail on them
+    return facts
+
+
+def verify_text(store: SqliteStore, text: str, path: str = "<report>") -> Verification:
+    """Check a report's text against the store."""
+    html = text.lstrip().lower().startswith("<!doctype html")
+    header = (_HTML_HEADER if html else _MD_HEADER).search(text)
+    if header is None:
+        raise InputError(path, "not a confnav report (no confnav report marker)")
+    result = Verification(path, header.group(1), header.group(2))
+    venue = result.venue
+    try:
+        store.get_venue(venue)
+    except NotFoundError as exc:
+        result.failures.append(str(exc))
+        return result
+    claimed = [(key, unescape(value)) for key, value in _HTML_FACT.findall(text)] if html else [
+        (key, value) for value, key in _MD_FACT.findall(text)
+    ]  # fmt: skip
+    truth = expected_facts(store, venue)
+    for key, shown in claimed:
+        if key.startswith("config."):
+            result.unchecked.append(f"{key} = {shown} (from the user's venue config)")
+            continue
+        result.facts += 1
+        if key not in truth:
+            result.failures.append(f"fact {key} = {shown!r}: no such fact in the store")
+        elif truth[key] != shown:
+            result.failures.append(f"fact {key}: the report says {shown}, the store says {truth[key]}")
+    cited = {m for pattern in _CITES for m in pattern.findall(text)}
+    venues_of: dict[str, set[str]] = {}
+    for paper in store.iter_papers():
+        venues_of.setdefault(paper.id, set()).add(paper.venue)
+    for paper_id in sorted(cited):
+        result.citations += 1
+        if paper_id not in venues_of:
+            result.failures.append(f"citation {paper_id}: no such paper in the store")
+        elif venue not in venues_of[paper_id]:
+            result.failures.append(
+                f"citation {paper_id}: a paper of {', '.join(sorted(venues_of[paper_id]))}, not {venue}"
+            )
+    shown_tables = _html_tables(text) if html else _md_tables(text)
+    if shown_tables:
+        expected = {t.id: t.rows for t in stats_tables(store, venue)}
+        for table_id, rows in shown_tables.items():
+            result.tables += 1
+            if table_id not in expected:
+                result.failures.append(f"table {table_id}: no such table")
+            elif rows != expected[table_id]:
+                pairs = enumerate(zip(rows, expected[table_id], strict=False))
+                wrong = next((i for i, (a, b) in pairs if a != b), min(len(rows), len(expected[table_id])))
+                result.failures.append(f"table {table_id}: row {wrong + 1} differs from the store")
+    return result
+
+
+def verify_file(store: SqliteStore, path: Path) -> Verification:
+    if not path.exists():
+        raise InputError(path, "no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(path, "not a UTF-8 text file") from None
+    return verify_text(store, text, str(path))

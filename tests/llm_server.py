@@ -1,0 +1,68 @@
+"""A real local HTTP server speaking the OpenAI chat-completions API, with scripted behaviours for tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class FakeChat:
+    """`mode` decides the answer: good, wrong-id, long, malformed, no-choices, slow, http-500."""
+
+    def __init__(self) -> None:
+        self.mode = "good"
+        self.requests: list[dict[str, object]] = []
+
+
+def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            state.requests.append(body)
+            user = body["messages"][-1]["content"]
+            paper_id = re.search(r"Paper id: (\S+)", user).group(1)  # type: ignore[union-attr]
+            if state.mode == "http-500":
+                self.send_error(500)
+                return
+            if state.mode == "slow":
+                time.sleep(1.5)
+            content = {
+                "good": json.dumps({"id": paper_id, "tldr": "A linear-time attention approximates softmax attention."}),
+                "wrong-id": json.dumps({"id": "B1e-kxSKDH", "tldr": "Another paper entirely."}),
+                "long": json.dumps({"id": paper_id, "tldr": " ".join(["word"] * 40)}),
+                "invented-number": json.dumps({"id": paper_id, "tldr": "Runs 1234 times faster than softmax attention."}),
+                "malformed": "Sure! Here is the TL;DR: {not json",
+            }.get(state.mode, "")
+            payload = {"choices": [{"message": {"role": "assistant", "content": content}}]}
+            if state.mode == "no-choices":
+                payload = {"error": "nothing"}
+            data = json.dumps(payload).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+@contextmanager
+def fake_llm() -> Iterator[tuple[str, FakeChat]]:
+    """Serve on 127.0.0.1 on a free port; yields the base URL and the controllable state."""
+    state = FakeChat()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", state
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,154 @@
+"""Reports on the real corpus: grounded overview, verifier catching forgeries, exact statistics, TL;DRs."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.store import SqliteStore
+from confnav.summarize import extractive_tldr, is_self_contained
+
+
+@pytest.fixture(scope="module")
+def reports(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("reports")
+    made = {}
+    for name, args in {
+        "overview.md": ["report", "overview", "--venue", "iclr2021"],
+        "overview.html": ["report", "overview", "--venue", "iclr2021", "--format", "html"],
+        "stats.md": ["report", "stats", "--venue", "iclr2021"],
+        "stats.html": ["report", "stats", "--venue", "iclr2021", "--format", "html"],
+        "digest.md": ["report", "digest", "--venue", "iclr2021", "--top", "15"],
+    }.items():
+        result = CliRunner().invoke(cli, [*args[:2], "--db", str(topics_db), *args[2:], "-o", str(folder / name)])
+        assert result.exit_code == 0, result.stderr
+        made[name] = folder / name
+    return made
+
+
+def verify(db: Path, path: Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["verify", "--db", str(db), str(path)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_overview_cites_only_iclr2021_papers_and_verifies(reports: dict[str, Path], topics_db: Path) -> None:
+    with SqliteStore(topics_db) as store:
+        iclr2021 = {p.id for p in store.iter_papers("iclr2021")}
+    for name in ("overview.md", "overview.html"):
+        text = reports[name].read_text()
+        cited = set(re.findall(r"openreview\.net/forum\?id=([\w\-]+)", text))
+        assert len(cited) >= 150 and cited <= iclr2021
+        code, stdout, _ = verify(topics_db, reports[name])
+        assert code == 0 and stdout.startswith("OK")
+    markdown = reports["overview.md"].read_text()
+    assert "Submissions reviewed: **2,997**" in markdown and "Acceptance rate: **28.7%**" in markdown
+    assert len(re.findall(r"^\[\^[\w\-]+\]: ", markdown, re.M)) == len(set(re.findall(r"\[\^([\w\-]+)\]", markdown)))
+
+
+def test_html_is_self_contained(reports: dict[str, Path]) -> None:
+    for name in ("overview.html", "stats.html"):
+        text = reports[name].read_text()
+        assert "<script" not in text and "<link" not in text
+        assert not re.search(r"""(src|href)=["']?(https?:)?//(?!openreview\.net)""", text)
+        assert 'name="viewport"' in text
+    assert "data:image/png;base64," in reports["stats.html"].read_text()
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("**860**<!-- fact:venue.accepted -->", "**861**<!-- fact:venue.accepted -->", 1),
+         "fact venue.accepted: the report says 861, the store says 860"),
+        (lambda t: t.replace("forum?id=-2FCwDKRREu", "forum?id=FAKEpaper01", 1), "citation FAKEpaper01: no such paper"),
+        (lambda t: t.replace("forum?id=-2FCwDKRREu", "forum?id=B1e-kxSKDH", 1), "a paper of iclr2020, not iclr2021"),
+    ],
+)  # fmt: skip
+def test_verifier_catches_forgeries(reports: dict[str, Path], topics_db: Path, tmp_path: Path, edit, message) -> None:  # type: ignore[no-untyped-def]
+    forged = tmp_path / "forged.md"
+    forged.write_text(edit(reports["overview.md"].read_text()))
+    code, stdout, stderr = verify(topics_db, forged)
+    assert code == 1 and stdout.startswith("FAILED") and message in stderr
+
+
+def test_verifier_catches_a_changed_table_cell(reports: dict[str, Path], topics_db: Path, tmp_path: Path) -> None:
+    text = reports["stats.md"].read_text()
+    assert verify(topics_db, reports["stats.md"])[0] == 0
+    forged = tmp_path / "stats.md"
+    forged.write_text(text.replace("| oral | 53 | 1.8% |", "| oral | 54 | 1.8% |"))
+    code, _, stderr = verify(topics_db, forged)
+    assert code == 1 and "table decisions: row 1 differs" in stderr
+
+
+def test_statistics_match_the_data(topics_db: Path) -> None:
+    result = CliRunner().invoke(cli, ["stats", "--db", str(topics_db), "--venue", "iclr2021", "--json"])
+    data = json.loads(result.stdout)
+    facts = data["facts"]
+    assert facts["venue.reviewed"] == "2,997" and facts["venue.desk_rejects"] == "17"
+    assert facts["venue.accepted"] == "860" and facts["venue.acceptance_rate"] == "28.7%"
+    assert facts["venue.oral"] == "53" and facts["venue.oral_rate"] == "1.8%"
+    assert facts["venue.spotlight"] == "114" and facts["venue.spotlight_rate"] == "3.8%"
+    decisions = {row["Decision"]: row for row in data["tables"]["decisions"]}
+    assert decisions["poster"]["Papers"] == "693"
+    institutions = [row["Institution"] for row in data["tables"]["institutions"]]
+    assert institutions[0] == "Google" and "Google Brain" not in institutions
+    years = data["tables"]["years"]
+    assert years[0]["ICLR 2021"] == "2,997"
+
+
+def test_digest_has_reasons_and_tldrs(reports: dict[str, Path]) -> None:
+    text = reports["digest.md"].read_text()
+    assert text.count("](https://openreview.net/forum?id=") == 15
+    assert "ratings" in text and "(extractive TL;DR)" in text
+
+
+def test_tldrs_on_every_paper_respect_the_rules(topics_db: Path) -> None:
+    with SqliteStore(topics_db) as store:
+        papers = [p for p in store.iter_papers("iclr2021") if p.abstract]
+    assert len(papers) == 2966
+    for paper in papers:
+        tldr = extractive_tldr(paper.abstract or "")
+        assert tldr is not None, paper.id
+        assert len(tldr.split()) <= 30 and is_self_contained(tldr), (paper.id, tldr)
+        assert not re.search(r"[$\\{}]|\[\d", tldr), (paper.id, tldr)
+
+
+def test_report_errors(iclr2021_copy: Path, topics_db: Path, tmp_path: Path) -> None:
+    no_topics = CliRunner().invoke(cli, ["report", "overview", "--db", str(iclr2021_copy), "--venue", "iclr2021"])
+    assert no_topics.exit_code == 1 and "run 'confnav index'" in no_topics.stderr
+    unknown = CliRunner().invoke(cli, ["report", "stats", "--db", str(topics_db), "--venue", "nips1990"])
+    assert unknown.exit_code == 1 and "unknown venue 'nips1990'" in unknown.stderr
+    not_report = tmp_path / "x.md"
+    not_report.write_text("# hello\n")
+    result = CliRunner().invoke(cli, ["verify", "--db", str(topics_db), str(not_report)])
+    assert result.exit_code == 1 and "not a confnav report" in result.stderr
+
+
+def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.db"
+    shutil.copy(topics_db, copy)
+    config = tmp_path / "venue.toml"
+    config.write_text('[venue]\ndates = "May 3-7, 2021"\nlocation = "virtual"\n')
+    out = tmp_path / "o.md"
+    args = [
+        "report",
+        "overview",
+        "--db",
+        str(copy),
+        "--venue",
+        "iclr2021",
+        "--venue-config",
+        str(config),
+        "-o",
+        str(out),
+    ]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    text = out.read_text()
+    assert "Dates: **May 3-7, 2021**" in text and "Location: **virtual**" in text
+    plain = CliRunner().invoke(cli, ["report", "overview", "--db", str(copy), "--venue", "iclr2021"]).stdout
+    assert "Dates" not in plain and "Location" not in plain
