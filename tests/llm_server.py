@@ -34,8 +34,9 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
                 return
             if state.mode == "slow":
                 time.sleep(1.5)
+            good = "A linear-time attention approximates softmax attention."
             content = {
-                "good": json.dumps({"id": paper_id, "tldr": "A linear-time attention approximates softmax attention."}),
+                "good": json.dumps({"id": paper_id, "tldr": good}),
                 "wrong-id": json.dumps({"id": "B1e-kxSKDH", "tldr": "Another paper entirely."}),
                 "long": json.dumps({"id": paper_id, "tldr": " ".join(["word"] * 40)}),
                 "invented-number": json.dumps({"id": paper_id, "tldr": "Runs 1234 times faster than softmax attention."}),
