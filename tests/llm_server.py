@@ -35,11 +35,12 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             if state.mode == "slow":
                 time.sleep(1.5)
             good = "A linear-time attention approximates softmax attention."
+            invented = "Runs 1234 times faster than softmax attention."
             content = {
                 "good": json.dumps({"id": paper_id, "tldr": good}),
                 "wrong-id": json.dumps({"id": "B1e-kxSKDH", "tldr": "Another paper entirely."}),
                 "long": json.dumps({"id": paper_id, "tldr": " ".join(["word"] * 40)}),
-                "invented-number": json.dumps({"id": paper_id, "tldr": "Runs 1234 times faster than softmax attention."}),
+                "invented-number": json.dumps({"id": paper_id, "tldr": invented}),
                 "malformed": "Sure! Here is the TL;DR: {not json",
             }.get(state.mode, "")
             payload = {"choices": [{"message": {"role": "assistant", "content": content}}]}
