@@ -16,6 +16,7 @@ class FakeChat:
 
     def __init__(self) -> None:
         self.mode = "good"
+        self.theme_mode = "good"
         self.requests: list[dict[str, object]] = []
 
 
@@ -28,6 +29,9 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             state.requests.append(body)
             user = body["messages"][-1]["content"]
+            if user.startswith("Theme:"):
+                self._reply(self._theme(user))
+                return
             paper_id = re.search(r"Paper id: (\S+)", user).group(1)  # type: ignore[union-attr]
             if state.mode == "http-500":
                 self.send_error(500)
@@ -43,8 +47,19 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
                 "invented-number": json.dumps({"id": paper_id, "tldr": invented}),
                 "malformed": "Sure! Here is the TL;DR: {not json",
             }.get(state.mode, "")
+            self._reply(content, state.mode == "no-choices")
+
+        def _theme(self, user: str) -> str:
+            first = re.search(r"^\[([^\]]+)\]", user, re.M).group(1)  # type: ignore[union-attr]
+            return json.dumps({"summary": {
+                "good": f"These papers learn policies from data [{first}]. They study exploration and transfer.",
+                "outside": f"These papers build on [{first}] and on [B1e-kxSKDH].",
+                "numbers": f"About 42 papers follow [{first}].",
+            }[state.theme_mode]})  # fmt: skip
+
+        def _reply(self, content: str, broken: bool = False) -> None:
             payload = {"choices": [{"message": {"role": "assistant", "content": content}}]}
-            if state.mode == "no-choices":
+            if broken:
                 payload = {"error": "nothing"}
             data = json.dumps(payload).encode()
             self.send_response(200)

@@ -12,9 +12,10 @@ import re
 from html import escape
 from pathlib import Path
 
-from confnav.reports.model import Citation, Fact, Report
+from confnav.reports.model import Citation, Fact, Report, forum_url
 
 _PLACEHOLDER = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
+_CITE_MARK = re.compile(r"\[\[cite:([A-Za-z0-9_\-~.]+)\]\]")
 CSS = """
 :root{--ink:#1d232b;--muted:#5a6472;--line:#d9dee5;--accent:#1f5fa8;--card:#fffdf5}
 *{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);
@@ -50,7 +51,11 @@ def _md_cell(text: str) -> str:
 def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "") -> str:
     """Markdown; charts are written as PNG files into `assets` (skipped when None)."""
     facts = _facts_by_key(report)
-    fill = lambda text: _PLACEHOLDER.sub(lambda m: _md_fact(facts[m.group(1)]), text)  # noqa: E731
+
+    def fill(text: str) -> str:
+        text = _CITE_MARK.sub(lambda m: f"[{m.group(1)}]({forum_url(m.group(1))})", text)
+        return _PLACEHOLDER.sub(lambda m: _md_fact(facts[m.group(1)]), text)
+
     lines = [f"<!-- confnav:report kind={report.kind} venue={report.venue.id} -->", f"# {report.title}", ""]
     if report.facts:
         lines += ["## Facts", ""] + [f"- {f.label}: {_md_fact(f)}" for f in report.facts] + [""]
@@ -105,7 +110,12 @@ def _html_cite(cite: Citation) -> str:
 def to_html(report: Report) -> str:
     """One self-contained page: inline CSS and images, no external requests."""
     facts = _facts_by_key(report)
-    fill = lambda text: _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))  # noqa: E731
+
+    def fill(text: str) -> str:
+        text = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))
+        link = '<a data-paper="{0}" href="{1}">{0}</a>'
+        return _CITE_MARK.sub(lambda m: link.format(m.group(1), forum_url(m.group(1))), text)
+
     body = [f"<h1>{escape(report.title)}</h1>"]
     if report.facts:
         items = "".join(f"<li>{escape(f.label)}: {_html_fact(f)}</li>" for f in report.facts)
