@@ -16,17 +16,21 @@ $(VENV)/.torch: | $(BIN)/python
 	touch $@
 
 $(VENV)/.runtime: pyproject.toml $(VENV)/.torch
-	$(BIN)/python -m pip install --quiet -e '.[semantic]'
+	$(BIN)/python -m pip install --quiet -e '.[semantic,web]'
 	touch $@
 
 $(VENV)/.dev: pyproject.toml $(VENV)/.torch
-	$(BIN)/python -m pip install --quiet -e '.[semantic,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[semantic,web,dev]'
 	touch $@ $(VENV)/.runtime
 
 demo: $(VENV)/.runtime
-	$(BIN)/confnav demo
+	$(BIN)/confnav demo --serve
 
-test: $(VENV)/.dev
+# Browser tests drive Debian's chromium through Playwright (no browser download).
+/usr/bin/chromium:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/pytest -q
 

@@ -168,7 +168,8 @@ def show(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) ->
 
 @cli.command()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def demo(quiet: bool) -> None:
+@click.option("--serve", "then_serve", is_flag=True, help="Then serve it in the browser (http://127.0.0.1:8000/).")
+def demo(quiet: bool, then_serve: bool) -> None:
     """Build a navigator for the bundled ICLR 2021 sample page and print a summary."""
     with RichProgress(quiet) as progress:
         built = build_demo(progress=progress)
@@ -190,3 +191,7 @@ def demo(quiet: bool) -> None:
         for path in built.reports:
             out.print(f"Overview (verified against the store): {path}", markup=False)
         out.print(f'Explore it: confnav search --db {built.db_path} "your words"', markup=False)
+    if then_serve:
+        from confnav.cli.web import run_server
+
+        run_server(built.db_path, "127.0.0.1", 8000)

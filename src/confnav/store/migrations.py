@@ -137,6 +137,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         INSERT INTO meta (key, value) VALUES ('vectors', 0);
         """,
     ),
+    (
+        6,
+        "named reading lists",
+        """
+        CREATE TABLE reading_lists (name TEXT PRIMARY KEY, created TEXT NOT NULL);
+        CREATE TABLE reading_list_papers (
+            list TEXT NOT NULL REFERENCES reading_lists(name) ON DELETE CASCADE,
+            venue TEXT NOT NULL,
+            paper_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (list, venue, paper_id)
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

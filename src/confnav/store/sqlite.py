@@ -13,6 +13,7 @@ from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Author, Decision, Paper, Venue, fold, name_key
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
+from confnav.store.lists import ReadingLists
 from confnav.store.migrations import migrate
 from confnav.store.topics import TopicTables
 
@@ -33,7 +34,7 @@ def paper_from_json(text: str) -> Paper:
     return Paper(**data)
 
 
-class SqliteStore(TopicTables):
+class SqliteStore(TopicTables, ReadingLists):
     """Papers of several venues in one SQLite file (created and migrated on open)."""
 
     def __init__(self, path: str | Path) -> None:

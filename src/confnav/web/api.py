@@ -1,0 +1,187 @@
+"""The JSON API under /api/: a thin layer over the library, used by the pages themselves."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import PlainTextResponse
+
+from confnav.errors import ConfnavError
+from confnav.export import to_bibtex, to_csv
+from confnav.rank import WeightedRanker
+from confnav.reports.stats import stats_json
+from confnav.search.engine import MODES
+from confnav.store import PaperFilter
+from confnav.summarize.tldr import ExtractiveSummarizer
+from confnav.topics import ensure_topics, theme_facts
+from confnav.web.state import AppState, state_of
+
+router = APIRouter(prefix="/api")
+MAX_LIMIT = 100
+
+
+def _filter(venue: str | None, decision: str | None, author: str | None, keyword: str | None,
+            min_rating: float | None) -> PaperFilter:  # fmt: skip
+    if decision is not None and decision not in {"oral", "spotlight", "poster", "reject", "withdrawn", "desk-reject",
+                                                 "unknown", "accepted"}:  # fmt: skip
+        raise ConfnavError(f"unknown decision {decision!r}")
+    return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating)
+
+
+def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict[str, object]:
+    """A paper with its TL;DR and theme, as the paper page and API show it."""
+    paper = state.store.get_paper(paper_id, venue)
+    data = paper.to_dict()
+    tldr = ExtractiveSummarizer().tldr(paper)
+    data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
+    data["theme"] = state.theme_of(paper.venue, paper.id)
+    return data
+
+
+@router.get("/search")
+async def search(
+    request: Request,
+    q: str = Query(..., max_length=4000),
+    limit: int = Query(10, ge=1, le=MAX_LIMIT),
+    mode: str = Query("hybrid"),
+    venue: str | None = None,
+    decision: str | None = None,
+    author: str | None = None,
+    keyword: str | None = None,
+    min_rating: float | None = Query(None, ge=0, le=10),
+) -> dict[str, object]:
+    """Hybrid, keyword or semantic search; hits carry id, title, venue, decision, score and a marked snippet."""
+    if mode not in MODES:
+        raise ConfnavError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
+    state = state_of(request)
+    results = state.searcher.search(
+        q,
+        mode=mode,
+        where=_filter(venue, decision, author, keyword, min_rating),
+        limit=limit,  # type: ignore[arg-type]
+    )
+    return {"hits": [h.to_dict() for h in results.hits], "mode": results.mode, "notices": results.notices}
+
+
+@router.get("/paper/{paper_id}")
+async def paper(request: Request, paper_id: str, venue: str | None = None) -> dict[str, object]:
+    """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
+    return paper_json(state_of(request), paper_id, venue)
+
+
+@router.get("/similar/{paper_id}")
+async def similar(request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
+    results = state_of(request).searcher.similar(paper_id, limit=limit)
+    return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
+
+
+@router.get("/recommend")
+async def recommend(
+    request: Request, like: list[str] = Query(default=[]), unlike: list[str] = Query(default=[]),
+    text: str | None = Query(None, max_length=8000), limit: int = Query(10, ge=1, le=MAX_LIMIT),
+) -> dict[str, object]:  # fmt: skip
+    results = state_of(request).searcher.recommend(like, unlike, text, limit=limit)
+    return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
+
+
+@router.get("/topics")
+async def topics(request: Request, venue: str, level: int = Query(1, ge=1, le=2)) -> list[dict[str, object]]:
+    state = state_of(request)
+    ensure_topics(state.store, venue)
+    return [t.to_dict() for t in theme_facts(state.store, venue, level)]
+
+
+@router.get("/map")
+async def map_points(request: Request, venue: str) -> dict[str, object]:
+    """Every paper of a venue as [id, x, y, theme index, title], and the themes with their label positions."""
+    state = state_of(request)
+    ensure_topics(state.store, venue)
+    themes = theme_facts(state.store, venue, 1)
+    index = {t.id: i for i, t in enumerate(themes)}
+    titles = dict(state.store.paper_rows(venue))
+    points = [
+        [titles[pk].id, round(a.x, 3), round(a.y, 3), index[a.theme], titles[pk].title]
+        for pk, a in state.store.assignments(venue).items()
+    ]
+    labels = [{"id": t.id, "label": t.label, "x": t.x, "y": t.y, "size": t.size} for t in themes]
+    return {"venue": venue, "points": points, "themes": labels}
+
+
+@router.get("/rank")
+async def rank(request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None):  # type: ignore[no-untyped-def]
+    ranking = WeightedRanker().rank(state_of(request).store, venue, theme=theme)
+    return [r.to_dict() for r in ranking.papers[:top]]
+
+
+@router.get("/stats")
+async def stats(request: Request, venue: str) -> dict[str, object]:
+    return stats_json(state_of(request).store, venue)
+
+
+@router.get("/lists")
+async def lists(request: Request) -> list[dict[str, object]]:
+    return [{"name": name, "papers": n} for name, n in state_of(request).store.reading_lists()]
+
+
+@router.post("/lists", status_code=201)
+async def create_list(request: Request, name: str = Body(..., embed=True, max_length=60)) -> dict[str, object]:
+    state = state_of(request)
+    state.check_write(request)
+    state.store.create_list(name)
+    return {"name": name.strip()}
+
+
+@router.delete("/lists/{name}")
+async def delete_list(request: Request, name: str) -> dict[str, object]:
+    state = state_of(request)
+    state.check_write(request)
+    state.store.delete_list(name)
+    return {"deleted": name}
+
+
+@router.get("/lists/{name}")
+async def list_papers(request: Request, name: str) -> dict[str, object]:
+    papers = state_of(request).store.list_papers(name)
+    return {"name": name, "papers": [{"id": p.id, "title": p.title, "venue": p.venue} for p in papers]}
+
+
+@router.post("/lists/{name}/papers", status_code=201)
+async def add_paper(request: Request, name: str, id: str = Body(..., embed=True, max_length=100)) -> dict[str, object]:
+    state = state_of(request)
+    state.check_write(request)
+    paper = state.store.add_to_list(name, id)
+    return {"list": name, "id": paper.id}
+
+
+@router.delete("/lists/{name}/papers/{paper_id}")
+async def remove_paper(request: Request, name: str, paper_id: str) -> dict[str, object]:
+    state = state_of(request)
+    state.check_write(request)
+    state.store.remove_from_list(name, paper_id)
+    return {"list": name, "removed": paper_id}
+
+
+@router.get("/lists/{name}/export.bib", response_class=PlainTextResponse)
+async def export_bibtex(request: Request, name: str) -> PlainTextResponse:
+    text = to_bibtex(state_of(request).store.list_papers(name))
+    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{_safe(name)}.bib"'})
+
+
+@router.get("/lists/{name}/export.csv", response_class=PlainTextResponse)
+async def export_csv(request: Request, name: str) -> PlainTextResponse:
+    text = to_csv(state_of(request).store.list_papers(name))
+    headers = {"Content-Disposition": f'attachment; filename="{_safe(name)}.csv"'}
+    return PlainTextResponse(text, media_type="text/csv", headers=headers)
+
+
+@router.get("/lists/{name}/recommend")
+async def list_recommend(request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
+    state = state_of(request)
+    liked = [p.id for p in state.store.list_papers(name)]
+    if not liked:
+        return {"hits": [], "notices": ["the list is empty: add papers to get recommendations"]}
+    results = state.searcher.recommend(liked, limit=limit)
+    return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)

@@ -1,0 +1,159 @@
+"""Server-rendered pages (usable without JavaScript); scripts add search-as-you-type, the map, reading lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.model import name_key
+from confnav.reports.digest import build_digest
+from confnav.reports.facts import venue_facts
+from confnav.reports.overview import build_overview
+from confnav.reports.render import to_html
+from confnav.reports.stats import build_stats_report
+from confnav.store import PaperFilter
+from confnav.topics import ensure_topics, get_theme, theme_facts, trends
+from confnav.web.api import _filter, paper_json
+from confnav.web.state import state_of
+
+router = APIRouter()
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
+
+
+def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
+    return templates.TemplateResponse(request, template, context, status_code=status)
+
+
+def _topics_ready(request: Request, venue: str) -> str | None:
+    """None when the venue's themes are available, else the reason (e.g. no index yet)."""
+    try:
+        ensure_topics(state_of(request).store, venue)
+    except ConfnavError as exc:
+        return str(exc)
+    return None
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    store = state_of(request).store
+    venues = [(s, {f.key: f.value for f in venue_facts(store, s.venue.id)}) for s in store.venues()]
+    return page(request, "home.html", venues=venues)
+
+
+@router.get("/search", response_class=HTMLResponse)
+async def search_page(
+    request: Request, q: str = Query("", max_length=4000), mode: str = "hybrid", venue: str = "",
+    decision: str = "", author: str = "", keyword: str = "", min_rating: float | None = Query(None, ge=0, le=10),
+) -> HTMLResponse:  # fmt: skip
+    state = state_of(request)
+    hits, error, notices = [], None, []
+    if q.strip():
+        try:
+            results = state.searcher.search(
+                q,
+                mode=mode,
+                where=_filter(venue, decision, author, keyword, min_rating),
+                limit=20,  # type: ignore[arg-type]
+            )
+            hits, notices = [h.to_dict() for h in results.hits], results.notices
+        except ConfnavError as exc:
+            error = str(exc)
+    form = {"q": q, "mode": mode, "venue": venue, "decision": decision, "author": author, "keyword": keyword,
+            "min_rating": "" if min_rating is None else min_rating}  # fmt: skip
+    venues = [s.venue for s in state.store.venues()]
+    return page(request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues)
+
+
+@router.get("/paper/{paper_id}", response_class=HTMLResponse)
+async def paper_page(request: Request, paper_id: str, venue: str | None = None) -> HTMLResponse:
+    state = state_of(request)
+    try:
+        data = paper_json(state, paper_id, venue)
+    except NotFoundError as exc:
+        return page(request, "error.html", 404, message=str(exc))
+    similar = [h.to_dict() for h in state.searcher.similar(paper_id, venue=venue, limit=8).hits]
+    lists = state.store.reading_lists()
+    return page(request, "paper.html", paper=data, similar=similar, lists=lists)
+
+
+@router.get("/author/{name}", response_class=HTMLResponse)
+async def author_page(request: Request, name: str) -> HTMLResponse:
+    store = state_of(request).store
+    papers = store.papers(PaperFilter(author=name))
+    exact = [p for p in papers if any(name_key(a.name) == name_key(name) for a in p.authors)]
+    return page(request, "author.html", name=name, papers=exact or papers)
+
+
+@router.get("/map", response_class=HTMLResponse)
+async def map_page(request: Request, venue: str = "") -> HTMLResponse:
+    store = state_of(request).store
+    venues = [s.venue for s in store.venues()]
+    venue = venue or (venues[-1].id if venues else "")
+    problem = _topics_ready(request, venue) if venue else "the store is empty"
+    return page(request, "map.html", venue=venue, venues=venues, problem=problem)
+
+
+@router.get("/themes/{venue}", response_class=HTMLResponse)
+async def themes_page(request: Request, venue: str) -> HTMLResponse:
+    store = state_of(request).store
+    store.get_venue(venue)
+    if problem := _topics_ready(request, venue):
+        return page(request, "error.html", 409, message=problem)
+    others = [s.venue for s in store.venues() if s.venue.id != venue]
+    return page(
+        request, "themes.html", venue=store.get_venue(venue), themes=theme_facts(store, venue, 1), others=others
+    )
+
+
+@router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
+async def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
+    store = state_of(request).store
+    if problem := _topics_ready(request, venue):
+        return page(request, "error.html", 409, message=problem)
+    try:
+        theme = get_theme(store, venue, theme_id)
+    except NotFoundError as exc:
+        return page(request, "error.html", 404, message=str(exc))
+    papers = {p.id: p for p in store.iter_papers(venue)}
+    members = sorted((papers[i] for i in theme.paper_ids), key=lambda p: (-(p.rating_mean or 0), p.id))
+    subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
+    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=store.get_venue(venue))
+
+
+@router.get("/trends", response_class=HTMLResponse)
+async def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
+    store = state_of(request).store
+    store.get_venue(source)
+    if problem := _topics_ready(request, target):
+        return page(request, "error.html", 409, message=problem)
+    return page(request, "trends.html", trends=trends(store, source, target))
+
+
+@router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)
+async def report_page(request: Request, venue: str, kind: str) -> Response:
+    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes."""
+    store = state_of(request).store
+    store.get_venue(venue)
+    builders = {"overview": build_overview, "digest": build_digest, "stats": build_stats_report}
+    if kind not in builders:
+        return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
+    try:
+        report = builders[kind](store, venue)
+    except ConfnavError as exc:
+        return page(request, "error.html", 409, message=str(exc))
+    return HTMLResponse(to_html(report))
+
+
+@router.get("/lists", response_class=HTMLResponse)
+async def lists_page(request: Request, name: str = "") -> HTMLResponse:
+    store = state_of(request).store
+    lists = store.reading_lists()
+    current = name or (lists[0][0] if lists else "")
+    papers = store.list_papers(current) if current and any(n == current for n, _ in lists) else []
+    return page(request, "lists.html", lists=lists, current=current, papers=papers)

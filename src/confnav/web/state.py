@@ -1,0 +1,50 @@
+"""What the web app keeps for its life: the store, a warm Searcher, and the write token."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+
+from fastapi import Request
+
+from confnav.errors import ConfnavError
+from confnav.search.engine import Searcher
+from confnav.store import SqliteStore
+
+
+class WriteForbidden(ConfnavError):
+    """A write without the token printed at start-up (only required off loopback)."""
+
+
+@dataclass
+class AppState:
+    store: SqliteStore
+    searcher: Searcher
+    token: str | None = None
+    _themes: dict[str, tuple[int, dict[str, dict[str, str]]]] = field(default_factory=dict)
+
+    def check_write(self, request: Request) -> None:
+        """Writes need the start-up token when the app is reachable from other machines."""
+        if self.token is None:
+            return
+        given = request.headers.get("x-confnav-token", "")
+        if not hmac.compare_digest(given, self.token):
+            raise WriteForbidden("this server needs the token printed at start-up (header X-Confnav-Token) for writes")
+
+    def theme_of(self, venue: str, paper_id: str) -> dict[str, str] | None:
+        """A paper's theme id and label, when its venue has themes (cached per store generation)."""
+        generation = self.store.generation()
+        cached = self._themes.get(venue)
+        if cached is None or cached[0] != generation:
+            themes = {t.id: t.label for t in self.store.themes(venue, 1)}
+            papers = dict(self.store.paper_rows(venue))
+            by_paper = {
+                papers[pk].id: {"id": a.theme, "label": themes.get(a.theme, a.theme)}
+                for pk, a in self.store.assignments(venue).items()
+            }
+            cached = self._themes[venue] = (generation, by_paper)
+        return cached[1].get(paper_id)
+
+
+def state_of(request: Request) -> AppState:
+    return request.app.state.confnav  # type: ignore[no-any-return]

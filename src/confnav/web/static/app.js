@@ -1,0 +1,88 @@
+// Progressive enhancement for confnav pages: search as you type, reading lists.
+"use strict";
+
+function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function renderHits(list, hits) {
+  list.replaceChildren();
+  for (const hit of hits) {
+    const item = el("li", { class: "hit", "data-id": hit.id });
+    const link = el("a", { class: "title", href: `/paper/${encodeURIComponent(hit.id)}?venue=${encodeURIComponent(hit.venue)}` }, hit.title);
+    const meta = el("span", { class: "meta" }, ` ${hit.venue} · ${hit.decision}` + (hit.rating_mean ? ` · rating ${hit.rating_mean.toFixed(2)}` : ""));
+    const snippet = el("p", { class: "snippet" });
+    (hit.snippet || "").split("**").forEach((part, i) => snippet.append(i % 2 ? el("mark", {}, part) : document.createTextNode(part)));
+    item.append(link, meta, snippet);
+    list.append(item);
+  }
+}
+
+function setupSearch() {
+  const form = document.getElementById("search-form");
+  if (!form) return;
+  const list = document.getElementById("hits");
+  const status = document.getElementById("status");
+  let timer = null, serial = 0;
+  const run = async () => {
+    const params = new URLSearchParams(new FormData(form));
+    for (const [k, v] of [...params]) if (!v) params.delete(k);
+    history.replaceState(null, "", `/search?${params}`);
+    if (!params.get("q") || !params.get("q").trim()) { list.replaceChildren(); status.textContent = ""; return; }
+    params.set("limit", "20");
+    const mine = ++serial;
+    const response = await fetch(`/api/search?${params}`);
+    const data = await response.json();
+    if (mine !== serial) return;
+    if (!response.ok) { status.textContent = data.error; list.replaceChildren(); return; }
+    status.textContent = (data.notices || []).join(" ") || `${data.hits.length} papers (${data.mode})`;
+    renderHits(list, data.hits);
+  };
+  form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 250); });
+  form.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); run(); });
+}
+
+async function postJSON(url, body, method) {
+  const response = await fetch(url, { method: method || "POST", headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function setupPaper() {
+  const button = document.getElementById("add-to-list");
+  if (!button) return;
+  const status = document.getElementById("list-status");
+  button.addEventListener("click", async () => {
+    const name = document.getElementById("list-name").value.trim() || "to read";
+    try {
+      await postJSON("/api/lists", { name });
+      await postJSON(`/api/lists/${encodeURIComponent(name)}/papers`, { id: button.dataset.id });
+      status.textContent = `Added to “${name}”.`;
+    } catch (error) { status.textContent = error.message; }
+  });
+}
+
+function setupLists() {
+  const form = document.getElementById("new-list");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = document.getElementById("new-list-name").value.trim();
+    await postJSON("/api/lists", { name });
+    location.href = `/lists?name=${encodeURIComponent(name)}`;
+  });
+  const section = document.getElementById("current-list");
+  if (!section) return;
+  const name = section.dataset.name;
+  section.querySelectorAll("button.remove").forEach((button) => button.addEventListener("click", async () => {
+    await postJSON(`/api/lists/${encodeURIComponent(name)}/papers/${encodeURIComponent(button.dataset.id)}`, null, "DELETE");
+    button.closest("li").remove();
+  }));
+  fetch(`/api/lists/${encodeURIComponent(name)}/recommend?limit=8`).then((r) => r.json()).then((data) => renderHits(document.getElementById("recommendations"), data.hits || []));
+}
+
+document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); });

@@ -1,0 +1,88 @@
+"""The JSON API and pages against a real store built from ../shared/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from confnav.web.app import create_app
+from tests.web_fixtures import HOSTILE_ID, web_store
+
+
+@pytest.fixture(scope="module")
+def client(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    return TestClient(create_app(web_store(topics_db, tmp_path_factory.mktemp("web"))))
+
+
+def test_search_and_paper_routes(client: TestClient) -> None:
+    hits = client.get("/api/search", params={"q": "Rethinking Attention with Performers", "limit": 5}).json()["hits"]
+    assert hits[0]["id"] == "Ua6zuk0WRH" and {"id", "title", "snippet", "score"} <= set(hits[0])
+    paper = client.get("/api/paper/Ua6zuk0WRH").json()
+    assert paper["decision"] == "oral" and paper["theme"]["label"] and paper["tldr_text"]
+    assert client.get("/api/paper/no-such-paper").status_code == 404
+    page = client.get("/paper/Ua6zuk0WRH")
+    assert page.status_code == 200 and "Rethinking Attention with Performers" in page.text
+
+
+def test_filters_and_other_routes(client: TestClient) -> None:
+    orals = client.get("/api/search", params={"q": "reinforcement", "decision": "oral", "limit": 50}).json()["hits"]
+    assert orals and {h["decision"] for h in orals} == {"oral"}
+    similar = client.get("/api/similar/Ua6zuk0WRH").json()["hits"]
+    assert similar and "Ua6zuk0WRH" not in [h["id"] for h in similar]
+    assert len(client.get("/api/map", params={"venue": "iclr2021"}).json()["points"]) == 3014
+    assert client.get("/api/topics", params={"venue": "iclr2021"}).json()[0]["label"]
+    assert client.get("/api/rank", params={"venue": "iclr2021", "top": 3}).json()[0]["reasons"]
+    assert client.get("/api/stats", params={"venue": "iclr2021"}).json()["facts"]["venue.reviewed"] == "2,997"
+    assert "/api/search" in client.get("/openapi.json").json()["paths"]
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "kwargs", "status"),
+    [
+        ("get", "/api/search", {"params": {"q": ""}}, 400),
+        ("get", "/api/search", {"params": {"q": '"open'}}, 400),
+        ("get", "/api/search", {"params": {"q": "x" * 5000}}, 422),
+        ("get", "/api/search", {"params": {"q": "graphs", "limit": 1000}}, 422),
+        ("get", "/api/search", {"params": {"q": "graphs", "decision": "maybe"}}, 400),
+        ("get", "/api/search", {"params": {"q": "graphs", "venue": "nips1990"}}, 404),
+        ("get", "/api/topics", {"params": {"venue": "nips1990"}}, 404),
+        ("post", "/api/lists", {"content": b"{broken", "headers": {"content-type": "application/json"}}, 422),
+        ("post", "/api/lists", {"content": b"x" * 70_000, "headers": {"content-type": "application/json"}}, 413),
+        ("post", "/api/lists", {"json": {"name": "<bad>"}}, 400),
+        ("get", "/api/lists/none-such", {}, 404),
+        ("get", "/api/nothing-here", {}, 404),
+    ],
+)
+def test_malformed_requests_get_4xx_json(client: TestClient, method: str, url: str, kwargs: dict, status: int) -> None:  # type: ignore[type-arg]
+    response = getattr(client, method)(url, **kwargs)
+    assert response.status_code == status, response.text
+    assert "error" in response.json() and "Traceback" not in response.text
+
+
+def test_reading_list_round_trip_and_exports(client: TestClient) -> None:
+    assert client.post("/api/lists", json={"name": "api list"}).status_code == 201
+    for paper_id in ("Ua6zuk0WRH", "QtTKTdVrFBB"):
+        assert client.post("/api/lists/api list/papers", json={"id": paper_id}).status_code == 201
+    bib = client.get("/api/lists/api list/export.bib").text
+    assert bib.count("@inproceedings{") == 2 and "Rethinking Attention with Performers" in bib
+    csv_text = client.get("/api/lists/api list/export.csv").text
+    assert csv_text.splitlines()[0].startswith("id,venue,title") and len(csv_text.splitlines()) == 3
+    assert client.get("/api/lists/api list/recommend").json()["hits"]
+    assert client.delete("/api/lists/api list/papers/QtTKTdVrFBB").status_code == 200
+    assert [p["id"] for p in client.get("/api/lists/api list").json()["papers"]] == ["Ua6zuk0WRH"]
+
+
+def test_security_headers_and_escaping(client: TestClient) -> None:
+    page = client.get(f"/paper/{HOSTILE_ID}")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert "<script>window.pwned" not in page.text and "&lt;script&gt;window.pwned" in page.text
+    assert "<b>bold</b>" not in page.text and "<img src=x" not in page.text
+
+
+def test_writes_need_the_token_off_loopback(topics_db: Path, tmp_path: Path) -> None:
+    guarded = TestClient(create_app(web_store(topics_db, tmp_path), token="s3cret"))
+    assert guarded.post("/api/lists", json={"name": "x"}).status_code == 403
+    assert guarded.post("/api/lists", json={"name": "x"}, headers={"X-Confnav-Token": "s3cret"}).status_code == 201
+    assert guarded.get("/api/lists").status_code == 200  # reads stay open
