@@ -53,19 +53,20 @@ async def search(
     if mode not in MODES:
         raise ConfnavError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
     state = state_of(request)
-    results = state.searcher.search(
-        q,
-        mode=mode,
-        where=_filter(venue, decision, author, keyword, min_rating),
-        limit=limit,  # type: ignore[arg-type]
-    )
-    return {"hits": [h.to_dict() for h in results.hits], "mode": results.mode, "notices": results.notices}
+    where = _filter(venue, decision, author, keyword, min_rating)
+
+    def answer() -> dict[str, object]:
+        results = state.searcher.search(q, mode=mode, where=where, limit=limit)  # type: ignore[arg-type]
+        return {"hits": [h.to_dict() for h in results.hits], "mode": results.mode, "notices": results.notices}
+
+    return state.cached(("search", q, mode, where, limit), answer)
 
 
 @router.get("/paper/{paper_id}")
 async def paper(request: Request, paper_id: str, venue: str | None = None) -> dict[str, object]:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
-    return paper_json(state_of(request), paper_id, venue)
+    state = state_of(request)
+    return state.cached(("paper", paper_id, venue), lambda: paper_json(state, paper_id, venue))
 
 
 @router.get("/similar/{paper_id}")

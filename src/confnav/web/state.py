@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import hmac
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from fastapi import Request
 
 from confnav.errors import ConfnavError
 from confnav.search.engine import Searcher
 from confnav.store import SqliteStore
+
+T = TypeVar("T")
 
 
 class WriteForbidden(ConfnavError):
@@ -22,6 +27,22 @@ class AppState:
     searcher: Searcher
     token: str | None = None
     _themes: dict[str, tuple[int, dict[str, dict[str, str]]]] = field(default_factory=dict)
+    _answers: OrderedDict[tuple[object, ...], object] = field(default_factory=OrderedDict)
+
+    def cached(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """An answer computed once per store state (papers and vectors); least recently used go first.
+
+        (Computing misses in worker threads was measured slower: the GIL serialises them anyway.)
+        """
+        full = (self.store.versions(), *key)
+        if full in self._answers:
+            self._answers.move_to_end(full)
+            return self._answers[full]  # type: ignore[return-value]
+        value = compute()
+        self._answers[full] = value
+        if len(self._answers) > 2048:
+            self._answers.popitem(last=False)
+        return value
 
     def check_write(self, request: Request) -> None:
         """Writes need the start-up token when the app is reachable from other machines."""

@@ -107,6 +107,9 @@ async function setupMap() {
   });
   window.addEventListener("resize", resize);
   resize();
+  // For tests and scripts: where a paper is drawn, in CSS pixels relative to the canvas.
+  window.confnavMap = { ids: points.map((p) => p[0]), at: (i) => toScreen(points[i][1], points[i][2]).map((v) => v / ratio) };
+  canvas.dataset.ready = "1";
   status.textContent = `${points.length} papers`;
 }
 

@@ -1,0 +1,129 @@
+"""End to end in headless Chromium (Debian's, driven by Playwright): search, map, reading lists, escaping.
+
+Screenshots of each page go to artifacts/screenshots/ (not committed).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.web_fixtures import HOSTILE_ID, running_server, web_store
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "artifacts" / "screenshots"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def base_url(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(web_store(topics_db, tmp_path_factory.mktemp("browser"))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )  # fmt: skip
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert not errors, errors
+
+
+def test_search_open_paper_follow_similar(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/search")
+    page.fill("#q", "Rethinking Attention with Performers")
+    first = page.locator("#hits li .title").first
+    first.wait_for()
+    assert "Performers" in first.inner_text()
+    assert "q=Rethinking" in page.url  # shareable URL
+    page.screenshot(path=str(SHOTS / "search.png"), full_page=True)
+    first.click()
+    page.wait_for_selector("#paper-title")
+    assert page.inner_text("#paper-title") == "Rethinking Attention with Performers"
+    page.screenshot(path=str(SHOTS / "paper.png"), full_page=True)
+    similar = page.locator("#hits li .title").first
+    title = similar.inner_text()
+    similar.click()
+    page.wait_for_selector("#paper-title")
+    assert page.inner_text("#paper-title") == title != "Rethinking Attention with Performers"
+
+
+def test_map_draws_all_points_and_a_click_opens_a_paper(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/map?venue=iclr2021")
+    page.wait_for_selector("#map[data-ready='1']")
+    assert page.get_attribute("#map", "data-points") == "3014"
+    page.screenshot(path=str(SHOTS / "map.png"))
+    box = page.locator("#map").bounding_box()
+    x, y = page.evaluate("window.confnavMap.at(0)")
+    target = page.evaluate("window.confnavMap.ids[0]")
+    page.mouse.click(box["x"] + x, box["y"] + y)
+    page.wait_for_url(f"**/paper/{target}**")
+    assert page.locator("#paper-title").is_visible()
+
+
+def test_reading_list_and_bibtex_export(page, base_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    for paper_id in ("Ua6zuk0WRH", "QtTKTdVrFBB"):
+        page.goto(f"{base_url}/paper/{paper_id}")
+        page.fill("#list-name", "browser list")
+        page.click("#add-to-list")
+        page.wait_for_selector("#list-status:has-text('Added')")
+    page.goto(f"{base_url}/lists?name=browser%20list")
+    assert page.locator("#list-papers > li").count() == 2
+    page.screenshot(path=str(SHOTS / "lists.png"), full_page=True)
+    with page.expect_download() as download:
+        page.click("#export-bib")
+    saved = tmp_path / "list.bib"
+    download.value.save_as(saved)
+    text = saved.read_text()
+    assert text.count("@inproceedings{") == 2 and "Random Feature Attention" in text
+
+
+def test_script_in_an_abstract_is_shown_as_text(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/paper/{HOSTILE_ID}")
+    abstract = page.inner_text("#abstract")
+    assert "<script>window.pwned = 1</script>" in abstract and "<img src=x onerror=alert(1)>" in abstract
+    assert page.evaluate("window.pwned") is None
+    assert "<b>bold</b>" in page.inner_text("#paper-title")
+    page.screenshot(path=str(SHOTS / "hostile.png"), full_page=True)
+
+
+def test_other_pages_render(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    pages = {
+        "home": "/", "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "author": "/author/Yang%20Song",
+        "overview": "/reports/iclr2021/overview", "stats": "/reports/iclr2021/stats",
+        "trends": "/trends?from=iclr2020&to=iclr2021",
+    }  # fmt: skip
+    for name, path in pages.items():
+        response = page.goto(f"{base_url}{path}")
+        assert response is not None and response.status == 200, path
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=name in ("home", "themes"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{base_url}/reports/iclr2021/overview")
+    page.screenshot(path=str(SHOTS / "overview-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+
+
+def teardown_module() -> None:
+    shutil.rmtree(SHOTS.parent / "tmp", ignore_errors=True)
