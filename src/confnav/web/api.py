@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
 from confnav.export import to_bibtex, to_csv
@@ -37,7 +39,17 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     return data
 
 
-@router.get("/search")
+class JSONBytes(Response):
+    """A JSON body encoded once and cached: hot answers skip re-serialisation."""
+
+    media_type = "application/json"
+
+
+def _json(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@router.get("/search", response_class=JSONBytes)
 async def search(
     request: Request,
     q: str = Query(..., max_length=4000),
@@ -48,25 +60,25 @@ async def search(
     author: str | None = None,
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
-) -> dict[str, object]:
+) -> JSONBytes:
     """Hybrid, keyword or semantic search; hits carry id, title, venue, decision, score and a marked snippet."""
     if mode not in MODES:
         raise ConfnavError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
     state = state_of(request)
     where = _filter(venue, decision, author, keyword, min_rating)
 
-    def answer() -> dict[str, object]:
+    def answer() -> bytes:
         results = state.searcher.search(q, mode=mode, where=where, limit=limit)  # type: ignore[arg-type]
-        return {"hits": [h.to_dict() for h in results.hits], "mode": results.mode, "notices": results.notices}
+        return _json({"hits": [h.to_dict() for h in results.hits], "mode": results.mode, "notices": results.notices})
 
-    return state.cached(("search", q, mode, where, limit), answer)
+    return JSONBytes(state.cached(("search", q, mode, where, limit), answer))
 
 
-@router.get("/paper/{paper_id}")
-async def paper(request: Request, paper_id: str, venue: str | None = None) -> dict[str, object]:
+@router.get("/paper/{paper_id}", response_class=JSONBytes)
+async def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
-    return state.cached(("paper", paper_id, venue), lambda: paper_json(state, paper_id, venue))
+    return JSONBytes(state.cached(("paper", paper_id, venue), lambda: _json(paper_json(state, paper_id, venue))))
 
 
 @router.get("/similar/{paper_id}")
