@@ -47,3 +47,25 @@ def run_child(script: Path, *args: str) -> str:
     """Run a benchmark step in a fresh interpreter (clean memory figures); return its stdout."""
     done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True)
     return done.stdout
+
+
+def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) -> Path:
+    """An indexed store with ICLR 2021 (and 2020): a copy of `db` when given, brought up to date, else built."""
+    import shutil
+
+    from confnav.embed import choose_embedder
+    from confnav.index import build_index
+    from confnav.ingest import ingest
+    from confnav.store import SqliteStore
+
+    path = folder / "bench.db"
+    if db:
+        shutil.copy(db, path)
+    with SqliteStore(path) as store:
+        loaded = {s.venue.id for s in store.venues()}
+        if "iclr2021" not in loaded:
+            ingest(store, ICLR2021)
+        if with_2020 and "iclr2020" not in loaded:
+            ingest(store, [DATA / "iclr2020" / "paperlists-iclr2020.json"])
+        build_index(store, choose_embedder()[0])
+    return path

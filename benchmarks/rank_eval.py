@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -26,29 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scipy.stats import kendalltau
 from sklearn.metrics import roc_auc_score
 
-from _util import DATA, ICLR2021, machine, peak_rss_mb
-from confnav.embed import choose_embedder
-from confnav.index import build_index
-from confnav.ingest import ingest
+from _util import machine, peak_rss_mb, prepare_store
 from confnav.model import Decision
 from confnav.rank import WeightedRanker, compute_signals
 from confnav.rank.signals import PaperSignals, VenueSignals, _review_signals
 from confnav.store import SqliteStore
-
-ICLR2020 = DATA / "iclr2020" / "paperlists-iclr2020.json"
-
-
-def prepare(db: Path | None, folder: Path) -> Path:
-    path = folder / "rank.db"
-    if db:
-        shutil.copy(db, path)
-    with SqliteStore(path) as store:
-        if not db:
-            ingest(store, ICLR2021)
-        if "iclr2020" not in {v.venue.id for v in store.venues()}:
-            ingest(store, [ICLR2020])
-        build_index(store, choose_embedder()[0])
-    return path
 
 
 def auc_of(scores: dict[str, float], signals: VenueSignals) -> float:
@@ -78,7 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as name:
-        path = prepare(args.db, Path(name))
+        path = prepare_store(Path(name), args.db)
         with SqliteStore(path) as store:
             start = time.perf_counter()
             signals = compute_signals(store, "iclr2021")

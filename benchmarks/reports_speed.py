@@ -7,7 +7,6 @@ cost is in topics_eval.py); each report is then timed as `confnav report` does i
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -15,10 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import DATA, ICLR2021, machine, peak_rss_mb
-from confnav.embed import choose_embedder
-from confnav.index import build_index
-from confnav.ingest import ingest
+from _util import machine, peak_rss_mb, prepare_store
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report
@@ -42,13 +38,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as name:
-        path = Path(name) / "reports.db"
-        if args.db:
-            shutil.copy(args.db, path)
+        path = prepare_store(Path(name), args.db)
         with SqliteStore(path) as store:
-            if not args.db:
-                ingest(store, [*ICLR2021, DATA / "iclr2020" / "paperlists-iclr2020.json"])
-                build_index(store, choose_embedder()[0])
             ensure_topics(store, "iclr2021")
 
             def overview() -> None:

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -24,11 +23,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
-from _util import ICLR2021, machine, peak_rss_mb
+from _util import machine, peak_rss_mb, prepare_store
 from confnav.embed import choose_embedder
 from confnav.embed.base import normalize
-from confnav.index import build_index
-from confnav.ingest import ingest
 from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.build import topic_vectors
@@ -42,17 +39,6 @@ def scores(truth: list[str], predicted: np.ndarray) -> str:
     return f"NMI {nmi:.3f}  ARI {ari:.3f}"
 
 
-def prepare(db: Path | None, folder: Path) -> Path:
-    path = folder / "topics.db"
-    if db:
-        shutil.copy(db, path)
-        return path
-    with SqliteStore(path) as store:
-        ingest(store, ICLR2021)
-        build_index(store, choose_embedder()[0])
-    return path
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, help="An indexed ICLR 2021 store to start from (saves embedding time).")
@@ -60,7 +46,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as name:
-        path = prepare(args.db, Path(name))
+        path = prepare_store(Path(name), args.db, with_2020=False)
         with SqliteStore(path) as store:
             data = topic_vectors(store, "iclr2021")
             start = time.perf_counter()

@@ -14,7 +14,6 @@ import argparse
 import http.client
 import json
 import random
-import shutil
 import socket
 import subprocess
 import sys
@@ -27,10 +26,7 @@ from urllib.parse import quote
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import DATA, ICLR2021, machine
-from confnav.embed import choose_embedder
-from confnav.index import build_index
-from confnav.ingest import ingest
+from _util import machine, prepare_store
 from confnav.store import SqliteStore
 from confnav.topics import ensure_topics
 
@@ -41,13 +37,8 @@ QUERIES = ["graph neural networks", "offline reinforcement learning", "adversari
 
 
 def prepare(db: Path | None, folder: Path) -> Path:
-    path = folder / "web.db"
-    if db:
-        shutil.copy(db, path)
+    path = prepare_store(folder, db)
     with SqliteStore(path) as store:
-        if not db:
-            ingest(store, [*ICLR2021, DATA / "iclr2020" / "paperlists-iclr2020.json"])
-        build_index(store, choose_embedder()[0])
         ensure_topics(store, "iclr2021")
         papers = list(store.iter_papers("iclr2021"))
     sample = random.Random(3).sample(papers, 300)
