@@ -8,7 +8,6 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import json_option, out, print_json, with_store
-from confnav.cli.topics import _venue
 from confnav.rank import WeightedRanker, load_weights
 from confnav.rank.external import import_external
 from confnav.rank.profile import blend_with_profile
@@ -29,7 +28,7 @@ def rank(
     weights: Path | None, explain: bool, as_json: bool,
 ) -> None:  # fmt: skip
     """Must-read papers of a venue, each with the reasons it is there."""
-    venue = _venue(store, venue)
+    venue = store.pick_venue(venue)
     ranking = WeightedRanker(load_weights(weights)).rank(store, venue, theme=theme)
     papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
     papers = papers[:top]
@@ -61,7 +60,7 @@ def rank(
 @with_store
 def signals(store: SqliteStore, file: Path, venue: str | None, as_json: bool) -> None:
     """Import external signals (e.g. citations, mentions) from CSV/JSON with an 'id' column."""
-    venue = _venue(store, venue)
+    venue = store.pick_venue(venue)
     result = import_external(store, venue, file)
     if as_json:
         print_json({"stored": result.stored, "signals": result.signals, "unknown_ids": result.unknown_ids})

@@ -9,8 +9,6 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import json_option, out, print_json, with_store
-from confnav.cli.topics import _venue
-from confnav.errors import ConfnavError
 from confnav.reports.digest import build_digest
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
@@ -80,7 +78,7 @@ def report_overview(
     logging.basicConfig(level=logging.WARNING, format="note: %(message)s")
     config = load_venue_config(venue_config)
     built = build_overview(
-        store, _venue(store, venue), summarizer=make_summarizer(), per_theme=per_theme, config=config
+        store, store.pick_venue(venue), summarizer=make_summarizer(), per_theme=per_theme, config=config
     )
     _write(built, fmt, output, store)
 
@@ -96,7 +94,7 @@ def report_digest(
     like: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Must-read digest: the top papers with TL;DR, authors, decision and why each is there."""
-    built = build_digest(store, _venue(store, venue), top=top, theme=theme, like=like, summarizer=make_summarizer())
+    built = build_digest(store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=make_summarizer())
     _write(built, fmt, output, store)
 
 
@@ -105,7 +103,7 @@ def report_digest(
 @with_store
 def report_stats(store: SqliteStore, venue: str | None, fmt: str, output: Path | None) -> None:
     """Statistics report with tables and charts (charts inline in HTML, beside the file in Markdown)."""
-    _write(build_stats_report(store, _venue(store, venue)), fmt, output, store)
+    _write(build_stats_report(store, store.pick_venue(venue)), fmt, output, store)
 
 
 @cli.command()
@@ -114,7 +112,7 @@ def report_stats(store: SqliteStore, venue: str | None, fmt: str, output: Path |
 @with_store
 def stats(store: SqliteStore, venue: str | None, as_json: bool) -> None:
     """Statistics of a venue: decisions and rates, ratings, agreement, authors, institutions, keywords."""
-    data = stats_json(store, _venue(store, venue))
+    data = stats_json(store, store.pick_venue(venue))
     if as_json:
         print_json(data)
         return
@@ -148,6 +146,3 @@ def verify(store: SqliteStore, report_file: Path, as_json: bool) -> None:
         )
     if not result.ok:
         raise SystemExit(1)
-
-
-__all__ = ["ConfnavError"]

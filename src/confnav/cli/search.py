@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, err, filter_options, json_option, out, print_json, with_store
+from confnav.cli.common import RichProgress, filter_options, json_option, out, print_json, with_store
 from confnav.embed import choose_embedder
 from confnav.index import build_index
 from confnav.search.engine import MODES, Results, Searcher
@@ -95,6 +95,3 @@ def recommend(
     """A reading list from papers you liked (never those papers themselves)."""
     results = Searcher(store).recommend(like, unlike, text, where=where, limit=limit)
     _print_results(results, as_json)
-
-
-__all__ = ["err"]

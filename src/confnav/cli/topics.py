@@ -14,17 +14,6 @@ from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.map_image import render_map
 
 
-def _venue(store: SqliteStore, venue: str | None) -> str:
-    """The venue asked for, or the only/latest one in the store."""
-    if venue:
-        store.get_venue(venue)
-        return venue
-    venues = store.venues()
-    if not venues:
-        raise ConfnavError("the store is empty: run 'confnav ingest FILE...' first")
-    return venues[-1].venue.id
-
-
 def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
@@ -41,7 +30,7 @@ def topics(
     store: SqliteStore, venue: str | None, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool
 ) -> None:
     """Themes of a venue with labels, sizes and acceptance (built on first use, then kept)."""
-    venue = _venue(store, venue)
+    venue = store.pick_venue(venue)
     with RichProgress(quiet) as progress:
         ensure_topics(store, venue, progress=progress, rebuild=rebuild, themes=themes)
     facts = theme_facts(store, venue, level)
@@ -64,7 +53,7 @@ def topics(
 @with_store
 def topic(store: SqliteStore, theme_id: str, venue: str | None, as_json: bool) -> None:
     """One theme: its facts, keywords, sub-themes and papers."""
-    venue = _venue(store, venue)
+    venue = store.pick_venue(venue)
     ensure_topics(store, venue)
     facts = get_theme(store, venue, theme_id)
     if as_json:
@@ -126,7 +115,7 @@ def trends_cmd(store: SqliteStore, source: str, target: str, top: int, as_json: 
 @with_store
 def map_cmd(store: SqliteStore, venue: str | None, out_path: Path) -> None:
     """Draw the 2D map of a venue, papers coloured by theme, labels at the theme centres."""
-    venue = _venue(store, venue)
+    venue = store.pick_venue(venue)
     if out_path.suffix.lower() not in (".png", ".svg"):
         raise ConfnavError(f"--out {out_path}: use a .png or .svg file name")
     ensure_topics(store, venue)

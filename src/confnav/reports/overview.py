@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
@@ -12,11 +11,10 @@ from confnav.rank.ranker import RankedPaper
 from confnav.reports.facts import theme_facts_of, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section, forum_url
 from confnav.store import SqliteStore
-from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
+from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
 
-CITE_MARK = re.compile(r"\[([A-Za-z0-9_\-~.]+)\]")
 MAJOR_SHARE = 0.015  # themes holding at least this share of the venue get a section
 CONFIG_KEYS = ("dates", "location", "website")
 
@@ -84,7 +82,7 @@ def build_overview(
         if isinstance(summarizer, LLMSummarizer):
             listed = [(c.paper_id, c.title, c.tldr or "") for c in cites]
             if written := llm_theme_summary(summarizer, theme.label, theme.keywords, listed):
-                summary += " " + CITE_MARK.sub(r"[[cite:\1]]", written)
+                summary += " " + CITATION.sub(r"[[cite:\1]]", written)
         report.sections.append(Section(title, summary, theme_facts_of(theme), cites, theme.id))
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
         report.notes.append(

@@ -46,6 +46,7 @@ class Corpus:
     row_of: dict[int, int] = field(default_factory=dict)
     ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
     masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
+    rows_of_id: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, store: SqliteStore) -> Corpus:
@@ -98,7 +99,8 @@ class Corpus:
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         """The row of a paper id (first match unless a venue is given)."""
-        for row, paper in enumerate(self.papers):
-            if paper.id == paper_id and (venue is None or paper.venue == venue):
-                return row
-        return None
+        if not self.rows_of_id:
+            for row, paper in enumerate(self.papers):
+                self.rows_of_id.setdefault(paper.id, []).append(row)
+        rows = [r for r in self.rows_of_id.get(paper_id, []) if venue is None or self.papers[r].venue == venue]
+        return rows[0] if rows else None

@@ -23,7 +23,8 @@ from confnav.store import PaperFilter, SqliteStore
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 Fusion = Callable[[np.ndarray, np.ndarray], np.ndarray]
-NO_INDEX = "this store has no semantic index yet: run 'confnav index'"
+RUN_INDEX = "run 'confnav index'"
+NO_INDEX = f"this store has no semantic index yet: {RUN_INDEX}"
 
 
 @dataclass
@@ -119,7 +120,7 @@ class Searcher:
         notices: list[str] = []
         vectors = self.vectors() if mode != "keyword" else None
         if mode == "semantic" and vectors is None:
-            raise ConfnavError(f"semantic search needs an index: {NO_INDEX.split(': ')[1]}")
+            raise ConfnavError(f"semantic search needs an index: {RUN_INDEX}")
         if mode == "hybrid" and vectors is None:
             notices.append(f"{NO_INDEX}; showing keyword results")
             mode = "keyword"

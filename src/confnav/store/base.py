@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from confnav.errors import ConfnavError
 from confnav.model import Decision, Paper, Venue
 from confnav.sources.base import SourceRecord
 
@@ -21,6 +22,11 @@ class PaperFilter:
     keyword: str | None = None
     year: int | None = None
     min_rating: float | None = None
+
+    def __post_init__(self) -> None:
+        allowed = [d.value for d in Decision] + ["accepted"]
+        if self.decision is not None and self.decision not in allowed:
+            raise ConfnavError(f"unknown decision {self.decision!r} (one of: {', '.join(allowed)})")
 
     def decisions(self) -> list[str] | None:
         """The decision values this filter admits, or None for all."""
@@ -74,6 +80,8 @@ class Store(Protocol):
     def iter_papers(self, venue: str | None = None) -> Iterator[Paper]: ...
 
     def venues(self) -> list[VenueSummary]: ...
+
+    def pick_venue(self, venue: str | None) -> str: ...
 
     def get_venue(self, venue_id: str) -> Venue: ...
 

@@ -242,6 +242,15 @@ class SqliteStore(TopicTables, ReadingLists):
             raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
         return Venue(*row)
 
+    def pick_venue(self, venue: str | None) -> str:
+        """The venue asked for (checked), or the latest one in the store when none is named."""
+        if venue:
+            return self.get_venue(venue).id
+        row = self.conn.execute("SELECT id FROM venues ORDER BY year DESC, id DESC LIMIT 1").fetchone()
+        if row is None:
+            raise ConfnavError("the store is empty: run 'confnav ingest FILE...' first")
+        return row[0]
+
     def venues(self) -> list[VenueSummary]:
         summaries = []
         for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id").fetchall():
@@ -282,9 +291,6 @@ class SqliteStore(TopicTables, ReadingLists):
         if venue:
             return self.conn.execute("SELECT COUNT(*) FROM papers WHERE venue = ?", (venue,)).fetchone()[0]
         return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
-
-    def schema_versions(self) -> list[int]:
-        return [row[0] for row in self.conn.execute("SELECT version FROM schema_migrations ORDER BY version")]
 
     def _where(self, f: PaperFilter) -> tuple[str, list[Any]]:
         clauses: list[str] = []

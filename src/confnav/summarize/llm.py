@@ -140,18 +140,18 @@ THEME_PROMPT = (
     "Write two sentences on what the papers study and how. Cite papers only as [ID] with the ids given; "
     'no numbers, no other names. Answer with JSON only: {"summary": "<two sentences>"}.'
 )
-_CITE = re.compile(r"\[([A-Za-z0-9_\-~.]+)\]")
+CITATION = re.compile(r"\[([A-Za-z0-9_\-~.]+)\]")
 
 
 def check_theme_summary(text: str, allowed: set[str]) -> str:
     """The summary if it cites only allowed ids (at least one), has no digits and stays short; else LLMError."""
     text = " ".join(text.split())
-    cited = set(_CITE.findall(text))
+    cited = set(CITATION.findall(text))
     if not cited:
         raise LLMError("the theme summary cites no paper")
     if cited - allowed:
         raise LLMError(f"the theme summary cites papers it was not given: {', '.join(sorted(cited - allowed))}")
-    if re.search(r"\d", _CITE.sub("", text)):
+    if re.search(r"\d", CITATION.sub("", text)):
         raise LLMError("the theme summary contains numbers, which only the verified facts may state")
     if len(text.split()) > 90 or re.search(r"[$\\{}<>]", text):
         raise LLMError("the theme summary is too long or has markup")

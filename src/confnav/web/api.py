@@ -23,9 +23,7 @@ MAX_LIMIT = 100
 
 def _filter(venue: str | None, decision: str | None, author: str | None, keyword: str | None,
             min_rating: float | None) -> PaperFilter:  # fmt: skip
-    if decision is not None and decision not in {"oral", "spotlight", "poster", "reject", "withdrawn", "desk-reject",
-                                                 "unknown", "accepted"}:  # fmt: skip
-        raise ConfnavError(f"unknown decision {decision!r}")
+    """Empty form fields mean no condition."""
     return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating)
 
 

@@ -94,8 +94,11 @@ async def author_page(request: Request, name: str) -> HTMLResponse:
 async def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
     venues = [s.venue for s in store.venues()]
-    venue = venue or (venues[-1].id if venues else "")
-    problem = _topics_ready(request, venue) if venue else "the store is empty"
+    try:
+        venue = store.pick_venue(venue or None)
+    except ConfnavError as exc:
+        return page(request, "error.html", 409, message=str(exc))
+    problem = _topics_ready(request, venue)
     return page(request, "map.html", venue=venue, venues=venues, problem=problem)
 
 
