@@ -78,7 +78,7 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
         lines += [f"### {table.caption}", "", f"<!-- table:{table.id} -->"]
         lines += ["| " + " | ".join(map(_md_cell, table.header)) + " |", "|" + " --- |" * len(table.header)]
         lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in table.rows] + [""]
-    if assets is not None:
+    if assets is not None and report.charts:
         assets.mkdir(parents=True, exist_ok=True)
         for chart in report.charts:
             (assets / f"{chart.id}.png").write_bytes(chart.png)
