@@ -1,18 +1,19 @@
 """Web load: 50 concurrent clients for 20 s against the search and paper APIs on the ICLR 2021 store.
 
-Each client sends its next request as soon as the last is answered (closed loop), half searches drawn
-from 14 topics, 150 titles and 150 keyword lists, half papers drawn from all 3,014.
+Each client sends its next request as soon as the last is answered (closed loop); half are paper views
+drawn from all 3,014 papers, half searches. Two runs, each against a fresh server: searches drawn from
+314 repeated queries (14 topics, 150 titles, 150 keyword lists), then searches that are all unique
+(two random author keywords), so no search answer is ever cached.
 
 The server is `confnav serve` in its own process on loopback; clients are threads with keep-alive
-connections in this process (both share the 2 cores). Reports p50/p99 latency, errors, throughput,
-and the weight of the map page (HTML, CSS, scripts and the map data it loads).
+connections, opened before the clock starts, in this process (both share the 2 cores). Reports p50/p99
+latency, errors, throughput, and the weight of the map page (HTML, CSS, scripts and the map data it loads).
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import random
 import socket
 import subprocess
@@ -20,6 +21,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -36,7 +39,8 @@ QUERIES = ["graph neural networks", "offline reinforcement learning", "adversari
            "protein structure", "implicit bias of gradient descent", "neural architecture search"]  # fmt: skip
 
 
-def prepare(db: Path | None, folder: Path) -> Path:
+def prepare(db: Path | None, folder: Path) -> tuple[Path, list[str], list[str], list[str]]:
+    """The store, every paper id, the repeated query set, and the pool of author keywords for unique queries."""
     path = prepare_store(folder, db)
     with SqliteStore(path) as store:
         ensure_topics(store, "iclr2021")
@@ -45,18 +49,23 @@ def prepare(db: Path | None, folder: Path) -> Path:
     queries = (
         QUERIES + [p.title for p in sample[:150]] + [", ".join(p.keywords[:3]) for p in sample[150:] if p.keywords]
     )
-    (folder / "ids.json").write_text(json.dumps({"ids": [p.id for p in papers], "queries": queries}))
-    return path
+    keywords = sorted({k for p in papers for k in p.keywords})
+    return path, [p.id for p in papers], queries, keywords
 
 
 def client(
-    port: int, ids: list[str], queries: list[str], stop: float, seed: int, results: list[tuple[float, bool]]
-) -> None:
+    port: int, ids: list[str], next_query: Callable[[random.Random], str], start_line: threading.Barrier,
+    seconds: float, seed: int, results: list[tuple[float, bool]],
+) -> None:  # fmt: skip
+    """One closed-loop client: connect first, then start with the others and stop after `seconds`."""
     rng = random.Random(seed)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.connect()
+    start_line.wait()
+    stop = time.perf_counter() + seconds
     while time.perf_counter() < stop:
         if rng.random() < 0.5:
-            path = f"/api/search?q={quote(rng.choice(queries))}&limit=10"
+            path = f"/api/search?q={quote(next_query(rng))}&limit=10"
         else:
             path = f"/api/paper/{quote(rng.choice(ids))}"
         start = time.perf_counter()
@@ -86,6 +95,55 @@ def page_weight(port: int) -> dict[str, int]:
     return sizes
 
 
+@contextmanager
+def server(db: Path) -> Iterator[int]:
+    """A fresh `confnav serve` process (empty answer cache) on a free loopback port; yields the port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    confnav = Path(sys.executable).parent / "confnav"
+    command = [str(confnav), "serve", "--db", str(db), "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE)
+    try:
+        for _ in range(600):
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                connection.request("GET", "/api/lists")
+                if connection.getresponse().status == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def load(port: int, ids: list[str], next_query: Callable[[random.Random], str], clients: int,
+         seconds: float) -> list[tuple[float, bool]]:  # fmt: skip
+    """Latency and success of every request made by `clients` closed-loop clients in `seconds`."""
+    results: list[tuple[float, bool]] = []
+    start_line = threading.Barrier(clients)
+    threads = [
+        threading.Thread(target=client, args=(port, ids, next_query, start_line, seconds, i, results))
+        for i in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def report(name: str, results: list[tuple[float, bool]], clients: int, seconds: float) -> None:
+    latencies = np.array([t for t, _ in results]) * 1000
+    errors = sum(1 for _, ok in results if not ok)
+    print(f"{name}: {clients} clients, {seconds:g} s, search and paper APIs half each: {len(results):,} requests "
+          f"({len(results) / seconds:.0f}/s), errors {errors}")  # fmt: skip
+    print(f"  p50 {np.percentile(latencies, 50):.1f} ms  p99 {np.percentile(latencies, 99):.1f} ms  "
+          f"max {latencies.max():.1f} ms; goals p50 <= 30 ms, p99 <= 200 ms, no errors")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, help="An ICLR 2021 store to start from (saves embedding time).")
@@ -94,45 +152,18 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        db = prepare(args.db, folder)
-        workload = json.loads((folder / "ids.json").read_text())
-        ids, queries = workload["ids"], workload["queries"]
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        confnav = Path(sys.executable).parent / "confnav"
-        server = subprocess.Popen([str(confnav), "serve", "--db", str(db), "--port", str(port)], stdout=subprocess.PIPE)
-        try:
-            for _ in range(200):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            weights = page_weight(port)  # also warms the server's caches
-            results: list[tuple[float, bool]] = []
-            stop = time.perf_counter() + args.seconds
-            threads = [
-                threading.Thread(target=client, args=(port, ids, queries, stop, i, results))
-                for i in range(args.clients)
-            ]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    latencies = np.array([t for t, _ in results]) * 1000
-    errors = sum(1 for _, ok in results if not ok)
-    print(f"{args.clients} clients, {args.seconds:g} s, search and paper APIs half each: {len(results):,} requests "
-          f"({len(results) / args.seconds:.0f}/s), errors {errors}")  # fmt: skip
-    print(f"  p50 {np.percentile(latencies, 50):.1f} ms  p99 {np.percentile(latencies, 99):.1f} ms  "
-          f"max {latencies.max():.1f} ms; goals p50 <= 30 ms, p99 <= 200 ms, no errors")  # fmt: skip
+        db, ids, queries, keywords = prepare(args.db, Path(name))
+        with server(db) as port:
+            weights = page_weight(port)
+            repeated = load(port, ids, lambda rng: rng.choice(queries), args.clients, args.seconds)
+        with server(db) as port:
+            unique = load(port, ids, lambda rng: f"{rng.choice(keywords)} {rng.choice(keywords)}", args.clients,
+                          args.seconds)  # fmt: skip
+    report(f"repeated queries ({len(queries)} distinct)", repeated, args.clients, args.seconds)
+    report("unique queries (two random author keywords each: no cached answers)", unique, args.clients, args.seconds)
     total = sum(weights.values())
     print(
-        f"  map page weight {total / 1024:.0f} KiB: " + ", ".join(f"{p} {n / 1024:.1f} KiB" for p, n in weights.items())
+        f"map page weight {total / 1024:.0f} KiB: " + ", ".join(f"{p} {n / 1024:.1f} KiB" for p, n in weights.items())
     )
 
 

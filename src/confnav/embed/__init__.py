@@ -35,8 +35,8 @@ def choose_embedder(model: str | None = None) -> tuple[Embedder, str | None]:
     return load_embedder(model), None
 
 
-def load_embedder(name: str) -> Embedder:
-    """The embedder that produced vectors stored under `name`."""
+def load_embedder(name: str, threads: int | None = None) -> Embedder:
+    """The embedder that produced vectors stored under `name`; `threads` caps the ONNX runtime's threads."""
     if name == SPARSE_MODEL:
         return SparseEmbedder()
     if ":" in name and not name.endswith(ONNX_SUFFIX):
@@ -47,5 +47,5 @@ def load_embedder(name: str) -> Embedder:
         base = name[: -len(ONNX_SUFFIX)]
         if find_spec("onnxruntime") is None:
             return SentenceTransformerEmbedder(base)
-        return OnnxEmbedder(base, Path(resolve_model(base)))
+        return OnnxEmbedder(base, Path(resolve_model(base)), threads=threads)
     return SentenceTransformerEmbedder(name)

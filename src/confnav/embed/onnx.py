@@ -127,6 +127,8 @@ class OnnxEmbedder(PretrainedEmbedder):
             options = ort.SessionOptions()
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1
+            # Idle threads must sleep, not spin: spinning steals the cores from numpy and the web server.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
                 self._session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # noqa: BLE001 - a corrupt cache file: say where it is

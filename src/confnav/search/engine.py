@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -90,6 +90,12 @@ class Searcher:
         _ = self.corpus  # refreshes both when the store changed
         return self._vectors
 
+    def warm(self) -> None:
+        """Load the corpus, the vectors and the embedder now, so the first query is as fast as the rest."""
+        vectors = self.vectors()
+        if vectors is not None and vectors.embedder is not None:
+            vectors.embedder.embed(["warm up"])
+
     def _load_vectors(self) -> Vectors | None:
         assert self._corpus is not None
         models = {name: n for name, n in self.store.embedding_models().items() if KEYWORD_VIEW not in name}
@@ -98,7 +104,8 @@ class Searcher:
         model = max(models, key=models.__getitem__)
         vectors = self._corpus.load_vectors(self.store, model)
         if vectors.embedder is None:
-            embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model)
+            # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
+            embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model, 1)
             if embedder.fitted_on_corpus:
                 cached = self.store.get_cache(embedder_state_cache(model))
                 if cached is None:
@@ -216,11 +223,12 @@ class Searcher:
         rows = np.flatnonzero(mask)
         if not rows.size:
             return []
-        order = rows[np.argsort(-score[rows], kind="stable")]
+        order = _best_first(rows, score, max(4 * limit, 50))
         wanted = set(terms(query.text)) if query else set()
         hits: list[Hit] = []
+        papers = self.corpus.papers
         for row in order:
-            paper = self.corpus.papers[row]
+            paper = papers[row]
             if query is not None and not query.matches(
                 paper.title, paper.abstract or "", paper.keywords, [a.name for a in paper.authors]
             ):
@@ -238,3 +246,15 @@ class Searcher:
             if len(hits) >= limit:
                 break
         return hits
+
+
+def _best_first(rows: np.ndarray, score: np.ndarray, first: int) -> Iterator[int]:
+    """Rows by falling score, ties in row order, as a full stable sort gives, but sorting only the best
+    `first` until more are asked for (a search shows 10 hits of thousands of rows)."""
+    negated = -score[rows]
+    if first >= rows.size:
+        yield from rows[np.argsort(negated, kind="stable")]
+        return
+    threshold = np.partition(negated, first - 1)[first - 1]
+    for part in (np.flatnonzero(negated <= threshold), np.flatnonzero(negated > threshold)):
+        yield from rows[part[np.argsort(negated[part], kind="stable")]]

@@ -43,6 +43,8 @@ class Query:
 
     def matches(self, title: str, abstract: str, keywords: list[str], authors: list[str]) -> bool:
         """True when a paper meets every phrase and field condition."""
+        if not (self.phrases or self.titles or self.keywords or self.authors):
+            return True
         body = f" {' '.join(words(' '.join([title, abstract, *keywords])))} "
         if any(f" {' '.join(words(p))} " not in body for p in self.phrases):
             return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from confnav.model import fold
@@ -18,25 +19,36 @@ def _token_terms(token: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _CORE.findall(fold(token)) if w not in STOPWORDS)
 
 
-def _matches(token: str, wanted: set[str]) -> bool:
-    return any(term in wanted for term in _token_terms(token))
+@lru_cache(maxsize=20_000)
+def _term_positions(text: str) -> tuple[list[str], dict[str, list[int]]]:
+    """The tokens of a text and, for each index term, the tokens holding it (computed once per text)."""
+    tokens = _WORD.findall(text)
+    positions: dict[str, list[int]] = {}
+    for i, token in enumerate(tokens):
+        for term in set(_token_terms(token)):
+            positions.setdefault(term, []).append(i)
+    return tokens, positions
 
 
 def make_snippet(text: str, query_terms: set[str], width: int = 32) -> str:
-    """The `width`-word window of `text` holding the most query terms, matches marked with `**`."""
-    tokens = _WORD.findall(text)
+    """The `width`-word window of `text` holding the most query terms, matches marked with `**`.
+
+    Of equally good windows the earliest wins; only starts where a match enters the window need checking.
+    """
+    tokens, positions = _term_positions(text)
     if not tokens:
         return ""
-    hits = [1 if query_terms and _matches(t, query_terms) else 0 for t in tokens]
-    best_start, best = 0, -1
-    running = sum(hits[:width])
-    for start in range(max(1, len(tokens) - width + 1)):
-        if start:
-            running += (hits[start + width - 1] if start + width - 1 < len(tokens) else 0) - hits[start - 1]
-        if running > best:
-            best_start, best = start, running
-    window = tokens[best_start : best_start + width]
-    marked = [f"**{t}**" if hits[best_start + i] else t for i, t in enumerate(window)]
+    matched = sorted({i for term in query_terms for i in positions.get(term, ())})
+    last_start = max(0, len(tokens) - width)
+    best_start, best = 0, bisect_left(matched, width)
+    for position in matched:
+        start = min(max(0, position - width + 1), last_start)
+        count = bisect_left(matched, start + width) - bisect_left(matched, start)
+        if count > best:
+            best_start, best = start, count
+    chosen = set(matched)
+    window = range(best_start, min(best_start + width, len(tokens)))
+    marked = [f"**{tokens[i]}**" if i in chosen else tokens[i] for i in window]
     prefix = "… " if best_start > 0 else ""
     suffix = " …" if best_start + width < len(tokens) else ""
     return prefix + " ".join(marked) + suffix

@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.search.engine import Searcher
@@ -25,6 +26,13 @@ CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
+SAFETY_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+)
+RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
+MAX_URL = 8192
 log = logging.getLogger("confnav.web")
 
 
@@ -36,19 +44,6 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
         docs_url=None, redoc_url=None,  # their pages load assets from a CDN; /openapi.json is served
     )  # fmt: skip
     app.state.confnav = AppState(store, Searcher(store), token)
-
-    @app.middleware("http")
-    async def guard(request: Request, call_next):  # type: ignore[no-untyped-def]
-        length = request.headers.get("content-length")
-        if length and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"error": f"request body over {MAX_BODY // 1024} KiB"}, status_code=413)
-        if len(str(request.url)) > 8192:
-            return JSONResponse({"error": "request URL too long"}, status_code=414)
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> JSONResponse:
@@ -79,16 +74,46 @@ def create_app(db: Path, token: str | None = None) -> FastAPI:
     app.include_router(api_router)
     app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard)
     return app
 
 
+class Guard:
+    """Plain ASGI middleware (far cheaper per request than Starlette's BaseHTTPMiddleware): size limits and headers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length", b"")
+        problem = None
+        if length and (not length.isdigit() or int(length) > MAX_BODY):
+            problem = (413, f"request body over {MAX_BODY // 1024} KiB")
+        elif len(scope.get("raw_path") or scope["path"]) + len(scope["query_string"]) > MAX_URL:
+            problem = (414, "request URL too long")
+        if problem:
+            response = JSONResponse({"error": problem[1]}, status_code=problem[0], headers=dict(SAFETY_HEADERS))
+            return await response(scope, receive, send)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *RAW_SAFETY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def serve(db: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the app with uvicorn; off loopback, writes need a token printed here."""
+    """Run the app with uvicorn, warmed up first; off loopback, writes need a token printed here."""
     import uvicorn
 
     loopback = host in ("127.0.0.1", "localhost", "::1")
     token = None if loopback else secrets.token_urlsafe(16)
     app = create_app(db, token)
+    app.state.confnav.searcher.warm()
     print(f"confnav is serving {db} at http://{host}:{port}/", flush=True)
     if token:
         print(f"writes (reading lists) need the header X-Confnav-Token: {token}", flush=True)

@@ -15,6 +15,7 @@ from confnav.search.engine import Searcher
 from confnav.store import SqliteStore
 
 T = TypeVar("T")
+MAX_ANSWERS = 8192  # a few KB each: every paper of a big venue plus thousands of searches
 
 
 class WriteForbidden(ConfnavError):
@@ -40,7 +41,7 @@ class AppState:
             return self._answers[full]  # type: ignore[return-value]
         value = compute()
         self._answers[full] = value
-        if len(self._answers) > 2048:
+        if len(self._answers) > MAX_ANSWERS:
             self._answers.popitem(last=False)
         return value
 
