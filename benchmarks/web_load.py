@@ -80,18 +80,18 @@ def client(
         results.append((time.perf_counter() - start, ok))
 
 
-def page_weight(port: int) -> dict[str, int]:
+def page_weight(port: int) -> dict[str, tuple[int, int]]:
+    """Bytes of each part of the map page: as sent plain, and as sent to a browser (gzip)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     sizes = {}
-    for path in (
-        "/map?venue=iclr2021",
-        "/static/style.css",
-        "/static/app.js",
-        "/static/map.js",
-        "/api/map?venue=iclr2021",
-    ):
-        connection.request("GET", path, headers={"Accept-Encoding": "identity"})
-        sizes[path] = len(connection.getresponse().read())
+    for path in ("/map?venue=iclr2021", "/static/style.css", "/static/app.js", "/static/map.js",
+                 "/api/map?venue=iclr2021"):  # fmt: skip
+        plain, packed = 0, 0
+        for encoding in ("identity", "gzip"):
+            connection.request("GET", path, headers={"Accept-Encoding": encoding})
+            size = len(connection.getresponse().read())
+            plain, packed = (size, packed) if encoding == "identity" else (plain, size)
+        sizes[path] = (plain, packed)
     return sizes
 
 
@@ -161,10 +161,10 @@ def main() -> None:
                           args.seconds)  # fmt: skip
     report(f"repeated queries ({len(queries)} distinct)", repeated, args.clients, args.seconds)
     report("unique queries (two random author keywords each: no cached answers)", unique, args.clients, args.seconds)
-    total = sum(weights.values())
-    print(
-        f"map page weight {total / 1024:.0f} KiB: " + ", ".join(f"{p} {n / 1024:.1f} KiB" for p, n in weights.items())
-    )
+    plain, packed = (sum(sizes[i] for sizes in weights.values()) for i in (0, 1))
+    print(f"map page weight {plain / 1024:.0f} KiB plain, {packed / 1024:.0f} KiB as sent with gzip:")
+    for path, (size, gzipped) in weights.items():
+        print(f"  {path}: {size / 1024:.1f} KiB, gzip {gzipped / 1024:.1f} KiB")
 
 
 if __name__ == "__main__":

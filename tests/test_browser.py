@@ -16,6 +16,11 @@ from tests.web_fixtures import HOSTILE_ID, running_server, web_store
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "artifacts" / "screenshots"
+PAGES = {
+    "home": "/", "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "author": "/author/Yang%20Song",
+    "overview": "/reports/iclr2021/overview", "stats": "/reports/iclr2021/stats",
+    "trends": "/trends?from=iclr2020&to=iclr2021",
+}  # fmt: skip
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
 
@@ -83,6 +88,35 @@ def test_map_draws_all_points_and_a_click_opens_a_paper(page, base_url: str) -> 
     assert page.locator("#paper-title").is_visible()
 
 
+def test_map_by_keyboard(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/map?venue=iclr2021")
+    page.wait_for_selector("#map[data-ready='1']")
+    page.focus("#map")
+    page.keyboard.press("+")
+    page.keyboard.press("ArrowLeft")
+    ringed = page.inner_text("#map-status").removesuffix(" (Enter opens it)")
+    assert ringed and page.is_visible("#map-tip")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#paper-title")
+    assert page.inner_text("#paper-title") == ringed
+
+
+def test_every_page_passes_axe(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    """axe-core's WCAG 2 A/AA and best-practice rules find nothing on any page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    found = {}
+    for path in (*PAGES.values(), "/search?q=graph+neural+networks", "/paper/Ua6zuk0WRH", "/map?venue=iclr2021",
+                 "/lists", "/reports/iclr2021/digest", "/paper/no-such-paper"):  # fmt: skip
+        page.goto(f"{base_url}{path}")
+        page.wait_for_load_state("networkidle")
+        violations = axe.run(page).response["violations"]
+        if violations:
+            found[path] = [(v["id"], v["nodes"][0]["html"][:120]) for v in violations]
+    assert not found, found
+
+
 def test_reading_list_and_bibtex_export(page, base_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     for paper_id in ("Ua6zuk0WRH", "QtTKTdVrFBB"):
         page.goto(f"{base_url}/paper/{paper_id}")
@@ -110,12 +144,7 @@ def test_script_in_an_abstract_is_shown_as_text(page, base_url: str) -> None:  #
 
 
 def test_other_pages_render(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
-    pages = {
-        "home": "/", "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "author": "/author/Yang%20Song",
-        "overview": "/reports/iclr2021/overview", "stats": "/reports/iclr2021/stats",
-        "trends": "/trends?from=iclr2020&to=iclr2021",
-    }  # fmt: skip
-    for name, path in pages.items():
+    for name, path in PAGES.items():
         response = page.goto(f"{base_url}{path}")
         assert response is not None and response.status == 200, path
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=name in ("home", "themes"))

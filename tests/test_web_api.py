@@ -31,7 +31,9 @@ def test_filters_and_other_routes(client: TestClient) -> None:
     assert orals and {h["decision"] for h in orals} == {"oral"}
     similar = client.get("/api/similar/Ua6zuk0WRH").json()["hits"]
     assert similar and "Ua6zuk0WRH" not in [h["id"] for h in similar]
-    assert len(client.get("/api/map", params={"venue": "iclr2021"}).json()["points"]) == 3014
+    layout = client.get("/api/map", params={"venue": "iclr2021"}).json()
+    assert len(layout["ids"]) == len(layout["titles"]) == len(layout["theme"]) == len(layout["xy"]) // 2 == 3014
+    assert all(0 <= v <= 10_000 for v in layout["xy"]) and len(layout["themes"]) > max(layout["theme"])
     assert client.get("/api/topics", params={"venue": "iclr2021"}).json()[0]["label"]
     assert client.get("/api/rank", params={"venue": "iclr2021", "top": 3}).json()[0]["reasons"]
     assert client.get("/api/stats", params={"venue": "iclr2021"}).json()["facts"]["venue.reviewed"] == "2,997"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 from fastapi import APIRouter, Body, Query, Request
@@ -19,6 +20,7 @@ from confnav.web.state import AppState, state_of
 
 router = APIRouter(prefix="/api")
 MAX_LIMIT = 100
+MAP_GRID = 10_000
 
 
 def _filter(venue: str | None, decision: str | None, author: str | None, keyword: str | None,
@@ -101,20 +103,41 @@ async def topics(request: Request, venue: str, level: int = Query(1, ge=1, le=2)
     return [t.to_dict() for t in theme_facts(state.store, venue, level)]
 
 
-@router.get("/map")
-async def map_points(request: Request, venue: str) -> dict[str, object]:
-    """Every paper of a venue as [id, x, y, theme index, title], and the themes with their label positions."""
+@router.get("/map", response_class=JSONBytes)
+async def map_points(request: Request, venue: str) -> JSONBytes:
+    """Every paper of a venue, column by column: ids, titles, theme index, and x, y pairs as integers on a
+    0..MAP_GRID grid (compact to send, finer than any screen); the themes with their label positions."""
     state = state_of(request)
+    run = str(state.store.topic_run(venue))  # themes rebuilt with other settings make a new map
+    body = state.cached(("map", venue, run), lambda: _json(_map_answer(state, venue)))
+    if "gzip" not in request.headers.get("accept-encoding", ""):
+        return JSONBytes(body)
+    packed = state.cached(("map.gz", venue, run), lambda: gzip.compress(body, 6))  # about a third of the size
+    return JSONBytes(packed, headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+
+
+def _map_answer(state: AppState, venue: str) -> dict[str, object]:
     ensure_topics(state.store, venue)
     themes = theme_facts(state.store, venue, 1)
     index = {t.id: i for i, t in enumerate(themes)}
-    titles = dict(state.store.paper_rows(venue))
-    points = [
-        [titles[pk].id, round(a.x, 3), round(a.y, 3), index[a.theme], titles[pk].title]
-        for pk, a in state.store.assignments(venue).items()
-    ]
-    labels = [{"id": t.id, "label": t.label, "x": t.x, "y": t.y, "size": t.size} for t in themes]
-    return {"venue": venue, "points": points, "themes": labels}
+    papers = dict(state.store.paper_rows(venue))
+    assigned = sorted(state.store.assignments(venue).items())
+    xs = [a.x for _, a in assigned] or [0.0]
+    ys = [a.y for _, a in assigned] or [0.0]
+    left, bottom = min(xs), min(ys)
+    unit = max(max(xs) - left, max(ys) - bottom) / MAP_GRID or 1.0
+
+    def grid(x: float, y: float) -> list[int]:
+        return [round((x - left) / unit), round((y - bottom) / unit)]
+
+    return {
+        "venue": venue,
+        "ids": [papers[pk].id for pk, _ in assigned],
+        "titles": [papers[pk].title for pk, _ in assigned],
+        "theme": [index[a.theme] for _, a in assigned],
+        "xy": [v for _, a in assigned for v in grid(a.x, a.y)],
+        "themes": [{"id": t.id, "label": t.label, "xy": grid(t.x, t.y), "size": t.size} for t in themes],
+    }
 
 
 @router.get("/rank")

@@ -1,4 +1,4 @@
-// The conference map: every paper a dot coloured by theme; zoom, pan, hover, click, highlight.
+// The conference map: every paper a dot coloured by theme; zoom, pan, hover, click, highlight, keyboard.
 "use strict";
 
 const PALETTE = ["#1f77b4","#ff7f0e","#2ca02c","#d62728","#9467bd","#8c564b","#e377c2","#7f7f7f","#bcbd22","#17becf",
@@ -12,50 +12,72 @@ async function setupMap() {
   const response = await fetch(`/api/map?venue=${encodeURIComponent(canvas.dataset.venue)}`);
   const data = await response.json();
   if (!response.ok) { status.textContent = data.error; return; }
-  const points = data.points;  // [id, x, y, theme, title]
-  canvas.dataset.points = String(points.length);
-  const xs = points.map((p) => p[1]), ys = points.map((p) => p[2]);
-  const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-  let scale = 1, offsetX = 0, offsetY = 0, highlighted = null, hover = -1;
+  const { ids, titles, theme, xy } = data;
+  const count = ids.length;
+  canvas.dataset.points = String(count);
+  const byTheme = data.themes.map(() => []);  // point indices per theme: one path and one fill per colour
+  for (let i = 0; i < count; i++) byTheme[theme[i]].push(i);
+  let scale = 1, offsetX = 0, offsetY = 0, highlighted = null, selected = -1;
   const ratio = window.devicePixelRatio || 1;
+  const screenX = new Float32Array(count), screenY = new Float32Array(count);
+  let spanX = 1, spanY = 1;  // the layout's extent on the grid (its minimum is 0)
+  for (let i = 0; i < count; i++) { spanX = Math.max(spanX, xy[2 * i]); spanY = Math.max(spanY, xy[2 * i + 1]); }
 
   function resize() {
     canvas.width = canvas.clientWidth * ratio; canvas.height = canvas.clientHeight * ratio; draw();
   }
   function toScreen(x, y) {
     const w = canvas.width, h = canvas.height, pad = 30 * ratio;
-    const sx = pad + ((x - minX) / (maxX - minX || 1)) * (w - 2 * pad);
-    const sy = pad + ((maxY - y) / (maxY - minY || 1)) * (h - 2 * pad);
+    const unit = Math.min((w - 2 * pad) / spanX, (h - 2 * pad) / spanY);  // one scale for both axes, as laid out
+    const sx = w / 2 + (x - spanX / 2) * unit, sy = h / 2 - (y - spanY / 2) * unit;
     return [(sx - w / 2) * scale + w / 2 + offsetX, (sy - h / 2) * scale + h / 2 + offsetY];
+  }
+  function dots(ctx, indices, radius) {
+    ctx.beginPath();
+    for (const i of indices) { ctx.moveTo(screenX[i] + radius, screenY[i]); ctx.arc(screenX[i], screenY[i], radius, 0, 2 * Math.PI); }
+    ctx.fill();
+  }
+  function project() {
+    for (let i = 0; i < count; i++) [screenX[i], screenY[i]] = toScreen(xy[2 * i], xy[2 * i + 1]);
   }
   function draw() {
     const ctx = canvas.getContext("2d");
     ctx.clearRect(0, 0, canvas.width, canvas.height);
+    project();
     const r = Math.max(1.5, 2.2 * ratio * Math.sqrt(scale));
-    for (let i = 0; i < points.length; i++) {
-      const p = points[i];
-      const [sx, sy] = toScreen(p[1], p[2]);
-      ctx.globalAlpha = highlighted && !highlighted.has(p[0]) ? 0.12 : 0.85;
-      ctx.fillStyle = PALETTE[p[3] % PALETTE.length];
-      ctx.beginPath(); ctx.arc(sx, sy, highlighted && highlighted.has(p[0]) ? r * 2 : r, 0, 2 * Math.PI); ctx.fill();
-    }
+    byTheme.forEach((members, t) => {
+      ctx.fillStyle = PALETTE[t % PALETTE.length];
+      ctx.globalAlpha = highlighted ? 0.12 : 0.85;
+      dots(ctx, highlighted ? members.filter((i) => !highlighted.has(ids[i])) : members, r);
+      if (highlighted) { ctx.globalAlpha = 0.95; dots(ctx, members.filter((i) => highlighted.has(ids[i])), 2 * r); }
+    });
     ctx.globalAlpha = 1;
+    if (selected >= 0) {
+      ctx.strokeStyle = "#111"; ctx.lineWidth = 2 * ratio; ctx.beginPath();
+      ctx.arc(screenX[selected], screenY[selected], 3 * r, 0, 2 * Math.PI); ctx.stroke();
+    }
     ctx.font = `${12 * ratio}px system-ui, sans-serif`; ctx.textAlign = "center"; ctx.lineWidth = 3 * ratio;
-    for (const theme of data.themes) {
-      const [sx, sy] = toScreen(theme.x, theme.y);
-      ctx.strokeStyle = "#fff"; ctx.strokeText(theme.label, sx, sy); ctx.fillStyle = "#111"; ctx.fillText(theme.label, sx, sy);
+    for (const t of data.themes) {
+      const [sx, sy] = toScreen(t.xy[0], t.xy[1]);
+      ctx.strokeStyle = "#fff"; ctx.strokeText(t.label, sx, sy); ctx.fillStyle = "#111"; ctx.fillText(t.label, sx, sy);
     }
   }
-  function nearest(event) {
-    const rect = canvas.getBoundingClientRect();
-    const mx = (event.clientX - rect.left) * ratio, my = (event.clientY - rect.top) * ratio;
-    let best = -1, bestDistance = (8 * ratio) ** 2;
-    for (let i = 0; i < points.length; i++) {
-      const [sx, sy] = toScreen(points[i][1], points[i][2]);
-      const d = (sx - mx) ** 2 + (sy - my) ** 2;
+  function nearest(mx, my, within) {
+    let best = -1, bestDistance = within === undefined ? Infinity : within ** 2;
+    for (let i = 0; i < count; i++) {
+      const d = (screenX[i] - mx) ** 2 + (screenY[i] - my) ** 2;
       if (d < bestDistance) { best = i; bestDistance = d; }
     }
     return best;
+  }
+  function pointer(event) {
+    const rect = canvas.getBoundingClientRect();
+    return nearest((event.clientX - rect.left) * ratio, (event.clientY - rect.top) * ratio, 8 * ratio);
+  }
+  function open(i) { location.href = `/paper/${encodeURIComponent(ids[i])}?venue=${encodeURIComponent(data.venue)}`; }
+  function show(i, left, top) {
+    if (i < 0) { tip.hidden = true; return; }
+    tip.hidden = false; tip.textContent = titles[i]; tip.style.left = `${left}px`; tip.style.top = `${top}px`;
   }
   let drag = null, moved = false;
   canvas.addEventListener("wheel", (event) => {
@@ -71,26 +93,30 @@ async function setupMap() {
       if (Math.abs(dx) + Math.abs(dy) > 3) moved = true;
       offsetX = drag[2] + dx * ratio; offsetY = drag[3] + dy * ratio; draw(); return;
     }
-    hover = nearest(event);
-    if (hover >= 0) {
-      tip.hidden = false; tip.textContent = points[hover][4];
-      tip.style.left = `${event.clientX + 12}px`; tip.style.top = `${event.clientY + 12}px`;
-    } else tip.hidden = true;
+    show(pointer(event), event.clientX + 12, event.clientY + 12);
   });
+  canvas.addEventListener("pointerleave", () => { tip.hidden = true; });
   canvas.addEventListener("click", (event) => {
     if (moved) return;
-    const index = nearest(event);
-    if (index >= 0) location.href = `/paper/${encodeURIComponent(points[index][0])}?venue=${encodeURIComponent(data.venue)}`;
+    const index = pointer(event);
+    if (index >= 0) open(index);
   });
+  // Keyboard: arrows pan, + and - zoom, the paper nearest the centre is ringed and named, Enter opens it.
   canvas.addEventListener("keydown", (event) => {
     const step = 40 * ratio;
     const moves = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    if (event.key === "Enter" && selected >= 0) { open(selected); return; }
     if (moves[event.key]) { offsetX += moves[event.key][0]; offsetY += moves[event.key][1]; }
     else if (event.key === "+" || event.key === "=") scale = Math.min(40, scale * 1.2);
     else if (event.key === "-") scale = Math.max(0.5, scale / 1.2);
     else return;
-    event.preventDefault(); draw();
+    event.preventDefault(); project();
+    selected = nearest(canvas.width / 2, canvas.height / 2); draw();
+    const rect = canvas.getBoundingClientRect();
+    show(selected, rect.left + screenX[selected] / ratio + 12, rect.top + screenY[selected] / ratio + 12);
+    status.textContent = `${titles[selected]} (Enter opens it)`;
   });
+  canvas.addEventListener("blur", () => { selected = -1; tip.hidden = true; draw(); });
   const query = document.getElementById("map-query");
   let timer = null;
   query.addEventListener("input", () => {
@@ -107,10 +133,10 @@ async function setupMap() {
   });
   window.addEventListener("resize", resize);
   resize();
-  // For tests and scripts: where a paper is drawn, in CSS pixels relative to the canvas.
-  window.confnavMap = { ids: points.map((p) => p[0]), at: (i) => toScreen(points[i][1], points[i][2]).map((v) => v / ratio) };
+  // For tests and benchmarks: where a paper is drawn (CSS pixels relative to the canvas), and a redraw.
+  window.confnavMap = { ids, at: (i) => [screenX[i] / ratio, screenY[i] / ratio], draw };
   canvas.dataset.ready = "1";
-  status.textContent = `${points.length} papers`;
+  status.textContent = `${count} papers`;
 }
 
 document.addEventListener("DOMContentLoaded", setupMap);
