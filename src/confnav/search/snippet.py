@@ -19,15 +19,14 @@ def _token_terms(token: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _CORE.findall(fold(token)) if w not in STOPWORDS)
 
 
-@lru_cache(maxsize=20_000)
-def _term_positions(text: str) -> tuple[list[str], dict[str, list[int]]]:
-    """The tokens of a text and, for each index term, the tokens holding it (computed once per text)."""
-    tokens = _WORD.findall(text)
+@lru_cache(maxsize=8192)
+def _term_positions(text: str) -> dict[str, tuple[int, ...]]:
+    """For each index term of a text, the tokens holding it (kept for recent texts: about 5 KiB each)."""
     positions: dict[str, list[int]] = {}
-    for i, token in enumerate(tokens):
+    for i, token in enumerate(_WORD.findall(text)):
         for term in set(_token_terms(token)):
             positions.setdefault(term, []).append(i)
-    return tokens, positions
+    return {term: tuple(found) for term, found in positions.items()}
 
 
 def make_snippet(text: str, query_terms: set[str], width: int = 32) -> str:
@@ -35,9 +34,10 @@ def make_snippet(text: str, query_terms: set[str], width: int = 32) -> str:
 
     Of equally good windows the earliest wins; only starts where a match enters the window need checking.
     """
-    tokens, positions = _term_positions(text)
+    tokens = _WORD.findall(text)
     if not tokens:
         return ""
+    positions = _term_positions(text) if query_terms else {}
     matched = sorted({i for term in query_terms for i in positions.get(term, ())})
     last_start = max(0, len(tokens) - width)
     best_start, best = 0, bisect_left(matched, width)
