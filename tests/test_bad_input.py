@@ -118,6 +118,15 @@ def test_store_that_is_not_a_database(write) -> None:  # type: ignore[no-untyped
     assert result.exit_code == 1 and "not a confnav store" in result.stderr
 
 
+@pytest.mark.parametrize("command", [["venues"], ["search", "graphs"], ["serve", "--port", "8799"]])
+def test_missing_store_is_named_and_not_created(command: list[str], tmp_path: Path) -> None:
+    """Only ingest creates a store: a mistyped --db must not yield an empty one (or an empty web app)."""
+    missing = tmp_path / "typo.db"
+    result = CliRunner().invoke(cli, [*command, "--db", str(missing)])
+    assert result.exit_code == 1 and f"no store at {missing}: create one with 'confnav ingest" in result.stderr
+    assert not missing.exists()
+
+
 def test_real_process_prints_one_line_not_a_traceback(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "confnav", "ingest", "--db", str(tmp_path / "s.db"), str(tmp_path / "none.json")]
     done = subprocess.run(command, capture_output=True, text=True, check=False)

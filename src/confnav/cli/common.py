@@ -96,15 +96,20 @@ def print_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def with_store(func: F) -> F:
-    """Open the store named by --db, pass it as `store`, and close it afterwards."""
+def with_store(func: F, create: bool = False) -> F:
+    """Open the store named by --db (it must exist unless `create`), pass it as `store`, close it afterwards."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, db: Path | None, **kwargs: Any) -> Any:
-        with open_store(db) as store:
+        with open_store(db, create) as store:
             return func(*args, store=store, **kwargs)
 
     return store_options(wrapper)  # type: ignore[return-value]
+
+
+def with_new_or_existing_store(func: F) -> F:
+    """`with_store` for commands that may create the store (ingest)."""
+    return with_store(func, create=True)
 
 
 def filter_options(func: F) -> F:

@@ -8,7 +8,15 @@ from typing import Any
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import DECISION_CHOICES, RichProgress, json_option, out, print_json, with_store
+from confnav.cli.common import (
+    DECISION_CHOICES,
+    RichProgress,
+    json_option,
+    out,
+    print_json,
+    with_new_or_existing_store,
+    with_store,
+)
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
@@ -27,7 +35,7 @@ from confnav.store import PaperFilter, SqliteStore
 @click.option("--skip-bad", is_flag=True, help="Ingest good records and report bad ones instead of writing nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
-@with_store
+@with_new_or_existing_store
 def ingest_cmd(
     store: SqliteStore,
     files: tuple[Path, ...],

@@ -8,7 +8,7 @@ import click
 
 from confnav.cli import cli
 from confnav.errors import MissingExtraError
-from confnav.store import default_db_path
+from confnav.store import default_db_path, open_store
 
 
 @cli.command()
@@ -17,7 +17,9 @@ from confnav.store import default_db_path
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 def serve(db: Path | None, host: str, port: int) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
-    run_server(db or default_db_path(), host, port)
+    path = db or default_db_path()
+    open_store(path).close()  # a missing or unreadable store is one clear line, before anything starts
+    run_server(path, host, port)
 
 
 def run_server(db: Path, host: str, port: int) -> None:

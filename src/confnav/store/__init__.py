@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from confnav.errors import ConfnavError
 from confnav.store.base import PaperFilter, Store, VenueSummary
 from confnav.store.sqlite import SqliteStore
 
@@ -18,6 +19,11 @@ def default_db_path() -> Path:
     return Path(os.environ.get("CONFNAV_DB") or DEFAULT_DB)
 
 
-def open_store(path: str | Path | None = None) -> SqliteStore:
-    """Open (creating and migrating if needed) the store at `path` or the default location."""
-    return SqliteStore(Path(path) if path else default_db_path())
+def open_store(path: str | Path | None = None, create: bool = False) -> SqliteStore:
+    """Open (and migrate) the store at `path` or the default location; only ingest should `create` one."""
+    where = Path(path) if path else default_db_path()
+    if not create and not where.exists():
+        raise ConfnavError(
+            f"no store at {where}: create one with 'confnav ingest FILE --db {where}' (or try 'confnav demo')"
+        )
+    return SqliteStore(where)
