@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -125,6 +126,15 @@ def test_missing_store_is_named_and_not_created(command: list[str], tmp_path: Pa
     result = CliRunner().invoke(cli, [*command, "--db", str(missing)])
     assert result.exit_code == 1 and f"no store at {missing}: create one with 'confnav ingest" in result.stderr
     assert not missing.exists()
+
+
+def test_serve_on_a_taken_port(iclr2021_db: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--db", str(iclr2021_db), "--port", str(port)])
+    assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
 def test_real_process_prints_one_line_not_a_traceback(tmp_path: Path) -> None:

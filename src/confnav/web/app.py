@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import socket
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -110,6 +111,7 @@ def serve(db: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Run the app with uvicorn, warmed up first; off loopback, writes need a token printed here."""
     import uvicorn
 
+    listening = _listen(host, port)
     loopback = host in ("127.0.0.1", "localhost", "::1")
     token = None if loopback else secrets.token_urlsafe(16)
     app = create_app(db, token)
@@ -117,4 +119,17 @@ def serve(db: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     print(f"confnav is serving {db} at http://{host}:{port}/", flush=True)
     if token:
         print(f"writes (reading lists) need the header X-Confnav-Token: {token}", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The bound socket, or one clear line when the address is taken or not ours."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as exc:
+        listening.close()
+        reason = exc.strerror or exc
+        raise ConfnavError(f"cannot listen on {host}:{port} ({reason}): choose another --port or --host") from None
+    return listening
