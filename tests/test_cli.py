@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from tests.conftest import ICLR2021, ROOT
+from tests.conftest import DATA, ICLR2021, ROOT
 
 
 def invoke(*args: str) -> str:
@@ -64,3 +65,13 @@ def test_every_command_has_help_and_is_documented() -> None:
         assert command.help, f"{name} has no help text"
         assert invoke(name, "--help")
         assert re.search(rf"confnav {name}\b", readme), f"README does not document 'confnav {name}'"
+
+
+def test_readme_library_example_runs(topics_db: Path, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The README's library example, on a copy of the real store (so ingest, index and themes have no new work)."""
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("## Library", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    shutil.copy(topics_db, tmp_path / "confnav.db")
+    shutil.copy(DATA / "iclr2021" / "paperlists-iclr2021.json", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})  # our own documentation
