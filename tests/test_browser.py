@@ -25,8 +25,13 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's ch
 
 
 @pytest.fixture(scope="module")
-def base_url(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(web_store(topics_db, tmp_path_factory.mktemp("browser"))) as url:
+def browser_db(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return web_store(topics_db, tmp_path_factory.mktemp("browser"))
+
+
+@pytest.fixture(scope="module")
+def base_url(browser_db: Path) -> Iterator[str]:
+    with running_server(browser_db) as url:
         yield url
 
 
@@ -132,6 +137,24 @@ def test_reading_list_and_bibtex_export(page, base_url: str, tmp_path: Path) -> 
     download.value.save_as(saved)
     text = saved.read_text()
     assert text.count("@inproceedings{") == 2 and "Random Feature Attention" in text
+
+
+def test_writes_to_a_guarded_server_ask_for_the_token_once(page, browser_db: Path) -> None:  # type: ignore[no-untyped-def]
+    """Served off loopback, writes need the start-up token: the page asks for it once and keeps it."""
+    asked: list[str] = []
+
+    def answer(dialog) -> None:  # type: ignore[no-untyped-def]
+        asked.append(dialog.message)
+        dialog.accept("s3cret-token")
+
+    page.on("dialog", answer)
+    with running_server(browser_db, token="s3cret-token") as url:
+        for paper_id in ("Ua6zuk0WRH", "QtTKTdVrFBB"):
+            page.goto(f"{url}/paper/{paper_id}")
+            page.fill("#list-name", "guarded list")
+            page.click("#add-to-list")
+            page.wait_for_selector("#list-status:has-text('Added')")
+    assert len(asked) == 1 and "token" in asked[0]
 
 
 def test_script_in_an_abstract_is_shown_as_text(page, base_url: str) -> None:  # type: ignore[no-untyped-def]

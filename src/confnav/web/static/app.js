@@ -45,9 +45,20 @@ function setupSearch() {
   form.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); run(); });
 }
 
-async function postJSON(url, body, method) {
-  const response = await fetch(url, { method: method || "POST", headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+// A server reachable from other machines needs the token it printed at start-up for writes:
+// asked for once, kept in this browser, sent with every write.
+const TOKEN_KEY = "confnav-token";
+
+async function postJSON(url, body, method, retried) {
+  const headers = { "Content-Type": "application/json" };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers["X-Confnav-Token"] = token;
+  const response = await fetch(url, { method: method || "POST", headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json();
+  if (response.status === 403 && !retried) {
+    const given = window.prompt("This server needs the token printed when it started (confnav serve) to save reading lists:");
+    if (given && given.trim()) { localStorage.setItem(TOKEN_KEY, given.trim()); return postJSON(url, body, method, true); }
+  }
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
 }
@@ -69,18 +80,23 @@ function setupPaper() {
 function setupLists() {
   const form = document.getElementById("new-list");
   if (!form) return;
+  const status = document.getElementById("lists-status");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = document.getElementById("new-list-name").value.trim();
-    await postJSON("/api/lists", { name });
-    location.href = `/lists?name=${encodeURIComponent(name)}`;
+    try {
+      await postJSON("/api/lists", { name });
+      location.href = `/lists?name=${encodeURIComponent(name)}`;
+    } catch (error) { status.textContent = error.message; }
   });
   const section = document.getElementById("current-list");
   if (!section) return;
   const name = section.dataset.name;
   section.querySelectorAll("button.remove").forEach((button) => button.addEventListener("click", async () => {
-    await postJSON(`/api/lists/${encodeURIComponent(name)}/papers/${encodeURIComponent(button.dataset.id)}`, null, "DELETE");
-    button.closest("li").remove();
+    try {
+      await postJSON(`/api/lists/${encodeURIComponent(name)}/papers/${encodeURIComponent(button.dataset.id)}`, null, "DELETE");
+      button.closest("li").remove();
+    } catch (error) { status.textContent = error.message; }
   }));
   fetch(`/api/lists/${encodeURIComponent(name)}/recommend?limit=8`).then((r) => r.json()).then((data) => renderHits(document.getElementById("recommendations"), data.hits || []));
 }
