@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -132,3 +133,21 @@ def test_cli_search_json(indexed_db: Path) -> None:
     hits = json.loads(result.stdout)
     assert hits[0]["id"] == PERFORMERS
     assert {"id", "title", "venue", "decision", "score", "snippet"} <= set(hits[0])
+
+
+def test_author_matching_in_memory_agrees_with_the_store(searcher: Searcher) -> None:
+    """The in-memory author index admits exactly the rows of the store's SQL author filter."""
+    import random
+
+    from confnav.search.authors import AuthorIndex
+
+    corpus = searcher.corpus
+    index = AuthorIndex(corpus.papers)
+    names = [a.name for p in corpus.papers for a in p.authors]
+    rng = random.Random(1)
+    asked = rng.sample(names, 150) + [n.split()[-1] for n in rng.sample(names, 50)]
+    asked += ["Song, Yang", "yang song", "Yáng Sōng", "LEVINE", "O'Brien", "!!", "zzzz nobody"]
+    for name in asked:
+        expected = np.zeros(len(corpus), dtype=bool)
+        expected[[corpus.row_of[pk] for pk in searcher.store.filter_pks(PaperFilter(author=name))]] = True
+        assert (index.mask(name) == expected).all(), name

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from confnav.embed.base import Embedder
 from confnav.model import Paper
+from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
 from confnav.store import PaperFilter, SqliteStore
 
@@ -47,6 +48,7 @@ class Corpus:
     ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
     masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
     rows_of_id: dict[str, list[int]] = field(default_factory=dict)
+    _authors: AuthorIndex | None = None
 
     @classmethod
     def load(cls, store: SqliteStore) -> Corpus:
@@ -72,7 +74,11 @@ class Corpus:
         return len(self.papers)
 
     def mask(self, store: SqliteStore, where: PaperFilter) -> np.ndarray:
-        """Rows a filter admits (all rows for an empty filter)."""
+        """Rows a filter admits (all rows for an empty filter); authors are matched in memory."""
+        if where.author:
+            if self._authors is None:
+                self._authors = AuthorIndex(self.papers)
+            return self.mask(store, replace(where, author=None)) & self._authors.mask(where.author)
         if where == PaperFilter():
             return np.ones(len(self), dtype=bool)
         if where not in self.masks:
