@@ -84,6 +84,8 @@ def test_map_draws_all_points_and_a_click_opens_a_paper(page, base_url: str) -> 
     page.goto(f"{base_url}/map?venue=iclr2021")
     page.wait_for_selector("#map[data-ready='1']")
     assert page.get_attribute("#map", "data-points") == "3014"
+    themes = page.evaluate("fetch('/api/topics?venue=iclr2021').then((r) => r.json()).then((t) => t.length)")
+    assert themes // 2 <= int(page.get_attribute("#map", "data-labels") or 0) <= themes  # overlapping ones wait
     page.screenshot(path=str(SHOTS / "map.png"))
     box = page.locator("#map").bounding_box()
     x, y = page.evaluate("window.confnavMap.at(0)")

@@ -103,3 +103,21 @@ def test_topic_errors(topics_db: Path, tmp_path: Path, args: list[str], message:
 def test_venue_without_index_says_what_to_run(iclr2021_copy: Path) -> None:
     result = CliRunner().invoke(cli, ["topics", "--db", str(iclr2021_copy)])
     assert result.exit_code == 1 and "run 'confnav index'" in result.stderr
+
+
+def test_map_labels_at_one_spot_do_not_cover_each_other() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from confnav.topics.map_image import place_labels
+
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1)
+    crowded = [(0.5, 0.5, "graph neural networks"), (0.5, 0.5, "reinforcement learning"), (0.51, 0.5, "GAN")]
+    boxes = place_labels(axes, crowded, {"ha": "center", "va": "center", "fontsize": 9})
+    plt.close(figure)
+    assert len(boxes) == 3
+    assert not any(boxes[i].overlaps(boxes[j]) for i in range(3) for j in range(i))

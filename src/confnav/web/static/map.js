@@ -56,11 +56,28 @@ async function setupMap() {
       ctx.strokeStyle = "#111"; ctx.lineWidth = 2 * ratio; ctx.beginPath();
       ctx.arc(screenX[selected], screenY[selected], 3 * r, 0, 2 * Math.PI); ctx.stroke();
     }
-    ctx.font = `${12 * ratio}px system-ui, sans-serif`; ctx.textAlign = "center"; ctx.lineWidth = 3 * ratio;
-    for (const t of data.themes) {
+    drawLabels(ctx);
+  }
+  // Theme labels, biggest theme first; a label that would overlap one already drawn moves above or below
+  // its centre, or waits for more zoom.
+  const bySize = [...data.themes].sort((a, b) => b.size - a.size);
+  function drawLabels(ctx) {
+    const height = 12 * ratio, placed = [];
+    ctx.font = `${height}px system-ui, sans-serif`; ctx.textAlign = "center"; ctx.lineWidth = 3 * ratio;
+    const clear = (r) => placed.every((p) => r.x + r.w < p.x || p.x + p.w < r.x || r.y + r.h < p.y || p.y + p.h < r.y);
+    for (const t of bySize) {
       const [sx, sy] = toScreen(t.xy[0], t.xy[1]);
-      ctx.strokeStyle = "#fff"; ctx.strokeText(t.label, sx, sy); ctx.fillStyle = "#111"; ctx.fillText(t.label, sx, sy);
+      const w = ctx.measureText(t.label).width + 4 * ratio;
+      for (const dy of [0, -1.3 * height, 1.3 * height]) {
+        const box = { x: sx - w / 2, y: sy + dy - height, w, h: height * 1.3 };
+        if (!clear(box)) continue;
+        placed.push(box);
+        ctx.strokeStyle = "#fff"; ctx.strokeText(t.label, sx, sy + dy);
+        ctx.fillStyle = "#111"; ctx.fillText(t.label, sx, sy + dy);
+        break;
+      }
     }
+    canvas.dataset.labels = String(placed.length);
   }
   function nearest(mx, my, within) {
     let best = -1, bestDistance = within === undefined ? Infinity : within ** 2;
