@@ -132,6 +132,12 @@ def test_reading_list_and_bibtex_export(page, base_url: str, tmp_path: Path) -> 
         page.wait_for_selector("#list-status:has-text('Added')")
     page.goto(f"{base_url}/lists?name=browser%20list")
     assert page.locator("#list-papers > li").count() == 2
+    page.wait_for_selector("#recommendations li")
+    page.select_option("#recommend-from", "accepted")
+    page.wait_for_function(  # every recommendation shown is an accepted paper
+        "() => { const m = [...document.querySelectorAll('#recommendations .meta')];"
+        " return m.length > 0 && m.every((e) => / · (oral|spotlight|poster)/.test(e.textContent)); }"
+    )
     page.screenshot(path=str(SHOTS / "lists.png"), full_page=True)
     with page.expect_download() as download:
         page.click("#export-bib")

@@ -72,6 +72,9 @@ def test_reading_list_round_trip_and_exports(client: TestClient) -> None:
     csv_text = client.get("/api/lists/api list/export.csv").text
     assert csv_text.splitlines()[0].startswith("id,venue,title") and len(csv_text.splitlines()) == 3
     assert client.get("/api/lists/api list/recommend").json()["hits"]
+    accepted = client.get("/api/lists/api list/recommend", params={"decision": "accepted"}).json()["hits"]
+    assert accepted and {h["decision"] for h in accepted} <= {"oral", "spotlight", "poster"}
+    assert client.get("/api/lists/api list/recommend", params={"decision": "maybe"}).status_code == 400
     assert client.delete("/api/lists/api list/papers/QtTKTdVrFBB").status_code == 200
     assert [p["id"] for p in client.get("/api/lists/api list").json()["papers"]] == ["Ua6zuk0WRH"]
 

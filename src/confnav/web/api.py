@@ -208,12 +208,15 @@ async def export_csv(request: Request, name: str) -> PlainTextResponse:
 
 
 @router.get("/lists/{name}/recommend")
-async def list_recommend(request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
+async def list_recommend(
+    request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), decision: str | None = None
+) -> dict[str, object]:
+    """Papers like the list's (never those), optionally only of one decision or `accepted`."""
     state = state_of(request)
     liked = [p.id for p in state.store.list_papers(name)]
     if not liked:
         return {"hits": [], "notices": ["the list is empty: add papers to get recommendations"]}
-    results = state.searcher.recommend(liked, limit=limit)
+    results = state.searcher.recommend(liked, where=PaperFilter(decision=decision or None), limit=limit)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 

@@ -98,7 +98,11 @@ function setupLists() {
       button.closest("li").remove();
     } catch (error) { status.textContent = error.message; }
   }));
-  fetch(`/api/lists/${encodeURIComponent(name)}/recommend?limit=8`).then((r) => r.json()).then((data) => renderHits(document.getElementById("recommendations"), data.hits || []));
+  const from = document.getElementById("recommend-from");
+  const recommend = () => fetch(`/api/lists/${encodeURIComponent(name)}/recommend?limit=8&decision=${from.value}`)
+    .then((r) => r.json()).then((data) => renderHits(document.getElementById("recommendations"), data.hits || []));
+  from.addEventListener("change", recommend);
+  recommend();
 }
 
 document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); });
