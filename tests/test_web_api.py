@@ -77,6 +77,8 @@ def test_reading_list_round_trip_and_exports(client: TestClient) -> None:
     assert client.get("/api/lists/api list/recommend", params={"decision": "maybe"}).status_code == 400
     assert client.delete("/api/lists/api list/papers/QtTKTdVrFBB").status_code == 200
     assert [p["id"] for p in client.get("/api/lists/api list").json()["papers"]] == ["Ua6zuk0WRH"]
+    missing = client.get("/lists", params={"name": "no such list"})
+    assert missing.status_code == 404 and "There is no list named “no such list”" in missing.text
 
 
 def test_security_headers_and_escaping(client: TestClient) -> None:
@@ -84,6 +86,13 @@ def test_security_headers_and_escaping(client: TestClient) -> None:
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert "<script>window.pwned" not in page.text and "&lt;script&gt;window.pwned" in page.text
     assert "<b>bold</b>" not in page.text and "<img src=x" not in page.text
+
+
+def test_author_pages(client: TestClient) -> None:
+    song = client.get("/author/Yang Song")
+    assert song.status_code == 200 and "Score-Based Generative Modeling" in song.text
+    for nobody in ("Nobody Atall", "%00", "!!"):  # not in the store, or no letters at all (never every paper)
+        assert client.get(f"/author/{nobody}").status_code == 404
 
 
 def test_writes_need_the_token_off_loopback(topics_db: Path, tmp_path: Path) -> None:

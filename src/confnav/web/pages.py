@@ -85,7 +85,9 @@ async def paper_page(request: Request, paper_id: str, venue: str | None = None) 
 @router.get("/author/{name}", response_class=HTMLResponse)
 async def author_page(request: Request, name: str) -> HTMLResponse:
     store = state_of(request).store
-    papers = store.papers(PaperFilter(author=name))
+    papers = store.papers(PaperFilter(author=name)) if name_key(name) else []  # no letters: not a name
+    if not papers:
+        return page(request, "error.html", 404, message=f"no author named {name!r} in the store")
     exact = [p for p in papers if any(name_key(a.name) == name_key(name) for a in p.authors)]
     return page(request, "author.html", name=name, papers=exact or papers)
 
@@ -158,5 +160,7 @@ async def lists_page(request: Request, name: str = "") -> HTMLResponse:
     store = state_of(request).store
     lists = store.reading_lists()
     current = name or (lists[0][0] if lists else "")
-    papers = store.list_papers(current) if current and any(n == current for n, _ in lists) else []
+    if current and not any(n == current for n, _ in lists):
+        return page(request, "lists.html", 404, lists=lists, current="", papers=[], missing=current)
+    papers = store.list_papers(current) if current else []
     return page(request, "lists.html", lists=lists, current=current, papers=papers)
