@@ -121,3 +121,20 @@ def test_map_labels_at_one_spot_do_not_cover_each_other() -> None:
     plt.close(figure)
     assert len(boxes) == 3
     assert not any(boxes[i].overlaps(boxes[j]) for i in range(3) for j in range(i))
+
+
+def test_new_themes_or_signals_change_the_store_state(topics_db: Path, tmp_path: Path) -> None:
+    """Caches keyed on the store state (the web app's answers) see rebuilt themes and imported signals."""
+    copy = tmp_path / "state.db"
+    shutil.copy(topics_db, copy)
+    with SqliteStore(copy) as store:
+        before = store.state()
+        run = store.topic_run("iclr2021")
+        assert run is not None
+        themes, assignments = store.themes("iclr2021"), list(store.assignments("iclr2021").values())
+        with store.transaction():
+            store.put_topics("iclr2021", run[0], run[1], run[2], themes, assignments)
+        after_themes = store.state()
+        with store.transaction():
+            store.put_external_signals("iclr2021", "test", [("Ua6zuk0WRH", "citations", 5.0)])
+        assert len({before, after_themes, store.state()}) == 3

@@ -168,6 +168,16 @@ class SqliteStore(TopicTables, ReadingLists):
         values = dict(self.conn.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'vectors')"))
         return values["generation"], values["vectors"]
 
+    def state(self) -> tuple[tuple[str, int], ...]:
+        """Every change counter (papers, vectors, themes, external signals): equal states, equal answers."""
+        return tuple(self.conn.execute("SELECT key, value FROM meta ORDER BY key"))
+
+    def count_change(self, kind: str) -> None:
+        """Advance the counter of one kind of change (inside the transaction that makes it)."""
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = value + 1", (kind,)
+        )
+
     def get_cache(self, name: str) -> tuple[int, bytes] | None:
         row = self.conn.execute("SELECT generation, data FROM caches WHERE name = ?", (name,)).fetchone()
         return (row[0], row[1]) if row else None

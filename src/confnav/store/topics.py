@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,7 @@ class TopicTables:
     """Mixin for SqliteStore: themes and external signals; `conn` is the store's connection."""
 
     conn: sqlite3.Connection
+    count_change: Callable[[str], None]
 
     def topic_run(self, venue: str) -> tuple[int, str, dict[str, Any]] | None:
         """(store generation, model, parameters) of the venue's stored themes, or None."""
@@ -48,6 +50,7 @@ class TopicTables:
         themes: list[StoredTheme], assignments: list[StoredAssignment],
     ) -> None:  # fmt: skip
         """Replace the venue's themes and assignments (call inside a transaction)."""
+        self.count_change("themes")
         self.conn.execute("DELETE FROM themes WHERE venue = ?", (venue,))
         self.conn.execute("DELETE FROM paper_themes WHERE venue = ?", (venue,))
         self.conn.execute(
@@ -85,6 +88,7 @@ class TopicTables:
 
     def put_external_signals(self, venue: str, source: str, rows: list[tuple[str, str, float]]) -> None:
         """Store (paper id, signal name, value) rows from a user file, replacing earlier values."""
+        self.count_change("signals")
         self.conn.executemany(
             "INSERT INTO external_signals (venue, paper_id, name, value, source) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(venue, paper_id, name) DO UPDATE SET value = excluded.value, source = excluded.source",

@@ -108,11 +108,10 @@ async def map_points(request: Request, venue: str) -> JSONBytes:
     """Every paper of a venue, column by column: ids, titles, theme index, and x, y pairs as integers on a
     0..MAP_GRID grid (compact to send, finer than any screen); the themes with their label positions."""
     state = state_of(request)
-    run = str(state.store.topic_run(venue))  # themes rebuilt with other settings make a new map
-    body = state.cached(("map", venue, run), lambda: _json(_map_answer(state, venue)))
+    body = state.cached(("map", venue), lambda: _json(_map_answer(state, venue)))
     if "gzip" not in request.headers.get("accept-encoding", ""):
         return JSONBytes(body)
-    packed = state.cached(("map.gz", venue, run), lambda: gzip.compress(body, 6))  # about a third of the size
+    packed = state.cached(("map.gz", venue), lambda: gzip.compress(body, 6))  # about a third of the size
     return JSONBytes(packed, headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
 

@@ -142,17 +142,18 @@ async def trends_page(request: Request, source: str = Query(..., alias="from"), 
 
 @router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)
 async def report_page(request: Request, venue: str, kind: str) -> Response:
-    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes."""
-    store = state_of(request).store
-    store.get_venue(venue)
+    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes
+    (built once per store state: a report takes most of a second)."""
+    state = state_of(request)
+    state.store.get_venue(venue)
     builders = {"overview": build_overview, "digest": build_digest, "stats": build_stats_report}
     if kind not in builders:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
     try:
-        report = builders[kind](store, venue)
+        html = state.cached(("report", venue, kind), lambda: to_html(builders[kind](state.store, venue)))
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
-    return HTMLResponse(to_html(report))
+    return HTMLResponse(html)
 
 
 @router.get("/lists", response_class=HTMLResponse)

@@ -27,15 +27,15 @@ class AppState:
     store: SqliteStore
     searcher: Searcher
     token: str | None = None
-    _themes: dict[str, tuple[int, dict[str, dict[str, str]]]] = field(default_factory=dict)
+    _themes: dict[str, tuple[object, dict[str, dict[str, str]]]] = field(default_factory=dict)
     _answers: OrderedDict[tuple[object, ...], object] = field(default_factory=OrderedDict)
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """An answer computed once per store state (papers and vectors); least recently used go first.
+        """An answer computed once per store state (papers, vectors, themes, signals); least recently used go first.
 
         (Computing misses in worker threads was measured slower: the GIL serialises them anyway.)
         """
-        full = (self.store.versions(), *key)
+        full = (self.store.state(), *key)
         if full in self._answers:
             self._answers.move_to_end(full)
             return self._answers[full]  # type: ignore[return-value]
@@ -54,17 +54,17 @@ class AppState:
             raise WriteForbidden("this server needs the token printed at start-up (header X-Confnav-Token) for writes")
 
     def theme_of(self, venue: str, paper_id: str) -> dict[str, str] | None:
-        """A paper's theme id and label, when its venue has themes (cached per store generation)."""
-        generation = self.store.generation()
+        """A paper's theme id and label, when its venue has themes (cached per store state)."""
+        state = self.store.state()
         cached = self._themes.get(venue)
-        if cached is None or cached[0] != generation:
+        if cached is None or cached[0] != state:
             themes = {t.id: t.label for t in self.store.themes(venue, 1)}
             papers = dict(self.store.paper_rows(venue))
             by_paper = {
                 papers[pk].id: {"id": a.theme, "label": themes.get(a.theme, a.theme)}
                 for pk, a in self.store.assignments(venue).items()
             }
-            cached = self._themes[venue] = (generation, by_paper)
+            cached = self._themes[venue] = (state, by_paper)
         return cached[1].get(paper_id)
 
 
