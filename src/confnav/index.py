@@ -36,6 +36,12 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+def semantic_model(store: SqliteStore) -> str | None:
+    """The text-view model of the store's semantic index (the one with the most vectors), or None."""
+    models = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
+    return max(models, key=models.__getitem__) if models else None
+
+
 def embedder_state_cache(model: str) -> str:
     return f"embedder:{model}"
 

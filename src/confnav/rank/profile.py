@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from confnav.rank.ranker import RankedPaper
 from confnav.search.engine import Searcher
-from confnav.store import SqliteStore
+from confnav.store import PaperFilter, SqliteStore
 
 PROFILE_WEIGHT = 0.5
 
@@ -15,8 +15,9 @@ PROFILE_WEIGHT = 0.5
 def blend_with_profile(store: SqliteStore, ranked: list[RankedPaper], like: Sequence[str]) -> list[RankedPaper]:
     """0.5 × must-read score + 0.5 × relevance (scaled to the best), liked papers left out."""
     venue = ranked[0].paper.venue if ranked else None
-    hits = Searcher(store).recommend(list(like), limit=len(ranked) + len(like)).hits
-    relevance = {h.paper.id: h.score for h in hits if h.paper.venue == venue}
+    where = PaperFilter(venue=venue)  # relevance among this venue's papers only, so none is cut off by another's
+    hits = Searcher(store).recommend(list(like), where=where, limit=len(ranked) + len(like)).hits
+    relevance = {h.paper.id: h.score for h in hits}
     best = max(relevance.values(), default=1.0) or 1.0
     blended = []
     for item in ranked:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
+from scipy.stats import rankdata
 
 from confnav.errors import NotFoundError
 from confnav.model import Paper
@@ -71,14 +72,8 @@ def percentiles(values: list[float | None]) -> np.ndarray:
     if len(present) < 2:
         result[present] = 1.0
         return result
-    data = np.array([values[i] for i in present], dtype=float)
-    order = data.argsort(kind="stable")
-    ranks = np.empty(len(data))
-    ranks[order] = np.arange(len(data))
-    for value in np.unique(data):
-        tie = data == value
-        ranks[tie] = ranks[tie].mean()
-    result[present] = ranks / (len(data) - 1)
+    ranks = rankdata(np.array([values[i] for i in present], dtype=float), method="average") - 1
+    result[present] = ranks / (len(present) - 1)
     return result
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.index import KEYWORD_VIEW, embedder_state_cache, paper_text
+from confnav.index import embedder_state_cache, paper_text, semantic_model
 from confnav.model import Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.fusion import ConvexFusion
@@ -87,8 +87,12 @@ class Searcher:
 
     def vectors(self) -> Vectors | None:
         """The semantic index (vectors and the embedder that made them), or None if there is none."""
-        _ = self.corpus  # refreshes both when the store changed
-        return self._vectors
+        return self._snapshot()[1]
+
+    def _snapshot(self) -> tuple[Corpus, Vectors | None]:
+        """Corpus and vectors as of now, read once per call so one answer never mixes two store states."""
+        corpus = self.corpus
+        return corpus, self._vectors
 
     def warm(self) -> None:
         """Load the corpus, the vectors and the embedder now, so the first query is as fast as the rest."""
@@ -98,34 +102,35 @@ class Searcher:
 
     def _load_vectors(self) -> Vectors | None:
         assert self._corpus is not None
-        models = {name: n for name, n in self.store.embedding_models().items() if KEYWORD_VIEW not in name}
-        if not models:
+        model = semantic_model(self.store)
+        if model is None:
             return None
-        model = max(models, key=models.__getitem__)
         vectors = self._corpus.load_vectors(self.store, model)
-        if vectors.embedder is None:
-            # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
-            embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model, 1)
-            if embedder.fitted_on_corpus:
-                cached = self.store.get_cache(embedder_state_cache(model))
-                if cached is None:
-                    return None
-                embedder.loads(cached[1])
-            vectors.embedder = embedder
+        # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
+        embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model, 1)
+        if embedder.fitted_on_corpus:
+            cached = self.store.get_cache(embedder_state_cache(model))
+            if cached is None:
+                return None
+            embedder.loads(cached[1])
+        else:
+            self._embedder = embedder  # a pretrained model is loaded once and kept across store changes
+        vectors.embedder = embedder
         return vectors
 
     def search(self, text: str, *, mode: Mode = "hybrid", where: PaperFilter | None = None, limit: int = 10) -> Results:
         """Papers best matching a query (see query.py for its syntax), best first."""
         query = parse_query(text)
         where = where or PaperFilter()
-        corpus = self.corpus
+        corpus, vectors = self._snapshot()
         mask = corpus.mask(self.store, where)
-        for author in query.authors:
-            mask &= corpus.mask(self.store, PaperFilter(author=author))
+        fields = [PaperFilter(author=a) for a in query.authors] + [PaperFilter(keyword=k) for k in query.keywords]
+        for condition in fields:  # the store's filter rules narrow the rows first; exact checks follow per hit
+            mask &= corpus.mask(self.store, condition)
         for required in [*query.phrases, *query.titles]:
             mask &= corpus.keyword.containing(required)  # exact checks follow on the survivors
         notices: list[str] = []
-        vectors = self.vectors() if mode != "keyword" else None
+        vectors = vectors if mode != "keyword" else None
         if mode == "semantic" and vectors is None:
             raise ConfnavError(f"semantic search needs an index: {RUN_INDEX}")
         if mode == "hybrid" and vectors is None:
@@ -145,15 +150,15 @@ class Searcher:
             score = semantic
         else:
             score = self._fuse(keyword, semantic, mask)
-        hits = self._collect(score, mask, keyword, semantic, limit, query)
+        hits = self._collect(corpus.papers, score, mask, keyword, semantic, limit, query)
         return Results(hits, mode, notices)
 
     def similar(
         self, paper_id: str, *, venue: str | None = None, where: PaperFilter | None = None, limit: int = 10
     ) -> Results:
         """Papers most like one paper (never the paper itself)."""
-        row = self._row(paper_id, venue)
-        return self._more_like([row], [], None, where, limit)
+        corpus, vectors = self._snapshot()
+        return self._more_like(corpus, vectors, [self._row(corpus, paper_id, venue)], [], None, where, limit)
 
     def recommend(
         self,
@@ -167,31 +172,32 @@ class Searcher:
         """A reading list from liked papers (and an optional text), away from unliked ones; never the liked ones."""
         if not like and not (text and text.strip()):
             raise ConfnavError("recommend needs at least one --like ID or a --text")
-        return self._more_like([self._row(i) for i in like], [self._row(i) for i in unlike], text, where, limit)
+        corpus, vectors = self._snapshot()
+        liked, unliked = [self._row(corpus, i) for i in like], [self._row(corpus, i) for i in unlike]
+        return self._more_like(corpus, vectors, liked, unliked, text, where, limit)
 
     # --- internals ---
 
-    def _row(self, paper_id: str, venue: str | None = None) -> int:
-        row = self.corpus.find(paper_id, venue)
+    def _row(self, corpus: Corpus, paper_id: str, venue: str | None = None) -> int:
+        row = corpus.find(paper_id, venue)
         if row is None:
             raise NotFoundError(f"no paper with id {paper_id!r}" + (f" in venue {venue!r}" if venue else ""))
         return row
 
     def _more_like(
-        self, liked: list[int], unliked: list[int], text: str | None, where: PaperFilter | None, limit: int
-    ) -> Results:
+        self, corpus: Corpus, vectors: Vectors | None, liked: list[int], unliked: list[int], text: str | None,
+        where: PaperFilter | None, limit: int,
+    ) -> Results:  # fmt: skip
         """Rocchio-style profile: mean of liked vectors (+ text), minus half the unliked, fused with BM25F."""
-        corpus = self.corpus
         mask = corpus.mask(self.store, where or PaperFilter())
         mask[liked + unliked] = False
         profile_text = " ".join([paper_text(corpus.papers[r]) for r in liked] + ([text] if text else []))
         keyword = corpus.keyword.score(terms(profile_text)[:2000])
-        vectors = self.vectors()
         notices: list[str] = []
         if vectors is None or vectors.embedder is None:
             notices.append(f"{NO_INDEX}; using keywords only")
             mask &= keyword > 0
-            return Results(self._collect(keyword, mask, keyword, None, limit, None), "keyword", notices)
+            return Results(self._collect(corpus.papers, keyword, mask, keyword, None, limit, None), "keyword", notices)
         parts = [vectors.matrix[r] for r in liked if vectors.present[r]]
         if text and text.strip():
             parts.append(vectors.embedder.embed([text])[0])
@@ -201,7 +207,8 @@ class Searcher:
         semantic = vectors.matrix @ profile
         mask &= vectors.present
         return Results(
-            self._collect(self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None), "hybrid"
+            self._collect(corpus.papers, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None),
+            "hybrid",
         )
 
     def _fuse(self, keyword: np.ndarray, semantic: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -213,6 +220,7 @@ class Searcher:
 
     def _collect(
         self,
+        papers: list[Paper],
         score: np.ndarray,
         mask: np.ndarray,
         keyword: np.ndarray | None,
@@ -226,7 +234,6 @@ class Searcher:
         order = _best_first(rows, score, max(4 * limit, 50))
         wanted = set(terms(query.text)) if query else set()
         hits: list[Hit] = []
-        papers = self.corpus.papers
         for row in order:
             paper = papers[row]
             if query is not None and not query.matches(

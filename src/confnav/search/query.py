@@ -43,18 +43,19 @@ class Query:
 
     def matches(self, title: str, abstract: str, keywords: list[str], authors: list[str]) -> bool:
         """True when a paper meets every phrase and field condition."""
-        if not (self.phrases or self.titles or self.keywords or self.authors):
-            return True
-        body = f" {' '.join(words(' '.join([title, abstract, *keywords])))} "
-        if any(f" {' '.join(words(p))} " not in body for p in self.phrases):
-            return False
-        title_words = f" {' '.join(words(title))} "
-        if any(f" {' '.join(words(t))} " not in title_words for t in self.titles):
-            return False
-        folded_keywords = [fold(k) for k in keywords]
-        if any(not any(fold(k) in fk for fk in folded_keywords) for k in self.keywords):
-            return False
-        author_keys = [f" {name_key(a)} " for a in authors]
+        if self.phrases:  # each part is folded only when a condition needs it (this runs per hit)
+            body = f" {' '.join(words(' '.join([title, abstract, *keywords])))} "
+            if any(f" {' '.join(words(p))} " not in body for p in self.phrases):
+                return False
+        if self.titles:
+            title_words = f" {' '.join(words(title))} "
+            if any(f" {' '.join(words(t))} " not in title_words for t in self.titles):
+                return False
+        if self.keywords:
+            folded_keywords = [fold(k) for k in keywords]
+            if any(not any(fold(k) in fk for fk in folded_keywords) for k in self.keywords):
+                return False
+        author_keys = [f" {name_key(a)} " for a in authors] if self.authors else []
         return all(any(_has_tokens(key, name_key(a)) for key in author_keys) for a in self.authors)
 
 

@@ -57,10 +57,14 @@ class ReadingLists:
             )
         return paper
 
-    def remove_from_list(self, name: str, paper_id: str) -> None:
+    def remove_from_list(self, name: str, paper_id: str, venue: str | None = None) -> None:
+        """Take a paper off a list; `venue` picks one when papers of several venues share the id."""
         self._require(name)
+        where, params = "list = ? AND paper_id = ?", [name, paper_id]
+        if venue:
+            where, params = where + " AND venue = ?", [*params, venue]
         with self.transaction():
-            self.conn.execute("DELETE FROM reading_list_papers WHERE list = ? AND paper_id = ?", (name, paper_id))
+            self.conn.execute(f"DELETE FROM reading_list_papers WHERE {where}", params)
 
     def list_papers(self, name: str) -> list[Paper]:
         self._require(name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -244,6 +244,14 @@ class SqliteStore(TopicTables, ReadingLists):
         """Row keys of the papers a filter admits."""
         clauses, params = self._where(where)
         return [row[0] for row in self.conn.execute(f"SELECT p.pk FROM papers p {clauses}", params)]
+
+    def venues_of(self, paper_ids: Iterable[str]) -> dict[str, set[str]]:
+        """The venues holding each of these paper ids (ids in no venue are left out)."""
+        found: dict[str, set[str]] = {}
+        for paper_id in set(paper_ids):
+            for (venue,) in self.conn.execute("SELECT venue FROM papers WHERE id = ?", (paper_id,)):
+                found.setdefault(paper_id, set()).add(venue)
+        return found
 
     def get_venue(self, venue_id: str) -> Venue:
         row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()

@@ -107,9 +107,7 @@ def verify_text(store: SqliteStore, text: str, path: str = "<report>") -> Verifi
         elif truth[key] != shown:
             result.failures.append(f"fact {key}: the report says {shown}, the store says {truth[key]}")
     cited = {m for pattern in _CITES for m in pattern.findall(text)}
-    venues_of: dict[str, set[str]] = {}
-    for paper in store.iter_papers():
-        venues_of.setdefault(paper.id, set()).add(paper.venue)
+    venues_of = store.venues_of(cited)
     for paper_id in sorted(cited):
         result.citations += 1
         if paper_id not in venues_of:

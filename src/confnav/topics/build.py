@@ -9,7 +9,7 @@ import numpy as np
 
 from confnav.embed.base import normalize
 from confnav.errors import ConfnavError
-from confnav.index import KEYWORD_VIEW
+from confnav.index import KEYWORD_VIEW, semantic_model
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
 from confnav.store import SqliteStore
@@ -33,10 +33,10 @@ class TopicVectors:
 
 def text_model(store: SqliteStore) -> str:
     """The text-view model of the store's semantic index; ConfnavError when there is none."""
-    models = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
-    if not models:
+    model = semantic_model(store)
+    if model is None:
         raise ConfnavError(f"the store has no semantic index: {NO_INDEX}")
-    return max(models, key=models.__getitem__)
+    return model
 
 
 def topic_vectors(store: SqliteStore, venue: str) -> TopicVectors:

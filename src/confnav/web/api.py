@@ -186,10 +186,10 @@ async def add_paper(request: Request, name: str, id: str = Body(..., embed=True,
 
 
 @router.delete("/lists/{name}/papers/{paper_id}")
-async def remove_paper(request: Request, name: str, paper_id: str) -> dict[str, object]:
+async def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
     state = state_of(request)
     state.check_write(request)
-    state.store.remove_from_list(name, paper_id)
+    state.store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
 
 

@@ -94,7 +94,8 @@ function setupLists() {
   const name = section.dataset.name;
   section.querySelectorAll("button.remove").forEach((button) => button.addEventListener("click", async () => {
     try {
-      await postJSON(`/api/lists/${encodeURIComponent(name)}/papers/${encodeURIComponent(button.dataset.id)}`, null, "DELETE");
+      const venue = encodeURIComponent(button.dataset.venue);
+      await postJSON(`/api/lists/${encodeURIComponent(name)}/papers/${encodeURIComponent(button.dataset.id)}?venue=${venue}`, null, "DELETE");
       button.closest("li").remove();
     } catch (error) { status.textContent = error.message; }
   }));
