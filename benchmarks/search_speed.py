@@ -23,35 +23,22 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import ICLR2021, ROOT, machine, peak_rss_mb
+from _util import ROOT, machine, peak_rss_mb, prepare_store
 from confnav.embed import choose_embedder
 from confnav.embed.sentence import SentenceTransformerEmbedder
-from confnav.index import build_index
-from confnav.ingest import ingest
 from confnav.model import Paper, Venue
 from confnav.search.engine import Searcher
 from confnav.store import PaperFilter, SqliteStore
 from labels import keyword_label
-from search_eval import knn_accuracy
+from search_eval import knn_accuracy, load_papers
 
 
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values), q))
 
 
-def build_store(folder: Path, index: bool = True) -> Path:
-    path = folder / "speed.db"
-    with SqliteStore(path) as store:
-        ingest(store, ICLR2021)
-        if index:
-            build_index(store, choose_embedder()[0])
-    return path
-
-
 def bench_embed() -> None:
-    with tempfile.TemporaryDirectory() as folder, SqliteStore(Path(folder) / "e.db") as store:
-        ingest(store, ICLR2021)
-        papers = [p for p in store.iter_papers() if p.abstract]
+    papers = load_papers()
     texts = [p.abstract or "" for p in papers]
     labelled = [(i, lab) for i, p in enumerate(papers) if (lab := keyword_label(p.keywords))]
     rows, labels = [i for i, _ in labelled], [lab for _, lab in labelled]
@@ -191,7 +178,7 @@ def main() -> None:
             print("embedding the 2,966 abstracts")
             bench_embed()
         if {"warm", "cold", "large"} & set(args.sections):
-            db = build_store(folder)
+            db = prepare_store(folder, with_2020=False)
             if "warm" in args.sections:
                 print("warm query latency through the library (ICLR 2021, 3,014 papers)")
                 bench_warm(db)

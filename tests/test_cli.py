@@ -53,10 +53,10 @@ def test_show_text_and_json(iclr2021_db: Path) -> None:
     assert "What Matters for On-Policy Deep Actor-Critic Methods?" in text and "Ratings: 7, 7, 9, 9" in text
 
 
-def test_demo_prints_a_summary(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("CONFNAV_CACHE", str(tmp_path))
+def test_demo_prints_a_summary(private_cache: Path) -> None:
+    """In the session's private cache, whose exported model the other tests share."""
     text = invoke("demo", "--quiet")
-    assert "ICLR 2021: 200 papers" in text and (tmp_path / "demo.db").exists()
+    assert "ICLR 2021: 200 papers" in text and (private_cache / "demo.db").exists()
 
 
 def test_every_command_has_help_and_is_documented() -> None:

@@ -7,18 +7,19 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
+from confnav.cli.common import store_options
 from confnav.errors import MissingExtraError
-from confnav.store import default_db_path, open_store
+from confnav.store import open_store
 
 
 @cli.command()
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Store file.")
+@store_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 def serve(db: Path | None, host: str, port: int) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
-    path = db or default_db_path()
-    open_store(path).close()  # a missing or unreadable store is one clear line, before anything starts
+    with open_store(db) as store:  # a missing or unreadable store is one clear line, before anything starts
+        path = store.path
     run_server(path, host, port)
 
 

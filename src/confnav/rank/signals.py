@@ -155,7 +155,7 @@ def _topic_signals(store: SqliteStore, result: VenueSignals) -> None:
             result.missing[name] = f"{previous.name}: {exc}"
         return
     now = topic_vectors(store, venue)
-    change = {t.id: t for t in theme_changes(store, previous.id, venue, before[-1], now)}
+    change = {t.id: t for t in theme_changes(store, previous.id, venue, before[-1], now, list(themes.values()))}
     closest = np.max(now.vectors @ np.vstack([b.vectors for b in before]).T, axis=1)
     novelty = {p.id: 1.0 - float(c) for p, c in zip(now.papers, closest, strict=True)}
     for item in result.papers:

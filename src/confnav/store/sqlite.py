@@ -214,9 +214,12 @@ class SqliteStore(TopicTables, ReadingLists):
         """Models with stored embeddings and how many papers each covers."""
         return dict(self.conn.execute("SELECT model, COUNT(*) FROM embeddings GROUP BY model ORDER BY model"))
 
-    def embeddings(self, model: str) -> tuple[list[int], list[bytes]]:
-        """Every stored vector of a model, as paper pks and raw float32 bytes."""
-        rows = self.conn.execute("SELECT paper_pk, vector FROM embeddings WHERE model = ? ORDER BY paper_pk", (model,))
+    def embeddings(self, model: str, venue: str | None = None) -> tuple[list[int], list[bytes]]:
+        """The stored vectors of a model (of one venue's papers when given), as paper pks and float32 bytes."""
+        sql, params = "SELECT paper_pk, vector FROM embeddings WHERE model = ?", [model]
+        if venue:
+            sql, params = sql + " AND paper_pk IN (SELECT pk FROM papers WHERE venue = ?)", [model, venue]
+        rows = self.conn.execute(sql + " ORDER BY paper_pk", params)
         pks, vectors = [], []
         for pk, vector in rows:
             pks.append(pk)

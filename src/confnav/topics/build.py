@@ -47,7 +47,7 @@ def topic_vectors(store: SqliteStore, venue: str) -> TopicVectors:
     rows = list(store.paper_rows(venue))
     views = []
     for name in (model, model + KEYWORD_VIEW):
-        pks, blobs = store.embeddings(name)
+        pks, blobs = store.embeddings(name, venue)
         views.append(dict(zip(pks, blobs, strict=True)))
     missing = sum(1 for pk, _ in rows if pk not in views[0] or pk not in views[1])
     if missing:

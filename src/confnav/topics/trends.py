@@ -17,7 +17,7 @@ from confnav.errors import ConfnavError
 from confnav.model import Paper, fold
 from confnav.store import SqliteStore
 from confnav.topics.build import TopicVectors, topic_vectors
-from confnav.topics.facts import theme_facts
+from confnav.topics.facts import ThemeFacts, theme_facts
 
 
 @dataclass
@@ -78,12 +78,14 @@ def trends(store: SqliteStore, source: str, target: str, top: int = 15, min_coun
 
 
 def theme_changes(
-    store: SqliteStore, source: str, target: str, before: TopicVectors, after: TopicVectors
-) -> list[ShareChange]:
-    """Each theme of `target` with its share of papers there and among `source`'s papers, biggest gain first."""
+    store: SqliteStore, source: str, target: str, before: TopicVectors, after: TopicVectors,
+    facts: list[ThemeFacts] | None = None,
+) -> list[ShareChange]:  # fmt: skip
+    """Each theme of `target` with its share of papers there and among `source`'s papers, biggest gain first
+    (`facts`: the target's level-1 theme facts, when the caller already has them)."""
     if source == target:
         raise ConfnavError("--from and --to name the same venue")
-    facts = theme_facts(store, target, level=1)
+    facts = facts or theme_facts(store, target, level=1)
     ids = [f.id for f in facts]
     assigned_after = _assignments(store, target, after.pks, ids)
     centres = normalize(np.vstack([after.vectors[assigned_after == i].mean(axis=0) for i in range(len(ids))]))

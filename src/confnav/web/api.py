@@ -141,7 +141,8 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
 
 @router.get("/rank")
 async def rank(request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None):  # type: ignore[no-untyped-def]
-    ranking = WeightedRanker().rank(state_of(request).store, venue, theme=theme)
+    state = state_of(request)  # ranking computes every signal: once per store state
+    ranking = state.cached(("rank", venue, theme), lambda: WeightedRanker().rank(state.store, venue, theme=theme))
     return [r.to_dict() for r in ranking.papers[:top]]
 
 
