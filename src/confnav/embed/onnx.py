@@ -8,7 +8,6 @@ time torch takes — this is what keeps a whole `confnav search` process fast.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import shutil
@@ -92,7 +91,6 @@ def export_int8(source: Path, target: Path) -> Path:
     staging.unlink()
     fused.unlink()
     shutil.copy(source / "tokenizer.json", target / "tokenizer.json")
-    (target / "source.json").write_text(json.dumps({"source": str(source)}))
     return target / "model.int8.onnx"
 
 

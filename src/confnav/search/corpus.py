@@ -30,7 +30,6 @@ def keyword_fields(paper: Paper) -> dict[str, str]:
 class Vectors:
     """Stored embeddings of one model, aligned with the corpus rows (zero rows where missing)."""
 
-    model: str
     matrix: np.ndarray
     present: np.ndarray
     embedder: Embedder | None = None
@@ -40,8 +39,6 @@ class Vectors:
 class Corpus:
     """Everything search needs in memory, valid for one store generation."""
 
-    generation: int
-    pks: np.ndarray
     papers: list[Paper]
     keyword: KeywordIndex
     row_of: dict[int, int] = field(default_factory=dict)
@@ -68,7 +65,7 @@ class Corpus:
             except sqlite3.OperationalError:
                 pass  # a read-only store: search still works, only slower to start
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
-        return cls(generation, pks, papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings)
+        return cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -101,7 +98,7 @@ class Corpus:
             keep = rows >= 0
             matrix[rows[keep]] = stacked[keep]
             present[rows[keep]] = True
-        return Vectors(model, matrix, present)
+        return Vectors(matrix, present)
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         """The row of a paper id (first match unless a venue is given)."""

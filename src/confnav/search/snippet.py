@@ -6,17 +6,15 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from confnav.model import fold
-from confnav.search.text import STOPWORDS, stem
+from confnav.search.text import terms
 
 _WORD = re.compile(r"\S+")
-_CORE = re.compile(r"[A-Za-z0-9\u00C0-\u024F]+")
 
 
 @lru_cache(maxsize=100_000)
 def _token_terms(token: str) -> tuple[str, ...]:
-    """The index terms inside one whitespace-separated token (punctuation stripped)."""
-    return tuple(stem(w) for w in _CORE.findall(fold(token)) if w not in STOPWORDS)
+    """The index terms inside one whitespace-separated token, as the keyword index makes them."""
+    return tuple(terms(token))
 
 
 @lru_cache(maxsize=8192)
