@@ -42,14 +42,6 @@ CASES: dict[str, tuple[dict[str, str | bytes], str]] = {
         {"ratings.tsv": "paper_id\t0\tdecision\n-2FCwDKRREu\t7\tAccept (Oral)\nnot-a-paper\t5\tReject\n"},
         "ratings.tsv, line 3, field 'paper_id': paper id 'not-a-paper' is in no paper list",
     ),
-    "duplicate id in one file": (
-        {"paperlist.tsv": TSV_HEADER + GOOD_ROW + GOOD_ROW.replace("A New", "Another")},
-        "paperlist.tsv, line 3, field 'id': duplicate id 'new1' (first at line 2)",
-    ),
-    "unknown decision": (
-        {"ratings.tsv": "paper_id\t0\tdecision\n-2FCwDKRREu\t7\tMaybe\n"},
-        "ratings.tsv, line 2, field 'decision': unknown decision 'Maybe'",
-    ),
     "csv without title column": ({"x.csv": "username,bar\n1,2\n"}, "x.csv, line 1: header has no title or id column"),
 }
 

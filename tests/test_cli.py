@@ -47,7 +47,7 @@ def test_ls_filters_and_json(iclr2021_db: Path) -> None:
 
 def test_show_text_and_json(iclr2021_db: Path) -> None:
     paper = json.loads(invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg", "--json"))
-    assert paper["id"] == "nIAxjsniDzg" and paper["decision"] == "oral" and paper["venue"] == "iclr2021"
+    assert paper["id"] == "nIAxjsniDzg" and paper["decision"]["kind"] == "oral" and paper["venue"] == "iclr2021"
     assert paper["provenance"]["abstract"] == "openreview-tsv:paperlist.tsv"
     text = invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg")
     assert "What Matters for On-Policy Deep Actor-Critic Methods?" in text and "Ratings: 7, 7, 9, 9" in text

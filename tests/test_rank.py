@@ -36,7 +36,7 @@ def test_reasons_match_the_stored_values(ranking, topics_db: Path) -> None:  # t
                     earlier[name_key(author.name)] = earlier.get(name_key(author.name), 0) + 1
     for item in ranking.papers[:200]:
         paper, reasons = item.paper, item.reasons
-        assert reasons[0] in (paper.decision.value, f"decision: {paper.decision.value}")
+        assert reasons[0] in (paper.decision.name, f"decision: {paper.decision.name}")
         if paper.ratings:
             match = re.match(r"ratings ([\d., ]+) \(mean ([\d.]+)", reasons[1])
             assert match, reasons
@@ -55,7 +55,7 @@ def test_reasons_match_the_stored_values(ranking, topics_db: Path) -> None:  # t
 
 def test_ranking_puts_orals_first_and_is_diverse(ranking) -> None:  # type: ignore[no-untyped-def]
     top = ranking.papers[:50]
-    assert all(r.paper.decision.value == "oral" for r in top[:20])
+    assert all(r.paper.decision.name == "oral" for r in top[:20])
     assert len({r.theme for r in top}) >= 10
 
 

@@ -71,7 +71,7 @@ def test_markdown_reader(write) -> None:  # type: ignore[no-untyped-def]
     assert [a["name"] for a in first.fields["authors"]] == ["Ann Lee", "Bo Chen"]
     assert first.fields["abstract"] == "First line of the abstract.\nSecond line."
     assert first.fields["links"]["pdf"] == "https://openreview.net/pdf?id=abc123XYZ"
-    assert second.id is None and second.fields["links"] == {"forum": "https://example.org/p/2"}
+    assert second.id is None and second.fields["links"] == {"site": "https://example.org/p/2"}
     assert second.fields["abstract"] == "Short."
 
 
@@ -81,19 +81,19 @@ def test_openreview_tsv_pair(write) -> None:  # type: ignore[no-untyped-def]
     assert papers[0].fields["abstract"] == "An abstract."
     assert "abstract" not in papers[1].fields and "keywords" not in papers[1].fields
     ratings = records(write("ratings.tsv", RATINGS_TSV))
-    assert ratings[0].fields == {"ratings": [6.0, 8.0], "decision": "oral"}
-    assert ratings[1].fields == {"ratings": [], "decision": "unknown"}
+    assert ratings[0].fields == {"ratings": [6.0, 8.0], "decision": "Accept (Oral)"}  # labels kept as given
+    assert ratings[1].fields == {"ratings": [], "decision": "Unknown"}
 
 
 def test_paperlists_reader_aligns_affiliations_by_profile(write) -> None:  # type: ignore[no-untyped-def]
     first, second = records(write("paperlists-iclr2021.json", PAPERLISTS))
     assert first.fields["title"] == "Deep Things: Final"
-    assert first.fields["decision"] == "spotlight"
+    assert first.fields["decision"] == "Spotlight"
     # two affiliations for three authors: they belong to the two with OpenReview profiles
     assert [a["affiliation"] for a in first.fields["authors"]] == ["MIT", None, "ETH"]
     assert first.fields["ratings"] == [6.0, 8.0] and first.fields["confidences"] == [4.0, 3.0]
     assert first.fields["links"]["code"] == "https://github.com/x/y"
-    assert second.fields["decision"] == "oral"  # ICLR 2020's "Talk"
+    assert second.fields["decision"] == "Talk"  # ICLR 2020's oral, read through the decision table
     assert second.fields["ratings"] == []
 
 
@@ -115,7 +115,7 @@ def test_csv_reader_with_aliases_and_mapping(write) -> None:  # type: ignore[no-
     assert record.fields["title"] == "Graph, Nets"
     assert record.venue == "neurips2023"
     assert [a["name"] for a in record.fields["authors"]] == ["Ann Lee", "Bo Chen"]
-    assert record.fields["ratings"] == [5.0, 6.0] and record.fields["decision"] == "poster"
+    assert record.fields["ratings"] == [5.0, 6.0] and record.fields["decision"] == "Accept (Poster)"
 
 
 def test_jsonl_reader(write) -> None:  # type: ignore[no-untyped-def]

@@ -47,7 +47,8 @@ def test_overview_cites_only_iclr2021_papers_and_verifies(reports: dict[str, Pat
         code, stdout, _ = verify(topics_db, reports[name])
         assert code == 0 and stdout.startswith("OK")
     markdown = reports["overview.md"].read_text()
-    assert "Submissions reviewed: **2,997**" in markdown and "Acceptance rate: **28.7%**" in markdown
+    assert "Submissions that entered review: **2,997**" in markdown
+    assert "**28.7%**<!-- fact:venue.acceptance_rate -->" in markdown and "of the 2,997 decided submissions" in markdown
     assert len(re.findall(r"^\[\^[\w\-]+\]: ", markdown, re.M)) == len(set(re.findall(r"\[\^([\w\-]+)\]", markdown)))
 
 
@@ -80,7 +81,7 @@ def test_verifier_catches_a_changed_table_cell(reports: dict[str, Path], topics_
     text = reports["stats.md"].read_text()
     assert verify(topics_db, reports["stats.md"])[0] == 0
     forged = tmp_path / "stats.md"
-    forged.write_text(text.replace("| oral | 53 | 1.8% |", "| oral | 54 | 1.8% |"))
+    forged.write_text(text.replace("| oral | accepted | 53 | 1.8% |", "| oral | accepted | 54 | 1.8% |"))
     code, _, stderr = verify(topics_db, forged)
     assert code == 1 and "table decisions: row 1 differs" in stderr
 

@@ -87,7 +87,7 @@ def test_filters_never_leak(searcher: Searcher, where: PaperFilter) -> None:
     for hit in hits:
         paper = hit.paper
         if where.decision == "oral":
-            assert paper.decision.value == "oral"
+            assert paper.decision.name == "oral"
         if where.decision == "accepted":
             assert paper.decision.accepted
         if where.min_rating is not None:

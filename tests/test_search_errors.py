@@ -30,9 +30,10 @@ def test_bad_search_input(case: str, iclr2021_copy: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_unknown_decision_value_is_a_usage_error(iclr2021_db: Path) -> None:
+def test_unknown_decision_value_names_the_decisions_in_the_store(iclr2021_db: Path) -> None:
     result = CliRunner().invoke(cli, ["search", "--db", str(iclr2021_db), "graphs", "--decision", "maybe"])
-    assert result.exit_code == 2 and "'maybe' is not one of" in result.stderr
+    assert result.exit_code == 1 and "no paper has the decision 'maybe'" in result.stderr
+    assert "accepted" in result.stderr and "desk-reject" in result.stderr
 
 
 def test_without_index_keyword_works_and_semantic_explains(iclr2021_db: Path) -> None:

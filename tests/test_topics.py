@@ -61,7 +61,7 @@ def test_theme_facts_match_the_papers(topics_db: Path) -> None:
     theme = top[0]
     members = [papers[i] for i in theme.paper_ids]
     assert theme.accepted == sum(p.decision.accepted for p in members)
-    assert theme.reviewed == sum(p.decision.reviewed for p in members)
+    assert theme.decided == sum(p.decision.decided for p in members)
 
 
 def test_trends_between_the_two_iclr_venues(topics_db: Path) -> None:

@@ -20,7 +20,7 @@ def test_search_and_paper_routes(client: TestClient) -> None:
     hits = client.get("/api/search", params={"q": "Rethinking Attention with Performers", "limit": 5}).json()["hits"]
     assert hits[0]["id"] == "Ua6zuk0WRH" and {"id", "title", "snippet", "score"} <= set(hits[0])
     paper = client.get("/api/paper/Ua6zuk0WRH").json()
-    assert paper["decision"] == "oral" and paper["theme"]["label"] and paper["tldr_text"]
+    assert paper["decision"]["kind"] == "oral" and paper["theme"]["label"] and paper["tldr_text"]
     assert client.get("/api/paper/no-such-paper").status_code == 404
     page = client.get("/paper/Ua6zuk0WRH")
     assert page.status_code == 200 and "Rethinking Attention with Performers" in page.text

@@ -25,7 +25,7 @@ def to_bibtex(papers: list[Paper]) -> str:
             "author": " and ".join(a.name.translate(_BIB_ESCAPE) for a in paper.authors),
             "booktitle": paper.venue_name,
             "year": str(paper.year),
-            "url": paper.links.get("forum", ""),
+            "url": paper.url or "",
         }
         body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
         entries.append(f"@inproceedings{{{bibtex_key(paper)},\n{body}\n}}")
@@ -39,5 +39,5 @@ def to_csv(papers: list[Paper]) -> str:
     for p in papers:
         rating = "" if p.rating_mean is None else f"{p.rating_mean:.2f}"
         names = "; ".join(a.name for a in p.authors)
-        writer.writerow([p.id, p.venue, p.title, names, p.decision.value, rating, p.links.get("forum", "")])
+        writer.writerow([p.id, p.venue, p.title, names, p.decision.name, rating, p.url or ""])
     return buffer.getvalue()

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, InputError
-from confnav.model import Venue, synthetic_id, title_key
+from confnav.model import Outcome, Venue, synthetic_id, title_key
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
-from confnav.sources.merge import merge_records
-from confnav.store.base import Store
+from confnav.sources.merge import MERGE_VERSION, merge_records
+from confnav.store.base import IngestStore, canonical_json
+
+Key = tuple[str, str]
 
 
 @dataclass
@@ -22,17 +27,20 @@ class FileResult:
     format: str | None = None
     records: int = 0
     errors: list[InputError] = field(default_factory=list)
+    source: str = ""
 
 
 @dataclass
 class IngestResult:
-    """Counts of papers added, updated and unchanged, and every skipped problem."""
+    """Counts of papers added, updated and unchanged, every skipped problem, and warnings worth a line each."""
 
     files: list[FileResult]
     venues: list[str]
     added: int = 0
     updated: int = 0
     unchanged: int = 0
+    warnings: list[str] = field(default_factory=list)
+    others: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter), repr=False)
 
     @property
     def errors(self) -> list[InputError]:
@@ -46,6 +54,7 @@ class IngestResult:
             "unchanged": self.unchanged,
             "files": [{"path": f.path, "format": f.format, "records": f.records} for f in self.files],
             "skipped": [str(e) for e in self.errors],
+            "warnings": self.warnings,
         }
 
 
@@ -59,50 +68,109 @@ class IngestError(ConfnavError):
 
 
 def ingest(
-    store: Store,
+    store: IngestStore,
     paths: Sequence[str | Path],
     *,
     venue: str | None = None,
     fmt: str | None = None,
     mapping: dict[str, str] | None = None,
     skip_bad: bool = False,
+    decisions: DecisionTable | None = None,
     progress: Progress | None = None,
 ) -> IngestResult:
     """Read `paths`, merge them with what the store holds, and write the result atomically.
 
-    Without `skip_bad` any problem raises IngestError before anything is written.
+    `decisions` overrides the decision table for its venues or series (kept in the
+    store, and applied to every paper of those venues). Without `skip_bad` any
+    problem raises IngestError before anything is written.
     """
     progress = progress or Silent()
     try:
         default_venue = Venue.parse(venue).id if venue else None
     except ValueError as exc:
         raise ConfnavError(f"--venue: {exc}") from None
-    files = [FileResult(str(p)) for p in paths]
+    files = [FileResult(str(p), source=_source_name(Path(p), paths)) for p in paths]
     records: list[SourceRecord] = []
     progress.start("reading", len(files))
     for result in files:
         records.extend(_read_one(Path(result.path), result, fmt, mapping, default_venue))
         progress.advance()
-    venues = {v: Venue.parse(v) for v in sorted({r.venue for r in records if r.venue})}
-    stored = {v: store.records(v) for v in venues}
-    _assign_keys(records, stored, files)
-    if any(f.errors for f in files) and not skip_bad:
-        raise IngestError([e for f in files for e in f.errors])
-    keyed = [r for r in records if r._key is not None]
-    outcome = IngestResult(files=files, venues=list(venues))
-    with store.transaction():
-        for v in venues.values():
-            store.put_venue(v)
-        store.put_records(keyed)
-        touched = sorted({r._key for r in keyed if r._key})
-        progress.start("merging", len(touched))
-        merged_sources = {v: store.records(v) for v in venues}
-        for venue_id, paper_id in touched:
-            paper = merge_records(venues[venue_id], paper_id, merged_sources[venue_id][paper_id])
-            change = store.put_paper(paper)
-            setattr(outcome, change, getattr(outcome, change) + 1)
-            progress.advance()
+    by_venue: dict[str, list[SourceRecord]] = defaultdict(list)
+    for record in records:
+        by_venue[record.venue or ""].append(record)
+    outcome = IngestResult(files=files, venues=sorted(by_venue))
+    scopes = set(decisions.overrides) if decisions else set()
+    with store.transaction():  # keys come from the store as it is inside the transaction that writes them
+        if decisions is not None:
+            store.put_decision_overrides(decisions)
+        table = store.decision_table()
+        stale_rules = store.merge_version() != MERGE_VERSION
+        progress.start("merging", len(records))
+        for venue_id, venue_records in sorted(by_venue.items()):
+            venue = Venue.parse(venue_id)
+            stored = store.records(venue_id)
+            _assign_keys(venue_records, stored, files)
+            keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
+            changed = [r for r in keyed if _changed(r, stored)]
+            store.put_venue(venue)
+            store.put_records(changed)
+            sources = _apply(stored, changed)
+            everything = stale_rules or bool(scopes & {venue.id, venue.conference})
+            redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
+            _merge_into(store, venue, sources, redo, table, outcome)
+            outcome.unchanged += len({r.id for r in keyed} - set(redo))
+            _count_other(keyed, venue, table, outcome)
+            progress.advance(len(venue_records))
+        if any(f.errors for f in files) and not skip_bad:
+            raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
+        for summary in store.venues():  # changed overrides (or rules) apply to every paper of their venues
+            applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}
+            if summary.venue.id not in by_venue and applies:
+                sources = store.records(summary.venue.id)
+                _merge_into(store, summary.venue, sources, sorted(sources), table, outcome)
+        store.set_merge_version(MERGE_VERSION)
+    outcome.warnings = _warnings(records, outcome.others)
     return outcome
+
+
+def _changed(record: SourceRecord, stored: dict[str, list[SourceRecord]]) -> bool:
+    """Whether a record differs from the one its file gave last time (or is new)."""
+    assert record.id is not None
+    before = next((r for r in stored.get(record.id, []) if r.source == record.source), None)
+    return before is None or (before.kind, before.line, before.record, before.stored) != (
+        record.kind, record.line, record.record, canonical_json(record.fields)
+    )  # fmt: skip
+
+
+def _merge_into(
+    store: IngestStore, venue: Venue, sources: dict[str, list[SourceRecord]], paper_ids: list[str],
+    table: DecisionTable, outcome: IngestResult,
+) -> None:  # fmt: skip
+    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed."""
+    papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
+    for change in store.put_papers(papers):
+        setattr(outcome, change, getattr(outcome, change) + 1)
+
+
+def _count_other(keyed: list[SourceRecord], venue: Venue, table: DecisionTable, outcome: IngestResult) -> None:
+    """Papers of this run whose decision label the table does not know, by label."""
+    for label, ids in _labels_by_paper(keyed).items():
+        if table.meaning(label, venue)[0] is Outcome.OTHER:
+            outcome.others[venue.id][label] += len(ids)
+
+
+def _labels_by_paper(keyed: list[SourceRecord]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for record in keyed:
+        if label := str(record.fields.get("decision") or "").strip():
+            found[label].add(record.id or "")
+    return found
+
+
+def _source_name(path: Path, paths: Sequence[str | Path]) -> str:
+    """The name a file's records are stored under: its base name, or its path where two inputs share a name."""
+    same = [p for p in paths if Path(p).name == path.name]
+    return path.name if len(same) < 2 else str(path)
 
 
 def _read_one(
@@ -110,23 +178,23 @@ def _read_one(
 ) -> list[SourceRecord]:
     """The good records of one file; its problems go to `result.errors` (a file-level one drops the file)."""
     good: list[SourceRecord] = []
-    first_seen: dict[str, str] = {}
+    first_title: dict[str, str | None] = {}
+    file_venue = default_venue or venue_from_path(path)
     try:
         result.format, items = read_file(path, fmt, mapping)
         for item in items:
             if isinstance(item, InputError):
                 result.errors.append(item)
                 continue
-            item.venue = item.venue or default_venue or venue_from_path(path)
+            item.source = result.source
+            item.venue = item.venue or file_venue
             if item.venue is None:
                 raise InputError(path, "the file does not name its venue; pass --venue (e.g. --venue iclr2021)")
             if item.id is not None:
-                if item.id in first_seen:
-                    result.errors.append(
-                        item.error(path, f"duplicate id {item.id!r} (first at {first_seen[item.id]})", "id")
-                    )
-                    continue
-                first_seen[item.id] = item.locator
+                key = title_key(item.fields.get("title", ""))
+                if first_title.setdefault(item.id, key) not in (key, "") and key:
+                    item.warning = f"{path}: {item.locator}: id {item.id!r} is another paper's too; kept apart"
+                    item.id = f"{item.id}~{hashlib.sha1(key.encode()).hexdigest()[:6]}"
             good.append(item)
     except InputError as exc:
         result.errors.append(exc)
@@ -135,40 +203,75 @@ def _read_one(
     return good
 
 
-def _assign_keys(
-    records: list[SourceRecord], stored: dict[str, dict[str, list[SourceRecord]]], files: list[FileResult]
-) -> None:
-    """Give each record its (venue, paper id): its own id, else a paper with the same title.
+def _assign_keys(records: list[SourceRecord], stored: dict[str, list[SourceRecord]], files: list[FileResult]) -> None:
+    """Give each record of one venue its paper id: its own, else a paper's with the same title, else one it proposes.
 
     Records without a title (e.g. ratings rows) may only add to a paper that a
     file of this run or the store already has; others are reported as errors.
     """
-    by_path = {Path(f.path).name: f for f in files}
-    titles: dict[str, dict[str, str]] = {v: {} for v in stored}
-    known: dict[str, set[str]] = {v: set(ids) for v, ids in stored.items()}
-    for venue, by_id in stored.items():
-        for paper_id, recs in by_id.items():
-            for rec in recs:
-                if title := rec.fields.get("title"):
-                    titles[venue].setdefault(title_key(title), paper_id)
-    with_id = [r for r in records if r.id is not None and "title" in r.fields]
-    for rec in with_id:
-        assert rec.venue is not None and rec.id is not None
-        known[rec.venue].add(rec.id)
-        titles[rec.venue].setdefault(title_key(rec.fields["title"]), rec.id)
+    by_source = {f.source: f for f in files}
+    titles: dict[str, str] = {}  # title key → paper id
+    title_of: dict[str, str] = {}  # paper id → title key
+    for paper_id, recs in stored.items():
+        for rec in recs:
+            if title := rec.fields.get("title"):
+                titles.setdefault(title_key(title), paper_id)
+                title_of.setdefault(paper_id, title_key(title))
+    for rec in records:
+        if rec.id is not None and "title" in rec.fields:
+            titles.setdefault(title_key(rec.fields["title"]), rec.id)
+            title_of.setdefault(rec.id, title_key(rec.fields["title"]))
     for rec in records:
         assert rec.venue is not None
         if rec.id is None:
             key = title_key(rec.fields["title"])
-            rec.id = titles[rec.venue].setdefault(key, synthetic_id(rec.venue, rec.fields["title"]))
-            known[rec.venue].add(rec.id)
-        elif "title" not in rec.fields and rec.id not in known[rec.venue]:
-            by_path[rec.source].errors.append(
-                rec.error(
-                    by_path[rec.source].path,
-                    f"paper id {rec.id!r} is in no paper list of this run nor in the store",
-                    "paper_id",
-                )
-            )
+            proposed = rec.derived_id if title_of.get(rec.derived_id or "", key) == key else None
+            rec.id = titles.get(key) or proposed or synthetic_id(rec.venue, rec.fields["title"])
+            titles.setdefault(key, rec.id)
+            title_of.setdefault(rec.id, key)
+        elif "title" not in rec.fields and rec.id not in title_of:
+            result = by_source[rec.source]
+            result.errors.append(
+                rec.error(result.path, f"paper id {rec.id!r} is in no paper list of this run nor in the store",
+                          "paper_id")
+            )  # fmt: skip
             continue
         rec._key = (rec.venue, rec.id)
+
+
+def _merge_duplicates(records: list[SourceRecord]) -> list[SourceRecord]:
+    """One record per paper and file: a paper listed twice in a file keeps the first non-empty value of each field."""
+    merged: dict[tuple[Key, str], SourceRecord] = {}
+    for rec in records:
+        assert rec._key is not None
+        first = merged.setdefault((rec._key, rec.source), rec)
+        if first is not rec:
+            for name, value in rec.fields.items():
+                if first.fields.get(name) in (None, "", [], {}):
+                    first.fields[name] = value
+            first.duplicates += 1
+    return list(merged.values())
+
+
+def _apply(stored: dict[str, list[SourceRecord]], keyed: list[SourceRecord]) -> dict[str, list[SourceRecord]]:
+    """A venue's records after this run's are written: a file's new record replaces its earlier one."""
+    for rec in keyed:
+        assert rec._key is not None
+        paper_id = rec._key[1]
+        stored[paper_id] = [*(r for r in stored.get(paper_id, []) if r.source != rec.source), rec]
+    return stored
+
+
+def _warnings(records: list[SourceRecord], others: dict[str, Counter[str]]) -> list[str]:
+    """Lines a user should read: labels the decision table does not know, ids shared or repeated within a file."""
+    lines = [r.warning for r in records if r.warning]
+    repeated = Counter(r.source for r in records if r.duplicates)
+    for source, n in repeated.items():
+        lines.append(f"{source}: {n} papers listed more than once; their records were merged")
+    for venue, labels in sorted(others.items()):
+        listed = ", ".join(f"{label!r} ({n} paper{'s' * (n > 1)})" for label, n in labels.most_common())
+        lines.append(
+            f"{venue}: decision label(s) not in the decision table, kept and counted as 'other': {listed}; "
+            f"map them under [decisions.{venue}] in a config file (docs/ingest.md)"
+        )
+    return lines

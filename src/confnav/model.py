@@ -7,95 +7,146 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-# Acronyms whose display form is not plain upper case.
-_DISPLAY_NAMES = {"neurips": "NeurIPS", "colm": "COLM", "tmlr": "TMLR"}
-_VENUE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z-]*?)[\s_-]*((?:19|20)\d\d)\s*$")
+# Display names of conference series whose form is not plain upper case, and ids that
+# name the same series (the paperlists project still files NeurIPS under `nips`).
+SERIES_NAMES = {
+    "neurips": "NeurIPS", "corl": "CoRL", "automl": "AutoML", "siggraphasia": "SIGGRAPH Asia",
+    "colm": "COLM", "tmlr": "TMLR", "mlsys": "MLSys", "recsys": "RecSys", "interspeech": "Interspeech",
+    "humanoids": "Humanoids", "www": "The Web Conference", "3dv": "3DV", "l4dc": "L4DC", "acmmm": "ACM MM",
+}  # fmt: skip
+SERIES_ALIASES = {"nips": "neurips", "thewebconf": "www", "webconf": "www", "thewebconference": "www"}
+_VENUE_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9 .&_-]*?)[\s_-]*((?:19|20)\d\d)(?![0-9])\s*(.*?)\s*$")
+_FILLER_WORDS = {"", "conference", "main", "main conference", "proceedings"}
 
 
-class Decision(StrEnum):
-    """A paper's outcome; accepted tiers first, in order of prominence."""
+class Outcome(StrEnum):
+    """What a decision means, whatever the venue calls it (see confnav.decisions)."""
 
-    ORAL = "oral"
-    SPOTLIGHT = "spotlight"
-    POSTER = "poster"
-    REJECT = "reject"
-    WITHDRAWN = "withdrawn"
-    DESK_REJECT = "desk-reject"
+    ACCEPTED = "accepted"
+    NOT_ACCEPTED = "not-accepted"
+    WORKSHOP = "workshop"
+    PENDING = "pending"
     UNKNOWN = "unknown"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A paper's decision: the label exactly as its source gives it, and what it means.
+
+    `kind` names the accepted kind (oral, spotlight, poster, long, findings, …) or
+    the way a paper was not accepted (reject, desk-reject, withdrawn); `tier`
+    orders decisions by prominence, 0 first.
+    """
+
+    label: str = ""
+    outcome: Outcome = Outcome.UNKNOWN
+    kind: str = "unknown"
+    tier: int = 90
 
     @property
     def accepted(self) -> bool:
-        return self in (Decision.ORAL, Decision.SPOTLIGHT, Decision.POSTER)
+        return self.outcome is Outcome.ACCEPTED
+
+    @property
+    def desk_rejected(self) -> bool:
+        return self.kind == "desk-reject"
 
     @property
     def reviewed(self) -> bool:
-        """Desk rejects never entered review; every other submission did."""
-        return self is not Decision.DESK_REJECT
+        """Entered review: any known decision but a desk reject."""
+        return self.outcome is not Outcome.UNKNOWN and not self.desk_rejected
 
+    @property
+    def decided(self) -> bool:
+        """Counted in acceptance rates: accepted, not accepted after review, or sent to a workshop."""
+        return self.reviewed and self.outcome in (Outcome.ACCEPTED, Outcome.NOT_ACCEPTED, Outcome.WORKSHOP)
 
-# Every spelling the sources use, lower-cased. "Talk" is ICLR 2020's oral; an
-# accept with no tier counts as a poster (documented in docs/ingest.md).
-_DECISION_ALIASES = {
-    "oral": Decision.ORAL,
-    "accept (oral)": Decision.ORAL,
-    "talk": Decision.ORAL,
-    "accept (talk)": Decision.ORAL,
-    "spotlight": Decision.SPOTLIGHT,
-    "accept (spotlight)": Decision.SPOTLIGHT,
-    "poster": Decision.POSTER,
-    "accept (poster)": Decision.POSTER,
-    "accept": Decision.POSTER,
-    "accepted": Decision.POSTER,
-    "reject": Decision.REJECT,
-    "rejected": Decision.REJECT,
-    "withdraw": Decision.WITHDRAWN,
-    "withdrawn": Decision.WITHDRAWN,
-    "desk reject": Decision.DESK_REJECT,
-    "desk rejected": Decision.DESK_REJECT,
-    "desk-reject": Decision.DESK_REJECT,
-    "unknown": Decision.UNKNOWN,
-    "": Decision.UNKNOWN,
-}
+    @property
+    def name(self) -> str:
+        """The words shown to a reader: the kind, or the source's label where the table does not know it."""
+        return self.label.strip() or self.kind if self.outcome is Outcome.OTHER else self.kind
 
-
-def parse_decision(text: str) -> Decision:
-    """Map a source's decision string to a Decision; ValueError names the allowed forms."""
-    key = " ".join(text.strip().lower().split())
-    try:
-        return _DECISION_ALIASES[key]
-    except KeyError:
-        allowed = ", ".join(d.value for d in Decision)
-        raise ValueError(f"unknown decision {text!r} (expected one of: {allowed})") from None
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "outcome": self.outcome.value, "kind": self.kind, "tier": self.tier,
+                "name": self.name}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Venue:
-    """A conference edition: id `iclr2021`, name `ICLR 2021`."""
+    """A conference edition: id `neurips2018`, name `NeurIPS 2018`, series `neurips`."""
 
     id: str
     name: str
     conference: str
     year: int
 
+    @property
+    def series(self) -> str:
+        """The series' display name, e.g. `NeurIPS`."""
+        return display_series(self.conference)
+
     @classmethod
     def parse(cls, text: str) -> Venue:
-        """Read `iclr2021`, `ICLR 2021`, `iclr-2021` or `iclr 2021`; ValueError otherwise."""
-        match = _VENUE_RE.match(text or "")
-        if not match:
-            raise ValueError(f"cannot read a venue from {text!r} (expected e.g. 'iclr2021' or 'ICLR 2021')")
-        conference = match.group(1).lower().replace("-", "")
-        year = int(match.group(2))
-        display = _DISPLAY_NAMES.get(conference, conference.upper())
-        return cls(id=f"{conference}{year}", name=f"{display} {year}", conference=conference, year=year)
+        """Read `iclr2021`, `ICLR 2021`, `nips-2018` or `SIGGRAPH Asia 2022`; ValueError otherwise."""
+        return split_venue(text)[0]
+
+    @classmethod
+    def of(cls, conference: str, year: int) -> Venue:
+        key = series_key(conference)
+        return cls(id=f"{key}{year}", name=f"{display_series(key)} {year}", conference=key, year=year)
+
+
+def series_key(text: str) -> str:
+    """The canonical id of a conference series: lower-case letters and digits, aliases resolved."""
+    key = re.sub(r"[^a-z0-9]", "", text.lower())
+    return SERIES_ALIASES.get(key, key)
+
+
+def display_series(key: str) -> str:
+    return SERIES_NAMES.get(key, key.upper())
+
+
+def split_venue(text: str) -> tuple[Venue, str | None]:
+    """A venue and the track named after its year (`NeurIPS 2023 Datasets and Benchmarks`), if any."""
+    match = _VENUE_RE.match(text or "")
+    if not match or not re.search(r"[A-Za-z]", match.group(1)):
+        raise ValueError(f"cannot read a venue from {text!r} (expected e.g. 'iclr2021' or 'ICLR 2021')")
+    rest = " ".join(match.group(3).split())
+    track = None if rest.lower() in _FILLER_WORDS else rest
+    return Venue.of(match.group(1), int(match.group(2))), track
 
 
 @dataclass
 class Author:
-    """An author in byline order; the affiliation only where the source aligns it."""
+    """An author in byline order; affiliation, institution and country only where the source aligns them.
+
+    `profile` is a stable person id from the source (an OpenReview `~Name1`, an
+    ACL Anthology or DBLP id), used to tell apart people who share a name.
+    """
 
     name: str
     affiliation: str | None = None
+    profile: str | None = None
+    institution: str | None = None
+    country: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {k: v for k, v in self.__dict__.items() if v is not None or k in ("name", "affiliation")}
+
+
+@dataclass(frozen=True)
+class CitationCount:
+    """A citation count with where it came from and when it was taken (None when the source does not say)."""
+
+    count: int
+    source: str
+    as_of: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"count": self.count, "source": self.source, "as_of": self.as_of}
 
 
 @dataclass
@@ -111,12 +162,18 @@ class Paper:
     abstract: str | None = None
     authors: list[Author] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
-    decision: Decision = Decision.UNKNOWN
+    decision: Decision = field(default_factory=Decision)
     ratings: list[float] = field(default_factory=list)
     confidences: list[float] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)
     tldr: str | None = None
     affiliations: list[str] = field(default_factory=list)
+    institutions: list[str] = field(default_factory=list)
+    countries: list[str] = field(default_factory=list)
+    track: str | None = None
+    primary_area: str | None = None
+    session: str | None = None
+    citations: CitationCount | None = None
     venue_name: str = ""
     year: int = 0
     provenance: dict[str, str] = field(default_factory=dict)
@@ -125,6 +182,19 @@ class Paper:
     def rating_mean(self) -> float | None:
         return sum(self.ratings) / len(self.ratings) if self.ratings else None
 
+    @property
+    def url(self) -> str | None:
+        """The paper's best page: its forum, its page on the venue's site, its DOI, else its PDF."""
+        return next((self.links[k] for k in LINK_PREFERENCE if self.links.get(k)), None)
+
+    def fields_present(self) -> list[str]:
+        """Which of the fields readers look for this record carries (hits show it)."""
+        present = {
+            "abstract": bool(self.abstract), "keywords": bool(self.keywords), "ratings": bool(self.ratings),
+            "decision": self.decision.outcome is not Outcome.UNKNOWN, "tldr": bool(self.tldr),
+        }  # fmt: skip
+        return [name for name, yes in present.items() if yes]
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict with the source's id and every field."""
         return {
@@ -132,20 +202,29 @@ class Paper:
             "venue": self.venue,
             "venue_name": self.venue_name,
             "year": self.year,
+            "track": self.track,
             "title": self.title,
             "abstract": self.abstract,
-            "authors": [{"name": a.name, "affiliation": a.affiliation} for a in self.authors],
+            "authors": [a.to_dict() for a in self.authors],
             "affiliations": self.affiliations,
+            "institutions": self.institutions,
+            "countries": self.countries,
             "keywords": self.keywords,
-            "decision": self.decision.value,
+            "primary_area": self.primary_area,
+            "session": self.session,
+            "decision": self.decision.to_dict(),
             "ratings": self.ratings,
             "rating_mean": self.rating_mean,
             "confidences": self.confidences,
+            "citations": self.citations.to_dict() if self.citations else None,
             "links": self.links,
             "tldr": self.tldr,
             "provenance": self.provenance,
         }
 
+
+# Which link names a paper as a whole, best first (see Paper.url).
+LINK_PREFERENCE = ("forum", "site", "abstract", "paper", "doi", "pdf")
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 
@@ -176,3 +255,39 @@ def synthetic_id(venue: str, title: str) -> str:
     """A stable id for a record whose source gives none, derived from venue and title."""
     digest = hashlib.sha1(f"{venue}\n{title_key(title)}".encode()).hexdigest()
     return f"t-{digest[:12]}"
+
+
+@dataclass(frozen=True)
+class RatingScale:
+    """The ratings a venue's reviewers gave, read from the data: `1–10`, or `1, 3, 6, 8` where steps are uneven."""
+
+    values: tuple[float, ...]
+
+    @classmethod
+    def of(cls, ratings: list[float]) -> RatingScale:
+        return cls(tuple(sorted(set(ratings))))
+
+    @property
+    def low(self) -> float:
+        return self.values[0]
+
+    @property
+    def high(self) -> float:
+        return self.values[-1]
+
+    def describe(self) -> str:
+        if not self.values:
+            return "no ratings"
+        whole = all(float(v).is_integer() for v in self.values)
+        span = int(self.high - self.low) + 1
+        if whole and len(self.values) > 4 and len(self.values) >= span - 1:  # one unused step still reads as a range
+            return f"{self.low:g}–{self.high:g}"
+        return ", ".join(f"{v:g}" for v in self.values)
+
+    def same_as(self, other: RatingScale) -> bool:
+        """Comparable without rescaling: the same lowest and highest rating."""
+        return (self.low, self.high) == (other.low, other.high)
+
+    def rescale(self, value: float) -> float:
+        """A rating on this scale as a share of the way from its lowest to its highest value (0–1)."""
+        return (value - self.low) / (self.high - self.low) if self.high > self.low else 0.0

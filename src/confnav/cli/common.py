@@ -16,13 +16,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
-from confnav.model import Decision
 from confnav.store import PaperFilter, default_db_path, open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
-DECISION_CHOICES = [d.value for d in Decision] + ["accepted"]
+DECISION_HELP = "Only this decision: an outcome (accepted, not-accepted, workshop, pending) or a kind (oral, long, …)."
 
 
 class RichProgress:
@@ -125,7 +124,7 @@ def filter_options(func: F) -> F:
 
     options = [
         click.option("--venue", help="Only this venue (e.g. iclr2021)."),
-        click.option("--decision", type=click.Choice(DECISION_CHOICES), help="Only this decision ('accepted': any)."),
+        click.option("--decision", help=DECISION_HELP),
         click.option("--author", help="Only papers with an author of this name."),
         click.option("--keyword", help="Only papers with a keyword containing this text."),
         click.option("--year", type=int, help="Only venues of this year."),

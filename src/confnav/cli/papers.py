@@ -9,7 +9,7 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import (
-    DECISION_CHOICES,
+    DECISION_HELP,
     RichProgress,
     json_option,
     out,
@@ -17,10 +17,11 @@ from confnav.cli.common import (
     with_new_or_existing_store,
     with_store,
 )
+from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
-from confnav.model import Decision, Paper
+from confnav.model import Outcome, Paper
 from confnav.search.engine import Searcher
 from confnav.sources import FORMATS
 from confnav.sources.tabular import MAPPABLE_FIELDS
@@ -33,6 +34,12 @@ from confnav.store import PaperFilter, SqliteStore
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Input format (default: detected from content).")
 @click.option("--map", "mapping", multiple=True, metavar="FIELD=COLUMN", help="CSV/JSONL column for a field.")
 @click.option("--skip-bad", is_flag=True, help="Ingest good records and report bad ones instead of writing nothing.")
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="CONFNAV_CONFIG",
+    help="TOML file whose [decisions.VENUE] tables map decision labels (kept in the store; docs/ingest.md).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_new_or_existing_store
@@ -43,14 +50,17 @@ def ingest_cmd(
     fmt: str | None,
     mapping: tuple[str, ...],
     skip_bad: bool,
+    config: Path | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
     """Read paper lists (OpenReview TSV, paperlists JSON, Markdown, CSV, JSONL) into the store."""
+    decisions = load_decision_table(config) if config else None
     with RichProgress(quiet) as progress:
         result = ingest(
-            store, files, venue=venue, fmt=fmt, mapping=_parse_mapping(mapping), skip_bad=skip_bad, progress=progress
-        )
+            store, files, venue=venue, fmt=fmt, mapping=_parse_mapping(mapping), skip_bad=skip_bad,
+            decisions=decisions, progress=progress,
+        )  # fmt: skip
     if as_json:
         print_json(result.to_dict())
     else:
@@ -70,6 +80,8 @@ def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 def _print_ingest(result: IngestResult, db: Path) -> None:
     for problem in result.errors:
         click.echo(f"skipped: {problem}", err=True)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     for f in result.files:
         out.print(f"{f.path}: {f.records} records ({f.format or 'unreadable'})", markup=False)
     out.print(
@@ -92,12 +104,15 @@ def venues(store: SqliteStore, as_json: bool) -> None:
         out.print("The store is empty: run 'confnav ingest FILE...' first.")
     for s in summaries:
         counts = ", ".join(f"{n} {d}" for d, n in s.by_decision.items())
-        out.print(f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted ({counts})", markup=False)
+        tracks = f"; tracks: {', '.join(f'{t} ({n})' for t, n in s.tracks.items())}" if s.tracks else ""
+        out.print(
+            f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted ({counts}){tracks}", markup=False
+        )
 
 
 @cli.command("ls")
 @click.option("--venue", help="Only this venue (e.g. iclr2021).")
-@click.option("--decision", type=click.Choice(DECISION_CHOICES), help="Only this decision ('accepted': any accept).")
+@click.option("--decision", help=DECISION_HELP)
 @click.option("--author", help="Papers with an author of this name (any order, case or accents).")
 @click.option("--keyword", help="Papers with a keyword containing this text.")
 @click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True, help="At most this many (0: all).")
@@ -120,7 +135,7 @@ def ls_cmd(
         return
     for p in papers:
         rating = f"{p.rating_mean:.2f}" if p.rating_mean is not None else "  -  "
-        out.print(f"{p.id:<14} {p.venue:<9} {p.decision.value:<11} {rating}  {p.title}", markup=False)
+        out.print(f"{p.id:<14} {p.venue:<9} {p.decision.name:<11} {rating}  {p.title}", markup=False)
     out.print(f"({len(papers)} papers)", style="dim")
 
 
@@ -129,7 +144,8 @@ def _summary(p: Paper) -> dict[str, Any]:
         "id": p.id,
         "venue": p.venue,
         "title": p.title,
-        "decision": p.decision.value,
+        "decision": p.decision.name,
+        "outcome": p.decision.outcome.value,
         "authors": [a.name for a in p.authors],
         "keywords": p.keywords,
         "rating_mean": p.rating_mean,
@@ -148,7 +164,10 @@ def show(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) ->
         print_json(paper.to_dict())
         return
     out.print(paper.title, style="bold", markup=False)
-    out.print(f"{paper.venue_name} · {paper.decision.value} · id {paper.id}", markup=False)
+    label = paper.decision.label
+    decision = paper.decision.name + (f" ({label!r} in the source)" if label and label != paper.decision.name else "")
+    track = f" · {paper.track}" if paper.track else ""
+    out.print(f"{paper.venue_name}{track} · {decision} · id {paper.id}", markup=False)
     authors = ", ".join(f"{a.name} ({a.affiliation})" if a.affiliation else a.name for a in paper.authors)
     rows = [
         ("Authors", authors),
@@ -159,7 +178,12 @@ def show(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) ->
             ", ".join(f"{r:g}" for r in paper.ratings) + (f" (mean {paper.rating_mean:.2f})" if paper.ratings else ""),
         ),
         ("Confidences", ", ".join(f"{c:g}" for c in paper.confidences)),
-        ("TL;DR", paper.tldr or ""),
+        ("Institutions", "; ".join(paper.institutions)),
+        ("Countries", "; ".join(paper.countries)),
+        ("Primary area", paper.primary_area or ""),
+        ("Session", paper.session or ""),
+        ("Citations", _citations(paper)),
+        ("TL;DR (the authors')" if "tldr" in paper.provenance else "TL;DR", paper.tldr or ""),
         *((f"Link ({k})", v) for k, v in paper.links.items()),
     ]
     for label, value in rows:
@@ -172,6 +196,13 @@ def show(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) ->
     out.print()
     sources = sorted(set(paper.provenance.values()))
     out.print(f"Sources: {', '.join(sources)}", style="dim", markup=False)
+
+
+def _citations(paper: Paper) -> str:
+    if paper.citations is None:
+        return ""
+    when = f", as of {paper.citations.as_of}" if paper.citations.as_of else " (date not given by the source)"
+    return f"{paper.citations.count:,} ({paper.citations.source}{when})"
 
 
 @cli.command()
@@ -189,7 +220,7 @@ def demo(quiet: bool, then_serve: bool) -> None:
         out.print(f"{summary.venue.name}: {summary.papers} papers from the bundled Markdown page", markup=False)
         for decision, count in summary.by_decision.items():
             out.print(f"  {decision:<12} {count}", markup=False)
-        if set(summary.by_decision) == {Decision.UNKNOWN.value}:
+        if set(summary.by_outcome) == {Outcome.UNKNOWN.value}:
             out.print("  (the Markdown list carries no decisions; ingest ratings.tsv or the paperlists JSON for them)")
         out.print(f"Semantic index: {built.index.embedded} papers embedded with {built.index.model}", markup=False)
         query = "reinforcement learning from offline data"

@@ -49,9 +49,11 @@ def _print_results(results: Results, as_json: bool) -> None:
         paper = hit.paper
         out.print(f"{rank:>2}. ", end="")
         out.print(paper.title, style="bold", markup=False, end="")
+        shape = "" if paper.abstract else " · title only"
         out.print(
-            f"  [{paper.id} · {paper.venue_name} · {paper.decision.value} · {hit.score:.3f}]", style="dim", markup=False
-        )
+            f"  [{paper.id} · {paper.venue_name} · {paper.decision.name}{shape} · {hit.score:.3f}]",
+            style="dim", markup=False,
+        )  # fmt: skip
         if hit.snippet:
             out.print("    " + hit.snippet.replace("**", ""), markup=False, style="")
     out.print(f"({len(results.hits)} papers, {results.mode})", style="dim")

@@ -76,7 +76,7 @@ def topic(store: SqliteStore, theme_id: str, venue: str | None, as_json: bool) -
         out.print(f"{heading}:")
         for paper_id in ids:
             paper = papers[paper_id]
-            out.print(f"  - {paper.title} ({paper.id}, {paper.decision.value})", markup=False)
+            out.print(f"  - {paper.title} ({paper.id}, {paper.decision.name})", markup=False)
 
 
 @cli.command("trends")

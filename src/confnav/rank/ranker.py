@@ -42,7 +42,8 @@ class RankedPaper:
             "id": self.paper.id,
             "title": self.paper.title,
             "venue": self.paper.venue,
-            "decision": self.paper.decision.value,
+            "decision": self.paper.decision.name,
+            "outcome": self.paper.decision.outcome.value,
             "score": round(self.score, 6),
             "reasons": self.reasons,
             "theme": self.theme,
@@ -135,7 +136,7 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
 def reasons(item: PaperSignals, normalized: dict[str, float], signals: VenueSignals) -> list[str]:
     """Plain-word reasons, each built from the stored values it cites."""
     paper, values, said = item.paper, item.values, []
-    said.append(paper.decision.value if paper.decision.accepted else f"decision: {paper.decision.value}")
+    said.append(paper.decision.name if paper.decision.accepted else f"decision: {paper.decision.name}")
     if paper.ratings:
         top = _top_share(normalized.get("rating_mean"))
         listed = ", ".join(f"{r:g}" for r in paper.ratings)
@@ -144,7 +145,7 @@ def reasons(item: PaperSignals, normalized: dict[str, float], signals: VenueSign
         said.append("no reviewer ratings in the data")
     earlier = [a for a in item.authors if a.accepted]
     if earlier:
-        conference = signals.venue.conference.upper()
+        conference = signals.venue.series
         with_orals = sum(1 for a in earlier if a.orals)
         text = f"{len(earlier)} author{'s' * (len(earlier) > 1)} with earlier {conference} papers"
         said.append(text + (f" ({with_orals} with orals)" if with_orals else ""))

@@ -2,7 +2,7 @@
 
 | signal | value |
 | --- | --- |
-| decision | tier: oral 1, spotlight 2/3, poster 1/3, anything else 0 |
+| decision | by the decision's tier: oral 1, spotlight 2/3, poster and other accepted kinds 1/3, findings 1/6, else 0 |
 | rating_mean, rating_min | mean and lowest reviewer rating |
 | confidence_weighted | ratings averaged with the reviewers' confidences as weights |
 | agreement | 1 − standard deviation of the ratings / 4.5 (1: all reviewers agree) |
@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from confnav.errors import ConfnavError
-from confnav.model import Decision, Paper, Venue, name_key
+from confnav.model import Paper, Venue, name_key
 from confnav.store import SqliteStore
 from confnav.topics.build import topic_vectors
 from confnav.topics.facts import ThemeFacts, ensure_topics, theme_facts
 from confnav.topics.trends import theme_changes
 
-TIER = {Decision.ORAL: 1.0, Decision.SPOTLIGHT: 2 / 3, Decision.POSTER: 1 / 3}
+TIER_VALUES = {0: 1.0, 1: 2 / 3, 2: 1 / 3, 3: 1 / 6}
 CORE_SIGNALS = (
     "decision", "rating_mean", "rating_min", "confidence_weighted", "agreement",
     "track_record", "code", "centrality", "momentum", "novelty",
@@ -92,7 +92,8 @@ def compute_signals(store: SqliteStore, venue_id: str) -> VenueSignals:
 
 
 def _review_signals(paper: Paper) -> dict[str, float | None]:
-    values: dict[str, float | None] = {"decision": TIER.get(paper.decision, 0.0)}
+    decision = paper.decision
+    values: dict[str, float | None] = {"decision": TIER_VALUES.get(decision.tier, 0.0) if decision.accepted else 0.0}
     ratings = paper.ratings
     if not ratings:
         return values | dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
@@ -109,7 +110,7 @@ def _review_signals(paper: Paper) -> dict[str, float | None]:
 
 def _track_record(store: SqliteStore, result: VenueSignals) -> None:
     if not result.earlier:
-        result.missing["track_record"] = f"no earlier {result.venue.conference.upper()} venue in the store"
+        result.missing["track_record"] = f"no earlier {result.venue.series} venue in the store"
         return
     accepted: Counter[str] = Counter()
     orals: Counter[str] = Counter()
@@ -118,7 +119,7 @@ def _track_record(store: SqliteStore, result: VenueSignals) -> None:
             if paper.decision.accepted:
                 for author in paper.authors:
                     accepted[name_key(author.name)] += 1
-                    orals[name_key(author.name)] += paper.decision is Decision.ORAL
+                    orals[name_key(author.name)] += paper.decision.kind == "oral"
     for item in result.papers:
         item.authors = [
             AuthorRecord(a.name, accepted[k], orals[k]) for a in item.paper.authors if (k := name_key(a.name))
@@ -145,7 +146,7 @@ def _topic_signals(store: SqliteStore, result: VenueSignals) -> None:
         item.values["centrality"] = where.confidence
     if not result.earlier:
         for name in ("momentum", "novelty"):
-            result.missing[name] = f"no earlier {result.venue.conference.upper()} venue in the store"
+            result.missing[name] = f"no earlier {result.venue.series} venue in the store"
         return
     previous = result.earlier[-1]
     try:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 
-from confnav.model import Decision, Paper
+from confnav.model import Paper, RatingScale
 
 COLOURS = {"oral": "#b2182b", "spotlight": "#ef8a62", "poster": "#67a9cf", "reject": "#9e9e9e", "withdrawn": "#d0d0d0"}
+OTHER_COLOURS = ("#1b7837", "#762a83", "#e08214", "#2166ac", "#8c510a")
 
 
 def _png(figure: object) -> bytes:
@@ -26,13 +27,18 @@ def rating_histogram(papers: list[Paper]) -> bytes:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(8, 4))
-    bins = [1 + 0.5 * i for i in range(19)]
-    for decision in (Decision.REJECT, Decision.POSTER, Decision.SPOTLIGHT, Decision.ORAL):
-        values = [p.rating_mean for p in papers if p.decision is decision and p.rating_mean is not None]
-        axes.hist(
-            values, bins=bins, alpha=0.75, label=f"{decision.value} ({len(values)})", color=COLOURS[decision.value]
-        )
-    axes.set_xlabel("mean reviewer rating")
+    rated = [p for p in papers if p.rating_mean is not None and p.decision.reviewed]
+    scale = RatingScale.of([r for p in rated for r in p.ratings])
+    steps = max(1, int((scale.high - scale.low) * 2))
+    bins = [scale.low + (scale.high - scale.low) * i / steps for i in range(steps + 1)]
+    groups: dict[str, list[float]] = {}
+    for paper in sorted(rated, key=lambda p: -p.decision.tier):
+        groups.setdefault(paper.decision.name, []).append(paper.rating_mean or 0.0)
+    spare = iter(OTHER_COLOURS * 4)
+    for name, values in groups.items():
+        colour = COLOURS.get(name) or next(spare)
+        axes.hist(values, bins=bins, alpha=0.75, label=f"{name} ({len(values)})", color=colour)
+    axes.set_xlabel(f"mean reviewer rating (scale {scale.describe()})")
     axes.set_ylabel("papers")
     axes.legend(frameon=False)
     axes.spines[["top", "right"]].set_visible(False)

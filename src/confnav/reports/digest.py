@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from confnav.rank import WeightedRanker
 from confnav.rank.profile import blend_with_profile
 from confnav.reports.facts import venue_facts
-from confnav.reports.model import Citation, Report, Section, forum_url
+from confnav.reports.model import Citation, Report, Section
 from confnav.store import SqliteStore
 from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer
 
@@ -22,7 +22,9 @@ def build_digest(
     if like:
         ranked = blend_with_profile(store, ranked, like)
     scope = f" in theme {theme}" if theme else (" for your reading profile" if like else "")
-    report = Report("digest", info, f"{info.name}: must-read digest{scope}", facts=venue_facts(store, venue)[2:5])
+    shown = ("venue.reviewed", "venue.accepted", "venue.acceptance_rate")
+    facts = [f for f in venue_facts(store, venue) if f.key in shown]
+    report = Report("digest", info, f"{info.name}: must-read digest{scope}", facts=facts)
     report.intro = f"The {min(top, len(ranked))} papers the must-read ranking puts first{scope}, with the reasons."
     section = Section("Papers")
     for item in ranked[:top]:
@@ -30,6 +32,6 @@ def build_digest(
         tldr = summarizer.tldr(paper)
         authors = ", ".join(a.name for a in paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
         note = f"{authors} — " + "; ".join(item.reasons)
-        section.citations.append(Citation(paper.id, paper.title, forum_url(paper.id), tldr.tldr, tldr.source, note))
+        section.citations.append(Citation(paper.id, paper.title, paper.url, tldr.tldr, tldr.source, note))
     report.sections.append(section)
     return report

@@ -1,34 +1,102 @@
-"""The numbers reports may show, each computed from the store under a stable key."""
+"""The numbers reports may show, each computed from the store under a stable key, and what the data lacks."""
 
 from __future__ import annotations
 
-from confnav.model import Decision
+import re
+from collections import Counter
+
+from confnav.model import Decision, Outcome, Paper
 from confnav.reports.model import Fact, count, percent
 from confnav.store import SqliteStore
-from confnav.topics.facts import ThemeFacts
+from confnav.topics.facts import ThemeFacts, lists_rejections
+
+
+def fact_key(name: str) -> str:
+    """A decision name as a fact key part (`Technical Paper` → `technical-paper`)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "other"
+
+
+def rate_basis(decisions: list[Decision]) -> str:
+    """What an acceptance rate counted, in words: `337 accepted of 992 decided submissions that entered review…`."""
+    decided = sum(d.decided for d in decisions)
+    parts = [f"of the {decided:,} decided submissions that entered review"]
+    if workshop := sum(d.outcome is Outcome.WORKSHOP for d in decisions):
+        parts.append(f"{workshop:,} workshop invitations counted as not accepted")
+    left_out = Counter(d.outcome.value for d in decisions if d.reviewed and not d.decided)
+    if left_out:
+        parts.append("left out: " + ", ".join(f"{n:,} {outcome}" for outcome, n in sorted(left_out.items())))
+    return "; ".join(parts)
+
+
+def decision_facts(decisions: list[Decision]) -> list[Fact]:
+    """Submissions, decisions and rates; rates are shares of the decided submissions that entered review."""
+    facts = [Fact("venue.records", "Papers in the data", count(len(decisions)))]
+    if all(d.outcome is Outcome.UNKNOWN for d in decisions):
+        return facts
+    tally = Counter(d.name for d in decisions)
+    order = sorted(tally, key=lambda name: min(d.tier for d in decisions if d.name == name))
+    accepted = sum(d.accepted for d in decisions)
+    decided = sum(d.decided for d in decisions)
+    rates = lists_rejections(decisions)
+    if rates:
+        desk = sum(d.desk_rejected for d in decisions)
+        facts.append(Fact("venue.desk_rejects", "Desk rejects (not reviewed)", count(desk)))
+        reviewed = sum(d.reviewed for d in decisions)
+        facts.append(Fact("venue.reviewed", "Submissions that entered review", count(reviewed)))
+    facts.append(Fact("venue.accepted", "Accepted papers", count(accepted)))
+    if rates:
+        label = f"Acceptance rate ({rate_basis(decisions)})"
+        facts.append(Fact("venue.acceptance_rate", label, percent(accepted, decided)))
+    kinds = {d.name: d for d in decisions}
+    for name in order:
+        decision, key = kinds[name], f"venue.{fact_key(name)}"
+        if decision.desk_rejected:
+            continue
+        label = _decision_label(decision)
+        facts.append(Fact(key, label, count(tally[name])))
+        if rates and decision.accepted:
+            facts.append(Fact(f"{key}_rate", f"{label}: share of decided submissions", percent(tally[name], decided)))
+    return facts
+
+
+def _decision_label(decision: Decision) -> str:
+    if decision.accepted:
+        return f"Accepted as {decision.name}"
+    if decision.outcome is Outcome.WORKSHOP:
+        return "Invited to the workshop track (not a main-conference acceptance)"
+    if decision.outcome is Outcome.OTHER:
+        return f"Decision {decision.name!r} (not in the decision table)"
+    return {"reject": "Rejected", "withdrawn": "Withdrawn", "pending": "Decision pending"}.get(
+        decision.kind, f"Decision: {decision.name}"
+    )
 
 
 def venue_facts(store: SqliteStore, venue: str) -> list[Fact]:
-    """Submissions, reviews and decisions of a venue; rates are shares of the submissions reviewed."""
-    decisions = [p.decision for p in store.iter_papers(venue)]
-    reviewed = sum(d.reviewed for d in decisions)
-    accepted = sum(d.accepted for d in decisions)
-    tally = {d: decisions.count(d) for d in Decision}
-    facts = [
-        Fact("venue.records", "Submissions in the data", count(len(decisions))),
-        Fact("venue.desk_rejects", "Desk rejects (not reviewed)", count(tally[Decision.DESK_REJECT])),
-        Fact("venue.reviewed", "Submissions reviewed", count(reviewed)),
-        Fact("venue.accepted", "Accepted papers", count(accepted)),
-        Fact("venue.acceptance_rate", "Acceptance rate", percent(accepted, reviewed)),
-    ]
-    for decision, label in ((Decision.ORAL, "Orals"), (Decision.SPOTLIGHT, "Spotlights"), (Decision.POSTER, "Posters")):
-        facts.append(Fact(f"venue.{decision.value}", label, count(tally[decision])))
-        facts.append(Fact(f"venue.{decision.value}_rate", f"{label[:-1]} rate", percent(tally[decision], reviewed)))
-    facts.append(Fact("venue.reject", "Rejected", count(tally[Decision.REJECT])))
-    facts.append(Fact("venue.withdrawn", "Withdrawn", count(tally[Decision.WITHDRAWN])))
-    if tally[Decision.UNKNOWN]:
-        facts.append(Fact("venue.unknown", "Decision unknown", count(tally[Decision.UNKNOWN])))
-    return facts
+    """The decision facts of a venue (see decision_facts)."""
+    return decision_facts([p.decision for p in store.iter_papers(venue)])
+
+
+def data_gaps(papers: list[Paper]) -> list[str]:
+    """Plain statements of what a venue's data does not hold, so that reports say it instead of showing zeros."""
+    n = len(papers)
+    if not n:
+        return ["The store holds no papers of this venue."]
+    decisions = [p.decision for p in papers]
+    gaps = []
+    if all(d.outcome is Outcome.UNKNOWN for d in decisions):
+        gaps.append("The data holds no decisions, so nothing here counts acceptances.")
+    elif not lists_rejections(decisions):
+        gaps.append("The data lists accepted papers only (no rejected submissions), so it gives no acceptance rate.")
+    for name, present in (
+        ("reviewer ratings", sum(bool(p.ratings) for p in papers)),
+        ("abstracts", sum(bool(p.abstract) for p in papers)),
+        ("keywords", sum(bool(p.keywords) for p in papers)),
+    ):
+        if not present:
+            gaps.append(f"The data holds no {name}.")
+        elif present < n / 2:
+            gaps.append(f"Only {present:,} of {n:,} papers have {name}.")
+    return gaps
 
 
 def theme_facts_of(theme: ThemeFacts) -> dict[str, Fact]:

@@ -22,11 +22,11 @@ class Fact:
 
 @dataclass
 class Citation:
-    """A cited paper: its id, title, link, one-line TL;DR and why it was chosen."""
+    """A cited paper: id, title, its own link (None when the data has none), one-line TL;DR, why it was chosen."""
 
     paper_id: str
     title: str
-    url: str
+    url: str | None
     tldr: str | None
     tldr_source: str
     note: str = ""
@@ -84,6 +84,3 @@ def count(value: int) -> str:
 def percent(part: int | float, whole: int | float) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
-
-def forum_url(paper_id: str) -> str:
-    return f"https://openreview.net/forum?id={paper_id}"

@@ -8,8 +8,8 @@ from pathlib import Path
 from confnav.errors import ConfnavError, InputError
 from confnav.rank import Ranker, WeightedRanker
 from confnav.rank.ranker import RankedPaper
-from confnav.reports.facts import theme_facts_of, venue_facts
-from confnav.reports.model import Citation, Fact, Report, Section, forum_url
+from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
+from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.store import SqliteStore
 from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
 from confnav.topics import ensure_topics, theme_facts
@@ -38,7 +38,24 @@ def load_venue_config(path: Path | None) -> list[Fact]:
 def citation(item: RankedPaper, summarizer: ExtractiveSummarizer | LLMSummarizer) -> Citation:
     tldr = summarizer.tldr(item.paper)
     note = " · ".join(item.reasons[:2])
-    return Citation(item.paper.id, item.paper.title, forum_url(item.paper.id), tldr.tldr, tldr.source, note)
+    return Citation(item.paper.id, item.paper.title, item.paper.url, tldr.tldr, tldr.source, note)
+
+
+def overview_intro(name: str, facts: set[str], themes: int) -> str:
+    """The opening sentence, saying only what the venue's facts hold ({key} placeholders become verified facts)."""
+    if "venue.acceptance_rate" in facts:
+        opening = (
+            f"{name} has {{venue.reviewed}} submissions that entered review, of which {{venue.accepted}} "
+            "were accepted ({venue.acceptance_rate})."
+        )
+    elif "venue.accepted" in facts:
+        opening = f"The data of {name} lists {{venue.accepted}} accepted papers."
+    else:
+        opening = f"The data of {name} lists {{venue.records}} papers, without decisions."
+    return (
+        f"{opening} Below, its {themes} largest themes, each with the papers the must-read ranking puts first; "
+        "every paper is linked to its own page where the data gives one."
+    )
 
 
 def theme_summary(theme: ThemeFacts) -> str:
@@ -47,6 +64,8 @@ def theme_summary(theme: ThemeFacts) -> str:
     keywords = [k for k in theme.keywords if k.lower() != theme.label.lower()][:3]
     first = f"{{{p}.size}} papers ({{{p}.share}} of the venue) are about {theme.label}"
     first += f", with {', '.join(keywords)} among their most distinctive keywords." if keywords else "."
+    if theme.acceptance_rate is None:
+        return first
     second = f"{{{p}.accepted}} were accepted ({{{p}.acceptance_rate}}, "
     second += "against {venue.acceptance_rate} for the whole venue)"
     second += f", {{{p}.oral}} of them as orals." if theme.oral else "."
@@ -68,11 +87,8 @@ def build_overview(
     ranking = (ranker or WeightedRanker()).rank(store, venue)
     major = [t for t in theme_facts(store, venue, level=1) if t.share >= MAJOR_SHARE]
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
-    report.intro = (
-        f"{info.name} has {{venue.reviewed}} submissions that entered review, of which {{venue.accepted}} "
-        f"were accepted ({{venue.acceptance_rate}}). Below, its {len(major)} largest themes, each with the papers "
-        "the must-read ranking puts first; every paper is linked to its OpenReview page."
-    )
+    report.intro = overview_intro(info.name, {f.key for f in facts}, len(major))
+    report.notes = data_gaps(list(store.iter_papers(venue)))
     for theme in major:
         members = set(theme.paper_ids)
         chosen = [item for item in ranking.papers if item.paper.id in members][:per_theme]

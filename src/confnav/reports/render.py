@@ -12,7 +12,7 @@ import re
 from html import escape
 from pathlib import Path
 
-from confnav.reports.model import Citation, Fact, Report, forum_url
+from confnav.reports.model import Citation, Fact, Report
 
 _PLACEHOLDER = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
 _CITE_MARK = re.compile(r"\[\[cite:([A-Za-z0-9_\-~.]+)\]\]")
@@ -51,9 +51,14 @@ def _md_cell(text: str) -> str:
 def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "") -> str:
     """Markdown; charts are written as PNG files into `assets` (skipped when None)."""
     facts = _facts_by_key(report)
+    urls = _urls(report)
+
+    def cite_mark(match: re.Match[str]) -> str:
+        paper_id = match.group(1)
+        return f"[{paper_id}]({urls[paper_id]})[^{paper_id}]" if urls.get(paper_id) else f"[^{paper_id}]"
 
     def fill(text: str) -> str:
-        text = _CITE_MARK.sub(lambda m: f"[{m.group(1)}]({forum_url(m.group(1))})", text)
+        text = _CITE_MARK.sub(cite_mark, text)
         return _PLACEHOLDER.sub(lambda m: _md_fact(facts[m.group(1)]), text)
 
     lines = [f"<!-- confnav:report kind={report.kind} venue={report.venue.id} -->", f"# {report.title}", ""]
@@ -68,10 +73,8 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
         if section.summary:
             lines += [fill(section.summary), ""]
         for rank, cite in enumerate(section.citations, start=1):
-            lines.append(
-                f"{rank}. [{_md_cell(cite.title)}]({cite.url})[^{cite.paper_id}]"
-                + (f" — {cite.note}" if cite.note else "")
-            )
+            title = f"[{_md_cell(cite.title)}]({cite.url})" if cite.url else _md_cell(cite.title)
+            lines.append(f"{rank}. {title}[^{cite.paper_id}]" + (f" — {cite.note}" if cite.note else ""))
             footnotes.append(cite)
         lines.append("")
     for table in report.tables:
@@ -95,14 +98,19 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
     return "\n".join(lines) + "\n"
 
 
+def _urls(report: Report) -> dict[str, str | None]:
+    return {c.paper_id: c.url for section in report.sections for c in section.citations}
+
+
 def _html_fact(fact: Fact) -> str:
     return f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
 
 
 def _html_cite(cite: Citation) -> str:
     card = escape(cite.tldr or "No abstract to summarize.")
+    title = f'<a href="{escape(cite.url)}">{escape(cite.title)}</a>' if cite.url else escape(cite.title)
     return (
-        f'<span class="cite" data-paper="{escape(cite.paper_id)}"><a href="{escape(cite.url)}">{escape(cite.title)}</a>'
+        f'<span class="cite" data-paper="{escape(cite.paper_id)}">{title}'
         f'<span class="card" role="tooltip"><strong>TL;DR</strong> ({escape(cite.tldr_source)}): {card}</span></span>'
     )
 
@@ -110,11 +118,17 @@ def _html_cite(cite: Citation) -> str:
 def to_html(report: Report) -> str:
     """One self-contained page: inline CSS and images, no external requests."""
     facts = _facts_by_key(report)
+    urls = _urls(report)
+
+    def cite_mark(match: re.Match[str]) -> str:
+        paper_id = escape(match.group(1))
+        if url := urls.get(match.group(1)):
+            return f'<a data-paper="{paper_id}" href="{escape(url)}">{paper_id}</a>'
+        return f'<span data-paper="{paper_id}">{paper_id}</span>'
 
     def fill(text: str) -> str:
         text = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))
-        link = '<a data-paper="{0}" href="{1}">{0}</a>'
-        return _CITE_MARK.sub(lambda m: link.format(m.group(1), forum_url(m.group(1))), text)
+        return _CITE_MARK.sub(cite_mark, text)
 
     body = [f"<h1>{escape(report.title)}</h1>"]
     if report.facts:

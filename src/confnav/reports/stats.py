@@ -8,52 +8,63 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
-from confnav.model import Decision, Paper, fold, name_key
+from confnav.model import Paper, RatingScale, fold, name_key
 from confnav.reports.charts import bar_chart, rating_histogram
-from confnav.reports.facts import venue_facts
+from confnav.reports.facts import data_gaps, lists_rejections, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution
 from confnav.reports.model import Chart, Report, Table, count, percent
 from confnav.store import SqliteStore
 
 TOP = 15
-REVIEWED_DECISIONS = (Decision.ORAL, Decision.SPOTLIGHT, Decision.POSTER, Decision.REJECT, Decision.WITHDRAWN)
 
 
 def _mean(values: list[float]) -> str:
     return f"{statistics.fmean(values):.2f}" if values else "-"
 
 
+def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
+    """Papers grouped by decision name, most prominent decision first."""
+    groups: dict[str, list[Paper]] = defaultdict(list)
+    for paper in sorted(papers, key=lambda p: (p.decision.tier, p.decision.name)):
+        groups[paper.decision.name].append(paper)
+    return groups
+
+
 def decision_table(papers: list[Paper]) -> Table:
-    reviewed = sum(p.decision.reviewed for p in papers)
-    tally = Counter(p.decision for p in papers)
-    rows = [[d.value, count(tally[d]), percent(tally[d], reviewed)] for d in Decision if tally[d]]
-    return Table("decisions", "Decisions", ["Decision", "Papers", "Share of reviewed"], rows)
+    decided = sum(p.decision.decided for p in papers)
+    rows = [
+        [name, group[0].decision.outcome.value, count(len(group)),
+         percent(len(group), decided) if group[0].decision.decided else "-"]
+        for name, group in _by_decision(papers).items()
+    ]  # fmt: skip
+    return Table("decisions", "Decisions", ["Decision", "Outcome", "Papers", "Share of decided"], rows)
 
 
 def rating_table(papers: list[Paper]) -> Table:
     rows = []
-    for decision in REVIEWED_DECISIONS:
-        means = [p.rating_mean for p in papers if p.decision is decision and p.rating_mean is not None]
-        if means:
-            rows.append([decision.value, count(len(means)), _mean(means), f"{statistics.median(means):.2f}",
+    for name, group in _by_decision(papers).items():
+        means = [p.rating_mean for p in group if p.rating_mean is not None]
+        if means and group[0].decision.reviewed:
+            rows.append([name, count(len(means)), _mean(means), f"{statistics.median(means):.2f}",
                          f"{min(means):.2f}", f"{max(means):.2f}"])  # fmt: skip
+    scale = RatingScale.of([r for p in papers for r in p.ratings])
     return Table(
-        "ratings", "Mean reviewer rating by decision", ["Decision", "Papers", "Mean", "Median", "Min", "Max"], rows
-    )
+        "ratings", f"Mean reviewer rating by decision (scale {scale.describe()})",
+        ["Decision", "Papers", "Mean", "Median", "Min", "Max"], rows,
+    )  # fmt: skip
 
 
 def agreement_table(papers: list[Paper]) -> Table:
     rows = []
-    for decision in REVIEWED_DECISIONS:
-        rated = [p.ratings for p in papers if p.decision is decision and len(p.ratings) > 1]
-        if rated:
+    for name, group in _by_decision(papers).items():
+        rated = [p.ratings for p in group if len(p.ratings) > 1]
+        if rated and group[0].decision.reviewed:
             spreads = [max(r) - min(r) for r in rated]
             deviations = [statistics.pstdev(r) for r in rated]
             unanimous = sum(1 for s in spreads if s == 0)
-            rows.append(
-                [decision.value, count(len(rated)), _mean(spreads), _mean(deviations), percent(unanimous, len(rated))]
-            )
+            rows.append([name, count(len(rated)), _mean(spreads), _mean(deviations), percent(unanimous, len(rated))])
     header = ["Decision", "Papers", "Mean spread (max − min)", "Mean std", "All reviewers agree"]
     return Table("agreement", "Reviewer agreement", header, rows)
 
@@ -69,7 +80,7 @@ def author_table(papers: list[Paper]) -> Table:
             names[key][author.name] += 1
             submitted[key] += 1
             accepted[key] += paper.decision.accepted
-            orals[key] += paper.decision is Decision.ORAL
+            orals[key] += paper.decision.accepted and paper.decision.kind == "oral"
     top = sorted(accepted, key=lambda k: (-accepted[k], -orals[k], k))[:TOP]
     rows = [[names[k].most_common(1)[0][0], count(accepted[k]), count(orals[k]), count(submitted[k])] for k in top]
     return Table("authors", "Authors with the most accepted papers", ["Author", "Accepted", "Orals", "Submitted"], rows)
@@ -79,7 +90,8 @@ def institution_table(papers: list[Paper]) -> Table:
     accepted_papers = [p for p in papers if p.decision.accepted]
     tally: Counter[str] = Counter()
     for paper in accepted_papers:
-        affiliations = paper.affiliations or [a.affiliation for a in paper.authors if a.affiliation]
+        aligned = [a.affiliation for a in paper.authors if a.affiliation]
+        affiliations = paper.institutions or paper.affiliations or aligned
         tally.update({normalize_institution(a) for a in affiliations if a})
     top = sorted(tally, key=lambda k: (-tally[k], k))[:TOP]
     rows = [[name, count(tally[name]), percent(tally[name], len(accepted_papers))] for name in top]
@@ -114,25 +126,40 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
 
 
 def year_table(store: SqliteStore, venue: str) -> Table | None:
-    """The same measures for the previous venue of the same conference, when loaded."""
+    """The same measures for the previous venue of the same conference, when loaded; ratings on differing
+    scales are shown on each venue's own scale and rescaled to 0–1, never compared raw."""
     this = store.get_venue(venue)
     earlier = [s.venue for s in store.venues() if s.venue.conference == this.conference and s.venue.year < this.year]
     if not earlier:
         return None
     previous = earlier[-1]
     columns = [(previous, list(store.iter_papers(previous.id))), (this, list(store.iter_papers(venue)))]
-    measures = [
-        ("Submissions reviewed", lambda ps: count(sum(p.decision.reviewed for p in ps))),
+    scales = [RatingScale.of([r for p in ps for r in p.ratings]) for _, ps in columns]
+
+    def rate(ps: list[Paper]) -> str:
+        decisions = [p.decision for p in ps]
+        if not lists_rejections(decisions):
+            return "-"
+        return percent(sum(d.accepted for d in decisions), sum(d.decided for d in decisions))
+
+    def kind(name: str) -> Callable[[list[Paper]], str]:
+        return lambda ps: count(sum(p.decision.accepted and p.decision.kind == name for p in ps))
+
+    measures: list[tuple[str, Callable[[list[Paper]], str]]] = [
+        ("Decided submissions that entered review", lambda ps: count(sum(p.decision.decided for p in ps))),
         ("Accepted", lambda ps: count(sum(p.decision.accepted for p in ps))),
-        (
-            "Acceptance rate",
-            lambda ps: percent(sum(p.decision.accepted for p in ps), sum(p.decision.reviewed for p in ps)),
-        ),
-        ("Orals", lambda ps: count(sum(p.decision is Decision.ORAL for p in ps))),
-        ("Spotlights", lambda ps: count(sum(p.decision is Decision.SPOTLIGHT for p in ps))),
-        ("Mean rating", lambda ps: _mean([p.rating_mean for p in ps if p.rating_mean is not None])),
+        ("Acceptance rate (accepted of decided)", rate),
+        ("Orals", kind("oral")),
+        ("Spotlights", kind("spotlight")),
     ]
     rows = [[label, *(measure(ps) for _, ps in columns)] for label, measure in measures]
+    means = [[p.rating_mean for p in ps if p.rating_mean is not None] for _, ps in columns]
+    if all(means):
+        rows.append(["Rating scale", *(scale.describe() for scale in scales)])
+        rows.append(["Mean rating (on the venue's own scale)", *(_mean(m) for m in means)])
+        if not scales[0].same_as(scales[1]):
+            rescaled = [[scale.rescale(v) for v in m] for scale, m in zip(scales, means, strict=True)]
+            rows.append(["Mean rating rescaled to 0–1 (scales differ)", *(_mean(m) for m in rescaled)])
     return Table("years", "Year over year", ["Measure", previous.name, this.name], rows)
 
 
@@ -150,19 +177,26 @@ def stats_tables(store: SqliteStore, venue: str) -> list[Table]:
 def build_stats_report(store: SqliteStore, venue: str, charts: bool = True) -> Report:
     info = store.get_venue(venue)
     report = Report("stats", info, f"{info.name}: statistics", facts=venue_facts(store, venue))
-    report.intro = (
-        "Rates are shares of the submissions that entered review (desk rejects excluded). Institutions are "
-        "counted once per accepted paper after normalising their names (docs/reports.md)."
+    papers = list(store.iter_papers(venue))
+    decisions = [p.decision for p in papers]
+    basis = (
+        f"Rates count accepted papers {rate_basis(decisions)}. " if lists_rejections(decisions) else ""
     )
+    report.intro = (
+        f"{basis}Institutions are counted once per accepted paper after normalising their names (docs/reports.md)."
+    )
+    report.notes = data_gaps(papers)
     report.tables = stats_tables(store, venue)
     if charts:
-        papers = list(store.iter_papers(venue))
         top = next(t for t in report.tables if t.id == "keywords").rows[:15]
         counts = [float(row[1].replace(",", "")) for row in top]
-        report.charts = [
-            Chart("ratings", "Mean reviewer rating of each paper, by decision", rating_histogram(papers)),
-            Chart("keywords", "Most frequent keywords (papers)", bar_chart([row[0] for row in top], counts, "papers")),
-        ]
+        if any(p.ratings for p in papers):
+            report.charts.append(
+                Chart("ratings", "Mean reviewer rating of each paper, by decision", rating_histogram(papers))
+            )
+        if top:
+            chart = bar_chart([row[0] for row in top], counts, "papers")
+            report.charts.append(Chart("keywords", "Most frequent keywords (papers)", chart))
     return report
 
 

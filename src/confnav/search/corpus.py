@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from confnav.embed.base import Embedder
-from confnav.model import Paper
+from confnav.model import Paper, RatingScale
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
 from confnav.store import PaperFilter, SqliteStore
@@ -45,7 +45,9 @@ class Corpus:
     ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
     masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
     rows_of_id: dict[str, list[int]] = field(default_factory=dict)
+    short: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     _authors: AuthorIndex | None = None
+    _scales: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, store: SqliteStore) -> Corpus:
@@ -65,7 +67,17 @@ class Corpus:
             except sqlite3.OperationalError:
                 pass  # a read-only store: search still works, only slower to start
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
-        return cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings)
+        short = np.array([not p.abstract for p in papers], dtype=bool)
+        return cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings, short=short)
+
+    def rating_scale(self, venue: str) -> str | None:
+        """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""
+        if not self._scales:
+            ratings: dict[str, list[float]] = {}
+            for paper in self.papers:
+                ratings.setdefault(paper.venue, []).extend(paper.ratings)
+            self._scales = {v: RatingScale.of(r).describe() for v, r in ratings.items() if r}
+        return self._scales.get(venue)
 
     def __len__(self) -> int:
         return len(self.papers)

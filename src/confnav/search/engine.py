@@ -14,7 +14,7 @@ from confnav.errors import ConfnavError, NotFoundError
 from confnav.index import embedder_state_cache, paper_text, semantic_model
 from confnav.model import Paper
 from confnav.search.corpus import Corpus, Vectors
-from confnav.search.fusion import ConvexFusion
+from confnav.search.fusion import ConvexFusion, align_groups
 from confnav.search.query import Query, parse_query
 from confnav.search.snippet import make_snippet
 from confnav.search.text import terms
@@ -36,6 +36,7 @@ class Hit:
     keyword_score: float | None
     semantic_score: float | None
     snippet: str
+    rating_scale: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         p = self.paper
@@ -43,10 +44,14 @@ class Hit:
             "id": p.id,
             "title": p.title,
             "venue": p.venue,
+            "venue_name": p.venue_name,
             "year": p.year,
-            "decision": p.decision.value,
+            "decision": p.decision.name,
+            "outcome": p.decision.outcome.value,
             "authors": [a.name for a in p.authors],
             "rating_mean": p.rating_mean,
+            "rating_scale": self.rating_scale,
+            "fields": p.fields_present(),
             "score": round(self.score, 6),
             "keyword_score": None if self.keyword_score is None else round(self.keyword_score, 6),
             "semantic_score": None if self.semantic_score is None else round(self.semantic_score, 6),
@@ -139,8 +144,8 @@ class Searcher:
         keyword = corpus.keyword.score(query.text) if query.text.strip() else None
         semantic = None
         if vectors is not None and vectors.embedder is not None and query.text.strip():
-            semantic = vectors.matrix @ vectors.embedder.embed([query.text])[0]
             mask &= vectors.present
+            semantic = align_groups(vectors.matrix @ vectors.embedder.embed([query.text])[0], mask, corpus.short)
         if keyword is None:
             score = corpus.ratings / 10.0  # author-only: best rated first
         elif mode == "keyword" or semantic is None:
@@ -150,7 +155,7 @@ class Searcher:
             score = semantic
         else:
             score = self._fuse(keyword, semantic, mask)
-        hits = self._collect(corpus.papers, score, mask, keyword, semantic, limit, query)
+        hits = self._collect(corpus, score, mask, keyword, semantic, limit, query)
         return Results(hits, mode, notices)
 
     def similar(
@@ -197,17 +202,17 @@ class Searcher:
         if vectors is None or vectors.embedder is None:
             notices.append(f"{NO_INDEX}; using keywords only")
             mask &= keyword > 0
-            return Results(self._collect(corpus.papers, keyword, mask, keyword, None, limit, None), "keyword", notices)
+            return Results(self._collect(corpus, keyword, mask, keyword, None, limit, None), "keyword", notices)
         parts = [vectors.matrix[r] for r in liked if vectors.present[r]]
         if text and text.strip():
             parts.append(vectors.embedder.embed([text])[0])
         profile = np.mean(parts, axis=0) if parts else np.zeros(vectors.matrix.shape[1], dtype=np.float32)
         if unliked:
             profile = profile - 0.5 * np.mean([vectors.matrix[r] for r in unliked], axis=0)
-        semantic = vectors.matrix @ profile
         mask &= vectors.present
+        semantic = align_groups(vectors.matrix @ profile, mask, corpus.short)
         return Results(
-            self._collect(corpus.papers, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None),
+            self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None),
             "hybrid",
         )
 
@@ -220,7 +225,7 @@ class Searcher:
 
     def _collect(
         self,
-        papers: list[Paper],
+        corpus: Corpus,
         score: np.ndarray,
         mask: np.ndarray,
         keyword: np.ndarray | None,
@@ -231,6 +236,7 @@ class Searcher:
         rows = np.flatnonzero(mask)
         if not rows.size:
             return []
+        papers = corpus.papers
         order = _best_first(rows, score, max(4 * limit, 50))
         wanted = set(terms(query.text)) if query else set()
         hits: list[Hit] = []
@@ -248,6 +254,7 @@ class Searcher:
                     None if keyword is None else float(keyword[row]),
                     None if semantic is None else float(semantic[row]),
                     snippet,
+                    corpus.rating_scale(paper.venue),
                 )
             )
             if len(hits) >= limit:

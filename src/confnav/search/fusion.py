@@ -25,6 +25,32 @@ def normalize_semantic(scores: np.ndarray) -> np.ndarray:
     return np.clip((scores - mean) / (top - mean), 0.0, None) if top > mean else np.zeros_like(scores)
 
 
+def align_groups(scores: np.ndarray, rows: np.ndarray, group: np.ndarray, minimum: int = 20) -> np.ndarray:
+    """Scores of the `group` rows (e.g. records without an abstract) mapped onto the other rows' distribution.
+
+    A short text sits closer to any query than a long one, so cosine favours
+    title-only records. Each `group` score is replaced by the score at the same
+    quantile among the other admitted rows, so that a record ranks by how well it
+    matches compared with records of its own shape, whatever fields it carries.
+    """
+    inside, outside = rows & group, rows & ~group
+    if inside.sum() < minimum or outside.sum() < minimum:
+        return scores
+    values = scores[inside]
+    own = _sorted_sample(values)
+    quantiles = (np.searchsorted(own, values, side="left") + np.searchsorted(own, values, side="right")) / 2 / own.size
+    reference = _sorted_sample(scores[outside])
+    aligned = scores.copy()
+    aligned[inside] = np.interp(quantiles * (reference.size - 1), np.arange(reference.size), reference)
+    return aligned
+
+
+def _sorted_sample(values: np.ndarray, size: int = 4096) -> np.ndarray:
+    """The values sorted, or an evenly spaced sample of them when there are many (quantiles barely move)."""
+    step = max(1, values.size // size)
+    return np.sort(values[::step])
+
+
 @dataclass(frozen=True)
 class ConvexFusion:
     """`keyword_weight` × normalised BM25F + (1 − `keyword_weight`) × normalised cosine."""

@@ -55,7 +55,8 @@ class KeywordIndex:
                 (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(n_docs, max(len(vocabulary), 1))
             )
             counts.sum_duplicates()
-            average = (lengths.mean() if n_docs else 0.0) or 1.0
+            # Per field, over the documents that have it: title-only records must not shorten the average abstract.
+            average = (lengths[lengths > 0].mean() if (lengths > 0).any() else 0.0) or 1.0
             norm = 1.0 / (1.0 - b + b * lengths / average)
             part = sparse.diags(weight * norm.astype(np.float32)) @ counts
             if combined is not None:

@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from confnav.errors import InputError
-from confnav.model import Author, Venue, parse_decision
+from confnav.model import Author, Venue
 
 
 @dataclass
 class SourceRecord:
     """What one source says about one paper: only the fields it actually sets.
 
-    `fields` holds JSON-ready values keyed by Paper attribute names. A record with
-    no title cannot create a paper; it only adds to one (e.g. a ratings row).
+    `fields` holds JSON-ready values keyed by Paper attribute names (the decision
+    as the source's own label). A record with no title cannot create a paper; it
+    only adds to one (e.g. a ratings row). A record without an id may propose
+    `derived_id` (from a `pid`, DOI or URL) for the paper it creates.
     """
 
     source: str
@@ -28,6 +30,10 @@ class SourceRecord:
     venue: str | None = None
     line: int | None = None
     record: int | None = None
+    derived_id: str | None = None
+    stored: str | None = field(default=None, repr=False)  # the JSON text the store holds for it, if any
+    warning: str | None = field(default=None, repr=False)
+    duplicates: int = field(default=0, repr=False)
     _key: tuple[str, str] | None = field(default=None, repr=False)
 
     @property
@@ -73,12 +79,11 @@ def load_text(path: Path) -> str:
 
 
 def venue_from_path(path: Path) -> str | None:
-    """A venue id named by the file or its folder (`paperlists-iclr2021.json`, `iclr2021/…`)."""
-    pattern = re.compile(r"(?<![a-z])([a-z]{2,12})[-_ ]?((?:19|20)\d\d)(?!\d)")
+    """A venue id named by the file or its folder (`paperlists-iclr2021.json`, `nips/nips2018.json`, `iclr2021/…`)."""
+    pattern = re.compile(r"(?<![a-z0-9])([a-z][a-z0-9]{1,19}|\d[a-z][a-z0-9]{0,18})[-_ ]?((?:19|20)\d\d)(?!\d)")
     for part in (path.stem.lower(), path.parent.name.lower()):
-        match = pattern.search(part)
-        if match:
-            return f"{match.group(1)}{match.group(2)}"
+        if match := pattern.search(part):
+            return Venue.of(match.group(1), int(match.group(2))).id
     return None
 
 
@@ -106,21 +111,37 @@ def parse_number(text: str | float | int) -> float:
     return value
 
 
+_LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?::|$)")
+
+
+def parse_score(value: Any) -> float:
+    """A rating or confidence: a number, or OpenReview's `"8: accept, good paper"` form."""
+    if isinstance(value, str) and (match := _LEADING_NUMBER.match(value)):
+        return parse_number(match.group(1))
+    return parse_number(value)
+
+
 def parse_numbers(values: str | list[Any], separators: str = ";,") -> list[float]:
-    """A list of numbers from `7;8;6`, `7, 8` or a JSON list."""
+    """A list of scores from `7;8;6`, `7, 8` or a JSON list."""
     items = values if isinstance(values, list) else split_list(str(values), separators)
-    return [parse_number(v) for v in items if str(v).strip() != ""]
+    return [parse_score(v) for v in items if str(v).strip() != ""]
 
 
-def decision_value(text: str) -> str:
-    """The Decision value of a source string (ValueError when unknown)."""
-    return parse_decision(text).value
+def citation_count(value: Any, source: str, as_of: str | None = None) -> dict[str, Any] | None:
+    """A citation count as stored, or None when the value is missing, negative or not a number (-1: unknown)."""
+    try:
+        count = parse_number(value)
+    except ValueError:
+        return None
+    if count < 0 or count != int(count):
+        return None
+    return {"count": int(count), "source": source, "as_of": as_of}
 
 
 def authors_field(names: list[str], affiliations: list[str | None] | None = None) -> list[dict[str, Any]]:
     """Authors as JSON-ready dicts; affiliations only when aligned one per author."""
     affs = affiliations if affiliations and len(affiliations) == len(names) else [None] * len(names)
-    return [Author(name, aff or None).__dict__ for name, aff in zip(names, affs, strict=True)]
+    return [Author(name, aff or None).to_dict() for name, aff in zip(names, affs, strict=True)]
 
 
 def openreview_links(paper_id: str) -> dict[str, str]:
@@ -132,9 +153,63 @@ def openreview_links(paper_id: str) -> dict[str, str]:
 
 
 _OPENREVIEW_ID = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([A-Za-z0-9_\-]+)")
+_ID_CHARS = re.compile(r"[^A-Za-z0-9._~-]+")
 
 
 def openreview_id(url: str) -> str | None:
     """The forum id in an OpenReview URL, else None."""
     match = _OPENREVIEW_ID.search(url or "")
     return match.group(1) if match else None
+
+
+_WEB_URL = re.compile(r"^https?://[^\s/]+\.[^\s]*$", re.I)
+_DOI = re.compile(r"(10\.\d{4,9}/\S+)$")
+
+
+def web_url(value: Any) -> str | None:
+    """An absolute http(s) URL, or None for anything else (relative paths, `javascript:`, blanks)."""
+    if not value:
+        return None
+    text = str(value).strip()
+    return text if _WEB_URL.match(text) else None
+
+
+def doi_url(value: Any) -> str | None:
+    """`https://doi.org/…` for a DOI given bare or as a URL."""
+    text = str(value or "").strip()
+    match = _DOI.search(text)
+    return f"https://doi.org/{match.group(1)}" if match else None
+
+
+def links_from(urls: dict[str, Any]) -> dict[str, str]:
+    """Links by name from a source's URL fields; OpenReview URLs become `forum` and `pdf` whatever field held them."""
+    links: dict[str, str] = {}
+    for name, value in urls.items():
+        url = doi_url(value) if name == "doi" else web_url(value)
+        if url is None:
+            continue
+        if forum := openreview_id(url):
+            links.setdefault("forum", f"https://openreview.net/forum?id={forum}")
+            links.setdefault("pdf", f"https://openreview.net/pdf?id={forum}")
+        else:
+            links.setdefault(name, url)
+    return links
+
+
+def url_id(url: str | None) -> str | None:
+    """A stable id from a paper's URL: an OpenReview forum id, else the last path segment without its extension."""
+    if not url:
+        return None
+    if forum := openreview_id(url):
+        return forum
+    path = re.sub(r"[?#].*$", "", url.split("://", 1)[-1]).rstrip("/")
+    segment = path.rsplit("/", 1)[-1] if "/" in path else ""
+    segment = re.sub(r"\.(pdf|html?|php)$", "", segment, flags=re.I)
+    cleaned = _ID_CHARS.sub("-", segment).strip("-.")
+    return cleaned or None
+
+
+def clean_id(value: Any) -> str | None:
+    """A source's id as text with characters that cannot travel in a URL path or a citation replaced."""
+    text = str(value if value is not None else "").strip()
+    return _ID_CHARS.sub("-", text) or None

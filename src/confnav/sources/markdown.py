@@ -6,7 +6,15 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from confnav.sources.base import ReadItem, SourceRecord, openreview_id, openreview_links, venue_id
+from confnav.sources.base import (
+    ReadItem,
+    SourceRecord,
+    links_from,
+    openreview_id,
+    openreview_links,
+    url_id,
+    venue_id,
+)
 
 _HEADING = re.compile(r"^##\s+(?:\[\d+\]\s*)?(?P<title>.*?)\s*$")
 _FIELD = re.compile(r"^\*\*(?P<name>[A-Za-z ;]+)\*\*\s*:\s*(?P<value>.*?)\s*$")
@@ -52,10 +60,13 @@ class MarkdownReader:
             record.fields["abstract"] = abstract
         if tldr := _unemphasize(values.get("tldr", values.get("tl;dr", ""))):
             record.fields["tldr"] = tldr
+        if decision := _unemphasize(values.get("decision", "")):
+            record.fields["decision"] = decision
         url = _first_url(values.get("url", ""))
         if url:
             record.id = openreview_id(url)
-            record.fields["links"] = openreview_links(record.id) if record.id else {"forum": url}
+            record.fields["links"] = openreview_links(record.id) if record.id else links_from({"site": url})
+            record.derived_id = None if record.id else url_id(url)
         return record
 
 

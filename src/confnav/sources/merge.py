@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from confnav.model import Author, Decision, Paper, Venue
+from confnav.decisions import DecisionTable, default_meaning
+from confnav.model import Author, CitationCount, Outcome, Paper, Venue
 from confnav.sources.base import SourceRecord
 
 # The community list carries the final (camera-ready) title, authors with
@@ -22,7 +23,14 @@ FIELD_ORDER: dict[str, tuple[str, ...]] = {
     "abstract": ("openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
     "keywords": ("openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
 }
-MERGED_FIELDS = ("title", "abstract", "authors", "affiliations", "keywords", "decision", "ratings", "tldr")
+MERGED_FIELDS = (
+    "title", "abstract", "authors", "affiliations", "institutions", "countries", "keywords", "decision", "ratings",
+    "tldr", "track", "primary_area", "session", "citations",
+)  # fmt: skip
+
+
+# Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
+MERGE_VERSION = 2
 
 
 def _rank(kind: str, field: str) -> int:
@@ -32,7 +40,7 @@ def _rank(kind: str, field: str) -> int:
 
 def _filled(field: str, value: Any) -> bool:
     if field == "decision":
-        return value not in (None, "", Decision.UNKNOWN.value)
+        return value is not None and default_meaning(str(value))[0] is not Outcome.UNKNOWN
     return value not in (None, "", [], {})
 
 
@@ -40,12 +48,16 @@ def _label(record: SourceRecord) -> str:
     return f"{record.kind}:{record.source}"
 
 
-def merge_records(venue: Venue, paper_id: str, records: list[SourceRecord]) -> Paper:
-    """One Paper from every record of it; ValueError if no record gives a title."""
+def merge_records(
+    venue: Venue, paper_id: str, records: list[SourceRecord], decisions: DecisionTable | None = None
+) -> Paper:
+    """One Paper from every record of it, its decision label read through the table; ValueError without a title."""
     chosen: dict[str, SourceRecord] = {}
     for field in MERGED_FIELDS:
         candidates = [r for r in records if _filled(field, r.fields.get(field))]
-        if candidates:
+        if len(candidates) == 1:
+            chosen[field] = candidates[0]
+        elif candidates:
             chosen[field] = min(
                 candidates, key=lambda r, f=field: (_rank(r.kind, f), r.source, r.line or r.record or 0)
             )
@@ -70,13 +82,19 @@ def merge_records(venue: Venue, paper_id: str, records: list[SourceRecord]) -> P
         year=venue.year,
         title=values["title"],
         abstract=values.get("abstract"),
-        authors=[Author(a["name"], a.get("affiliation")) for a in values.get("authors", [])],
+        authors=[Author(**a) for a in values.get("authors", [])],
         affiliations=list(values.get("affiliations", [])),
+        institutions=list(values.get("institutions", [])),
+        countries=list(values.get("countries", [])),
         keywords=list(values.get("keywords", [])),
-        decision=Decision(values.get("decision", Decision.UNKNOWN.value)),
+        decision=(decisions or DecisionTable()).classify(values.get("decision", ""), venue),
         ratings=list(values.get("ratings", [])),
         confidences=confidences,
+        citations=CitationCount(**values["citations"]) if "citations" in values else None,
         links=dict(sorted(links.items())),
         tldr=values.get("tldr"),
+        track=values.get("track"),
+        primary_area=values.get("primary_area"),
+        session=values.get("session"),
         provenance=dict(sorted(provenance.items())),
     )

@@ -9,7 +9,7 @@ from confnav.errors import InputError
 from confnav.sources.base import (
     ReadItem,
     SourceRecord,
-    decision_value,
+    links_from,
     openreview_id,
     openreview_links,
     parse_number,
@@ -75,9 +75,8 @@ class OpenReviewTsvReader:
         if keywords := split_list(row.get("keywords", ""), ","):
             fields["keywords"] = keywords
         link = row.get("link", "").strip()
-        fields["links"] = (
-            openreview_links(record.id) if openreview_id(link) == record.id or not link else {"forum": link}
-        )
+        same = openreview_id(link) == record.id or not link  # the format's ids are OpenReview forum ids
+        fields["links"] = openreview_links(record.id) if same else links_from({"site": link})
         return record
 
     def _ratings(self, path: Path, record: SourceRecord, row: dict[str, str], columns: list[str]) -> ReadItem:
@@ -90,10 +89,6 @@ class OpenReviewTsvReader:
                 scores.append(parse_number(cell))
             except ValueError:
                 return record.error(path, f"rating {cell!r} is not a number", column)
-        try:
-            decision = decision_value(row["decision"])
-        except ValueError as exc:
-            return record.error(path, str(exc), "decision")
         record.fields["ratings"] = scores
-        record.fields["decision"] = decision
+        record.fields["decision"] = row["decision"].strip()
         return record

@@ -18,12 +18,16 @@ from confnav.sources.base import (
     ReadItem,
     SourceRecord,
     authors_field,
-    decision_value,
+    citation_count,
+    clean_id,
+    links_from,
     openreview_id,
     openreview_links,
     parse_numbers,
     split_list,
+    url_id,
     venue_id,
+    web_url,
 )
 
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
@@ -37,10 +41,16 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "ratings": ("ratings", "rating", "scores"),
     "confidences": ("confidences", "confidence"),
     "venue": ("venue", "conference"),
+    "track": ("track",),
+    "primary_area": ("primary_area", "area", "subject_area"),
+    "session": ("session",),
+    "citations": ("citations", "citation_count", "gs_citation", "cited_by"),
     "url": ("url", "link", "forum_url", "openreview"),
     "pdf": ("pdf", "pdf_url"),
+    "doi": ("doi",),
     "code": ("code", "github", "code_url"),
     "site": ("site", "virtual_site"),
+    "pid": ("pid", "ssid"),
     "tldr": ("tldr", "tl;dr", "tl_dr"),
 }
 MAPPABLE_FIELDS = tuple(COLUMN_ALIASES)
@@ -69,8 +79,9 @@ def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mappi
         return value.strip() if isinstance(value, str) else value
 
     fields = record.fields
-    url = str(get("url") or "")
-    record.id = str(get("id") or "").strip() or openreview_id(url)
+    url = web_url(get("url")) or ""
+    links = links_from({"site": url or get("site"), "pdf": get("pdf"), "doi": get("doi"), "code": get("code")})
+    record.id = clean_id(get("id")) or openreview_id(url)
     if title := " ".join(str(get("title") or "").split()):
         fields["title"] = title
     if abstract := get("abstract"):
@@ -83,7 +94,7 @@ def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mappi
     names = _as_list(get("authors"), ";|") if get("authors") else []
     if names:
         if all(isinstance(n, dict) for n in names):
-            fields["authors"] = [{"name": str(n.get("name", "")), "affiliation": n.get("affiliation")} for n in names]
+            fields["authors"] = [_author_object(n) for n in names]
         else:
             if len(names) == 1 and "," in str(names[0]):
                 names = split_list(str(names[0]), ",")
@@ -94,10 +105,7 @@ def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mappi
     if keywords := get("keywords"):
         fields["keywords"] = [str(k) for k in _as_list(keywords, ";,")]
     if (decision := get("decision")) is not None:
-        try:
-            fields["decision"] = decision_value(str(decision))
-        except ValueError as exc:
-            return record.error(path, str(exc), mapping["decision"])
+        fields["decision"] = str(decision).strip()
     for target in ("ratings", "confidences"):
         if (value := get(target)) not in (None, ""):
             try:
@@ -105,19 +113,30 @@ def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mappi
             except ValueError as exc:
                 noun = "rating" if target == "ratings" else "confidence"
                 return record.error(path, f"{noun} {exc}", mapping[target])
-    if tldr := get("tldr"):
-        fields["tldr"] = str(tldr)
-    links = openreview_links(record.id) if record.id and openreview_id(url) == record.id else {}
-    if url and not links:
-        links["forum"] = url
-    for target in ("pdf", "code", "site"):
+    for target in ("tldr", "track", "primary_area", "session"):
         if value := get(target):
-            links[target] = str(value)
+            fields[target] = str(value)
+    if (counted := get("citations")) not in (None, "") and (citations := citation_count(counted, path.name)):
+        fields["citations"] = citations
+    if record.id and openreview_id(url) == record.id:
+        links = openreview_links(record.id) | links
     if links:
         fields["links"] = links
+    if record.id is None:
+        record.derived_id = clean_id(get("pid")) or url_id(url or links.get("doi") or links.get("pdf"))
     if record.id is None and "title" not in fields:
         return record.error(path, "row has neither an id nor a title", "title")
     return record
+
+
+def _author_object(value: dict[str, Any]) -> dict[str, Any]:
+    """An author given as an object: `name` or OpenReview's `fullname`, and a `username`/`profile` id."""
+    name = str(value.get("name") or value.get("fullname") or "").strip()
+    affiliation = value.get("affiliation")
+    author = {"name": name, "affiliation": str(affiliation) if isinstance(affiliation, str) and affiliation else None}
+    if profile := value.get("profile") or value.get("username") or value.get("id"):
+        author["profile"] = str(profile)
+    return author
 
 
 def _as_list(value: Any, separators: str) -> list[Any]:
@@ -134,6 +153,8 @@ class CsvReader:
 
     def sniff(self, path: Path, text: str) -> bool:
         header = text.split("\n", 1)[0].lower()
+        if header.lstrip().startswith(("[", "{")):
+            return False  # JSON, not a table
         return ("," in header or "\t" in header) and any(a in header for a in COLUMN_ALIASES["title"])
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from confnav.errors import ConfnavError
-from confnav.model import Decision, Paper, Venue
+from confnav.decisions import DecisionTable
+from confnav.model import Decision, Outcome, Paper, Venue
 from confnav.sources.base import SourceRecord
+
+
+def canonical_json(value: Any) -> str:
+    """Stable JSON text, so an unchanged paper compares equal byte for byte."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -17,37 +23,42 @@ class PaperFilter:
     """Which papers to return; every given condition must hold."""
 
     venue: str | None = None
-    decision: str | None = None  # a Decision value, or "accepted"
+    decision: str | None = None  # an outcome (accepted, not-accepted, workshop, …) or a decision's name (oral, …)
     author: str | None = None
     keyword: str | None = None
     year: int | None = None
     min_rating: float | None = None
 
-    def __post_init__(self) -> None:
-        allowed = [d.value for d in Decision] + ["accepted"]
-        if self.decision is not None and self.decision not in allowed:
-            raise ConfnavError(f"unknown decision {self.decision!r} (one of: {', '.join(allowed)})")
+    def decision_key(self) -> str:
+        """The decision asked for, as outcomes and kinds are stored: `accepted`, `not-accepted`, `oral`, …"""
+        key = " ".join((self.decision or "").lower().replace("_", " ").split())
+        return DECISION_SYNONYMS.get(key, key)
 
-    def decisions(self) -> list[str] | None:
-        """The decision values this filter admits, or None for all."""
-        if self.decision is None:
-            return None
-        if self.decision == "accepted":
-            return [d.value for d in Decision if d.accepted]
-        return [Decision(self.decision).value]
+    def admits(self, decision: Decision) -> bool:
+        """Whether a paper's decision meets this filter's decision condition (True without one)."""
+        key = self.decision_key()
+        return not key or key in (decision.outcome.value, decision.name.lower())
+
+
+DECISION_SYNONYMS = {
+    "not accepted": "not-accepted", "rejected": "not-accepted", "desk reject": "desk-reject",
+    "desk rejected": "desk-reject", "withdraw": "withdrawn", "accept": "accepted",
+}  # fmt: skip
 
 
 @dataclass
 class VenueSummary:
-    """A venue in the store with its paper counts by decision."""
+    """A venue in the store with its paper counts by decision (most prominent first), outcome and track."""
 
     venue: Venue
     papers: int
     by_decision: dict[str, int] = field(default_factory=dict)
+    by_outcome: dict[str, int] = field(default_factory=dict)
+    tracks: dict[str, int] = field(default_factory=dict)
 
     @property
     def accepted(self) -> int:
-        return sum(n for d, n in self.by_decision.items() if Decision(d).accepted)
+        return self.by_outcome.get(Outcome.ACCEPTED.value, 0)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -57,7 +68,33 @@ class VenueSummary:
             "papers": self.papers,
             "accepted": self.accepted,
             "by_decision": self.by_decision,
+            "by_outcome": self.by_outcome,
+            "tracks": self.tracks,
         }
+
+
+class IngestStore(Protocol):
+    """What ingest needs: one transaction, the decision table, source records, venues and merged papers."""
+
+    def transaction(self) -> AbstractContextManager[None]: ...
+
+    def decision_table(self) -> DecisionTable: ...
+
+    def put_decision_overrides(self, table: DecisionTable) -> None: ...
+
+    def put_venue(self, venue: Venue) -> None: ...
+
+    def put_records(self, records: list[SourceRecord]) -> None: ...
+
+    def records(self, venue: str) -> dict[str, list[SourceRecord]]: ...
+
+    def put_papers(self, papers: list[Paper]) -> list[str]: ...
+
+    def venues(self) -> list[VenueSummary]: ...
+
+    def merge_version(self) -> int: ...
+
+    def set_merge_version(self, version: int) -> None: ...
 
 
 class Store(Protocol):

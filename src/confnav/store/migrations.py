@@ -151,6 +151,31 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        7,
+        "open decisions (outcome, kind, tier), tracks, author profile ids, the user's decision table",
+        """
+        ALTER TABLE papers ADD COLUMN outcome TEXT NOT NULL DEFAULT 'unknown';
+        ALTER TABLE papers ADD COLUMN tier INTEGER NOT NULL DEFAULT 30;
+        ALTER TABLE papers ADD COLUMN track TEXT;
+        UPDATE papers SET
+            outcome = CASE decision WHEN 'oral' THEN 'accepted' WHEN 'spotlight' THEN 'accepted'
+                WHEN 'poster' THEN 'accepted' WHEN 'reject' THEN 'not-accepted' WHEN 'withdrawn' THEN 'not-accepted'
+                WHEN 'desk-reject' THEN 'not-accepted' ELSE 'unknown' END,
+            tier = CASE decision WHEN 'oral' THEN 0 WHEN 'spotlight' THEN 1 WHEN 'poster' THEN 2
+                WHEN 'reject' THEN 40 WHEN 'withdrawn' THEN 41 WHEN 'desk-reject' THEN 42 ELSE 30 END;
+        CREATE INDEX papers_by_outcome ON papers(venue, outcome);
+        ALTER TABLE paper_authors ADD COLUMN profile TEXT;
+        CREATE INDEX paper_authors_by_profile ON paper_authors(profile);
+        CREATE TABLE decision_overrides (
+            scope TEXT NOT NULL,
+            label TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            PRIMARY KEY (scope, label)
+        );
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -9,29 +9,36 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.model import Author, Decision, Paper, Venue, fold, name_key
+from confnav.model import Author, CitationCount, Decision, Outcome, Paper, RatingScale, Venue, fold, name_key
 from confnav.sources.base import SourceRecord
-from confnav.store.base import PaperFilter, VenueSummary
+from confnav.store.base import PaperFilter, VenueSummary, canonical_json
 from confnav.store.lists import ReadingLists
 from confnav.store.migrations import migrate
 from confnav.store.topics import TopicTables
 
-DECISION_ORDER = {d.value: i for i, d in enumerate(Decision)}
-_DECISION_SQL = "CASE p.decision " + " ".join(f"WHEN '{d}' THEN {i}" for d, i in DECISION_ORDER.items()) + " END"
-
-
-def canonical_json(value: Any) -> str:
-    """Stable JSON text, so an unchanged paper compares equal byte for byte."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
 
 def paper_from_json(text: str) -> Paper:
+    """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
     data = json.loads(text)
     data.pop("rating_mean", None)
     data["authors"] = [Author(**a) for a in data["authors"]]
-    data["decision"] = Decision(data["decision"])
+    decision = data["decision"]
+    if isinstance(decision, str):
+        data["decision"] = DecisionTable().classify(decision)
+    else:
+        outcome = Outcome(decision["outcome"])
+        data["decision"] = Decision(decision["label"], outcome, decision["kind"], decision["tier"])
+    if data.get("citations"):
+        data["citations"] = CitationCount(**data["citations"])
     return Paper(**data)
+
+
+def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
+    """The papers table's columns besides venue and id, in their SQL order."""
+    d = paper.decision
+    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
 class SqliteStore(TopicTables, ReadingLists):
@@ -105,59 +112,99 @@ class SqliteStore(TopicTables, ReadingLists):
         )
         for paper_id, source, kind, line, record, data in self.conn.execute(query, (venue,)):
             rec = SourceRecord(
-                source=source, kind=kind, id=paper_id, fields=json.loads(data), venue=venue, line=line, record=record
+                source=source, kind=kind, id=paper_id, fields=json.loads(data), venue=venue, line=line, record=record,
+                stored=data,
             )
             rec._key = (venue, paper_id)
             grouped.setdefault(paper_id, []).append(rec)
         return grouped
 
     def put_paper(self, paper: Paper) -> str:
-        """Insert or update a merged paper and its index rows: "added", "updated" or "unchanged"."""
-        data = canonical_json(paper.to_dict())
-        row = self.conn.execute(
-            "SELECT pk, data FROM papers WHERE venue = ? AND id = ?", (paper.venue, paper.id)
-        ).fetchone()
-        if row and row[1] == data:
-            return "unchanged"
+        """Insert or update one merged paper: "added", "updated" or "unchanged"."""
+        return self.put_papers([paper])[0]
+
+    def put_papers(self, papers: list[Paper]) -> list[str]:
+        """Insert or update merged papers and their index rows in a few batched statements.
+
+        Returns "added", "updated" or "unchanged" for each; only real changes advance the generation.
+        """
+        found: dict[tuple[str, str], tuple[int, str]] = {}
+        for venue in {p.venue for p in papers}:
+            ids = {p.id for p in papers if p.venue == venue}
+            for pk, paper_id, data in self.conn.execute("SELECT pk, id, data FROM papers WHERE venue = ?", (venue,)):
+                if paper_id in ids:
+                    found[(venue, paper_id)] = (pk, data)
+        changes, new, changed = [], [], []
+        for paper in papers:
+            data = canonical_json(paper.to_dict())
+            row = found.get((paper.venue, paper.id))
+            if row and row[1] == data:
+                changes.append("unchanged")
+                continue
+            values = _paper_columns(paper, data)
+            if row:
+                changed.append((row[0], paper, values))
+            else:
+                new.append((paper, values))
+            changes.append("updated" if row else "added")
+        if not new and not changed:
+            return changes
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        values = (paper.title, paper.abstract, paper.decision.value, paper.rating_mean, data)
-        if row:
-            pk = row[0]
-            self.conn.execute(
-                "UPDATE papers SET title = ?, abstract = ?, decision = ?, rating_mean = ?, data = ? WHERE pk = ?",
-                (*values, pk),
-            )
-            for table in ("paper_authors", "paper_keywords"):
-                self.conn.execute(f"DELETE FROM {table} WHERE paper_pk = ?", (pk,))
-            self.conn.execute("DELETE FROM papers_fts WHERE rowid = ?", (pk,))
-        else:
+        old = [(pk,) for pk, _, _ in changed]
+        self.conn.executemany(
+            "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
+            " rating_mean = ?, data = ? WHERE pk = ?",
+            [(*values, pk) for pk, _, values in changed],
+        )
+        for table in ("paper_authors", "paper_keywords"):
+            self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
+        self.conn.executemany("DELETE FROM papers_fts WHERE rowid = ?", old)
+        rows = [(pk, paper) for pk, paper, _ in changed]
+        for paper, values in new:
             cursor = self.conn.execute(
-                "INSERT INTO papers (venue, id, title, abstract, decision, rating_mean, data)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (paper.venue, paper.id, *values),
             )
-            pk = cursor.lastrowid
+            rows.append((cursor.lastrowid, paper))
+        self._put_index_rows(rows)
+        return changes
+
+    def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
+        """Authors, keywords and full-text rows of freshly written papers."""
         self.conn.executemany(
-            "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation) VALUES (?, ?, ?, ?, ?)",
-            [(pk, i, a.name, name_key(a.name), a.affiliation) for i, a in enumerate(paper.authors)],
+            "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation, profile)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
+                for pk, p in rows
+                for i, a in enumerate(p.authors)
+            ],
         )
         self.conn.executemany(
             "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
-            [(pk, i, k, fold(k)) for i, k in enumerate(paper.keywords)],
+            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
         )
-        self.conn.execute(
+        self.conn.executemany(
             "INSERT INTO papers_fts (rowid, title, abstract, keywords, authors) VALUES (?, ?, ?, ?, ?)",
-            (
-                pk,
-                paper.title,
-                paper.abstract or "",
-                "; ".join(paper.keywords),
-                "; ".join(a.name for a in paper.authors),
-            ),
+            [
+                (pk, p.title, p.abstract or "", "; ".join(p.keywords), "; ".join(a.name for a in p.authors))
+                for pk, p in rows
+            ],
         )
-        return "updated" if row else "added"
 
     # --- derived data: embeddings and caches, tied to the store's generation ---
+
+    def merge_version(self) -> int:
+        """The version of the merge rules the stored papers were merged with (0 before it was recorded)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'merge-version'").fetchone()
+        return row[0] if row else 0
+
+    def set_merge_version(self, version: int) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('merge-version', ?) ON CONFLICT(key) DO UPDATE SET value = ?",
+            (version, version),
+        )
 
     def generation(self) -> int:
         """A number that grows whenever any paper changes, so caches know when they are stale."""
@@ -275,12 +322,41 @@ class SqliteStore(TopicTables, ReadingLists):
     def venues(self) -> list[VenueSummary]:
         summaries = []
         for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id").fetchall():
-            counts = dict(
-                self.conn.execute("SELECT decision, COUNT(*) FROM papers WHERE venue = ? GROUP BY decision", (row[0],))
+            counts = self.conn.execute(
+                "SELECT decision, outcome, COUNT(*) FROM papers WHERE venue = ?"
+                " GROUP BY decision, outcome ORDER BY MIN(tier), decision",
+                (row[0],),
+            ).fetchall()
+            tracks = dict(
+                self.conn.execute(
+                    "SELECT track, COUNT(*) FROM papers WHERE venue = ? AND track IS NOT NULL GROUP BY track"
+                    " ORDER BY COUNT(*) DESC, track",
+                    (row[0],),
+                )
             )
-            ordered = {d.value: counts[d.value] for d in Decision if d.value in counts}
-            summaries.append(VenueSummary(Venue(*row), sum(ordered.values()), ordered))
+            by_outcome: dict[str, int] = {}
+            for _, outcome, n in counts:
+                by_outcome[outcome] = by_outcome.get(outcome, 0) + n
+            summaries.append(
+                VenueSummary(
+                    Venue(*row), sum(n for *_, n in counts), {d: n for d, _, n in counts}, by_outcome, tracks
+                )
+            )
         return summaries
+
+    # --- the user's decision table ---
+
+    def decision_table(self) -> DecisionTable:
+        """The default decision table with the user's stored overrides."""
+        return DecisionTable.from_rows(self.conn.execute("SELECT scope, label, outcome, kind FROM decision_overrides"))
+
+    def put_decision_overrides(self, table: DecisionTable) -> None:
+        """Replace the stored overrides of every scope `table` names (inside a transaction)."""
+        for scope in table.overrides:
+            self.conn.execute("DELETE FROM decision_overrides WHERE scope = ?", (scope,))
+        self.conn.executemany(
+            "INSERT INTO decision_overrides (scope, label, outcome, kind) VALUES (?, ?, ?, ?)", table.rows()
+        )
 
     def get_paper(self, paper_id: str, venue: str | None = None) -> Paper:
         """The paper with this id (and venue, when ids repeat across venues)."""
@@ -298,7 +374,7 @@ class SqliteStore(TopicTables, ReadingLists):
     def papers(self, where: PaperFilter | None = None, limit: int | None = None) -> list[Paper]:
         """Papers matching a filter, best decision tier and rating first."""
         clauses, params = self._where(where or PaperFilter())
-        order = f"p.venue, {_DECISION_SQL}, p.rating_mean DESC NULLS LAST, p.title"
+        order = "p.venue, p.tier, p.rating_mean DESC NULLS LAST, p.title"
         sql = f"SELECT p.data FROM papers p {clauses} ORDER BY {order}"
         if limit:
             sql += f" LIMIT {int(limit)}"
@@ -313,6 +389,30 @@ class SqliteStore(TopicTables, ReadingLists):
             return self.conn.execute("SELECT COUNT(*) FROM papers WHERE venue = ?", (venue,)).fetchone()[0]
         return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
 
+    def rating_scales(self) -> dict[str, RatingScale]:
+        """Each venue's rating scale as its data shows it (venues without ratings left out)."""
+        ratings: dict[str, list[float]] = {}
+        for _, paper in self.paper_rows():
+            ratings.setdefault(paper.venue, []).extend(paper.ratings)
+        return {venue: RatingScale.of(values) for venue, values in ratings.items() if values}
+
+    def _check_scales(self) -> None:
+        """A rating threshold over several venues only where their scales agree; else say so."""
+        scales = self.rating_scales()
+        if len({(s.low, s.high) for s in scales.values()}) > 1:
+            listed = "; ".join(f"{venue}: {scale.describe()}" for venue, scale in sorted(scales.items()))
+            raise ConfnavError(f"--min-rating: the venues rate on different scales ({listed}); pass --venue")
+
+    def decision_names(self) -> list[str]:
+        """Every outcome and decision name the store's papers have, for filters and their errors."""
+        rows = self.conn.execute("SELECT DISTINCT outcome, lower(decision) FROM papers").fetchall()
+        return sorted({name for row in rows for name in row})
+
+    def _check_decision(self, wanted: str) -> None:
+        names = self.decision_names()
+        if names and wanted not in names:
+            raise ConfnavError(f"no paper has the decision {wanted!r} (in the store: {', '.join(names)})")
+
     def _where(self, f: PaperFilter) -> tuple[str, list[Any]]:
         clauses: list[str] = []
         params: list[Any] = []
@@ -323,10 +423,14 @@ class SqliteStore(TopicTables, ReadingLists):
         if f.year:
             clauses.append("p.venue IN (SELECT id FROM venues WHERE year = ?)")
             params.append(f.year)
-        if (decisions := f.decisions()) is not None:
-            clauses.append(f"p.decision IN ({', '.join('?' * len(decisions))})")
-            params.extend(decisions)
+        if f.decision is not None:
+            wanted = f.decision_key()
+            clauses.append("(p.outcome = ? OR lower(p.decision) = ?)")
+            params.extend([wanted, wanted])
+            self._check_decision(wanted)
         if f.min_rating is not None:
+            if not f.venue:
+                self._check_scales()
             clauses.append("p.rating_mean >= ?")
             params.append(f.min_rating)
         if f.author:

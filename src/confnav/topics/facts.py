@@ -28,7 +28,8 @@ class ThemeFacts:
     oral: int
     spotlight: int
     poster: int
-    reviewed: int
+    decided: int
+    rates: bool
     mean_rating: float | None
     share: float
     low_confidence: int
@@ -43,8 +44,8 @@ class ThemeFacts:
 
     @property
     def acceptance_rate(self) -> float | None:
-        """Accepted over submissions that entered review (desk rejects excluded)."""
-        return self.accepted / self.reviewed if self.reviewed else None
+        """Accepted over the decided submissions that entered review; None where the data has no rejections."""
+        return self.accepted / self.decided if self.decided and self.rates else None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -96,7 +97,8 @@ def theme_facts(store: SqliteStore, venue: str, level: int | None = None) -> lis
         members[where.theme].append((papers[pk], where.low_confidence))
         if where.subtheme:
             members[where.subtheme].append((papers[pk], where.low_confidence))
-    return [_facts(theme, members[theme.id], len(papers)) for theme in themes]
+    rates = lists_rejections([p.decision for p in papers.values()])
+    return [_facts(theme, members[theme.id], len(papers), rates) for theme in themes]
 
 
 def get_theme(store: SqliteStore, venue: str, theme_id: str) -> ThemeFacts:
@@ -107,7 +109,12 @@ def get_theme(store: SqliteStore, venue: str, theme_id: str) -> ThemeFacts:
     raise NotFoundError(f"no theme {theme_id!r} in {venue} (themes: {known})")
 
 
-def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: int) -> ThemeFacts:
+def lists_rejections(decisions: list[Decision]) -> bool:
+    """Whether the data covers submissions, not only accepted papers: without rejections there is no rate."""
+    return any(d.decided and not d.accepted for d in decisions)
+
+
+def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: int, rates: bool) -> ThemeFacts:
     papers = sorted((p for p, _ in members), key=lambda p: p.id)
     decisions = [p.decision for p in papers]
     ratings = [p.rating_mean for p in papers if p.rating_mean is not None]
@@ -120,10 +127,11 @@ def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: in
         keywords=theme.data.get("keywords", []),
         paper_ids=[p.id for p in papers],
         accepted=sum(d.accepted for d in decisions),
-        oral=decisions.count(Decision.ORAL),
-        spotlight=decisions.count(Decision.SPOTLIGHT),
-        poster=decisions.count(Decision.POSTER),
-        reviewed=sum(d.reviewed for d in decisions),
+        oral=sum(d.accepted and d.kind == "oral" for d in decisions),
+        spotlight=sum(d.accepted and d.kind == "spotlight" for d in decisions),
+        poster=sum(d.accepted and d.kind == "poster" for d in decisions),
+        decided=sum(d.decided for d in decisions),
+        rates=rates,
         mean_rating=sum(ratings) / len(ratings) if ratings else None,
         share=len(papers) / venue_size if venue_size else 0.0,
         low_confidence=sum(low for _, low in members),

@@ -43,5 +43,15 @@ class TsneLayout:
             n_jobs=1,
             verbose=False,
         )
-        points = np.asarray(tsne.fit(vectors.astype(np.float64)))
+        points = np.asarray(tsne.fit(_no_zero_rows(vectors.astype(np.float64))))
         return points - points.mean(axis=0)
+
+
+def _no_zero_rows(vectors: np.ndarray) -> np.ndarray:
+    """Cosine distance is undefined for a zero vector (a title of words the index does not know): give such
+    rows one shared direction, so they sit together instead of breaking the layout."""
+    empty = ~np.any(vectors, axis=1)
+    if empty.any():
+        vectors = vectors.copy()
+        vectors[empty] = 1.0 / np.sqrt(vectors.shape[1])
+    return vectors

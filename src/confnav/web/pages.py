@@ -67,7 +67,10 @@ async def search_page(
     form = {"q": q, "mode": mode, "venue": venue, "decision": decision, "author": author, "keyword": keyword,
             "min_rating": "" if min_rating is None else min_rating}  # fmt: skip
     venues = [s.venue for s in state.store.venues()]
-    return page(request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues)
+    decisions = state.store.decision_names()
+    return page(
+        request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions
+    )
 
 
 @router.get("/paper/{paper_id}", response_class=HTMLResponse)

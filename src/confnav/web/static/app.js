@@ -13,7 +13,9 @@ function renderHits(list, hits) {
   for (const hit of hits) {
     const item = el("li", { class: "hit", "data-id": hit.id });
     const link = el("a", { class: "title", href: `/paper/${encodeURIComponent(hit.id)}?venue=${encodeURIComponent(hit.venue)}` }, hit.title);
-    const meta = el("span", { class: "meta" }, ` ${hit.venue} · ${hit.decision}` + (hit.rating_mean ? ` · rating ${hit.rating_mean.toFixed(2)}` : ""));
+    const rating = hit.rating_mean ? ` · rating ${hit.rating_mean.toFixed(2)} (scale ${hit.rating_scale})` : "";
+    const shape = hit.fields.includes("abstract") ? "" : " · title only, no abstract in the data";
+    const meta = el("span", { class: "meta" }, ` ${hit.venue_name} · ${hit.decision}${rating}${shape}`);
     const snippet = el("p", { class: "snippet" });
     (hit.snippet || "").split("**").forEach((part, i) => snippet.append(i % 2 ? el("mark", {}, part) : document.createTextNode(part)));
     item.append(link, meta, snippet);

@@ -1,0 +1,319 @@
+"""Every conference: open decisions, venues and tracks, derived ids, links, rating scales (real paperlists files)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.decisions import DecisionTable, load_decision_table
+from confnav.ingest import ingest
+from confnav.model import Outcome, Venue, split_venue
+from confnav.store import PaperFilter, SqliteStore
+from tests.conftest import DATA, ICLR2020, snapshot
+
+Write = Callable[[str, str], Path]
+PAPERLISTS = sorted((DATA / "paperlists").glob("*.json"))
+# The README's counts, labels exactly as the files give them.
+LABELS = {
+    "iclr2018": {"Poster": 314, "Oral": 23, "Workshop": 90, "Reject": 496, "Withdraw": 69, "Active": 3},
+    "neurips2018": {"Poster": 812, "Spotlight": 167, "Oral": 30},
+    "cvpr2019": {"Poster": 1006, "Oral": 288},
+    "acl2022": {"Long": 603, "Findings": 331, "Short": 97},
+    "siggraph2022": {"Technical Paper": 194, "TOG Paper": 53, "Poster": 66},
+    "corl2023": {"Poster": 166, "Oral": 33},
+}
+
+
+@pytest.fixture(scope="session")
+def venues_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The six real paperlists files of other conferences in one store, built once; copy before writing."""
+    path = tmp_path_factory.mktemp("venues") / "venues.db"
+    with SqliteStore(path) as store:
+        ingest(store, PAPERLISTS)
+    return path
+
+
+def test_each_venue_keeps_its_labels_and_counts(venues_db: Path) -> None:
+    with SqliteStore(venues_db) as store:
+        assert {s.venue.id for s in store.venues()} == set(LABELS)
+        for venue, labels in LABELS.items():
+            assert Counter(p.decision.label for p in store.iter_papers(venue)) == labels, venue
+        names = {s.venue.id: s.venue.name for s in store.venues()}
+    assert names["neurips2018"] == "NeurIPS 2018" and names["corl2023"] == "CoRL 2023"
+    assert names["siggraph2022"] == "SIGGRAPH 2022"
+
+
+def test_iclr2018_workshop_invitations_are_not_acceptances(venues_db: Path) -> None:
+    from confnav.reports.facts import venue_facts
+
+    with SqliteStore(venues_db) as store:
+        papers = list(store.iter_papers("iclr2018"))
+        facts = {f.key: f for f in venue_facts(store, "iclr2018")}
+    assert sum(p.decision.accepted for p in papers) == 337
+    assert sum(p.decision.kind == "oral" for p in papers) == 23
+    assert sum(p.decision.outcome is Outcome.WORKSHOP for p in papers) == 90
+    assert sum(p.decision.outcome is Outcome.PENDING for p in papers) == 3  # "Active": still under review
+    assert facts["venue.accepted"].value == "337" and facts["venue.workshop"].value == "90"
+    rate = facts["venue.acceptance_rate"]
+    assert "90 workshop invitations counted as not accepted" in rate.label and "3 pending" in rate.label
+    assert rate.value == f"{100 * 337 / (995 - 3):.1f}%"
+
+
+def test_accepted_kinds_of_other_venues(venues_db: Path) -> None:
+    with SqliteStore(venues_db) as store:
+        acl = Counter(p.decision.kind for p in store.iter_papers("acl2022") if p.decision.accepted)
+        siggraph = Counter(p.decision.kind for p in store.iter_papers("siggraph2022") if p.decision.accepted)
+        assert len(store.papers(PaperFilter(venue="acl2022", decision="findings"))) == 331
+        assert len(store.papers(PaperFilter(venue="acl2022", decision="accepted"))) == 1031
+        with pytest.raises(Exception, match="no paper has the decision 'maybe'"):
+            store.papers(PaperFilter(decision="maybe"))
+    assert acl == {"long": 603, "findings": 331, "short": 97}
+    assert siggraph == {"technical": 194, "journal": 53, "poster": 66}
+
+
+def test_a_second_ingest_changes_nothing(venues_db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "again.db"
+    shutil.copy(venues_db, copy)
+    before = snapshot(copy)
+    with SqliteStore(copy) as store:
+        result = ingest(store, PAPERLISTS)
+    assert (result.added, result.updated, result.unchanged) == (0, 0, 4841)
+    assert snapshot(copy) == before
+
+
+def test_unknown_label_is_kept_counted_and_named_in_one_warning(write: Write, tmp_path: Path) -> None:
+    records = [
+        {"id": "a1", "title": "First", "status": "Maybe Later", "author": "Ann Lee"},
+        {"id": "a2", "title": "Second", "status": "Maybe Later", "author": "Bo Chen"},
+        {"id": "a3", "title": "Third", "status": "Poster", "author": "Cy Dee"},
+    ]
+    path = write("conf2024.json", json.dumps(records))
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "s.db"), str(path)])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if "Maybe Later" in line]
+    assert len(warnings) == 1 and "'Maybe Later' (2 papers)" in warnings[0] and "[decisions.conf2024]" in warnings[0]
+    with SqliteStore(tmp_path / "s.db") as store:
+        paper = store.get_paper("a1")
+        summary = store.venues()[0]
+    assert paper.decision.label == "Maybe Later" and paper.decision.outcome is Outcome.OTHER
+    assert summary.by_outcome == {"accepted": 1, "other": 2}
+
+
+def test_the_decision_table_can_be_overridden_per_venue_in_a_config(write: Write, tmp_path: Path) -> None:
+    records = [{"id": "a1", "title": "First", "status": "Maybe Later"}, {"id": "a2", "title": "Two", "status": "Long"}]
+    path = write("conf2024.json", json.dumps(records))
+    rules = '[decisions.conf2024]\n"Maybe Later" = "accepted:journal"\n[decisions.conf]\nLong = "reject"\n'
+    config = write("confnav.toml", rules)
+    db = tmp_path / "s.db"
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(db), "--config", str(config), str(path)])
+    assert result.exit_code == 0, result.output
+    with SqliteStore(db) as store:
+        assert store.get_paper("a1").decision.kind == "journal" and store.get_paper("a1").decision.accepted
+        assert store.get_paper("a2").decision.outcome is Outcome.NOT_ACCEPTED  # the series-wide rule
+        ingest(store, [path])  # the override stays with the store
+        assert store.get_paper("a1").decision.accepted
+    bad = write("bad.toml", '[decisions.conf2024]\n"Maybe" = "perhaps"\n')
+    with pytest.raises(Exception, match=r"bad.toml, field 'decisions.conf2024.Maybe': 'perhaps' is not an outcome"):
+        load_decision_table(bad)
+
+
+def test_default_decision_table() -> None:
+    table = DecisionTable()
+    meanings = {label: table.meaning(label) for label in (
+        "Accept (Oral)", "Talk", "Highlight", "Main", "Technical", "Poster Workshop", "Invite to Workshop",
+        "Desk Reject", "Withdrawn Submission", "Active", "Accept (Findings)", "Something Else",
+    )}  # fmt: skip
+    assert meanings["Accept (Oral)"] == (Outcome.ACCEPTED, "oral") and meanings["Talk"] == (Outcome.ACCEPTED, "oral")
+    assert meanings["Highlight"] == (Outcome.ACCEPTED, "spotlight") and meanings["Main"][0] is Outcome.ACCEPTED
+    assert meanings["Poster Workshop"][0] is meanings["Invite to Workshop"][0] is Outcome.WORKSHOP
+    assert meanings["Desk Reject"] == (Outcome.NOT_ACCEPTED, "desk-reject")
+    assert meanings["Withdrawn Submission"] == (Outcome.NOT_ACCEPTED, "withdrawn")
+    assert meanings["Active"][0] is Outcome.PENDING and meanings["Accept (Findings)"] == (Outcome.ACCEPTED, "findings")
+    assert meanings["Something Else"][0] is Outcome.OTHER
+
+
+def test_venue_names_and_tracks() -> None:
+    assert Venue.parse("nips2018").id == "neurips2018" and Venue.parse("nips2018").name == "NeurIPS 2018"
+    assert Venue.parse("SIGGRAPH Asia 2022").id == "siggraphasia2022"
+    assert Venue.parse("siggraphasia2022").name == "SIGGRAPH Asia 2022"
+    assert Venue.parse("automl-2024").name == "AutoML 2024" and Venue.parse("3DV 2024").id == "3dv2024"
+    track = "Datasets and Benchmarks"
+    assert split_venue(f"NeurIPS 2023 {track}") == (Venue.parse("neurips2023"), track)
+    assert split_venue("ICLR 2021 Conference")[1] is None
+
+
+def test_records_without_ids_get_stable_ids(venues_db: Path, write: Write, tmp_path: Path) -> None:
+    with SqliteStore(venues_db) as store:
+        cvpr = store.get_paper("2154", "cvpr2019")  # its `pid`
+        siggraph = store.get_paper("papers_544", "siggraph2022")  # its `ssid`
+    assert cvpr.title.startswith('"Double-DIP"') and siggraph.title.startswith("A Clebsch Method")
+    plain = [{"title": "No Id At All", "status": "Poster", "author": "Ann Lee"}]
+    path = write("conf2023.json", json.dumps(plain))
+    ids = []
+    for name in ("one.db", "two.db"):
+        with SqliteStore(tmp_path / name) as store:
+            ingest(store, [path])
+            ingest(store, [path])
+            ids.append([p.id for p in store.iter_papers()])
+    assert ids[0] == ids[1] and len(ids[0]) == 1 and ids[0][0].startswith("t-")
+    # a list without ids joins the papers already known by title, in either order
+    csv = write("cvpr2019.csv", 'title,keywords\n"""Double-DIP"": Unsupervised Image Decomposition via Coupled '
+                'Deep-Image-Priors",image priors\n')  # fmt: skip
+    copy = tmp_path / "copy.db"
+    shutil.copy(venues_db, copy)
+    with SqliteStore(copy) as store:
+        assert ingest(store, [csv]).updated == 1
+        assert store.count_papers("cvpr2019") == 1294 and store.get_paper("2154").keywords == ["image priors"]
+
+
+def test_a_paper_twice_in_a_file_is_merged_and_papers_sharing_an_id_kept_apart(write: Write, tmp_path: Path) -> None:
+    records = [
+        {"id": "p1", "title": "Same Paper", "status": "Poster", "author": "Ann Lee"},
+        {"id": "p1", "title": "Same  paper", "status": "Poster", "abstract": "Given the second time."},
+        {"id": "p2", "title": "One Paper", "status": "Oral"},
+        {"id": "p2", "title": "Another Paper Entirely", "status": "Poster"},
+    ]
+    path = write("conf2022.json", json.dumps(records))
+    with SqliteStore(tmp_path / "s.db") as store:
+        result = ingest(store, [path])
+        papers = {p.title: p for p in store.iter_papers()}
+        again = ingest(store, [path])
+    assert len(papers) == 3 and papers["Same Paper"].abstract == "Given the second time."
+    assert papers["One Paper"].id == "p2" and papers["Another Paper Entirely"].id.startswith("p2~")
+    assert any("id 'p2' is another paper's too" in w and "record 4" in w for w in result.warnings)
+    assert any("listed more than once" in w for w in result.warnings)
+    assert again.added == 0 and again.unchanged == 3
+
+
+def test_links_come_from_the_source_never_a_made_up_openreview_url(
+    venues_db: Path, write: Write, tmp_path: Path
+) -> None:
+    with SqliteStore(venues_db) as store:
+        nips = store.get_paper("11127", "neurips2018")
+        acl = store.get_paper("2022.acl-short.96")
+        cvpr = store.get_paper("2154", "cvpr2019")
+        iclr = store.get_paper("B11bwYgfM")
+        siggraph = store.get_paper("papers_544")
+    assert "forum" not in nips.links and nips.url == "https://nips.cc/virtual/2018/poster/11127"
+    assert acl.url == "https://aclanthology.org/2022.acl-short.96/" and "openreview" not in str(acl.links)
+    assert cvpr.url and cvpr.url.startswith("https://openaccess.thecvf.com/") and cvpr.url.endswith(".html")
+    assert iclr.url == "https://openreview.net/forum?id=B11bwYgfM"
+    assert siggraph.url == "https://doi.org/10.1145/3528223.3530150"
+    csv = write("conf2024.csv", "id,title\nx1,A Paper From A Spreadsheet\n")
+    with SqliteStore(tmp_path / "s.db") as store:
+        ingest(store, [csv])
+        assert store.get_paper("x1").links == {} and store.get_paper("x1").url is None
+
+
+def test_what_the_sources_carry_is_kept(venues_db: Path) -> None:
+    with SqliteStore(venues_db) as store:
+        nips = store.get_paper("11127", "neurips2018")
+        acl = store.get_paper("2022.acl-short.96")
+        corl = store.get_paper("-3G6_D66Aua")
+        cvpr = store.get_paper("2154", "cvpr2019")
+        iclr = store.get_paper("B11bwYgfM")
+    assert nips.citations and (nips.citations.count, nips.citations.source, nips.citations.as_of) == (
+        36, "Google Scholar", None
+    )  # fmt: skip
+    assert nips.institutions == ["Nanjing University"] and nips.countries == ["China"]
+    assert nips.authors[0].institution == "Nanjing University" and nips.authors[0].country == "China"
+    assert acl.authors[0].profile == "/o/omer-goldman/" and acl.decision.label == "Short"
+    assert corl.authors[0].profile == "~Bibit_Bianchini1"
+    assert corl.tldr and corl.provenance["tldr"].startswith("paperlists")
+    assert cvpr.session == "Low-Level & Optimization"
+    assert iclr.tldr and iclr.keywords == ["task clustering", "matrix completion", "multi-task learning",
+                                           "few-shot learning"]  # fmt: skip
+
+
+def test_a_record_without_a_title_is_bad_input(write: Write, tmp_path: Path) -> None:
+    path = write("conf2024.json", json.dumps([{"id": "a1", "title": "Fine", "status": "Poster"}, {"id": "a2"}]))
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "s.db"), str(path)])
+    assert result.exit_code == 1
+    assert "conf2024.json, record 2, field 'title': missing title; nothing was written" in result.stderr
+    with SqliteStore(tmp_path / "s.db") as store:
+        assert store.count_papers() == 0
+
+
+def test_rating_scales_are_never_compared_silently(tmp_path: Path) -> None:
+    from confnav.reports.stats import year_table
+
+    with SqliteStore(tmp_path / "s.db") as store:
+        ingest(store, [ICLR2020, DATA / "iclr2021" / "paperlists-iclr2021.json"])
+        table = year_table(store, "iclr2021")
+        assert table is not None
+        rows = {row[0]: row[1:] for row in table.rows}
+        assert rows["Rating scale"] == ["1, 3, 6, 8", "1–10"]
+        assert "Mean rating rescaled to 0–1 (scales differ)" in rows
+        with pytest.raises(Exception, match=r"different scales \(iclr2020: 1, 3, 6, 8; iclr2021: 1–10\)"):
+            store.papers(PaperFilter(min_rating=6))
+        assert store.papers(PaperFilter(venue="iclr2021", min_rating=8))
+
+
+@pytest.fixture(scope="session")
+def themed_venues_db(venues_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The six venues with the TF-IDF index and themes for three without reviews (one without abstracts)."""
+    from confnav.embed import SparseEmbedder
+    from confnav.index import build_index
+    from confnav.topics import ensure_topics
+
+    path = tmp_path_factory.mktemp("themed") / "themed.db"
+    shutil.copy(venues_db, path)
+    with SqliteStore(path) as store:
+        build_index(store, SparseEmbedder())
+        for venue in ("neurips2018", "cvpr2019", "siggraph2022"):
+            ensure_topics(store, venue)
+    return path
+
+
+@pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019"])
+def test_reports_of_venues_without_reviews_are_generated_and_verified(themed_venues_db: Path, venue: str) -> None:
+    from confnav.reports.digest import build_digest
+    from confnav.reports.overview import build_overview
+    from confnav.reports.render import to_html, to_markdown
+    from confnav.reports.stats import build_stats_report
+    from confnav.summarize.verify import verify_text
+
+    with SqliteStore(themed_venues_db) as store:
+        reports = [build_overview(store, venue), build_digest(store, venue), build_stats_report(store, venue, False)]
+        for report in reports:
+            for text in (to_markdown(report), to_html(report)):
+                result = verify_text(store, text)
+                assert result.ok, result.failures
+                assert "openreview.net" not in text
+        overview, _, stats = reports
+        keys = {f.key for f in overview.facts}
+    assert "venue.acceptance_rate" not in keys and "venue.accepted" in keys  # only accepted papers are listed
+    assert "lists" in overview.intro and overview.sections and all(s.citations for s in overview.sections)
+    assert "The data holds no reviewer ratings." in stats.notes
+    assert any("accepted papers only" in note for note in stats.notes)
+
+
+def test_themes_and_map_from_titles_alone(themed_venues_db: Path) -> None:
+    from confnav.topics import theme_facts
+
+    with SqliteStore(themed_venues_db) as store:
+        themes = theme_facts(store, "siggraph2022", level=1)
+        placed = store.assignments("siggraph2022")
+    assert len(themes) >= 3 and sum(t.size for t in themes) == 313 and len(placed) == 313
+
+
+def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:
+    """ICLR 2020 records have titles only; for topic queries over both venues, most hits carry an abstract."""
+    from confnav.search.engine import Searcher
+
+    queries = ["graph neural networks", "adversarial robustness", "meta-learning few-shot",
+               "neural architecture search", "generative adversarial networks"]  # fmt: skip
+    with SqliteStore(topics_db) as store:
+        searcher = Searcher(store)
+        hits = [h for q in queries for h in searcher.search(q, limit=10).hits]
+    full = sum(bool(h.paper.abstract) for h in hits) / len(hits)
+    assert {h.paper.venue for h in hits} == {"iclr2020", "iclr2021"}
+    assert full >= 0.6, full
+    assert all(("abstract" in h.to_dict()["fields"]) == bool(h.paper.abstract) for h in hits)
