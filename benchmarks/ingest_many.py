@@ -55,7 +55,7 @@ def _copy(item: dict[str, object], repeat: int) -> dict[str, object]:
     return marked
 
 
-def one_run(db: Path, inputs: Path) -> None:
+def one_run(db: Path, inputs: Path, skip_bad: bool) -> None:
     """Child mode: ingest every file of `inputs` in one call; print seconds, counts and peak MB."""
     from confnav.ingest import ingest
     from confnav.store import SqliteStore
@@ -63,7 +63,7 @@ def one_run(db: Path, inputs: Path) -> None:
     paths = sorted(inputs.glob("*.json"))
     start = time.perf_counter()
     with SqliteStore(db) as store:
-        result = ingest(store, paths)
+        result = ingest(store, paths, skip_bad=skip_bad)
     seconds = time.perf_counter() - start
     counts = {"added": result.added, "updated": result.updated, "unchanged": result.unchanged}
     print(json.dumps({"seconds": seconds, "peak_mb": peak_rss_mb(), "venues": len(result.venues)} | counts))
@@ -73,10 +73,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=250)
     parser.add_argument("--records", type=int, default=96_000)
+    parser.add_argument(
+        "--baseline", type=Path, metavar="SRC",
+        help="Also run another confnav checkout's src folder on the same input (with skip-bad: older versions refuse"
+        " records they cannot read)",
+    )  # fmt: skip
     parser.add_argument("--child", nargs=2, metavar=("DB", "INPUTS"), help=argparse.SUPPRESS)
+    parser.add_argument("--skip-bad", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        one_run(Path(args.child[0]), Path(args.child[1]))
+        one_run(Path(args.child[0]), Path(args.child[1]), args.skip_bad)
         return
     with tempfile.TemporaryDirectory() as folder:
         inputs = Path(folder) / "inputs"
@@ -87,6 +93,7 @@ def main() -> None:
         first = json.loads(run_child(Path(__file__), "--child", str(db), str(inputs)))
         again = json.loads(run_child(Path(__file__), "--child", str(db), str(inputs)))
         size = db.stat().st_size / 2**20
+        base = _baseline(args.baseline, Path(folder), inputs) if args.baseline else None
     print(f"machine: {machine()}")
     print(f"ingest {len(paths)} paperlists files, {total:,} records, {first['venues']} venues, in one call")
     print(f"  first:  {first['seconds']:.1f} s, {first['added']:,} papers added, peak RSS {first['peak_mb']:.0f} MB;"
@@ -94,6 +101,27 @@ def main() -> None:
     print(f"  again:  {again['seconds']:.1f} s, {again['unchanged']:,} unchanged, {again['added']} added,"
           f" {again['updated']} updated, peak RSS {again['peak_mb']:.0f} MB; goal <= 30 s")  # fmt: skip
     print(f"  store:  {size:.0f} MB")
+    if base:
+        first_b, again_b = base
+        print(f"baseline {args.baseline} on the same input (skip-bad):")
+        print(f"  first:  {first_b['seconds']:.1f} s, {first_b['added']:,} papers added (this version: "
+              f"{first['seconds'] / first_b['seconds']:.2f}x the time, {first['added'] / max(first_b['added'], 1):.2f}x"
+              f" the papers), peak RSS {first_b['peak_mb']:.0f} MB")  # fmt: skip
+        print(f"  again:  {again_b['seconds']:.1f} s (this version: {again['seconds'] / again_b['seconds']:.2f}x)")
+
+
+def _baseline(src: Path, folder: Path, inputs: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """The same two runs with another checkout's confnav on the import path."""
+    import os
+    import subprocess
+
+    db, env = folder / "baseline.db", {**os.environ, "PYTHONPATH": str(src.resolve())}
+    runs = []
+    for _ in range(2):
+        command = [sys.executable, str(Path(__file__)), "--child", str(db), str(inputs), "--skip-bad"]
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+        runs.append(json.loads(done.stdout))
+    return runs[0], runs[1]
 
 
 if __name__ == "__main__":

@@ -119,6 +119,9 @@ def test_the_decision_table_can_be_overridden_per_venue_in_a_config(write: Write
         assert store.get_paper("a2").decision.outcome is Outcome.NOT_ACCEPTED  # the series-wide rule
         ingest(store, [path])  # the override stays with the store
         assert store.get_paper("a1").decision.accepted
+    shown = CliRunner().invoke(cli, ["decisions", "--db", str(db), "--json"])
+    rows = {row["label"]: row for row in json.loads(shown.stdout)}
+    assert rows["Maybe Later"]["source"] == "override" and rows["Maybe Later"]["decision"] == "journal"
     bad = write("bad.toml", '[decisions.conf2024]\n"Maybe" = "perhaps"\n')
     with pytest.raises(Exception, match=r"bad.toml, field 'decisions.conf2024.Maybe': 'perhaps' is not an outcome"):
         load_decision_table(bad)
@@ -317,3 +320,68 @@ def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:
     assert {h.paper.venue for h in hits} == {"iclr2020", "iclr2021"}
     assert full >= 0.6, full
     assert all(("abstract" in h.to_dict()["fields"]) == bool(h.paper.abstract) for h in hits)
+
+
+def test_profile_ids_tell_apart_authors_who_share_a_name(write: Write, tmp_path: Path) -> None:
+    from confnav.people import PeopleIndex
+    from confnav.rank.signals import compute_signals
+
+    def paper(pid: str, title: str, profile: str) -> dict[str, str]:
+        return {"id": pid, "title": title, "status": "Poster", "author": "Yang Song;Ann Lee",
+                "authorids": f"{profile};~Ann_Lee1"}  # fmt: skip
+
+    two = [paper("a", "Scores", "~Yang_Song1"), paper("b", "Hearts", "~Yang_Song2")]
+    earlier = write("conf2023.json", json.dumps(two))
+    later = write("conf2024.json", json.dumps([paper("c", "Diffusion", "~Yang_Song1")]))
+    with SqliteStore(tmp_path / "s.db") as store:
+        ingest(store, [earlier, later])
+        people = PeopleIndex(store.iter_papers()).people_named("yang song", store.iter_papers())
+        signals = compute_signals(store, "conf2024")
+    assert sorted((p.profile, [x.id for x in p.papers]) for p in people) == [
+        ("~Yang_Song1", ["c", "a"]), ("~Yang_Song2", ["b"])
+    ]  # fmt: skip
+    record = {a.name: a.accepted for a in signals.papers[0].authors}
+    assert record == {"Yang Song": 1, "Ann Lee": 2}  # not the other Yang Song's paper
+
+
+@pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019", "siggraph2022"])
+def test_every_command_works_for_venues_without_reviews_abstracts_or_keywords(
+    themed_venues_db: Path, venue: str, tmp_path: Path
+) -> None:
+    db = ["--db", str(themed_venues_db)]
+    with SqliteStore(themed_venues_db) as store:
+        first = next(store.iter_papers(venue)).id
+    report = tmp_path / "overview.md"
+    commands = [
+        ["venues"], ["ls", "--venue", venue, "--decision", "accepted"], ["show", first, "--venue", venue],
+        ["search", "learning", "--venue", venue], ["search", "learning", "--mode", "keyword", "--venue", venue],
+        ["similar", first, "--venue", venue], ["recommend", "--like", first, "--venue", venue],
+        ["topics", "--venue", venue], ["topic", "t01", "--venue", venue], ["map", "--venue", venue, "--out",
+        str(tmp_path / "map.png")], ["rank", "--venue", venue, "--explain", "--top", "5"], ["tldr", first],
+        ["stats", "--venue", venue], ["report", "overview", "--venue", venue, "-o", str(report)],
+        ["report", "digest", "--venue", venue, "-o", str(tmp_path / "digest.html")],
+        ["report", "stats", "--venue", venue, "-o", str(tmp_path / "stats.md")], ["verify", str(report)],
+    ]  # fmt: skip
+    for command in commands:
+        verb = 2 if command[0] == "report" else 1
+        result = CliRunner().invoke(cli, [*command[:verb], *db, *command[verb:]])
+        assert result.exit_code == 0, (command, result.output, result.exception)
+        assert "Traceback" not in result.output
+
+
+def test_every_page_works_for_venues_without_reviews(themed_venues_db: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from confnav.web.app import create_app
+
+    client = TestClient(create_app(themed_venues_db))
+    home = client.get("/")
+    assert home.status_code == 200 and "NeurIPS 2018" in home.text and "100.0%" not in home.text  # no rate
+    for venue in ("neurips2018", "siggraph2022"):
+        with SqliteStore(themed_venues_db) as store:
+            paper = next(store.iter_papers(venue))
+        for path in (f"/search?q=learning&venue={venue}", f"/paper/{paper.id}?venue={venue}", f"/themes/{venue}",
+                     f"/map?venue={venue}", f"/reports/{venue}/overview", f"/reports/{venue}/stats",
+                     f"/reports/{venue}/digest", f"/api/stats?venue={venue}", f"/api/rank?venue={venue}"):  # fmt: skip
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.text[:300])

@@ -110,6 +110,27 @@ def venues(store: SqliteStore, as_json: bool) -> None:
         )
 
 
+@cli.command("decisions")
+@click.option("--venue", help="Only this venue (e.g. acl2022).")
+@json_option
+@with_store
+def decisions_cmd(store: SqliteStore, venue: str | None, as_json: bool) -> None:
+    """Each venue's decision labels as its sources give them, and what the decision table makes of them."""
+    rows = store.decision_labels(store.get_venue(venue).id if venue else None)
+    if as_json:
+        print_json(rows)
+        return
+    out.print(f"{'venue':<14} {'label (as given)':<24} {'outcome':<13} {'decision':<12} {'papers':>6}  meaning from")
+    for row in rows:
+        out.print(
+            f"{row['venue']!s:<14} {row['label'] or '(none)'!s:<24} {row['outcome']!s:<13} {row['decision']!s:<12}"
+            f" {row['papers']!s:>6}  {row['source']}",
+            markup=False,
+        )
+    out.print("Override a label with [decisions.VENUE] in a config file: confnav ingest --config FILE (docs/ingest.md)",
+              style="dim", markup=False)  # fmt: skip
+
+
 @cli.command("ls")
 @click.option("--venue", help="Only this venue (e.g. iclr2021).")
 @click.option("--decision", help=DECISION_HELP)

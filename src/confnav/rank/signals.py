@@ -23,6 +23,7 @@ import numpy as np
 
 from confnav.errors import ConfnavError
 from confnav.model import Paper, Venue, name_key
+from confnav.people import PeopleIndex
 from confnav.store import SqliteStore
 from confnav.topics.build import topic_vectors
 from confnav.topics.facts import ThemeFacts, ensure_topics, theme_facts
@@ -114,16 +115,18 @@ def _track_record(store: SqliteStore, result: VenueSignals) -> None:
         return
     accepted: Counter[str] = Counter()
     orals: Counter[str] = Counter()
-    for venue in result.earlier:
-        for paper in store.iter_papers(venue.id):
-            if paper.decision.accepted:
-                for author in paper.authors:
-                    accepted[name_key(author.name)] += 1
-                    orals[name_key(author.name)] += paper.decision.kind == "oral"
+    earlier = [paper for venue in result.earlier for paper in store.iter_papers(venue.id)]
+    people = PeopleIndex([*earlier, *(item.paper for item in result.papers)])  # profile ids tell namesakes apart
+    for paper in earlier:
+        if paper.decision.accepted:
+            for author in paper.authors:
+                accepted[people.key(author)] += 1
+                orals[people.key(author)] += paper.decision.kind == "oral"
     for item in result.papers:
         item.authors = [
-            AuthorRecord(a.name, accepted[k], orals[k]) for a in item.paper.authors if (k := name_key(a.name))
-        ]
+            AuthorRecord(a.name, accepted[k], orals[k]) for a in item.paper.authors if name_key(a.name)
+            for k in [people.key(a)]
+        ]  # fmt: skip
         item.values["track_record"] = float(sum(a.accepted + a.orals for a in item.authors))
 
 

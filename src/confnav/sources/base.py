@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from confnav.errors import InputError
-from confnav.model import Author, Venue
+from confnav.model import Author, Venue, split_venue
 
 
 @dataclass
@@ -87,9 +87,12 @@ def venue_from_path(path: Path) -> str | None:
     return None
 
 
-def venue_id(text: str) -> str:
-    """The canonical venue id of a source's venue text; ValueError if unreadable."""
-    return Venue.parse(text).id
+def read_venue(record: SourceRecord, text: str) -> None:
+    """Set a record's venue, and its track when the text names one after the year; ValueError if unreadable."""
+    venue, track = split_venue(text)
+    record.venue = venue.id
+    if track:
+        record.fields["track"] = track
 
 
 def split_list(text: str, separators: str = ";") -> list[str]:

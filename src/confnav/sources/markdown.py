@@ -12,8 +12,8 @@ from confnav.sources.base import (
     links_from,
     openreview_id,
     openreview_links,
+    read_venue,
     url_id,
-    venue_id,
 )
 
 _HEADING = re.compile(r"^##\s+(?:\[\d+\]\s*)?(?P<title>.*?)\s*$")
@@ -49,7 +49,7 @@ class MarkdownReader:
         record.fields["title"] = title
         if "conference" in values:
             try:
-                record.venue = venue_id(_unemphasize(values["conference"]))
+                read_venue(record, _unemphasize(values["conference"]))
             except ValueError as exc:
                 return record.error(path, str(exc), "Conference")
         if names := _unemphasize(values.get("authors", "")):

@@ -24,9 +24,9 @@ from confnav.sources.base import (
     openreview_id,
     openreview_links,
     parse_numbers,
+    read_venue,
     split_list,
     url_id,
-    venue_id,
     web_url,
 )
 
@@ -88,7 +88,7 @@ def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mappi
         fields["abstract"] = str(abstract)
     if venue := get("venue"):
         try:
-            record.venue = venue_id(str(venue))
+            read_venue(record, str(venue))
         except ValueError as exc:
             return record.error(path, str(exc), mapping["venue"])
     names = _as_list(get("authors"), ";|") if get("authors") else []

@@ -11,9 +11,10 @@ from typing import Any
 
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.model import Author, CitationCount, Decision, Outcome, Paper, RatingScale, Venue, fold, name_key
+from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary, canonical_json
+from confnav.store.decisions import DecisionTables
 from confnav.store.lists import ReadingLists
 from confnav.store.migrations import migrate
 from confnav.store.topics import TopicTables
@@ -41,7 +42,7 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
-class SqliteStore(TopicTables, ReadingLists):
+class SqliteStore(TopicTables, ReadingLists, DecisionTables):
     """Papers of several venues in one SQLite file (created and migrated on open)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -344,20 +345,6 @@ class SqliteStore(TopicTables, ReadingLists):
             )
         return summaries
 
-    # --- the user's decision table ---
-
-    def decision_table(self) -> DecisionTable:
-        """The default decision table with the user's stored overrides."""
-        return DecisionTable.from_rows(self.conn.execute("SELECT scope, label, outcome, kind FROM decision_overrides"))
-
-    def put_decision_overrides(self, table: DecisionTable) -> None:
-        """Replace the stored overrides of every scope `table` names (inside a transaction)."""
-        for scope in table.overrides:
-            self.conn.execute("DELETE FROM decision_overrides WHERE scope = ?", (scope,))
-        self.conn.executemany(
-            "INSERT INTO decision_overrides (scope, label, outcome, kind) VALUES (?, ?, ?, ?)", table.rows()
-        )
-
     def get_paper(self, paper_id: str, venue: str | None = None) -> Paper:
         """The paper with this id (and venue, when ids repeat across venues)."""
         query, params = "SELECT data FROM papers WHERE id = ?", [paper_id]
@@ -388,30 +375,6 @@ class SqliteStore(TopicTables, ReadingLists):
         if venue:
             return self.conn.execute("SELECT COUNT(*) FROM papers WHERE venue = ?", (venue,)).fetchone()[0]
         return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
-
-    def rating_scales(self) -> dict[str, RatingScale]:
-        """Each venue's rating scale as its data shows it (venues without ratings left out)."""
-        ratings: dict[str, list[float]] = {}
-        for _, paper in self.paper_rows():
-            ratings.setdefault(paper.venue, []).extend(paper.ratings)
-        return {venue: RatingScale.of(values) for venue, values in ratings.items() if values}
-
-    def _check_scales(self) -> None:
-        """A rating threshold over several venues only where their scales agree; else say so."""
-        scales = self.rating_scales()
-        if len({(s.low, s.high) for s in scales.values()}) > 1:
-            listed = "; ".join(f"{venue}: {scale.describe()}" for venue, scale in sorted(scales.items()))
-            raise ConfnavError(f"--min-rating: the venues rate on different scales ({listed}); pass --venue")
-
-    def decision_names(self) -> list[str]:
-        """Every outcome and decision name the store's papers have, for filters and their errors."""
-        rows = self.conn.execute("SELECT DISTINCT outcome, lower(decision) FROM papers").fetchall()
-        return sorted({name for row in rows for name in row})
-
-    def _check_decision(self, wanted: str) -> None:
-        names = self.decision_names()
-        if names and wanted not in names:
-            raise ConfnavError(f"no paper has the decision {wanted!r} (in the store: {', '.join(names)})")
 
     def _where(self, f: PaperFilter) -> tuple[str, list[Any]]:
         clauses: list[str] = []

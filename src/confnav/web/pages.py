@@ -11,6 +11,7 @@ from fastapi.templating import Jinja2Templates
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import name_key
+from confnav.people import PeopleIndex, Person
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
 from confnav.reports.overview import build_overview
@@ -91,8 +92,10 @@ async def author_page(request: Request, name: str) -> HTMLResponse:
     papers = store.papers(PaperFilter(author=name)) if name_key(name) else []  # no letters: not a name
     if not papers:
         return page(request, "error.html", 404, message=f"no author named {name!r} in the store")
-    exact = [p for p in papers if any(name_key(a.name) == name_key(name) for a in p.authors)]
-    return page(request, "author.html", name=name, papers=exact or papers)
+    people = PeopleIndex(store.iter_papers()).people_named(name, papers)
+    if not people:  # the filter matched the name's words in another order or form: list those papers as they are
+        people = [Person(f"name:{name_key(name)}", name, None, papers)]
+    return page(request, "author.html", name=name, people=people)
 
 
 @router.get("/map", response_class=HTMLResponse)

@@ -1,0 +1,75 @@
+"""The store's view of decisions and ratings across venues: the user's decision table, the decision names
+papers have, and each venue's rating scale."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+from confnav.decisions import DecisionTable, default_meaning
+from confnav.errors import ConfnavError
+from confnav.model import Outcome, Paper, RatingScale
+
+
+class DecisionTables:
+    """Mixin for SqliteStore; `conn` is the store's connection, `paper_rows` its cached papers."""
+
+    conn: sqlite3.Connection
+
+    def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]: ...
+
+    def decision_table(self) -> DecisionTable:
+        """The default decision table with the user's stored overrides."""
+        return DecisionTable.from_rows(self.conn.execute("SELECT scope, label, outcome, kind FROM decision_overrides"))
+
+    def put_decision_overrides(self, table: DecisionTable) -> None:
+        """Replace the stored overrides of every scope `table` names (inside a transaction)."""
+        for scope in table.overrides:
+            self.conn.execute("DELETE FROM decision_overrides WHERE scope = ?", (scope,))
+        self.conn.executemany(
+            "INSERT INTO decision_overrides (scope, label, outcome, kind) VALUES (?, ?, ?, ?)", table.rows()
+        )
+
+    def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]:
+        """Each venue's decision labels as the sources give them, what they mean, how many papers, and whether
+        the meaning is the user's (an override) or the default table's."""
+        sql = (
+            "SELECT venue, coalesce(json_extract(data, '$.decision.label'), decision), outcome, decision,"
+            " coalesce(json_extract(data, '$.decision.kind'), decision), COUNT(*), MIN(tier) FROM papers"
+            + (" WHERE venue = ?" if venue else "")
+            + " GROUP BY 1, 2, 3, 4, 5 ORDER BY venue, MIN(tier), COUNT(*) DESC"
+        )
+        rows = []
+        for venue_id, label, outcome, name, kind, papers, _ in self.conn.execute(sql, (venue,) if venue else ()):
+            default = default_meaning(label)
+            rows.append({
+                "venue": venue_id, "label": label, "outcome": outcome, "decision": name, "papers": papers,
+                "source": "default" if (default[0].value, default[1]) == (outcome, kind) or outcome == Outcome.OTHER
+                else "override",
+            })  # fmt: skip
+        return rows
+
+    def rating_scales(self) -> dict[str, RatingScale]:
+        """Each venue's rating scale as its data shows it (venues without ratings left out)."""
+        ratings: dict[str, list[float]] = {}
+        for _, paper in self.paper_rows():
+            ratings.setdefault(paper.venue, []).extend(paper.ratings)
+        return {venue: RatingScale.of(values) for venue, values in ratings.items() if values}
+
+    def _check_scales(self) -> None:
+        """A rating threshold over several venues only where their scales agree; else say so."""
+        scales = self.rating_scales()
+        if len({(s.low, s.high) for s in scales.values()}) > 1:
+            listed = "; ".join(f"{venue}: {scale.describe()}" for venue, scale in sorted(scales.items()))
+            raise ConfnavError(f"--min-rating: the venues rate on different scales ({listed}); pass --venue")
+
+    def decision_names(self) -> list[str]:
+        """Every outcome and decision name the store's papers have, for filters and their errors."""
+        rows = self.conn.execute("SELECT DISTINCT outcome, lower(decision) FROM papers").fetchall()
+        return sorted({name for row in rows for name in row})
+
+    def _check_decision(self, wanted: str) -> None:
+        names = self.decision_names()
+        if names and wanted not in names:
+            raise ConfnavError(f"no paper has the decision {wanted!r} (in the store: {', '.join(names)})")
+
