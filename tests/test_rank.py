@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.model import name_key
+from confnav.people import PeopleIndex
 from confnav.rank import WeightedRanker, load_weights
 from confnav.store import SqliteStore
 
@@ -29,11 +29,12 @@ def test_every_signal_is_used_on_the_full_store(ranking) -> None:  # type: ignor
 
 def test_reasons_match_the_stored_values(ranking, topics_db: Path) -> None:  # type: ignore[no-untyped-def]
     with SqliteStore(topics_db) as store:
-        earlier = {}
+        people = PeopleIndex(store.iter_papers())  # namesakes with different profile ids are different people
+        earlier: dict[str, int] = {}
         for paper in store.iter_papers("iclr2020"):
             if paper.decision.accepted:
                 for author in paper.authors:
-                    earlier[name_key(author.name)] = earlier.get(name_key(author.name), 0) + 1
+                    earlier[people.key(author)] = earlier.get(people.key(author), 0) + 1
     for item in ranking.papers[:200]:
         paper, reasons = item.paper, item.reasons
         assert reasons[0] in (paper.decision.name, f"decision: {paper.decision.name}")
@@ -43,7 +44,7 @@ def test_reasons_match_the_stored_values(ranking, topics_db: Path) -> None:  # t
             assert [float(x) for x in match.group(1).split(", ")] == paper.ratings
             assert float(match.group(2)) == pytest.approx(sum(paper.ratings) / len(paper.ratings), abs=0.005)
         authored = [r for r in reasons if "with earlier ICLR papers" in r]
-        expected = sum(1 for a in paper.authors if earlier.get(name_key(a.name)))
+        expected = sum(1 for a in paper.authors if earlier.get(people.key(a)))
         if expected:
             assert authored and authored[0].startswith(f"{expected} author")
         else:

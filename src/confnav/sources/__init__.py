@@ -8,12 +8,13 @@ from pathlib import Path
 from confnav.errors import InputError
 from confnav.sources.base import Reader, ReadItem, SourceRecord, load_text, venue_from_path
 from confnav.sources.markdown import MarkdownReader
+from confnav.sources.openreview_notes import OpenReviewNotesReader
 from confnav.sources.openreview_tsv import OpenReviewTsvReader
 from confnav.sources.paperlists import PaperlistsReader
 from confnav.sources.tabular import CsvReader, JsonlReader
 
-FORMATS = ("paperlists", "openreview-tsv", "markdown", "csv", "jsonl")
-_DETECTION_ORDER = ("paperlists", "openreview-tsv", "markdown", "jsonl", "csv")
+FORMATS = ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "csv", "jsonl")
+_DETECTION_ORDER = ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "jsonl", "csv")
 
 __all__ = [
     "FORMATS",
@@ -32,6 +33,7 @@ def make_reader(name: str, mapping: dict[str, str] | None = None) -> Reader:
     readers: dict[str, Reader] = {
         "paperlists": PaperlistsReader(),
         "openreview-tsv": OpenReviewTsvReader(),
+        "openreview-notes": OpenReviewNotesReader(),
         "markdown": MarkdownReader(),
         "csv": CsvReader(mapping),
         "jsonl": JsonlReader(mapping),

@@ -18,10 +18,11 @@ from confnav.sources.base import SourceRecord
 # The community list carries the final (camera-ready) title, authors with
 # affiliations, decisions and review scores; the OpenReview TSV carries the
 # submission's abstract and keywords as the authors typed them.
-DEFAULT_ORDER = ("paperlists", "openreview-tsv", "markdown", "csv", "jsonl")
+# A live OpenReview snapshot is the newest word on reviews and decisions, so it comes first.
+DEFAULT_ORDER = ("openreview-notes", "paperlists", "openreview-tsv", "markdown", "csv", "jsonl")
 FIELD_ORDER: dict[str, tuple[str, ...]] = {
-    "abstract": ("openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
-    "keywords": ("openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
+    "abstract": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
+    "keywords": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
 }
 MERGED_FIELDS = (
     "title", "abstract", "authors", "affiliations", "institutions", "countries", "keywords", "decision", "ratings",

@@ -1,0 +1,77 @@
+"""`confnav fetch`: the only verbs that use the network; each writes a snapshot, then ingests it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import RichProgress, json_option, out, print_json, with_new_or_existing_store
+from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
+from confnav.fetch.openreview import OpenReviewClient
+from confnav.store import SqliteStore
+
+SNAPSHOT = click.option(
+    "--snapshot", type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to keep the raw snapshot (default: snapshots/ beside the store).",
+)  # fmt: skip
+
+
+@cli.group()
+def fetch() -> None:
+    """Fetch a conference from a live source into the store (the only commands that use the network)."""
+
+
+@fetch.command("openreview")
+@click.argument("venue_id")
+@click.option("--base-url", help="OpenReview API 2 (default: $CONFNAV_OPENREVIEW_URL or https://api2.openreview.net).")
+@click.option("--v1-url", help="OpenReview API 1 (default: $CONFNAV_OPENREVIEW_V1_URL or https://api.openreview.net).")
+@click.option("--full", is_flag=True, help="Fetch everything again instead of only what changed since the snapshot.")
+@SNAPSHOT
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@with_new_or_existing_store
+def fetch_openreview_cmd(
+    store: SqliteStore, venue_id: str, base_url: str | None, v1_url: str | None, full: bool,
+    snapshot: Path | None, quiet: bool, as_json: bool,
+) -> None:  # fmt: skip
+    """Submissions, reviews and decisions of an OpenReview venue, e.g. ICLR.cc/2025/Conference.
+
+    Logs in from OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD or OPENREVIEW_TOKEN (never printed or stored).
+    """
+    with RichProgress(quiet) as progress:
+        client = OpenReviewClient.from_environment(base_url, v1_url, progress=progress)
+        result = fetch_openreview(store, store.path, venue_id, snapshot=snapshot, full=full, client=client,
+                                  progress=progress)  # fmt: skip
+    _report(result, as_json)
+
+
+@fetch.command("paperlists")
+@click.argument("venue")
+@click.option("--base-url", help="Where the project's files are (default: $CONFNAV_PAPERLISTS_URL or its GitHub).")
+@SNAPSHOT
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@with_new_or_existing_store
+def fetch_paperlists_cmd(
+    store: SqliteStore, venue: str, base_url: str | None, snapshot: Path | None, quiet: bool, as_json: bool
+) -> None:
+    """One conference-year of the community paperlists project, e.g. nips2024 or cvpr2025."""
+    with RichProgress(quiet) as progress:
+        result = fetch_paperlists(store, store.path, venue, base_url=base_url, snapshot=snapshot, progress=progress)
+    _report(result, as_json)
+
+
+def _report(result: FetchResult, as_json: bool) -> None:
+    if as_json:
+        print_json(result.to_dict())
+        return
+    for warning in result.ingest.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    resumed = f", {result.resumed_pages} pages resumed from an interrupted run" if result.resumed_pages else ""
+    out.print(f"{result.source}: {result.notes} records fetched in {result.requests} requests{resumed};"
+              f" snapshot {result.snapshot}", markup=False)  # fmt: skip
+    ingested = result.ingest
+    out.print(f"{ingested.added} papers added, {ingested.updated} updated, {ingested.unchanged} unchanged"
+              f" ({', '.join(ingested.venues) or 'no venue'})", markup=False)  # fmt: skip

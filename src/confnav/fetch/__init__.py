@@ -1,0 +1,102 @@
+"""Live sources: fetch a snapshot from a service, then ingest it in one transaction like any other file.
+
+Only `confnav fetch` touches the network; everything else works on the store. A fetch that fails or is
+interrupted leaves the store as it was, and the next run resumes from the pages already fetched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from confnav.fetch.http import FetchError, HttpClient
+from confnav.fetch.openreview import OpenReviewClient
+from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot, write_snapshot
+from confnav.ingest import IngestResult, ingest
+from confnav.model import Venue
+from confnav.progress import Progress, Silent
+from confnav.store.base import IngestStore
+
+__all__ = ["FetchError", "FetchResult", "fetch_openreview", "fetch_paperlists"]
+
+PAPERLISTS_URL = "https://raw.githubusercontent.com/papercopilot/paperlists/main"
+PAPERLISTS_NAMES = {"neurips": "nips"}  # the project's folder names where they differ from confnav's series ids
+
+
+@dataclass
+class FetchResult:
+    """What a fetch transferred, where its snapshot is, and what the ingest of it changed."""
+
+    source: str
+    snapshot: Path
+    notes: int
+    requests: int
+    resumed_pages: int
+    ingest: IngestResult
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "snapshot": str(self.snapshot), "fetched": self.notes,
+            "requests": self.requests, "resumed_pages": self.resumed_pages, **self.ingest.to_dict(),
+        }  # fmt: skip
+
+
+def fetch_openreview(
+    store: IngestStore, store_path: Path, venue_id: str, *, snapshot: Path | None = None, full: bool = False,
+    client: OpenReviewClient | None = None, progress: Progress | None = None,
+) -> FetchResult:  # fmt: skip
+    """Every submission of an OpenReview venue with its public reviews and decision, into the store.
+
+    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`).
+    """
+    progress = progress or Silent()
+    client = client or OpenReviewClient.from_environment(progress=progress)
+    path = snapshot or default_snapshot(store_path, "openreview", venue_id)
+    entries, newest = read_snapshot(path)
+    info = client.venue(venue_id)
+    since = None if full or not entries else newest
+    log = PageLog(path.with_name(path.name + ".part"), {"venue": venue_id, "api": info.api, "since": since})
+    progress.start(f"fetching {venue_id}", None)
+    try:
+        notes = list(client.changed_since(info, since, log) if since is not None else client.submissions(info, log))
+    finally:
+        log.close()
+    fetched = now()
+    for note in notes:
+        entries[str(note.get("forum") or note["id"])] = {"fetched": fetched, "api": info.api, "venue": venue_id,
+                                                        "note": note}  # fmt: skip
+    if notes or not path.exists():
+        write_snapshot(path, entries)
+    requests = client.api2.requests + client.api1.requests
+    result = ingest(store, [path], progress=progress) if entries else IngestResult([], [])
+    log.discard()
+    return FetchResult("openreview", path, len(notes), requests, log.resumed, result)
+
+
+def fetch_paperlists(
+    store: IngestStore, store_path: Path, venue: str, *, base_url: str | None = None,
+    snapshot: Path | None = None, http: HttpClient | None = None, progress: Progress | None = None,
+) -> FetchResult:  # fmt: skip
+    """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested."""
+    parsed = Venue.parse(venue)
+    folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
+    client = http or HttpClient(base_url or os.environ.get("CONFNAV_PAPERLISTS_URL") or PAPERLISTS_URL)
+    try:
+        data = client.get(f"/{folder}/{folder}{parsed.year}.json")
+    except FetchError as exc:
+        if exc.status == 404:
+            raise FetchError(f"the paperlists project has no file for {venue} ({client.host}/{folder}/"
+                             f"{folder}{parsed.year}.json)") from None  # fmt: skip
+        raise
+    if not isinstance(data, list):
+        raise FetchError(f"{client.host} answered with something that is not a paperlists file (a JSON array)")
+    path = snapshot or default_snapshot(store_path, "paperlists", f"{folder}{parsed.year}", ".json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    os.replace(temporary, path)
+    result = ingest(store, [path], venue=parsed.id, progress=progress)
+    return FetchResult("paperlists", path, len(data), client.requests, 0, result)

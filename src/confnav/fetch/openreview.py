@@ -1,0 +1,174 @@
+"""Fetch a venue's submissions, reviews and decisions from OpenReview into a snapshot (see snapshot.py).
+
+API 2 (venues from 2023 on) and API 1 (earlier) are told apart as the official client does: the venue
+group, read from API 2, has a `domain` only on API 2. Pages hold at most 1,000 notes. A second run asks
+API 2 for the venue's notes modified since the snapshot's newest (`domain=…&sort=tmdate:desc`) and
+re-reads only the submissions they belong to. Since 2026 OpenReview answers anonymous calls with 403
+`ChallengeRequiredError`: credentials come from the environment only and are never printed or stored.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from confnav.fetch.http import FetchError, HttpClient
+from confnav.fetch.snapshot import PageLog
+from confnav.progress import Progress, Silent
+
+API2_URL = "https://api2.openreview.net"
+API1_URL = "https://api.openreview.net"
+PAGE = 1000
+LOGIN_HELP = (
+    "set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) in the environment;"
+    " OpenReview has answered anonymous API calls with 'ChallengeRequiredError' since 2026"
+)
+
+
+@dataclass
+class VenueInfo:
+    """Where a venue's submissions live: its API and the queries that list them."""
+
+    venue_id: str
+    api: int
+    invitations: list[str]
+
+
+@dataclass
+class OpenReviewClient:
+    """Both APIs of one OpenReview deployment, logged in once from the environment."""
+
+    api2: HttpClient
+    api1: HttpClient
+    progress: Progress = field(default_factory=Silent)
+
+    @classmethod
+    def from_environment(
+        cls, base_url: str | None = None, v1_url: str | None = None, progress: Progress | None = None, **http: Any
+    ) -> OpenReviewClient:
+        api2 = HttpClient(base_url or os.environ.get("CONFNAV_OPENREVIEW_URL") or API2_URL, **http)
+        api1 = HttpClient(v1_url or os.environ.get("CONFNAV_OPENREVIEW_V1_URL") or API1_URL, **http)
+        client = cls(api2, api1, progress or Silent())
+        client.log_in()
+        return client
+
+    def log_in(self) -> None:
+        """A token from OPENREVIEW_TOKEN, or one from /login with OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD."""
+        token = os.environ.get("OPENREVIEW_TOKEN")
+        username, password = os.environ.get("OPENREVIEW_USERNAME"), os.environ.get("OPENREVIEW_PASSWORD")
+        if not token and username and password:
+            try:
+                answer = self.api2.post("/login", {"id": username, "password": password})
+            except FetchError as exc:
+                if exc.status in (400, 401, 403, 404):
+                    raise FetchError(
+                        f"{self.api2.host} refused the login of OPENREVIEW_USERNAME ({_message(exc.body)});"
+                        " check OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD", exc.status
+                    ) from None
+                raise
+            token = answer.get("token") if isinstance(answer, dict) else None
+            if not token:
+                raise FetchError(f"{self.api2.host} answered the login without a token (two-factor login is not"
+                                 " supported: use OPENREVIEW_TOKEN)")  # fmt: skip
+        if token:
+            for client in (self.api2, self.api1):
+                client.headers["Authorization"] = f"Bearer {token}"
+
+    def get(self, client: HttpClient, path: str, params: dict[str, Any]) -> Any:
+        """A GET that turns OpenReview's own refusals into messages that say what to do."""
+        try:
+            return client.get(path, params)
+        except FetchError as exc:
+            name = exc.body.get("name") if isinstance(exc.body, dict) else None
+            if (exc.status == 403 and name == "ChallengeRequiredError") or exc.status == 401:
+                logged_in = "Authorization" in client.headers
+                raise FetchError(
+                    f"{client.host} refused the request ({name or exc.status})"
+                    + ("; the token or login in the environment was not accepted" if logged_in else f": {LOGIN_HELP}"),
+                    exc.status,
+                ) from None
+            raise
+
+    def venue(self, venue_id: str) -> VenueInfo:
+        """The venue's API and submission invitations; FetchError when OpenReview has no such venue."""
+        try:
+            answer = self.get(self.api2, "/groups", {"id": venue_id})
+        except FetchError as exc:
+            if exc.status == 404:
+                raise FetchError(_no_venue(venue_id)) from None
+            raise
+        groups = answer.get("groups") if isinstance(answer, dict) else None
+        if not groups:
+            raise FetchError(_no_venue(venue_id))
+        group = groups[0]
+        if group.get("domain"):
+            submission = (group.get("content") or {}).get("submission_id", {}).get("value")
+            return VenueInfo(venue_id, 2, [submission or f"{venue_id}/-/Submission"])
+        kinds = ("Blind_Submission", "Withdrawn_Submission", "Desk_Rejected_Submission")
+        return VenueInfo(venue_id, 1, [f"{venue_id}/-/{kind}" for kind in kinds])
+
+    def submissions(self, info: VenueInfo, log: PageLog) -> Iterator[dict[str, Any]]:
+        """Every submission with its replies, page by page (pages already in `log` are not asked again)."""
+        client, details = (self.api2, "replies") if info.api == 2 else (self.api1, "directReplies")
+        for invitation in info.invitations:
+            yield from self._pages(client, {"invitation": invitation, "details": details}, log)
+
+    def changed_since(self, info: VenueInfo, since: int, log: PageLog) -> Iterator[dict[str, Any]]:
+        """The submissions whose note or any reply changed after `since` (ms), each read again with its replies."""
+        client, details = (self.api2, "replies") if info.api == 2 else (self.api1, "directReplies")
+        if info.api == 1:  # API 1 venues are closed: only their submission notes can still change
+            for invitation in info.invitations:
+                params = {"invitation": invitation, "details": details, "sort": "tmdate:desc"}
+                yield from self._pages(client, params, log, stop_at=since)
+            return
+        forums: list[str] = []
+        for note in self._pages(client, {"domain": info.venue_id, "sort": "tmdate:desc"}, log, stop_at=since):
+            forum = str(note.get("forum") or note.get("id"))
+            if forum not in forums:
+                forums.append(forum)
+        self.progress.start("re-reading changed submissions", len(forums))
+        for forum in forums:
+            answer = log.page(("id", forum), 0) or log.record(
+                ("id", forum), 0, self.get(client, "/notes", {"id": forum, "details": details})
+            )
+            for note in answer.get("notes") or []:
+                if any(str(i).startswith(tuple(info.invitations)) for i in _invitations(note)):
+                    yield note
+            self.progress.advance()
+
+    def _pages(self, client: HttpClient, params: dict[str, Any], log: PageLog, stop_at: int | None = None
+               ) -> Iterator[dict[str, Any]]:  # fmt: skip
+        """Notes page by page; a scan for changes (`stop_at`) starts with tiny pages, growing tenfold, so that
+        an unchanged venue costs one note and a few changes cost a few."""
+        offset, key = 0, tuple(sorted(params.items()))
+        size = 1 if stop_at is not None else PAGE
+        while True:
+            answer = log.page(key, offset) or log.record(
+                key, offset, self.get(client, "/notes", {**params, "offset": offset, "limit": size})
+            )
+            notes = answer.get("notes") if isinstance(answer, dict) else None
+            if not isinstance(notes, list):
+                raise FetchError(f"{client.host} answered /notes without a list of notes")
+            for note in notes:
+                if stop_at is not None and int(note.get("tmdate") or 0) <= stop_at:
+                    return
+                yield note
+            self.progress.advance(len(notes))
+            if len(notes) < size:
+                return
+            offset += len(notes)
+            size = min(PAGE, size * 10)
+
+
+def _invitations(note: dict[str, Any]) -> list[str]:
+    return list(note.get("invitations") or ([note["invitation"]] if note.get("invitation") else []))
+
+
+def _no_venue(venue_id: str) -> str:
+    return f"OpenReview has no venue {venue_id!r} (check the id, e.g. ICLR.cc/2025/Conference)"
+
+
+def _message(body: Any) -> str:
+    return str(body.get("message") or body.get("name")) if isinstance(body, dict) else "no reason given"

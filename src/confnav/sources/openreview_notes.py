@@ -1,0 +1,172 @@
+"""OpenReview snapshots written by `confnav fetch openreview`: JSON lines, one submission note per line.
+
+Each line is `{"fetched": ISO time, "api": 1|2, "venue": "ICLR.cc/2025/Conference", "note": {...}}` with the
+note as the API returned it, its replies (reviews, meta-reviews, decisions) under `details`. API 2 wraps
+content values as `{"value": …}`, API 1 does not; authors are names or `{fullname, username}` objects.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from confnav.errors import InputError
+from confnav.model import Venue, series_key
+from confnav.sources.base import ReadItem, SourceRecord, openreview_links, parse_score
+
+SNAPSHOT_KEYS = ('"note"', '"api"', '"venue"', '"fetched"')
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def venue_of_group(group_id: str) -> tuple[Venue, str | None]:
+    """The venue and track of an OpenReview venue id: `NeurIPS.cc/2024/Datasets_and_Benchmarks_Track` → neurips2024."""
+    parts = [p for p in group_id.split("/") if p]
+    for i, part in enumerate(parts):
+        if _YEAR.match(part) and i > 0:
+            series = re.sub(r"\.(cc|org|com|net|ai|io)$", "", parts[i - 1], flags=re.I)
+            rest = " ".join(p.replace("_", " ") for p in parts[i + 1 :])
+            track = None if rest.lower() in ("", "conference") else rest
+            return Venue.of(series_key(series) or series, int(part)), track
+    raise ValueError(f"cannot read a conference and year from the OpenReview venue id {group_id!r}")
+
+
+def value(content: dict[str, Any], key: str) -> Any:
+    """A content field of either API: API 2 wraps it as {"value": …}."""
+    field = content.get(key)
+    return field.get("value") if isinstance(field, dict) and "value" in field else field
+
+
+class OpenReviewNotesReader:
+    """Reads a snapshot file; every line is one submission with its public replies."""
+
+    format = "openreview-notes"
+
+    def sniff(self, path: Path, text: str) -> bool:
+        first = text.lstrip().split("\n", 1)[0]
+        return first.startswith("{") and all(key in first for key in SNAPSHOT_KEYS)
+
+    def read(self, path: Path, text: str) -> Iterator[ReadItem]:
+        for number, line in enumerate(text.split("\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
+                yield InputError(path, "malformed JSON in the snapshot", line=number)
+                continue
+            note = entry.get("note") if isinstance(entry, dict) else None
+            if not isinstance(note, dict) or not isinstance(note.get("content"), dict):
+                yield InputError(path, "expected a snapshot line with a note and its content", line=number)
+                continue
+            yield self._record(path, number, entry, note)
+
+    def _record(self, path: Path, number: int, entry: dict[str, Any], note: dict[str, Any]) -> ReadItem:
+        paper_id = str(note.get("forum") or note.get("id") or "")
+        record = SourceRecord(source=path.name, kind=self.format, id=paper_id or None, fields={}, line=number)
+        try:
+            venue, track = venue_of_group(str(entry.get("venue") or ""))
+        except ValueError as exc:
+            return record.error(path, str(exc), "venue")
+        record.venue = venue.id
+        content = note["content"]
+        title = " ".join(str(value(content, "title") or "").split())
+        if not title or not paper_id:
+            return record.error(path, "the note has no title" if paper_id else "the note has no id", "title")
+        fields = record.fields
+        fields["title"] = title
+        authors, profiles = _authors(content)
+        fields["authors"] = [
+            {"name": name, "affiliation": None, **({"profile": p} if p else {})}
+            for name, p in zip(authors, profiles, strict=True)
+        ]
+        for key, target in (("abstract", "abstract"), ("TLDR", "tldr"), ("TL;DR", "tldr"), ("tldr", "tldr"),
+                            ("primary_area", "primary_area")):  # fmt: skip
+            if (text := value(content, key)) and isinstance(text, str) and text.strip():
+                fields.setdefault(target, text.strip())
+        keywords = value(content, "keywords")
+        if isinstance(keywords, list):
+            fields["keywords"] = [str(k).strip() for k in keywords if str(k).strip()]
+        elif isinstance(keywords, str) and keywords.strip():
+            fields["keywords"] = [k.strip() for k in re.split(r"[;,]", keywords) if k.strip()]
+        if track:
+            fields["track"] = track
+        replies = _replies(note)
+        try:
+            ratings = [(parse_score(r["rating"]), r.get("confidence")) for r in replies if "rating" in r]
+            fields["ratings"] = [rating for rating, _ in ratings]
+            if all(c is not None for _, c in ratings):
+                fields["confidences"] = [parse_score(c) for _, c in ratings]
+        except ValueError as exc:
+            return record.error(path, f"review score {exc}", "rating")
+        fields["decision"] = _decision(entry, note, replies)
+        fields["links"] = openreview_links(paper_id)
+        return record
+
+
+def _authors(content: dict[str, Any]) -> tuple[list[str], list[str | None]]:
+    """Names and profile ids, from `authors` + `authorids` or from `{fullname, username}` objects."""
+    raw = value(content, "authors") or []
+    ids = value(content, "authorids") or []
+    names: list[str] = []
+    profiles: list[str | None] = []
+    for i, author in enumerate(raw if isinstance(raw, list) else []):
+        if isinstance(author, dict):
+            names.append(str(author.get("fullname") or author.get("name") or "").strip())
+            profiles.append(author.get("username") or None)
+        else:
+            names.append(str(author).strip())
+            given = str(ids[i]) if isinstance(ids, list) and i < len(ids) else ""
+            profiles.append(given if given.startswith("~") else None)
+    kept = [(n, p) for n, p in zip(names, profiles, strict=True) if n]
+    return [n for n, _ in kept], [p for _, p in kept]
+
+
+def _invitations(note: dict[str, Any]) -> list[str]:
+    found = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
+    return [str(i) for i in found]
+
+
+def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:
+    """Public replies as flat dicts: `kind` (review, meta-review, decision) and the values they carry."""
+    details = note.get("details") or {}
+    replies = details.get("replies") or details.get("directReplies") or []
+    flat = []
+    for reply in replies:
+        if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict):
+            continue
+        invitations = _invitations(reply)
+        content = reply["content"]
+        entry: dict[str, Any] = {}
+        if any(i.endswith(("Official_Review", "/-/Review")) for i in invitations) and value(content, "rating"):
+            entry = {"rating": value(content, "rating"), "confidence": value(content, "confidence")}
+        elif any(i.endswith("Decision") for i in invitations) and value(content, "decision"):
+            entry = {"decision": str(value(content, "decision"))}
+        if entry:
+            flat.append(entry)
+    return flat
+
+
+def _decision(entry: dict[str, Any], note: dict[str, Any], replies: list[dict[str, Any]]) -> str:
+    """The decision label: the Decision reply's, else what the note's venue id or invitation says of it."""
+    decisions = [r["decision"] for r in replies if "decision" in r]
+    if decisions:
+        return decisions[-1]
+    venue_id = str(entry.get("venue") or "")
+    state = str(value(note["content"], "venueid") or "")
+    markers = [state, *_invitations(note)]
+    if any(m.endswith("Desk_Rejected_Submission") for m in markers):
+        return "Desk Rejected"
+    if any(m.endswith("Withdrawn_Submission") for m in markers):
+        return "Withdrawn"
+    if state.endswith("Rejected_Submission"):
+        return "Reject"
+    if state == venue_id:  # accepted: the venue string names the kind ("ICLR 2025 Oral")
+        shown = str(value(note["content"], "venue") or "")
+        kind = shown.split()[-1] if shown.split() else "Accept"
+        return kind if kind.lower() in ("oral", "spotlight", "poster") else "Accept"
+    if state.endswith("/Submission"):
+        return "Under Review"
+    return ""

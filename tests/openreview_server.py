@@ -1,0 +1,223 @@
+"""A local server that answers like OpenReview's API 1 and API 2, holding venues made from real paper lists.
+
+Shapes follow the official openreview-py client and OpenReview's documentation: `/login` answers
+`{"token", "user"}`; `/groups?id=` answers `{"groups": [...]}` with `domain` set only for API 2 venues;
+`/notes` pages at most 1,000 notes as `{"notes": [...], "count": n}`, API 2 content wrapped as
+`{"value": …}` and replies under `details.replies`, API 1 plain with `details.directReplies`; errors are
+`{"name", "message", "status"}` (`ChallengeRequiredError` 403 without login, `RateLimitError` 429).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+LIMIT = 1000
+USER, PASSWORD, TOKEN = "reader@example.org", "correct horse", "token-abc123"
+
+
+@dataclass
+class Venue:
+    """One venue as the server holds it: its API, group and submission notes (replies inside)."""
+
+    id: str
+    api: int
+    notes: list[dict[str, Any]]
+    group: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FakeOpenReview:
+    """The server's state: venues, whether a login is required, faults to inject, and what was served."""
+
+    venues: dict[str, Venue] = field(default_factory=dict)
+    require_login: bool = True
+    faults: list[str] = field(default_factory=list)  # consumed one per /notes request: 429, 500, timeout, garbage
+    requests: int = 0
+    notes_served: int = 0
+    clock: int = 1_700_000_000_000
+
+    def tick(self) -> int:
+        self.clock += 1000
+        return self.clock
+
+    def add_venue(self, venue: Venue) -> None:
+        if venue.api == 2:
+            venue.group = {"id": venue.id, "domain": venue.id,
+                           "content": {"submission_id": {"value": f"{venue.id}/-/Submission"}}}  # fmt: skip
+        else:
+            venue.group = {"id": venue.id, "web": "// legacy webfield"}
+        self.venues[venue.id] = venue
+
+    def all_notes(self, venue: Venue) -> Iterator[dict[str, Any]]:
+        for note in venue.notes:
+            yield note
+            yield from note.get("details", {}).get("replies" if venue.api == 2 else "directReplies", [])
+
+
+def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state: str) -> dict[str, Any]:
+    """A submission in API 2's shape from a paperlists record; `state`: accepted, rejected, withdrawn, review."""
+    forum = record["id"]
+    authors = [a.strip() for a in record.get("author", "").split(";") if a.strip()]
+    ids = [a.strip() for a in record.get("authorids", "").split(";")]
+    venueid = {"accepted": venue, "rejected": f"{venue}/Rejected_Submission",
+               "withdrawn": f"{venue}/Withdrawn_Submission", "review": f"{venue}/Submission"}[state]  # fmt: skip
+    content: dict[str, Any] = {
+        "title": {"value": record["title"]}, "abstract": {"value": record.get("abstract", "")},
+        "keywords": {"value": [k for k in record.get("keywords", "").split(";") if k]},
+        "venueid": {"value": venueid}, "pdf": {"value": f"/pdf/{forum}.pdf"},
+    }  # fmt: skip
+    if number % 2:  # the newer "unified authors" form
+        content["authors"] = {"value": [{"fullname": a, "username": i if i.startswith("~") else ""}
+                                        for a, i in zip(authors, ids + [""] * len(authors), strict=False)]}  # fmt: skip
+    else:
+        content["authors"] = {"value": authors}
+        content["authorids"] = {"value": ids[: len(authors)]}
+    if record.get("tldr"):
+        content["TLDR"] = {"value": record["tldr"]}
+    replies = []
+    ratings = [r for r in record.get("rating", "").split(";") if r]
+    confidences = [c for c in record.get("confidence", "").split(";") if c]
+    for i, rating in enumerate(ratings):
+        replies.append({
+            "id": f"{forum}-r{i}", "forum": forum, "replyto": forum, "tmdate": stamp, "domain": venue,
+            "invitations": [f"{venue}/Submission{number}/-/Official_Review"],
+            "signatures": [f"{venue}/Submission{number}/Reviewer_{i}"],
+            "content": {"rating": {"value": int(float(rating))} if i % 2 else {"value": f"{int(float(rating))}: fine"},
+                        "confidence": {"value": int(float(confidences[i]))} if i < len(confidences) else {}},
+        })  # fmt: skip
+    if state in ("accepted", "rejected"):
+        decision = f"Accept ({record['status']})" if state == "accepted" else "Reject"
+        replies.append({"id": f"{forum}-d", "forum": forum, "replyto": forum, "tmdate": stamp, "domain": venue,
+                        "invitations": [f"{venue}/Submission{number}/-/Decision"],
+                        "content": {"decision": {"value": decision}}})  # fmt: skip
+    return {
+        "id": forum, "forum": forum, "number": number, "cdate": stamp, "mdate": stamp, "tcdate": stamp,
+        "tmdate": stamp, "domain": venue, "invitations": [f"{venue}/-/Submission"], "content": content,
+        "details": {"replies": replies},
+    }  # fmt: skip
+
+
+def api1_note(venue: str, number: int, record: dict[str, Any], stamp: int) -> dict[str, Any]:
+    """A submission in API 1's shape (ICLR 2021): plain content, one invitation, direct replies."""
+    forum = record["id"]
+    status = record["status"]
+    invitation = {"Withdraw": "Withdrawn_Submission", "Desk Reject": "Desk_Rejected_Submission"}.get(
+        status, "Blind_Submission"
+    )
+    replies = [
+        {"id": f"{forum}-r{i}", "forum": forum, "replyto": forum, "tmdate": stamp,
+         "invitation": f"{venue}/Paper{number}/-/Official_Review",
+         "content": {"rating": f"{int(float(r))}: Good paper, accept", "confidence": f"{c}: The reviewer is confident"}}
+        for i, (r, c) in enumerate(zip([x for x in record.get("rating", "").split(";") if x],
+                                       [x for x in record.get("confidence", "").split(";") if x], strict=False))
+    ]  # fmt: skip
+    if invitation == "Blind_Submission":
+        decision = "Reject" if status == "Reject" else f"Accept ({status})"
+        decided = f"{venue}/Paper{number}/-/Decision"
+        replies.append({"id": f"{forum}-d", "forum": forum, "tmdate": stamp, "invitation": decided,
+                        "content": {"decision": decision}})  # fmt: skip
+    return {
+        "id": forum, "forum": forum, "number": number, "original": f"orig-{forum}", "cdate": stamp, "tcdate": stamp,
+        "tmdate": stamp, "invitation": f"{venue}/-/{invitation}",
+        "content": {"title": record["title"], "authors": [a for a in record["author"].split(";") if a],
+                    "authorids": [a for a in record.get("authorids", "").split(";") if a],
+                    "keywords": [k for k in record.get("keywords", "").split(";") if k], "abstract": "An abstract."},
+        "details": {"directReplies": replies},
+    }  # fmt: skip
+
+
+class Handler(BaseHTTPRequestHandler):
+    state: FakeOpenReview
+
+    def log_message(self, *args: object) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, body: Any, headers: dict[str, str] | None = None, raw: bytes | None = None) -> None:
+        data = raw if raw is not None else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _error(self, status: int, name: str, message: str, headers: dict[str, str] | None = None) -> None:
+        self._send(status, {"name": name, "message": message, "status": status, "details": {}}, headers)
+
+    def do_POST(self) -> None:
+        self.state.requests += 1
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        if urlsplit(self.path).path != "/login":
+            return self._error(404, "NotFoundError", "Not Found")
+        if body.get("id") != USER or body.get("password") != PASSWORD:
+            return self._error(400, "Error", "Invalid username or password")
+        self._send(200, {"token": TOKEN, "user": {"id": USER, "profile": {"id": "~Reader_One1"}}})
+
+    def do_GET(self) -> None:
+        state = self.state
+        state.requests += 1
+        url = urlsplit(self.path)
+        query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        authorized = self.headers.get("Authorization") == f"Bearer {TOKEN}"
+        if url.path == "/groups":
+            venue = state.venues.get(query.get("id", ""))
+            if venue is None:
+                return self._error(404, "NotFoundError", f"Group Not Found: {query.get('id')}")
+            return self._send(200, {"groups": [venue.group]})
+        if url.path != "/notes":
+            return self._error(404, "NotFoundError", "Not Found")
+        if state.require_login and not authorized:
+            return self._error(403, "ChallengeRequiredError", "Challenge verification required")
+        if state.faults:
+            fault = state.faults.pop(0)
+            if fault == "429":
+                return self._error(429, "RateLimitError", "Too many requests", {"Retry-After": "0"})
+            if fault == "500":
+                return self._error(500, "Error", "Internal Server Error")
+            if fault == "timeout":
+                time.sleep(1.5)
+            if fault == "garbage":
+                return self._send(200, None, raw=b"<html>not json")
+        self._send(200, self._notes(query))
+
+    def _notes(self, query: dict[str, str]) -> dict[str, Any]:
+        state = self.state
+        found: list[dict[str, Any]] = []
+        for venue in state.venues.values():
+            if "domain" in query and venue.id == query["domain"] and venue.api == 2:
+                found += list(state.all_notes(venue))
+            for note in venue.notes:
+                invitations = note.get("invitations") or [note.get("invitation")]
+                if query.get("invitation") in invitations or query.get("id") == note["id"]:
+                    found.append(note)
+        if query.get("sort") == "tmdate:desc":
+            found.sort(key=lambda n: -n["tmdate"])
+        offset, limit = int(query.get("offset", 0)), min(int(query.get("limit", LIMIT)), LIMIT)
+        page = found[offset : offset + limit]
+        if "details" not in query:
+            page = [{k: v for k, v in n.items() if k != "details"} for n in page]
+        state.notes_served += len(page)
+        return {"notes": page, "count": len(found)}
+
+
+@contextmanager
+def serving(state: FakeOpenReview) -> Iterator[str]:
+    """Run the server on a free loopback port; yields its base URL."""
+    handler = type("BoundHandler", (Handler,), {"state": state})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
