@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import shutil
 import socket
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -196,3 +201,38 @@ def test_venue_ids_of_openreview() -> None:
     assert venue_of_group("colmweb.org/COLM/2024/Conference")[0].name == "COLM 2024"
     venue, track = venue_of_group("NeurIPS.cc/2024/Datasets_and_Benchmarks_Track")
     assert (venue.name, track) == ("NeurIPS 2024", "Datasets and Benchmarks Track")
+
+
+@contextmanager
+def static_files(folder: Path) -> Iterator[str]:
+    """A plain file server like the one publishing the paperlists project's raw files."""
+    handler = functools.partial(QuietFiles, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_fetch_paperlists_downloads_and_ingests_a_venue(tmp_path: Path) -> None:
+    published = tmp_path / "published"
+    (published / "nips").mkdir(parents=True)
+    shutil.copy(DATA / "paperlists" / "nips2018.json", published / "nips" / "nips2018.json")
+    db = tmp_path / "s.db"
+    with static_files(published) as url:
+        result = CliRunner().invoke(cli, ["fetch", "paperlists", "neurips2018", "--db", str(db), "--base-url", url])
+        assert result.exit_code == 0, result.output
+        assert "1009 papers added" in result.stdout
+        missing = CliRunner().invoke(cli, ["fetch", "paperlists", "nips2031", "--db", str(db), "--base-url", url])
+    assert missing.exit_code == 1 and "the paperlists project has no file for nips2031" in missing.stderr
+    with SqliteStore(db) as store:
+        assert store.count_papers("neurips2018") == 1009
+    assert (tmp_path / "snapshots" / "paperlists" / "nips2018.json").exists()

@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, json_option, out, print_json, with_new_or_existing_store
+from confnav.cli.common import RichProgress, json_option, out, print_json, with_new_or_existing_store, with_store
 from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
+from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.store import SqliteStore
 
@@ -75,3 +76,30 @@ def _report(result: FetchResult, as_json: bool) -> None:
     ingested = result.ingest
     out.print(f"{ingested.added} papers added, {ingested.updated} updated, {ingested.unchanged} unchanged"
               f" ({', '.join(ingested.venues) or 'no venue'})", markup=False)  # fmt: skip
+
+
+@fetch.command("citations")
+@click.option("--venue", help="The venue (default: the latest in the store).")
+@click.option("--provider", type=click.Choice(["s2", "openalex"]), default="s2", show_default=True,
+              help="Semantic Scholar (S2_API_KEY optional) or OpenAlex (OPENALEX_API_KEY required).")  # fmt: skip
+@click.option("--base-url", help="The provider's API (default: $CONFNAV_S2_URL / $CONFNAV_OPENALEX_URL).")
+@click.option("--no-titles", is_flag=True, help="Match by DOI, arXiv and ACL ids only (no title searches).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@json_option
+@with_store
+def fetch_citations_cmd(
+    store: SqliteStore, venue: str | None, provider: str, base_url: str | None, no_titles: bool, quiet: bool,
+    as_json: bool,
+) -> None:  # fmt: skip
+    """Citation counts of a venue's papers, stored as the `citations` signal the ranking explains."""
+    service = (SemanticScholar if provider == "s2" else OpenAlex).from_environment(base_url)
+    with RichProgress(quiet) as progress:
+        result = fetch_citations(store, store.pick_venue(venue), service, titles=not no_titles, progress=progress)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    out.print(f"{result.venue}: citation counts for {result.by_id + result.by_title} papers from {result.provider}"
+              f" ({result.by_id} by id, {result.by_title} by title) in {result.requests} requests", markup=False)
+    if result.unmatched:
+        shown = ", ".join(result.unmatched[:10]) + (" …" if len(result.unmatched) > 10 else "")
+        out.print(f"{len(result.unmatched)} papers not found: {shown}", markup=False)
