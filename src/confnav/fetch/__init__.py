@@ -71,7 +71,14 @@ def fetch_openreview(
     if notes or not path.exists():
         write_snapshot(path, entries)
     requests = client.api2.requests + client.api1.requests
-    result = ingest(store, [path], progress=progress) if entries else IngestResult([], [])
+    marker = path.with_name(path.name + ".ingested")
+    stat = path.stat()
+    stamp = json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
+    if entries and (notes or not marker.exists() or marker.read_text() != stamp):
+        result = ingest(store, [path], progress=progress)
+        marker.write_text(stamp)
+    else:  # nothing new, and this snapshot is already in this store
+        result = IngestResult([], [], unchanged=len(entries))
     log.discard()
     return FetchResult("openreview", path, len(notes), requests, log.resumed, result)
 
