@@ -11,13 +11,14 @@ OpenAlex (docs and its API server): `GET /works?filter=doi:a|b&per-page=&select=
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from tests.local_http import bound, local_server
 
 OPENALEX_KEY = "openalex-key-1"
 
@@ -132,12 +133,6 @@ class Handler(BaseHTTPRequestHandler):
 
 @contextmanager
 def serving(services: Services) -> Iterator[str]:
-    handler = type("BoundHandler", (Handler,), {"services": services})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    """Run the server on a free loopback port; yields its base URL."""
+    with local_server(bound(Handler, services=services)) as url:
+        yield url

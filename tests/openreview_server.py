@@ -10,14 +10,15 @@ Shapes follow the official openreview-py client and OpenReview's documentation: 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from tests.local_http import bound, local_server
 
 LIMIT = 1000
 USER, PASSWORD, TOKEN = "reader@example.org", "correct horse", "token-abc123"
@@ -212,12 +213,5 @@ class Handler(BaseHTTPRequestHandler):
 @contextmanager
 def serving(state: FakeOpenReview) -> Iterator[str]:
     """Run the server on a free loopback port; yields its base URL."""
-    handler = type("BoundHandler", (Handler,), {"state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with local_server(bound(Handler, state=state)) as url:
+        yield url

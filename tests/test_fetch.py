@@ -6,10 +6,9 @@ import functools
 import json
 import shutil
 import socket
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import AbstractContextManager
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from confnav.model import Outcome
 from confnav.sources.openreview_notes import venue_of_group
 from confnav.store import SqliteStore
 from tests.conftest import DATA
+from tests.local_http import local_server
 from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
 
 ICLR2021, ICLR2018 = "ICLR.cc/2021/Conference", "ICLR.cc/2018/Conference"
@@ -203,18 +203,9 @@ def test_venue_ids_of_openreview() -> None:
     assert (venue.name, track) == ("NeurIPS 2024", "Datasets and Benchmarks Track")
 
 
-@contextmanager
-def static_files(folder: Path) -> Iterator[str]:
+def static_files(folder: Path) -> AbstractContextManager[str]:
     """A plain file server like the one publishing the paperlists project's raw files."""
-    handler = functools.partial(QuietFiles, directory=str(folder))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    return local_server(functools.partial(QuietFiles, directory=str(folder)))
 
 
 class QuietFiles(SimpleHTTPRequestHandler):

@@ -1,0 +1,27 @@
+"""One way to run a local HTTP server for a test: a handler class on a free loopback port, in a thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@contextmanager
+def local_server(handler: Any) -> Iterator[str]:
+    """Serve `handler` (a request handler class or factory) on 127.0.0.1; yields the base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def bound(handler: type[BaseHTTPRequestHandler], **state: Any) -> type[BaseHTTPRequestHandler]:
+    """A subclass of `handler` carrying the server's state as class attributes."""
+    return type(f"Bound{handler.__name__}", (handler,), state)
