@@ -176,6 +176,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        8,
+        "drop the FTS5 table: keyword search has its own BM25F index (search/keyword.py) and nothing read it",
+        """
+        DROP TABLE IF EXISTS papers_fts;
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

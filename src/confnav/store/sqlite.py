@@ -159,7 +159,6 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
         )
         for table in ("paper_authors", "paper_keywords"):
             self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
-        self.conn.executemany("DELETE FROM papers_fts WHERE rowid = ?", old)
         rows = [(pk, paper) for pk, paper, _ in changed]
         for paper, values in new:
             cursor = self.conn.execute(
@@ -172,7 +171,7 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
         return changes
 
     def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
-        """Authors, keywords and full-text rows of freshly written papers."""
+        """Author and keyword rows (for filters) of freshly written papers."""
         self.conn.executemany(
             "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation, profile)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -185,13 +184,6 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
         self.conn.executemany(
             "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
             [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
-        )
-        self.conn.executemany(
-            "INSERT INTO papers_fts (rowid, title, abstract, keywords, authors) VALUES (?, ?, ?, ?, ?)",
-            [
-                (pk, p.title, p.abstract or "", "; ".join(p.keywords), "; ".join(a.name for a in p.authors))
-                for pk, p in rows
-            ],
         )
 
     # --- derived data: embeddings and caches, tied to the store's generation ---
