@@ -102,3 +102,9 @@ def test_demo_store_is_built_from_the_bundled_page(tmp_path: Path) -> None:
     built = build_demo(tmp_path)
     assert built.ingest.added == 200
     assert build_demo(tmp_path).ingest.added == 200  # rebuilt from scratch each time
+
+
+def test_the_sqlite_store_offers_every_store_protocol(store) -> None:  # type: ignore[no-untyped-def]
+    from confnav.store.protocols import Store
+
+    assert isinstance(store, Store)  # every method the protocols name exists on the backend

@@ -11,7 +11,7 @@ import numpy as np
 from confnav.embed.base import Embedder
 from confnav.model import Paper
 from confnav.progress import Progress
-from confnav.store import SqliteStore
+from confnav.store.protocols import SearchStore
 
 BATCH = 256
 
@@ -36,7 +36,7 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-def semantic_model(store: SqliteStore) -> str | None:
+def semantic_model(store: SearchStore) -> str | None:
     """The text-view model of the store's semantic index (the one with the most vectors), or None."""
     models = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
     return max(models, key=models.__getitem__) if models else None
@@ -61,7 +61,7 @@ class IndexResult:
 
 
 def build_index(
-    store: SqliteStore, embedder: Embedder, venue: str | None = None, progress: Progress | None = None
+    store: SearchStore, embedder: Embedder, venue: str | None = None, progress: Progress | None = None
 ) -> IndexResult:
     """Embed the papers whose text changed since the last run (all of them after a model change)."""
     start = time.perf_counter()
@@ -93,7 +93,7 @@ def build_index(
     return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start)
 
 
-def _prepare_fitted(store: SqliteStore, embedder: Embedder) -> bool:
+def _prepare_fitted(store: SearchStore, embedder: Embedder) -> bool:
     """Load a corpus-fitted embedder, refitting on the whole store when it changed; True if refitted."""
     generation = store.generation()
     cached = store.get_cache(embedder_state_cache(embedder.name))

@@ -14,7 +14,8 @@ from confnav.model import Outcome, Venue, synthetic_id, title_key
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
 from confnav.sources.merge import MERGE_VERSION, merge_records
-from confnav.store.base import IngestStore, canonical_json
+from confnav.store.base import canonical_json
+from confnav.store.protocols import IngestStore
 
 Key = tuple[str, str]
 

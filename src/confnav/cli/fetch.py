@@ -11,7 +11,7 @@ from confnav.cli.common import RichProgress, json_option, out, print_json, with_
 from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.fetch.openreview import OpenReviewClient
-from confnav.store import SqliteStore
+from confnav.store.protocols import Store
 
 SNAPSHOT = click.option(
     "--snapshot", type=click.Path(dir_okay=False, path_type=Path),
@@ -34,7 +34,7 @@ def fetch() -> None:
 @json_option
 @with_new_or_existing_store
 def fetch_openreview_cmd(
-    store: SqliteStore, venue_id: str, base_url: str | None, v1_url: str | None, full: bool,
+    store: Store, venue_id: str, base_url: str | None, v1_url: str | None, full: bool,
     snapshot: Path | None, quiet: bool, as_json: bool,
 ) -> None:  # fmt: skip
     """Submissions, reviews and decisions of an OpenReview venue, e.g. ICLR.cc/2025/Conference.
@@ -56,7 +56,7 @@ def fetch_openreview_cmd(
 @json_option
 @with_new_or_existing_store
 def fetch_paperlists_cmd(
-    store: SqliteStore, venue: str, base_url: str | None, snapshot: Path | None, quiet: bool, as_json: bool
+    store: Store, venue: str, base_url: str | None, snapshot: Path | None, quiet: bool, as_json: bool
 ) -> None:
     """One conference-year of the community paperlists project, e.g. nips2024 or cvpr2025."""
     with RichProgress(quiet) as progress:
@@ -88,7 +88,7 @@ def _report(result: FetchResult, as_json: bool) -> None:
 @json_option
 @with_store
 def fetch_citations_cmd(
-    store: SqliteStore, venue: str | None, provider: str, base_url: str | None, no_titles: bool, quiet: bool,
+    store: Store, venue: str | None, provider: str, base_url: str | None, no_titles: bool, quiet: bool,
     as_json: bool,
 ) -> None:  # fmt: skip
     """Citation counts of a venue's papers, stored as the `citations` signal the ranking explains."""

@@ -26,6 +26,7 @@ from confnav.search.engine import Searcher
 from confnav.sources import FORMATS
 from confnav.sources.tabular import MAPPABLE_FIELDS
 from confnav.store import PaperFilter, SqliteStore
+from confnav.store.protocols import Store
 
 
 @cli.command("ingest")
@@ -44,7 +45,7 @@ from confnav.store import PaperFilter, SqliteStore
 @json_option
 @with_new_or_existing_store
 def ingest_cmd(
-    store: SqliteStore,
+    store: Store,
     files: tuple[Path, ...],
     venue: str | None,
     fmt: str | None,
@@ -94,7 +95,7 @@ def _print_ingest(result: IngestResult, db: Path) -> None:
 @cli.command()
 @json_option
 @with_store
-def venues(store: SqliteStore, as_json: bool) -> None:
+def venues(store: Store, as_json: bool) -> None:
     """List the venues in the store with their papers by decision."""
     summaries = store.venues()
     if as_json:
@@ -114,7 +115,7 @@ def venues(store: SqliteStore, as_json: bool) -> None:
 @click.option("--venue", help="Only this venue (e.g. acl2022).")
 @json_option
 @with_store
-def decisions_cmd(store: SqliteStore, venue: str | None, as_json: bool) -> None:
+def decisions_cmd(store: Store, venue: str | None, as_json: bool) -> None:
     """Each venue's decision labels as its sources give them, and what the decision table makes of them."""
     rows = store.decision_labels(store.get_venue(venue).id if venue else None)
     if as_json:
@@ -140,7 +141,7 @@ def decisions_cmd(store: SqliteStore, venue: str | None, as_json: bool) -> None:
 @json_option
 @with_store
 def ls_cmd(
-    store: SqliteStore,
+    store: Store,
     venue: str | None,
     decision: str | None,
     author: str | None,
@@ -178,7 +179,7 @@ def _summary(p: Paper) -> dict[str, Any]:
 @click.option("--venue", help="The venue, when the id exists in several.")
 @json_option
 @with_store
-def show(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) -> None:
+def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """Show one paper with all its fields and where each came from."""
     paper = store.get_paper(paper_id, venue)
     if as_json:

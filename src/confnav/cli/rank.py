@@ -11,7 +11,7 @@ from confnav.cli.common import json_option, out, print_json, with_store
 from confnav.rank import WeightedRanker, load_weights
 from confnav.rank.external import import_external
 from confnav.rank.profile import blend_with_profile
-from confnav.store import SqliteStore
+from confnav.store.protocols import Store
 
 
 @cli.command()
@@ -24,7 +24,7 @@ from confnav.store import SqliteStore
 @json_option
 @with_store
 def rank(
-    store: SqliteStore, venue: str | None, theme: str | None, like: tuple[str, ...], top: int,
+    store: Store, venue: str | None, theme: str | None, like: tuple[str, ...], top: int,
     weights: Path | None, explain: bool, as_json: bool,
 ) -> None:  # fmt: skip
     """Must-read papers of a venue, each with the reasons it is there."""
@@ -58,7 +58,7 @@ def rank(
 @click.option("--venue", help="The venue the ids belong to (default: the latest in the store).")
 @json_option
 @with_store
-def signals(store: SqliteStore, file: Path, venue: str | None, as_json: bool) -> None:
+def signals(store: Store, file: Path, venue: str | None, as_json: bool) -> None:
     """Import external signals (e.g. citations, mentions) from CSV/JSON with an 'id' column."""
     venue = store.pick_venue(venue)
     result = import_external(store, venue, file)

@@ -14,7 +14,7 @@ from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report, stats_json
-from confnav.store import SqliteStore
+from confnav.store.protocols import Store
 from confnav.summarize.llm import make_summarizer
 from confnav.summarize.verify import VerificationError, verify_file, verify_text
 
@@ -24,7 +24,7 @@ from confnav.summarize.verify import VerificationError, verify_file, verify_text
 @click.option("--venue", help="The venue, when the id exists in several.")
 @json_option
 @with_store
-def tldr(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) -> None:
+def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
     result = make_summarizer().tldr(store.get_paper(paper_id, venue))
     if as_json:
@@ -33,7 +33,7 @@ def tldr(store: SqliteStore, paper_id: str, venue: str | None, as_json: bool) ->
         out.print(f"{result.tldr or 'No abstract to summarize.'} ({result.source})", markup=False)
 
 
-def _write(report: Report, fmt: str, output: Path | None, store: SqliteStore) -> None:
+def _write(report: Report, fmt: str, output: Path | None, store: Store) -> None:
     """Render, verify the rendered text against the store, and write (or print) it."""
     if output is not None and output.suffix.lower() in (".html", ".htm"):
         fmt = "html"
@@ -72,7 +72,7 @@ def _report_options(func):  # type: ignore[no-untyped-def]
 @click.option("--per-theme", type=click.IntRange(1, 50), default=10, show_default=True)
 @with_store
 def report_overview(
-    store: SqliteStore, venue: str | None, fmt: str, output: Path | None, venue_config: Path | None, per_theme: int
+    store: Store, venue: str | None, fmt: str, output: Path | None, venue_config: Path | None, per_theme: int
 ) -> None:
     """Themed overview of a venue: facts, then each major theme with its must-read papers and TL;DRs."""
     logging.basicConfig(level=logging.WARNING, format="note: %(message)s")
@@ -90,7 +90,7 @@ def report_overview(
 @click.option("--like", multiple=True, metavar="ID", help="For a reading profile: papers you liked.")
 @with_store
 def report_digest(
-    store: SqliteStore, venue: str | None, fmt: str, output: Path | None, top: int, theme: str | None,
+    store: Store, venue: str | None, fmt: str, output: Path | None, top: int, theme: str | None,
     like: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Must-read digest: the top papers with TL;DR, authors, decision and why each is there."""
@@ -101,7 +101,7 @@ def report_digest(
 @report.command("stats")
 @_report_options
 @with_store
-def report_stats(store: SqliteStore, venue: str | None, fmt: str, output: Path | None) -> None:
+def report_stats(store: Store, venue: str | None, fmt: str, output: Path | None) -> None:
     """Statistics report with tables and charts (charts inline in HTML, beside the file in Markdown)."""
     _write(build_stats_report(store, store.pick_venue(venue)), fmt, output, store)
 
@@ -110,7 +110,7 @@ def report_stats(store: SqliteStore, venue: str | None, fmt: str, output: Path |
 @click.option("--venue", help="The venue (default: the latest in the store).")
 @json_option
 @with_store
-def stats(store: SqliteStore, venue: str | None, as_json: bool) -> None:
+def stats(store: Store, venue: str | None, as_json: bool) -> None:
     """Statistics of a venue: decisions and rates, ratings, agreement, authors, institutions, keywords."""
     data = stats_json(store, store.pick_venue(venue))
     if as_json:
@@ -128,7 +128,7 @@ def stats(store: SqliteStore, venue: str | None, as_json: bool) -> None:
 @click.argument("report_file", type=click.Path(path_type=Path))
 @json_option
 @with_store
-def verify(store: SqliteStore, report_file: Path, as_json: bool) -> None:
+def verify(store: Store, report_file: Path, as_json: bool) -> None:
     """Check a report: cited papers exist in its venue, numbers and tables match the store."""
     result = verify_file(store, report_file)
     if as_json:

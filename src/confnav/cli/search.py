@@ -9,7 +9,8 @@ from confnav.cli.common import RichProgress, filter_options, json_option, out, p
 from confnav.embed import choose_embedder
 from confnav.index import build_index
 from confnav.search.engine import MODES, Results, Searcher
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter
+from confnav.store.protocols import Store
 
 
 @cli.command()
@@ -20,7 +21,7 @@ from confnav.store import PaperFilter, SqliteStore
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_store
-def index(store: SqliteStore, venue: str | None, model: str | None, quiet: bool, as_json: bool) -> None:
+def index(store: Store, venue: str | None, model: str | None, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
     embedder, notice = choose_embedder(model)
     if notice:
@@ -66,7 +67,7 @@ def _print_results(results: Results, as_json: bool) -> None:
 @filter_options
 @json_option
 @with_store
-def search(store: SqliteStore, query: str, mode: str, limit: int, where: PaperFilter, as_json: bool) -> None:
+def search(store: Store, query: str, mode: str, limit: int, where: PaperFilter, as_json: bool) -> None:
     """Find papers by words and meaning; "phrases", author:, title:, keyword: narrow it down."""
     _print_results(Searcher(store).search(query, mode=mode, where=where, limit=limit), as_json)  # type: ignore[arg-type]
 
@@ -77,7 +78,7 @@ def search(store: SqliteStore, query: str, mode: str, limit: int, where: PaperFi
 @filter_options
 @json_option
 @with_store
-def similar(store: SqliteStore, paper_id: str, limit: int, where: PaperFilter, as_json: bool) -> None:
+def similar(store: Store, paper_id: str, limit: int, where: PaperFilter, as_json: bool) -> None:
     """Papers most like one paper (more like this)."""
     _print_results(Searcher(store).similar(paper_id, where=where, limit=limit), as_json)
 
@@ -91,7 +92,7 @@ def similar(store: SqliteStore, paper_id: str, limit: int, where: PaperFilter, a
 @json_option
 @with_store
 def recommend(
-    store: SqliteStore, like: tuple[str, ...], unlike: tuple[str, ...], text: str | None, limit: int,
+    store: Store, like: tuple[str, ...], unlike: tuple[str, ...], text: str | None, limit: int,
     where: PaperFilter, as_json: bool,
 ) -> None:  # fmt: skip
     """A reading list from papers you liked (never those papers themselves)."""

@@ -9,7 +9,7 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import RichProgress, json_option, out, print_json, with_store
 from confnav.errors import ConfnavError
-from confnav.store import SqliteStore
+from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.map_image import render_map
 
@@ -27,7 +27,7 @@ def _rate(value: float | None) -> str:
 @json_option
 @with_store
 def topics(
-    store: SqliteStore, venue: str | None, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool
+    store: Store, venue: str | None, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool
 ) -> None:
     """Themes of a venue with labels, sizes and acceptance (built on first use, then kept)."""
     venue = store.pick_venue(venue)
@@ -51,7 +51,7 @@ def topics(
 @click.option("--venue", help="The venue (default: the latest in the store).")
 @json_option
 @with_store
-def topic(store: SqliteStore, theme_id: str, venue: str | None, as_json: bool) -> None:
+def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None:
     """One theme: its facts, keywords, sub-themes and papers."""
     venue = store.pick_venue(venue)
     ensure_topics(store, venue)
@@ -85,7 +85,7 @@ def topic(store: SqliteStore, theme_id: str, venue: str | None, as_json: bool) -
 @click.option("--top", type=click.IntRange(1, 100), default=10, show_default=True, help="Rows per list.")
 @json_option
 @with_store
-def trends_cmd(store: SqliteStore, source: str, target: str, top: int, as_json: bool) -> None:
+def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) -> None:
     """Which themes and keywords grew or shrank between two venues, and which keywords are new."""
     store.get_venue(source)
     ensure_topics(store, target)
@@ -113,7 +113,7 @@ def trends_cmd(store: SqliteStore, source: str, target: str, top: int, as_json: 
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("map.png"),
               show_default=True, help="Image file (.png or .svg).")  # fmt: skip
 @with_store
-def map_cmd(store: SqliteStore, venue: str | None, out_path: Path) -> None:
+def map_cmd(store: Store, venue: str | None, out_path: Path) -> None:
     """Draw the 2D map of a venue, papers coloured by theme, labels at the theme centres."""
     venue = store.pick_venue(venue)
     if out_path.suffix.lower() not in (".png", ".svg"):

@@ -18,7 +18,7 @@ from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot
 from confnav.ingest import IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
-from confnav.store.base import IngestStore
+from confnav.store.protocols import IngestStore
 
 __all__ = ["FetchError", "FetchResult", "fetch_openreview", "fetch_paperlists"]
 

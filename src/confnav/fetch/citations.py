@@ -20,7 +20,7 @@ from confnav.errors import ConfnavError
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.model import Paper, title_key
 from confnav.progress import Progress, Silent
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 
 S2_URL = "https://api.semanticscholar.org/graph/v1"
 OPENALEX_URL = "https://api.openalex.org"
@@ -169,7 +169,7 @@ def _same(paper: Paper, title: Any, year: Any) -> bool:
 
 
 def fetch_citations(
-    store: SqliteStore, venue: str, provider: Provider, *, titles: bool = True, progress: Progress | None = None
+    store: AnalysisStore, venue: str, provider: Provider, *, titles: bool = True, progress: Progress | None = None
 ) -> CitationResult:
     """Citation counts for a venue's papers, stored as the signal `citations` with provider and date."""
     progress = progress or Silent()

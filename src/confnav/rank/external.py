@@ -11,7 +11,7 @@ from pathlib import Path
 
 from confnav.errors import InputError
 from confnav.sources.base import load_text, parse_number
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -39,7 +39,7 @@ def _rows(path: Path) -> list[tuple[int, dict[str, object]]]:
     return [(reader.line_num, dict(row)) for row in reader]
 
 
-def import_external(store: SqliteStore, venue: str, path: Path) -> ExternalImport:
+def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImport:
     """Store every numeric column (besides `id`) as `external:COLUMN`; unknown ids are skipped and listed."""
     store.get_venue(venue)
     rows = _rows(path)

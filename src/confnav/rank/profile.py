@@ -7,12 +7,13 @@ from dataclasses import replace
 
 from confnav.rank.ranker import RankedPaper
 from confnav.search.engine import Searcher
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter
+from confnav.store.protocols import AnalysisStore
 
 PROFILE_WEIGHT = 0.5
 
 
-def blend_with_profile(store: SqliteStore, ranked: list[RankedPaper], like: Sequence[str]) -> list[RankedPaper]:
+def blend_with_profile(store: AnalysisStore, ranked: list[RankedPaper], like: Sequence[str]) -> list[RankedPaper]:
     """0.5 × must-read score + 0.5 × relevance (scaled to the best), liked papers left out."""
     venue = ranked[0].paper.venue if ranked else None
     where = PaperFilter(venue=venue)  # relevance among this venue's papers only, so none is cut off by another's

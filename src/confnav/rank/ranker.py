@@ -20,7 +20,7 @@ from confnav.errors import NotFoundError
 from confnav.model import Paper
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
 from confnav.rank.weights import DEFAULT_WEIGHTS, weight_of
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 
 DIVERSITY_PENALTY = 0.03  # score lost per paper of the same theme already above
 
@@ -63,7 +63,7 @@ class Ranking:
 
 
 class Ranker(Protocol):
-    def rank(self, store: SqliteStore, venue: str, *, theme: str | None = None) -> Ranking: ...
+    def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking: ...
 
 
 def percentiles(values: list[float | None]) -> np.ndarray:
@@ -86,7 +86,7 @@ class WeightedRanker:
         self.exclude = set(exclude)
         self.diversify = diversify
 
-    def rank(self, store: SqliteStore, venue: str, *, theme: str | None = None) -> Ranking:
+    def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
         return self.rank_signals(compute_signals(store, venue), theme=theme)
 
     def rank_signals(self, signals: VenueSignals, theme: str | None = None) -> Ranking:

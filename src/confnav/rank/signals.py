@@ -24,7 +24,7 @@ import numpy as np
 from confnav.errors import ConfnavError
 from confnav.model import Paper, Venue, name_key
 from confnav.people import PeopleIndex
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import topic_vectors
 from confnav.topics.facts import ThemeFacts, ensure_topics, theme_facts
 from confnav.topics.trends import theme_changes
@@ -71,7 +71,7 @@ class VenueSignals:
         return [n for n in CORE_SIGNALS if n in present] + sorted(n for n in present if n.startswith("external:"))
 
 
-def compute_signals(store: SqliteStore, venue_id: str) -> VenueSignals:
+def compute_signals(store: AnalysisStore, venue_id: str) -> VenueSignals:
     """Every signal for every paper of a venue; signals the store cannot support are listed in `missing`."""
     venue = store.get_venue(venue_id)
     earlier = sorted(
@@ -109,7 +109,7 @@ def _review_signals(paper: Paper) -> dict[str, float | None]:
     return values
 
 
-def _track_record(store: SqliteStore, result: VenueSignals) -> None:
+def _track_record(store: AnalysisStore, result: VenueSignals) -> None:
     if not result.earlier:
         result.missing["track_record"] = f"no earlier {result.venue.series} venue in the store"
         return
@@ -130,7 +130,7 @@ def _track_record(store: SqliteStore, result: VenueSignals) -> None:
         item.values["track_record"] = float(sum(a.accepted + a.orals for a in item.authors))
 
 
-def _topic_signals(store: SqliteStore, result: VenueSignals) -> None:
+def _topic_signals(store: AnalysisStore, result: VenueSignals) -> None:
     """Centrality, momentum and novelty need the semantic index and themes; say so when absent."""
     venue = result.venue.id
     try:

@@ -8,12 +8,12 @@ from confnav.rank import WeightedRanker
 from confnav.rank.profile import blend_with_profile
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer
 
 
 def build_digest(
-    store: SqliteStore, venue: str, *, top: int = 20, theme: str | None = None, like: Sequence[str] = (),
+    store: AnalysisStore, venue: str, *, top: int = 20, theme: str | None = None, like: Sequence[str] = (),
     summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
 ) -> Report:  # fmt: skip
     info = store.get_venue(venue)

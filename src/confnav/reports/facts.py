@@ -7,7 +7,7 @@ from collections import Counter
 
 from confnav.model import Decision, Outcome, Paper
 from confnav.reports.model import Fact, count, percent
-from confnav.store import SqliteStore
+from confnav.store.protocols import PaperReader
 from confnav.topics.facts import ThemeFacts, lists_rejections
 
 
@@ -71,7 +71,7 @@ def _decision_label(decision: Decision) -> str:
     )
 
 
-def venue_facts(store: SqliteStore, venue: str) -> list[Fact]:
+def venue_facts(store: PaperReader, venue: str) -> list[Fact]:
     """The decision facts of a venue (see decision_facts)."""
     return decision_facts([p.decision for p in store.iter_papers(venue)])
 

@@ -10,7 +10,7 @@ from confnav.rank import Ranker, WeightedRanker
 from confnav.rank.ranker import RankedPaper
 from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
@@ -73,7 +73,7 @@ def theme_summary(theme: ThemeFacts) -> str:
 
 
 def build_overview(
-    store: SqliteStore, venue: str, *, summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+    store: AnalysisStore, venue: str, *, summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
     ranker: Ranker | None = None, per_theme: int = 10, config: list[Fact] | None = None,
 ) -> Report:  # fmt: skip
     """The overview of a venue; needs its themes (built on demand from the semantic index)."""

@@ -15,7 +15,7 @@ from confnav.reports.charts import bar_chart, rating_histogram
 from confnav.reports.facts import data_gaps, lists_rejections, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution
 from confnav.reports.model import Chart, Report, Table, count, percent
-from confnav.store import SqliteStore
+from confnav.store.protocols import PaperReader
 
 TOP = 15
 
@@ -125,7 +125,7 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
     return Table(table_id, caption, ["Keyword", "Papers", "Accepted", "Mean rating"], rows)
 
 
-def year_table(store: SqliteStore, venue: str) -> Table | None:
+def year_table(store: PaperReader, venue: str) -> Table | None:
     """The same measures for the previous venue of the same conference, when loaded; ratings on differing
     scales are shown on each venue's own scale and rescaled to 0–1, never compared raw."""
     this = store.get_venue(venue)
@@ -163,7 +163,7 @@ def year_table(store: SqliteStore, venue: str) -> Table | None:
     return Table("years", "Year over year", ["Measure", previous.name, this.name], rows)
 
 
-def stats_tables(store: SqliteStore, venue: str) -> list[Table]:
+def stats_tables(store: PaperReader, venue: str) -> list[Table]:
     papers = list(store.iter_papers(venue))
     tables = [
         decision_table(papers), rating_table(papers), agreement_table(papers), author_table(papers),
@@ -174,7 +174,7 @@ def stats_tables(store: SqliteStore, venue: str) -> list[Table]:
     return tables
 
 
-def build_stats_report(store: SqliteStore, venue: str, charts: bool = True) -> Report:
+def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> Report:
     info = store.get_venue(venue)
     report = Report("stats", info, f"{info.name}: statistics", facts=venue_facts(store, venue))
     papers = list(store.iter_papers(venue))
@@ -200,7 +200,7 @@ def build_stats_report(store: SqliteStore, venue: str, charts: bool = True) -> R
     return report
 
 
-def stats_json(store: SqliteStore, venue: str) -> dict[str, object]:
+def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
     """The statistics as JSON: facts by key and each table as a list of row objects."""
     facts = {f.key: f.value for f in venue_facts(store, venue)}
     tables = {t.id: [dict(zip(t.header, row, strict=True)) for row in t.rows] for t in stats_tables(store, venue)}

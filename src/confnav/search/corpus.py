@@ -11,7 +11,8 @@ from confnav.embed.base import Embedder
 from confnav.model import Paper, RatingScale
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter
+from confnav.store.protocols import SearchStore
 
 KEYWORD_CACHE = "keyword-index"
 
@@ -50,7 +51,7 @@ class Corpus:
     _scales: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, store: SqliteStore) -> Corpus:
+    def load(cls, store: SearchStore) -> Corpus:
         """Read the papers and the cached keyword index (rebuilt and cached when stale)."""
         generation = store.generation()
         rows = list(store.paper_rows())
@@ -82,7 +83,7 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.papers)
 
-    def mask(self, store: SqliteStore, where: PaperFilter) -> np.ndarray:
+    def mask(self, store: SearchStore, where: PaperFilter) -> np.ndarray:
         """Rows a filter admits (all rows for an empty filter); authors are matched in memory."""
         if where.author:
             if self._authors is None:
@@ -98,7 +99,7 @@ class Corpus:
             self.masks[where] = selected
         return self.masks[where].copy()
 
-    def load_vectors(self, store: SqliteStore, model: str) -> Vectors:
+    def load_vectors(self, store: SearchStore, model: str) -> Vectors:
         """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload)."""
         pks, blobs = store.embeddings(model)
         dimension = len(blobs[0]) // 4 if blobs else 0

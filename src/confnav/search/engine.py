@@ -18,7 +18,8 @@ from confnav.search.fusion import ConvexFusion, align_groups
 from confnav.search.query import Query, parse_query
 from confnav.search.snippet import make_snippet
 from confnav.search.text import terms
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter
+from confnav.store.protocols import SearchStore
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
@@ -71,7 +72,7 @@ class Results:
 class Searcher:
     """Keyword (BM25F), semantic (cosine) and hybrid retrieval; the corpus is loaded once and reused."""
 
-    def __init__(self, store: SqliteStore, embedder: Embedder | None = None, fusion: Fusion | None = None) -> None:
+    def __init__(self, store: SearchStore, embedder: Embedder | None = None, fusion: Fusion | None = None) -> None:
         self.store = store
         self.fusion = fusion or ConvexFusion()
         self._embedder = embedder

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from confnav.errors import ConfnavError
-from confnav.store.base import PaperFilter, Store, VenueSummary
+from confnav.store.base import PaperFilter, VenueSummary
+from confnav.store.protocols import Store
 from confnav.store.sqlite import SqliteStore
 
 DEFAULT_DB = "confnav.db"

@@ -33,20 +33,20 @@ class DecisionTables:
     def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]:
         """Each venue's decision labels as the sources give them, what they mean, how many papers, and whether
         the meaning is the user's (an override) or the default table's."""
-        sql = (
-            "SELECT venue, coalesce(json_extract(data, '$.decision.label'), decision), outcome, decision,"
-            " coalesce(json_extract(data, '$.decision.kind'), decision), COUNT(*), MIN(tier) FROM papers"
-            + (" WHERE venue = ?" if venue else "")
-            + " GROUP BY 1, 2, 3, 4, 5 ORDER BY venue, MIN(tier), COUNT(*) DESC"
-        )
+        counts: dict[tuple[str, str, str, str, str], int] = {}
+        tiers: dict[tuple[str, str, str, str, str], int] = {}
+        for _, paper in self.paper_rows(venue):
+            d = paper.decision
+            key = (paper.venue, d.label, d.outcome.value, d.name, d.kind)
+            counts[key] = counts.get(key, 0) + 1
+            tiers[key] = d.tier
         rows = []
-        for venue_id, label, outcome, name, kind, papers, _ in self.conn.execute(sql, (venue,) if venue else ()):
+        for key in sorted(counts, key=lambda k: (k[0], tiers[k], -counts[k], k[1])):
+            venue_id, label, outcome, name, kind = key
             default = default_meaning(label)
-            rows.append({
-                "venue": venue_id, "label": label, "outcome": outcome, "decision": name, "papers": papers,
-                "source": "default" if (default[0].value, default[1]) == (outcome, kind) or outcome == Outcome.OTHER
-                else "override",
-            })  # fmt: skip
+            mine = (default[0].value, default[1]) != (outcome, kind) and outcome != Outcome.OTHER
+            rows.append({"venue": venue_id, "label": label, "outcome": outcome, "decision": name,
+                         "papers": counts[key], "source": "override" if mine else "default"})  # fmt: skip
         return rows
 
     def rating_scales(self) -> dict[str, RatingScale]:

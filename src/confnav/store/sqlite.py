@@ -89,7 +89,8 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
         )
 
     def put_records(self, records: list[SourceRecord]) -> None:
-        """Store each record under its resolved (venue, paper id), replacing the same source's earlier one."""
+        """Store each record under its resolved (venue, paper id), replacing the same source's earlier one
+        (ingest passes only records that changed)."""
         rows = []
         for r in records:
             assert r._key is not None, "records are keyed before they are stored"
@@ -98,9 +99,7 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
             """INSERT INTO source_records (venue, paper_id, source, kind, line, record, data)
                VALUES (?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT(venue, paper_id, source) DO UPDATE SET
-                 kind = excluded.kind, line = excluded.line, record = excluded.record, data = excluded.data
-               WHERE source_records.data IS NOT excluded.data OR source_records.kind IS NOT excluded.kind
-                 OR source_records.line IS NOT excluded.line OR source_records.record IS NOT excluded.record""",
+                 kind = excluded.kind, line = excluded.line, record = excluded.record, data = excluded.data""",
             rows,
         )
 
@@ -161,12 +160,12 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
             self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
         rows = [(pk, paper) for pk, paper, _ in changed]
         for paper, values in new:
-            cursor = self.conn.execute(
+            (pk,) = self.conn.execute(
                 "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
                 (paper.venue, paper.id, *values),
-            )
-            rows.append((cursor.lastrowid, paper))
+            ).fetchone()
+            rows.append((pk, paper))
         self._put_index_rows(rows)
         return changes
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from confnav.errors import ConfnavError, InputError, NotFoundError
 from confnav.reports.facts import theme_facts_of, venue_facts
 from confnav.reports.stats import stats_tables
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.topics import theme_facts
 
 _ID = r"[A-Za-z0-9_\-~.]+"
@@ -69,7 +69,7 @@ def _html_tables(text: str) -> dict[str, list[list[str]]]:
     return tables
 
 
-def expected_facts(store: SqliteStore, venue: str) -> dict[str, str]:
+def expected_facts(store: AnalysisStore, venue: str) -> dict[str, str]:
     """Every fact key a report of this venue may show, with its value from the store now."""
     facts = {f.key: f.value for f in venue_facts(store, venue)}
     try:
@@ -80,7 +80,7 @@ def expected_facts(store: SqliteStore, venue: str) -> dict[str, str]:
     return facts
 
 
-def verify_text(store: SqliteStore, text: str, path: str = "<report>") -> Verification:
+def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Verification:
     """Check a report's text against the store."""
     html = text.lstrip().lower().startswith("<!doctype html")
     header = (_HTML_HEADER if html else _MD_HEADER).search(text)
@@ -130,7 +130,7 @@ def verify_text(store: SqliteStore, text: str, path: str = "<report>") -> Verifi
     return result
 
 
-def verify_file(store: SqliteStore, path: Path) -> Verification:
+def verify_file(store: AnalysisStore, path: Path) -> Verification:
     if not path.exists():
         raise InputError(path, "no such file")
     try:

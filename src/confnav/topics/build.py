@@ -12,7 +12,7 @@ from confnav.errors import ConfnavError
 from confnav.index import KEYWORD_VIEW, semantic_model
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
 from confnav.topics.cluster import Clusterer, LeidenClusterer
 from confnav.topics.label import CTfidfLabeler, Labeler
@@ -31,7 +31,7 @@ class TopicVectors:
     model: str
 
 
-def text_model(store: SqliteStore) -> str:
+def text_model(store: AnalysisStore) -> str:
     """The text-view model of the store's semantic index; ConfnavError when there is none."""
     model = semantic_model(store)
     if model is None:
@@ -39,7 +39,7 @@ def text_model(store: SqliteStore) -> str:
     return model
 
 
-def topic_vectors(store: SqliteStore, venue: str) -> TopicVectors:
+def topic_vectors(store: AnalysisStore, venue: str) -> TopicVectors:
     """Each paper as [text vector, keyword vector], L2-normalised: themes follow both what papers say and
     how their authors filed them."""
     store.get_venue(venue)
@@ -99,7 +99,7 @@ class TopicBuilder:
         self.seed = seed
 
     def build(
-        self, store: SqliteStore, venue: str, themes: int | None = None, progress: Progress | None = None
+        self, store: AnalysisStore, venue: str, themes: int | None = None, progress: Progress | None = None
     ) -> TopicBuild:
         progress = progress or Silent()
         clock: dict[str, float] = {}

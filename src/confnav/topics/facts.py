@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from confnav.errors import NotFoundError
 from confnav.model import Decision, Paper
 from confnav.progress import Progress
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredTheme
 from confnav.topics.build import TopicBuilder, text_model
 
@@ -73,7 +73,7 @@ class ThemeFacts:
 
 
 def ensure_topics(
-    store: SqliteStore, venue: str, builder: TopicBuilder | None = None, progress: Progress | None = None,
+    store: AnalysisStore, venue: str, builder: TopicBuilder | None = None, progress: Progress | None = None,
     rebuild: bool = False, themes: int | None = None,
 ) -> bool:  # fmt: skip
     """Build the venue's themes when missing, stale (papers or model changed) or asked differently."""
@@ -86,7 +86,7 @@ def ensure_topics(
     return True
 
 
-def theme_facts(store: SqliteStore, venue: str, level: int | None = None) -> list[ThemeFacts]:
+def theme_facts(store: AnalysisStore, venue: str, level: int | None = None) -> list[ThemeFacts]:
     """Every theme of a venue (optionally one level) with its facts, in id order."""
     themes = store.themes(venue, level)
     if not themes:
@@ -101,7 +101,7 @@ def theme_facts(store: SqliteStore, venue: str, level: int | None = None) -> lis
     return [_facts(theme, members[theme.id], len(papers), rates) for theme in themes]
 
 
-def get_theme(store: SqliteStore, venue: str, theme_id: str) -> ThemeFacts:
+def get_theme(store: AnalysisStore, venue: str, theme_id: str) -> ThemeFacts:
     for facts in theme_facts(store, venue):
         if facts.id == theme_id:
             return facts

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.topics.facts import theme_facts
 
 
-def render_map(store: SqliteStore, venue: str, out: Path, title: str | None = None) -> Path:
+def render_map(store: AnalysisStore, venue: str, out: Path, title: str | None = None) -> Path:
     """Write a PNG (or SVG, by the file's suffix) of the venue's 2D layout."""
     import matplotlib
 

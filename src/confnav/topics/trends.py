@@ -15,7 +15,7 @@ import numpy as np
 from confnav.embed.base import normalize
 from confnav.errors import ConfnavError
 from confnav.model import Paper, fold
-from confnav.store import SqliteStore
+from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import TopicVectors, topic_vectors
 from confnav.topics.facts import ThemeFacts, theme_facts
 
@@ -69,7 +69,7 @@ class Trends:
         }
 
 
-def trends(store: SqliteStore, source: str, target: str, top: int = 15, min_count: int = 8) -> Trends:
+def trends(store: AnalysisStore, source: str, target: str, top: int = 15, min_count: int = 8) -> Trends:
     """Compare `source` (earlier) with `target`, whose themes must exist."""
     before, after = topic_vectors(store, source), topic_vectors(store, target)
     themes = theme_changes(store, source, target, before, after)
@@ -78,7 +78,7 @@ def trends(store: SqliteStore, source: str, target: str, top: int = 15, min_coun
 
 
 def theme_changes(
-    store: SqliteStore, source: str, target: str, before: TopicVectors, after: TopicVectors,
+    store: AnalysisStore, source: str, target: str, before: TopicVectors, after: TopicVectors,
     facts: list[ThemeFacts] | None = None,
 ) -> list[ShareChange]:  # fmt: skip
     """Each theme of `target` with its share of papers there and among `source`'s papers, biggest gain first
@@ -104,7 +104,7 @@ def theme_changes(
     return sorted(themes, key=lambda t: -t.change)
 
 
-def _assignments(store: SqliteStore, venue: str, pks: list[int], ids: list[str]) -> np.ndarray:
+def _assignments(store: AnalysisStore, venue: str, pks: list[int], ids: list[str]) -> np.ndarray:
     stored = store.assignments(venue)
     index = {theme: i for i, theme in enumerate(ids)}
     return np.array([index[stored[pk].theme] for pk in pks])

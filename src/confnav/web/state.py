@@ -12,7 +12,7 @@ from fastapi import Request
 
 from confnav.errors import ConfnavError
 from confnav.search.engine import Searcher
-from confnav.store import SqliteStore
+from confnav.store.protocols import Store
 
 T = TypeVar("T")
 MAX_ANSWERS = 8192  # a few KB each: every paper of a big venue plus thousands of searches
@@ -24,7 +24,7 @@ class WriteForbidden(ConfnavError):
 
 @dataclass
 class AppState:
-    store: SqliteStore
+    store: Store
     searcher: Searcher
     token: str | None = None
     _themes: dict[str, tuple[object, dict[str, dict[str, str]]]] = field(default_factory=dict)

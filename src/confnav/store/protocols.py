@@ -1,0 +1,170 @@
+"""The store as its users see it: small protocols, each what one kind of caller needs.
+
+Every backend implements all of them (`Store`); callers are typed against the
+smallest one that covers what they do, so that a second backend is a matter of
+implementing these methods, not of knowing the SQLite class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from confnav.decisions import DecisionTable
+from confnav.model import Paper, RatingScale, Venue
+from confnav.sources.base import SourceRecord
+from confnav.store.base import PaperFilter, VenueSummary
+
+if TYPE_CHECKING:
+    from confnav.store.topics import StoredAssignment, StoredTheme
+
+
+class Transactional(Protocol):
+    """Writes that commit together or not at all, and a way to let go of the store."""
+
+    def transaction(self) -> AbstractContextManager[None]: ...
+
+    def close(self) -> None: ...
+
+
+class Versioned(Protocol):
+    """Change counters: equal counters, equal answers (caches key on them)."""
+
+    def generation(self) -> int: ...
+
+    def versions(self) -> tuple[int, int]: ...
+
+    def state(self) -> tuple[tuple[str, int], ...]: ...
+
+    def count_change(self, kind: str) -> None: ...
+
+
+class VenueReader(Protocol):
+    """The venues in the store."""
+
+    def get_venue(self, venue_id: str) -> Venue: ...
+
+    def pick_venue(self, venue: str | None) -> str: ...
+
+    def venues(self) -> list[VenueSummary]: ...
+
+
+class PaperReader(VenueReader, Versioned, Protocol):
+    """Papers by id, filter or venue; what every read-only caller needs."""
+
+    def get_paper(self, paper_id: str, venue: str | None = None) -> Paper: ...
+
+    def papers(self, where: PaperFilter | None = None, limit: int | None = None) -> list[Paper]: ...
+
+    def iter_papers(self, venue: str | None = None) -> Iterator[Paper]: ...
+
+    def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]: ...
+
+    def count_papers(self, venue: str | None = None) -> int: ...
+
+    def filter_pks(self, where: PaperFilter) -> list[int]: ...
+
+    def venues_of(self, paper_ids: Iterable[str]) -> dict[str, set[str]]: ...
+
+    def decision_names(self) -> list[str]: ...
+
+    def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]: ...
+
+    def rating_scales(self) -> dict[str, RatingScale]: ...
+
+
+class IngestStore(Transactional, Protocol):
+    """What ingest needs: the decision table, source records, venues and merged papers."""
+
+    def decision_table(self) -> DecisionTable: ...
+
+    def put_decision_overrides(self, table: DecisionTable) -> None: ...
+
+    def put_venue(self, venue: Venue) -> None: ...
+
+    def put_records(self, records: list[SourceRecord]) -> None: ...
+
+    def records(self, venue: str) -> dict[str, list[SourceRecord]]: ...
+
+    def put_papers(self, papers: list[Paper]) -> list[str]: ...
+
+    def venues(self) -> list[VenueSummary]: ...
+
+    def merge_version(self) -> int: ...
+
+    def set_merge_version(self, version: int) -> None: ...
+
+
+class CacheStore(Transactional, Versioned, Protocol):
+    """Derived data kept with the store (keyword index, embedder state), tagged with a generation."""
+
+    def get_cache(self, name: str) -> tuple[int, bytes] | None: ...
+
+    def put_cache(self, name: str, generation: int, data: bytes) -> None: ...
+
+
+class VectorStore(CacheStore, Protocol):
+    """Embeddings by model and paper row."""
+
+    def embedding_hashes(self, model: str) -> dict[int, str]: ...
+
+    def put_embeddings(self, model: str, rows: list[tuple[int, str, bytes]]) -> None: ...
+
+    def delete_embeddings(self, keep_models: list[str]) -> int: ...
+
+    def embedding_models(self) -> dict[str, int]: ...
+
+    def embeddings(self, model: str, venue: str | None = None) -> tuple[list[int], list[bytes]]: ...
+
+
+class TopicStore(Transactional, Versioned, Protocol):
+    """Themes, paper assignments and map positions of each venue."""
+
+    def topic_run(self, venue: str) -> tuple[int, str, dict[str, Any]] | None: ...
+
+    def put_topics(
+        self, venue: str, generation: int, model: str, params: dict[str, Any],
+        themes: list[StoredTheme], assignments: list[StoredAssignment],
+    ) -> None: ...  # fmt: skip
+
+    def themes(self, venue: str, level: int | None = None) -> list[StoredTheme]: ...
+
+    def assignments(self, venue: str) -> dict[int, StoredAssignment]: ...
+
+
+class SignalStore(Transactional, Protocol):
+    """External signals (citations, mentions) by paper."""
+
+    def put_external_signals(self, venue: str, source: str, rows: list[tuple[str, str, float]]) -> None: ...
+
+    def external_signals(self, venue: str) -> dict[str, dict[str, float]]: ...
+
+
+class ListStore(Transactional, Protocol):
+    """Named reading lists."""
+
+    def reading_lists(self) -> list[tuple[str, int]]: ...
+
+    def create_list(self, name: str) -> None: ...
+
+    def delete_list(self, name: str) -> None: ...
+
+    def add_to_list(self, name: str, paper_id: str, venue: str | None = None) -> Paper: ...
+
+    def remove_from_list(self, name: str, paper_id: str, venue: str | None = None) -> None: ...
+
+    def list_papers(self, name: str) -> list[Paper]: ...
+
+
+class SearchStore(PaperReader, VectorStore, Protocol):
+    """Search: papers, filters, the keyword index cache and the vectors."""
+
+
+class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
+    """Themes, ranking and reports: papers, vectors, themes and signals."""
+
+
+@runtime_checkable
+class Store(AnalysisStore, IngestStore, ListStore, Protocol):
+    """Everything a backend offers; the CLI and the web app hold one of these."""
