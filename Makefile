@@ -16,11 +16,11 @@ $(VENV)/.torch: | $(BIN)/python
 	touch $@
 
 $(VENV)/.runtime: pyproject.toml $(VENV)/.torch
-	$(BIN)/python -m pip install --quiet -e '.[semantic,web]'
+	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres]'
 	touch $@
 
 $(VENV)/.dev: pyproject.toml $(VENV)/.torch
-	$(BIN)/python -m pip install --quiet -e '.[semantic,web,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres,dev]'
 	touch $@ $(VENV)/.runtime
 
 demo: $(VENV)/.runtime

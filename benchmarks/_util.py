@@ -69,3 +69,18 @@ def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) 
             ingest(store, [DATA / "iclr2020" / "paperlists-iclr2020.json"])
         build_index(store, choose_embedder()[0])
     return path
+
+
+def postgres_database(folder: Path, name: str, url: str | None = None) -> str:
+    """A new, empty database: on the server at `url` when given, else on a local pgserver in `folder`."""
+    import psycopg
+
+    if url is None:
+        import pgserver
+
+        url = pgserver.get_server(folder / "pgdata").get_uri()
+    base, _, query = url.partition("?")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")

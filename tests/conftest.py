@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from confnav.ingest import ingest
-from confnav.store import SqliteStore
+from confnav.store import SqlStore, open_store
+from confnav.store.copy import TABLES, table_rows
+from tests.backends import BACKEND, Location, clone, new_location
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -24,34 +25,50 @@ ICLR2020 = DATA / "iclr2020" / "paperlists-iclr2020.json"
 MARKDOWN_PAGE = EXAMPLES / "iclr2021-paperlist-page1.md"
 
 
-def snapshot(path: Path) -> list[str]:
-    """The whole content of a store as SQL text, to compare stores for equivalence."""
-    with SqliteStore(path) as store:
-        return list(store.conn.iterdump())
+# Tests that use one of these run on the backend CONFNAV_TEST_BACKEND names; with postgres, only they run.
+STORE_FIXTURES = {"store", "iclr2021_db", "iclr2021_copy", "indexed_db", "topics_db", "web_db", "served"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the PostgreSQL run, keep the tests that use a store fixture (the rest do not touch a backend)."""
+    if BACKEND != "postgres":
+        return
+    keep = [
+        item
+        for item in items
+        if STORE_FIXTURES & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("sqlite_only")
+    ]
+    skipped = [item for item in items if item not in keep]
+    config.hook.pytest_deselected(items=skipped)
+    items[:] = keep
+
+
+def snapshot(location: Location) -> list[tuple[object, ...]]:
+    """The whole content of a store, table by table, to compare stores for equivalence."""
+    with open_store(location) as store:
+        return [(table, *row) for table in TABLES for row in table_rows(store, table)]
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    """A fresh, empty store file for one test."""
-    with SqliteStore(tmp_path / "test.db") as fresh:
+def store(tmp_path: Path) -> Iterator[SqlStore]:
+    """A fresh, empty store for one test."""
+    with open_store(new_location(tmp_path, "test"), create=True) as fresh:
         yield fresh
 
 
 @pytest.fixture(scope="session")
-def iclr2021_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def iclr2021_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
     """A store holding the three ICLR 2021 files, built once per session; copy it before writing."""
-    path = tmp_path_factory.mktemp("real") / "iclr2021.db"
-    with SqliteStore(path) as real:
+    location = new_location(tmp_path_factory.mktemp("real"), "iclr2021")
+    with open_store(location, create=True) as real:
         ingest(real, ICLR2021)
-    return path
+    return location
 
 
 @pytest.fixture
-def iclr2021_copy(iclr2021_db: Path, tmp_path: Path) -> Path:
+def iclr2021_copy(iclr2021_db: Location, tmp_path: Path) -> Location:
     """A private copy of the session's ICLR 2021 store that a test may change."""
-    copy = tmp_path / "copy.db"
-    shutil.copy(iclr2021_db, copy)
-    return copy
+    return clone(iclr2021_db, tmp_path)
 
 
 @pytest.fixture
@@ -83,31 +100,29 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def indexed_db(iclr2021_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """The ICLR 2021 store with the default semantic index, built once per session; copy before writing."""
     from confnav.embed import choose_embedder
     from confnav.index import build_index
 
-    path = tmp_path_factory.mktemp("indexed") / "indexed.db"
-    shutil.copy(iclr2021_db, path)
+    location = clone(iclr2021_db, tmp_path_factory.mktemp("indexed"), "indexed")
     embedder, notice = choose_embedder()
     assert notice is None, notice
-    with SqliteStore(path) as store:
+    with open_store(location) as store:
         build_index(store, embedder)
-    return path
+    return location
 
 
 @pytest.fixture(scope="session")
-def topics_db(indexed_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """ICLR 2021 with themes, plus ICLR 2020 ingested and indexed (trends, track record); copy before writing."""
     from confnav.embed import choose_embedder
     from confnav.index import build_index
     from confnav.topics import ensure_topics
 
-    path = tmp_path_factory.mktemp("topics") / "topics.db"
-    shutil.copy(indexed_db, path)
-    with SqliteStore(path) as store:
+    location = clone(indexed_db, tmp_path_factory.mktemp("topics"), "topics")
+    with open_store(location) as store:
         ingest(store, [ICLR2020])
         build_index(store, choose_embedder()[0], venue="iclr2020")
         ensure_topics(store, "iclr2021")
-    return path
+    return location

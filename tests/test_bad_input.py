@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.store import SqliteStore
+from confnav.store import SqlStore, open_store
 from tests.conftest import snapshot
 
 TSV_HEADER = "paper_id\ttitle\tlink\tkeywords\tabstract\n"
@@ -82,21 +82,21 @@ def test_skip_bad_ingests_good_records_and_reports_bad_ones(iclr2021_copy: Path,
     assert code == 0
     assert "skipped:" in stderr and "line 3: expected 5 tab-separated columns, found 2" in stderr
     assert "2 papers added" in stdout
-    with SqliteStore(iclr2021_copy) as store:
+    with open_store(iclr2021_copy, create=True) as store:
         assert store.get_paper("new3").title == "A New Paper"
         assert store.count_papers() == 3016
 
 
-def test_file_without_venue_asks_for_one(store: SqliteStore, write) -> None:  # type: ignore[no-untyped-def]
+def test_file_without_venue_asks_for_one(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]
     path = write("list.csv", "id,title\n1,A title\n")
-    result = CliRunner().invoke(cli, ["ingest", "--db", str(store.path), str(path)])
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(store.location), str(path)])
     assert result.exit_code == 1
     assert "list.csv: the file does not name its venue; pass --venue" in result.stderr
 
 
-def test_bad_venue_option(store: SqliteStore, write) -> None:  # type: ignore[no-untyped-def]
+def test_bad_venue_option(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]
     path = write("list.csv", "id,title\n1,A title\n")
-    result = CliRunner().invoke(cli, ["ingest", "--db", str(store.path), "--venue", "???", str(path)])
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(store.location), "--venue", "???", str(path)])
     assert result.exit_code == 1 and "--venue: cannot read a venue from '???'" in result.stderr
 
 

@@ -14,7 +14,7 @@ from confnav.errors import ConfnavError
 from confnav.fetch import FetchError
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.ingest import ingest
-from confnav.store import SqliteStore
+from confnav.store import SqlStore, open_store
 from tests.citation_servers import OPENALEX_KEY, Services, Work, serving
 from tests.conftest import DATA
 
@@ -38,13 +38,13 @@ def services(papers: dict[str, list[dict[str, object]]]) -> Iterator[tuple[Servi
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    with SqliteStore(tmp_path / "s.db") as opened:
+def store(tmp_path: Path) -> Iterator[SqlStore]:
+    with open_store(tmp_path / "s.db", create=True) as opened:
         ingest(opened, [DATA / "paperlists" / f"{n}.json" for n in ("acl2022", "siggraph2022", "nips2018")])
         yield opened
 
 
-def test_semantic_scholar_batch_by_acl_ids_and_title_matches(services, store: SqliteStore, papers) -> None:  # type: ignore[no-untyped-def]
+def test_semantic_scholar_batch_by_acl_ids_and_title_matches(services, store: SqlStore, papers) -> None:  # type: ignore[no-untyped-def]
     _, url = services
     s2 = SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0)
     acl = fetch_citations(store, "acl2022", s2, titles=False)
@@ -56,7 +56,7 @@ def test_semantic_scholar_batch_by_acl_ids_and_title_matches(services, store: Sq
     assert (nips.by_id, nips.by_title, len(nips.unmatched)) == (0, 40, 1009 - 40)
 
 
-def test_the_ranking_explains_fetched_citations(services, store: SqliteStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_ranking_explains_fetched_citations(services, store: SqlStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _, url = services
     result = CliRunner().invoke(cli, ["fetch", "citations", "--venue", "siggraph2022", "--db", str(tmp_path / "s.db"),
                                       "--base-url", url + "/graph/v1", "--no-titles"])  # fmt: skip
@@ -69,7 +69,7 @@ def test_the_ranking_explains_fetched_citations(services, store: SqliteStore, tm
     assert any("citations" in reason for item in top for reason in item["reasons"])
 
 
-def test_rate_limits_are_waited_out(services, store: SqliteStore) -> None:  # type: ignore[no-untyped-def]
+def test_rate_limits_are_waited_out(services, store: SqlStore) -> None:  # type: ignore[no-untyped-def]
     state, url = services
     state.faults = ["429", "429"]
     result = fetch_citations(store, "acl2022", SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0),
@@ -77,7 +77,7 @@ def test_rate_limits_are_waited_out(services, store: SqliteStore) -> None:  # ty
     assert result.by_id == 1000 and state.faults == []
 
 
-def test_openalex_needs_a_key_and_matches_dois(services, store: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_openalex_needs_a_key_and_matches_dois(services, store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     _, url = services
     monkeypatch.delenv("OPENALEX_API_KEY", raising=False)
     with pytest.raises(ConfnavError, match="set OPENALEX_API_KEY"):

@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
@@ -67,6 +68,7 @@ def test_every_command_has_help_and_is_documented() -> None:
         assert re.search(rf"confnav {name}\b", readme), f"README does not document 'confnav {name}'"
 
 
+@pytest.mark.sqlite_only  # the example opens the file confnav.db
 def test_readme_library_example_runs(topics_db: Path, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The README's library example, on a copy of the real store (so ingest, index and themes have no new work)."""
     readme = (ROOT / "README.md").read_text()

@@ -20,7 +20,7 @@ from confnav.fetch.openreview import OpenReviewClient
 from confnav.ingest import ingest
 from confnav.model import Outcome
 from confnav.sources.openreview_notes import venue_of_group
-from confnav.store import SqliteStore
+from confnav.store import open_store
 from tests.conftest import DATA
 from tests.local_http import local_server
 from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
@@ -78,10 +78,10 @@ def test_three_venues_give_the_papers_ratings_and_decisions_of_the_server(server
         code, _, err = run_fetch(db, url, venue)
         assert code == 0, err
     reference = tmp_path / "files.db"
-    with SqliteStore(reference) as files:
+    with open_store(reference, create=True) as files:
         ingest(files, [DATA / "iclr2021" / "paperlists-iclr2021.json"])
         expected = {p.id: p for p in files.iter_papers("iclr2021")}
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         iclr = {p.id: p for p in store.iter_papers("iclr2021")}
         corl = {p.id: p for p in store.iter_papers("corl2023")}
         review = list(store.iter_papers("iclr2018"))
@@ -127,7 +127,7 @@ def test_a_second_fetch_asks_only_for_what_changed(server, tmp_path: Path) -> No
     assert code == 0 and "1 updated" not in out
     # pages of 1 and 10 notes find the two changed replies; then the two submissions they belong to
     assert state.notes_served - before == 1 + 10 + 2
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         assert store.get_paper(changed["id"]).decision.kind == "oral"
         assert store.get_paper(other["id"]).ratings[-1] == 9
 
@@ -161,7 +161,7 @@ def test_unknown_venue_and_no_network_fail_in_one_line(server, tmp_path: Path) -
 def test_429_500_and_timeouts_are_retried(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     state, url = server
     state.faults = ["429", "500", "timeout", "429"]
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         result = fetch_openreview(store, tmp_path / "s.db", CORL, client=client(url))
         assert result.ingest.added == 199 and store.count_papers("corl2023") == 199
     assert state.faults == []
@@ -170,9 +170,9 @@ def test_429_500_and_timeouts_are_retried(server, tmp_path: Path) -> None:  # ty
 def test_malformed_answers_fail_clearly_and_leave_the_store_alone(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     state, url = server
     state.faults = ["garbage"]
-    with SqliteStore(tmp_path / "s.db") as store, pytest.raises(FetchError, match="not JSON"):
+    with open_store(tmp_path / "s.db", create=True) as store, pytest.raises(FetchError, match="not JSON"):
         fetch_openreview(store, tmp_path / "s.db", CORL, client=client(url))
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         assert store.count_papers() == 0
 
 
@@ -181,18 +181,18 @@ def test_an_interrupted_fetch_writes_nothing_and_resumes(server, tmp_path: Path)
     db = tmp_path / "s.db"
     first_page = 1
     state.faults = [""] * first_page + ["500"] * 10  # the second page keeps failing
-    with SqliteStore(db) as store, pytest.raises(FetchError, match="HTTP 500"):
+    with open_store(db, create=True) as store, pytest.raises(FetchError, match="HTTP 500"):
         fetch_openreview(store, db, ICLR2021, client=client(url, retries=2))
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         assert store.count_papers() == 0
     state.faults = []
     served = state.notes_served
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         result = fetch_openreview(store, db, ICLR2021, client=client(url))
         assert result.resumed_pages == 1 and store.count_papers("iclr2021") == 3014
     assert state.notes_served - served == 3014 - 1000  # the page fetched before the failure is not asked again
     snapshot = result.snapshot
-    with SqliteStore(tmp_path / "offline.db") as offline:  # the snapshot ingests again without the network
+    with open_store(tmp_path / "offline.db", create=True) as offline:  # the snapshot ingests again without the network
         assert ingest(offline, [snapshot]).added == 3014
 
 
@@ -224,6 +224,6 @@ def test_fetch_paperlists_downloads_and_ingests_a_venue(tmp_path: Path) -> None:
         assert "1009 papers added" in result.stdout
         missing = CliRunner().invoke(cli, ["fetch", "paperlists", "nips2031", "--db", str(db), "--base-url", url])
     assert missing.exit_code == 1 and "the paperlists project has no file for nips2031" in missing.stderr
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         assert store.count_papers("neurips2018") == 1009
     assert (tmp_path / "snapshots" / "paperlists" / "nips2018.json").exists()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from confnav.ingest import ingest
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter, open_store
 from tests.conftest import ICLR2020, ICLR2021, MARKDOWN_PAGE, snapshot
 
 
 def test_iclr2021_counts(iclr2021_db: Path) -> None:
-    with SqliteStore(iclr2021_db) as store:
+    with open_store(iclr2021_db, create=True) as store:
         (summary,) = store.venues()
         papers = list(store.iter_papers("iclr2021"))
     assert summary.venue.id == "iclr2021" and summary.venue.name == "ICLR 2021"
@@ -27,7 +27,7 @@ def test_iclr2021_counts(iclr2021_db: Path) -> None:
 
 
 def test_merged_paper_keeps_provenance(iclr2021_db: Path) -> None:
-    with SqliteStore(iclr2021_db) as store:
+    with open_store(iclr2021_db, create=True) as store:
         paper = store.get_paper("-2FCwDKRREu")
     assert paper.decision.kind == "oral" and paper.decision.accepted and paper.decision.label == "Oral"
     assert paper.ratings == [7.0, 7.0, 9.0] and paper.confidences == [3.0, 4.0, 5.0]
@@ -38,14 +38,14 @@ def test_merged_paper_keeps_provenance(iclr2021_db: Path) -> None:
 
 
 def test_final_title_wins_over_submission_title(iclr2021_db: Path) -> None:
-    with SqliteStore(iclr2021_db) as store:
+    with open_store(iclr2021_db, create=True) as store:
         (paper,) = [p for p in store.iter_papers() if p.title.startswith("ALFWorld")]
     assert paper.provenance["title"].startswith("paperlists:")
 
 
 def test_markdown_page_merges_onto_existing_papers(iclr2021_copy: Path) -> None:
-    before = {p.id: p.to_dict() for p in SqliteStore(iclr2021_copy).iter_papers()}
-    with SqliteStore(iclr2021_copy) as store:
+    before = {p.id: p.to_dict() for p in open_store(iclr2021_copy, create=True).iter_papers()}
+    with open_store(iclr2021_copy, create=True) as store:
         result = ingest(store, [MARKDOWN_PAGE])
         after = {p.id: p.to_dict() for p in store.iter_papers()}
     assert result.added == 0 and result.unchanged == 200
@@ -54,7 +54,7 @@ def test_markdown_page_merges_onto_existing_papers(iclr2021_copy: Path) -> None:
 
 def test_reingest_changes_nothing(iclr2021_copy: Path) -> None:
     before = snapshot(iclr2021_copy)
-    with SqliteStore(iclr2021_copy) as store:
+    with open_store(iclr2021_copy, create=True) as store:
         result = ingest(store, ICLR2021)
     assert (result.added, result.updated, result.unchanged) == (0, 0, 3014)
     assert snapshot(iclr2021_copy) == before
@@ -62,18 +62,18 @@ def test_reingest_changes_nothing(iclr2021_copy: Path) -> None:
 
 def test_ingest_order_does_not_matter(iclr2021_db: Path, tmp_path: Path) -> None:
     reversed_db = tmp_path / "reversed.db"
-    with SqliteStore(reversed_db) as store:
+    with open_store(reversed_db, create=True) as store:
         ingest(store, [MARKDOWN_PAGE])
         for path in reversed(ICLR2021):
             ingest(store, [path])
         papers = {p.id: p.to_dict() for p in store.iter_papers()}
-    with SqliteStore(iclr2021_db) as store:
+    with open_store(iclr2021_db, create=True) as store:
         expected = {p.id: p.to_dict() for p in store.iter_papers()}
     assert papers == expected
 
 
 def test_iclr2020_beside_2021(iclr2021_copy: Path) -> None:
-    with SqliteStore(iclr2021_copy) as store:
+    with open_store(iclr2021_copy, create=True) as store:
         result = ingest(store, [ICLR2020])
         summaries = {s.venue.id: s for s in store.venues()}
         assert result.venues == ["iclr2020"] and result.added == 2594
@@ -84,7 +84,7 @@ def test_iclr2020_beside_2021(iclr2021_copy: Path) -> None:
 
 
 def test_filters(iclr2021_db: Path) -> None:
-    with SqliteStore(iclr2021_db) as store:
+    with open_store(iclr2021_db, create=True) as store:
         orals = store.papers(PaperFilter(decision="oral"))
         accepted = store.papers(PaperFilter(decision="accepted"))
         by_song = store.papers(PaperFilter(author="Song, Yang"))

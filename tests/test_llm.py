@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.store import SqliteStore
+from confnav.store import open_store
 from confnav.summarize.llm import ChatClient, LLMConfig, LLMSummarizer
 from tests.llm_server import fake_llm
 
@@ -18,7 +18,7 @@ PERFORMERS = "Ua6zuk0WRH"
 
 
 def paper(db: Path):  # type: ignore[no-untyped-def]
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         return store.get_paper(PERFORMERS)
 
 
@@ -76,7 +76,7 @@ def test_llm_theme_summaries_are_checked(topics_db: Path, tmp_path: Path, theme_
     from confnav.reports.render import to_markdown
     from confnav.summarize.verify import verify_text
 
-    with fake_llm() as (url, state), SqliteStore(topics_db) as store:
+    with fake_llm() as (url, state), open_store(topics_db, create=True) as store:
         state.theme_mode = theme_mode
         summarizer = LLMSummarizer(ChatClient(LLMConfig(url, "m")))
         text = to_markdown(build_overview(store, "iclr2021", summarizer=summarizer, per_theme=3))

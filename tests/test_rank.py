@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,12 +12,13 @@ from click.testing import CliRunner
 from confnav.cli import cli
 from confnav.people import PeopleIndex
 from confnav.rank import WeightedRanker, load_weights
-from confnav.store import SqliteStore
+from confnav.store import open_store
+from tests.backends import clone
 
 
 @pytest.fixture(scope="module")
 def ranking(topics_db: Path):  # type: ignore[no-untyped-def]
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         return WeightedRanker().rank(store, "iclr2021")
 
 
@@ -28,7 +28,7 @@ def test_every_signal_is_used_on_the_full_store(ranking) -> None:  # type: ignor
 
 
 def test_reasons_match_the_stored_values(ranking, topics_db: Path) -> None:  # type: ignore[no-untyped-def]
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         people = PeopleIndex(store.iter_papers())  # namesakes with different profile ids are different people
         earlier: dict[str, int] = {}
         for paper in store.iter_papers("iclr2020"):
@@ -69,7 +69,7 @@ def test_paper_without_reviews_has_a_stated_reason(ranking) -> None:  # type: ig
 def test_weights_from_a_file_change_the_order(topics_db: Path, tmp_path: Path) -> None:
     config = tmp_path / "weights.toml"
     config.write_text("[weights]\ndecision = 0\nrating_mean = 0\nconfidence_weighted = 0\nrating_min = 5\n")
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         ranked = WeightedRanker(load_weights(config), diversify=False).rank(store, "iclr2021").papers
     best_min = max(min(p.ratings) for p in (r.paper for r in ranked) if p.ratings)
     assert min(ranked[0].paper.ratings) == best_min
@@ -100,8 +100,7 @@ def test_unknown_venue_or_theme(topics_db: Path, args: list[str], message: str) 
 
 
 def test_external_signals_with_unknown_ids(topics_db: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "copy.db"
-    shutil.copy(topics_db, copy)
+    copy = clone(topics_db, tmp_path, "copy")
     signals = tmp_path / "citations.csv"
     signals.write_text("id,citations\nUH-cmocLJC,120\nnot-a-paper,5\nlxHgXYN4bwl,40\n")
     result = CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "iclr2021", str(signals)])

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.store import SqliteStore
+from confnav.store import open_store
 from confnav.summarize import extractive_tldr, is_self_contained
+from tests.backends import clone
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def verify(db: Path, path: Path) -> tuple[int, str, str]:
 
 
 def test_overview_cites_only_iclr2021_papers_and_verifies(reports: dict[str, Path], topics_db: Path) -> None:
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         iclr2021 = {p.id for p in store.iter_papers("iclr2021")}
     for name in ("overview.md", "overview.html"):
         text = reports[name].read_text()
@@ -109,7 +109,7 @@ def test_digest_has_reasons_and_tldrs(reports: dict[str, Path]) -> None:
 
 
 def test_tldrs_on_every_paper_respect_the_rules(topics_db: Path) -> None:
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         papers = [p for p in store.iter_papers("iclr2021") if p.abstract]
     assert len(papers) == 2966
     for paper in papers:
@@ -131,8 +131,7 @@ def test_report_errors(iclr2021_copy: Path, topics_db: Path, tmp_path: Path) -> 
 
 
 def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "copy.db"
-    shutil.copy(topics_db, copy)
+    copy = clone(topics_db, tmp_path, "copy")
     config = tmp_path / "venue.toml"
     config.write_text('[venue]\ndates = "May 3-7, 2021"\nlocation = "virtual"\n')
     out = tmp_path / "o.md"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,8 @@ from confnav.cli import cli
 from confnav.embed import choose_embedder
 from confnav.index import build_index
 from confnav.search.engine import Searcher
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter, open_store
+from tests.backends import clone
 
 PERFORMERS = "Ua6zuk0WRH"  # Rethinking Attention with Performers (oral)
 RFA = "QtTKTdVrFBB"  # Random Feature Attention (spotlight)
@@ -23,7 +23,7 @@ SCORE_SDE = "PxTIG12RRHS"  # Score-Based Generative Modeling through SDEs (Yang 
 
 @pytest.fixture(scope="module")
 def searcher(indexed_db: Path) -> Searcher:
-    return Searcher(SqliteStore(indexed_db))
+    return Searcher(open_store(indexed_db, create=True))
 
 
 @pytest.mark.parametrize("mode", ["keyword", "semantic", "hybrid"])
@@ -117,10 +117,9 @@ def test_recommend_never_returns_liked_papers(searcher: Searcher) -> None:
 
 
 def test_index_is_incremental(indexed_db: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "copy.db"
-    shutil.copy(indexed_db, copy)
+    copy = clone(indexed_db, tmp_path, "copy")
     embedder, _ = choose_embedder()
-    with SqliteStore(copy) as store:
+    with open_store(copy, create=True) as store:
         again = build_index(store, embedder)
     assert again.embedded == 0 and again.unchanged == 3014
 

@@ -3,28 +3,27 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.store import SqliteStore
+from confnav.store import open_store
 from confnav.topics import TopicBuilder, theme_facts, trends
+from tests.backends import clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
 
 
 def assignment(path: Path) -> dict[int, str]:
-    with SqliteStore(path) as store:
+    with open_store(path, create=True) as store:
         return {pk: a.theme for pk, a in store.assignments("iclr2021").items()}
 
 
 def test_themes_are_deterministic_and_cover_every_paper(topics_db: Path, tmp_path: Path) -> None:
-    again = tmp_path / "again.db"
-    shutil.copy(topics_db, again)
-    with SqliteStore(again) as store:
+    again = clone(topics_db, tmp_path, "again")
+    with open_store(again, create=True) as store:
         TopicBuilder().build(store, "iclr2021")
     first, second = assignment(topics_db), assignment(again)
     assert first == second
@@ -32,7 +31,7 @@ def test_themes_are_deterministic_and_cover_every_paper(topics_db: Path, tmp_pat
 
 
 def test_theme_shape_and_labels(topics_db: Path) -> None:
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         top = theme_facts(store, "iclr2021", level=1)
         subs = theme_facts(store, "iclr2021", level=2)
         low = sum(a.low_confidence for a in store.assignments("iclr2021").values())
@@ -46,7 +45,7 @@ def test_theme_shape_and_labels(topics_db: Path) -> None:
 
 
 def test_graph_papers_sit_in_a_graph_theme(topics_db: Path) -> None:
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         top = theme_facts(store, "iclr2021", level=1)
     (theme,) = [t for t in top if GRAPH_PAPERS[0] in t.paper_ids]
     assert GRAPH_PAPERS[1] in theme.paper_ids
@@ -54,7 +53,7 @@ def test_graph_papers_sit_in_a_graph_theme(topics_db: Path) -> None:
 
 
 def test_theme_facts_match_the_papers(topics_db: Path) -> None:
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         top = theme_facts(store, "iclr2021", level=1)
         papers = {p.id: p for p in store.iter_papers("iclr2021")}
     assert sum(t.oral for t in top) == 53 and sum(t.accepted for t in top) == 860
@@ -65,7 +64,7 @@ def test_theme_facts_match_the_papers(topics_db: Path) -> None:
 
 
 def test_trends_between_the_two_iclr_venues(topics_db: Path) -> None:
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         result = trends(store, "iclr2020", "iclr2021")
     assert abs(sum(t.before for t in result.themes) - 1) < 1e-9
     assert abs(sum(t.after for t in result.themes) - 1) < 1e-9
@@ -94,8 +93,7 @@ def test_cli_topics_json_and_map(topics_db: Path, tmp_path: Path) -> None:
     ],
 )
 def test_topic_errors(topics_db: Path, tmp_path: Path, args: list[str], message: str) -> None:
-    copy = tmp_path / "copy.db"
-    shutil.copy(topics_db, copy)
+    copy = clone(topics_db, tmp_path, "copy")
     result = CliRunner().invoke(cli, [args[0], "--db", str(copy), *args[1:]])
     assert result.exit_code == 1 and message in result.stderr
 
@@ -125,9 +123,8 @@ def test_map_labels_at_one_spot_do_not_cover_each_other() -> None:
 
 def test_new_themes_or_signals_change_the_store_state(topics_db: Path, tmp_path: Path) -> None:
     """Caches keyed on the store state (the web app's answers) see rebuilt themes and imported signals."""
-    copy = tmp_path / "state.db"
-    shutil.copy(topics_db, copy)
-    with SqliteStore(copy) as store:
+    copy = clone(topics_db, tmp_path, "state")
+    with open_store(copy, create=True) as store:
         before = store.state()
         run = store.topic_run("iclr2021")
         assert run is not None

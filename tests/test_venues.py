@@ -15,7 +15,8 @@ from confnav.cli import cli
 from confnav.decisions import DecisionTable, load_decision_table
 from confnav.ingest import ingest
 from confnav.model import Outcome, Venue, split_venue
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import PaperFilter, open_store
+from tests.backends import clone
 from tests.conftest import DATA, ICLR2020, snapshot
 
 Write = Callable[[str, str], Path]
@@ -35,13 +36,13 @@ LABELS = {
 def venues_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The six real paperlists files of other conferences in one store, built once; copy before writing."""
     path = tmp_path_factory.mktemp("venues") / "venues.db"
-    with SqliteStore(path) as store:
+    with open_store(path, create=True) as store:
         ingest(store, PAPERLISTS)
     return path
 
 
 def test_each_venue_keeps_its_labels_and_counts(venues_db: Path) -> None:
-    with SqliteStore(venues_db) as store:
+    with open_store(venues_db, create=True) as store:
         assert {s.venue.id for s in store.venues()} == set(LABELS)
         for venue, labels in LABELS.items():
             assert Counter(p.decision.label for p in store.iter_papers(venue)) == labels, venue
@@ -53,7 +54,7 @@ def test_each_venue_keeps_its_labels_and_counts(venues_db: Path) -> None:
 def test_iclr2018_workshop_invitations_are_not_acceptances(venues_db: Path) -> None:
     from confnav.reports.facts import venue_facts
 
-    with SqliteStore(venues_db) as store:
+    with open_store(venues_db, create=True) as store:
         papers = list(store.iter_papers("iclr2018"))
         facts = {f.key: f for f in venue_facts(store, "iclr2018")}
     assert sum(p.decision.accepted for p in papers) == 337
@@ -67,7 +68,7 @@ def test_iclr2018_workshop_invitations_are_not_acceptances(venues_db: Path) -> N
 
 
 def test_accepted_kinds_of_other_venues(venues_db: Path) -> None:
-    with SqliteStore(venues_db) as store:
+    with open_store(venues_db, create=True) as store:
         acl = Counter(p.decision.kind for p in store.iter_papers("acl2022") if p.decision.accepted)
         siggraph = Counter(p.decision.kind for p in store.iter_papers("siggraph2022") if p.decision.accepted)
         assert len(store.papers(PaperFilter(venue="acl2022", decision="findings"))) == 331
@@ -79,10 +80,9 @@ def test_accepted_kinds_of_other_venues(venues_db: Path) -> None:
 
 
 def test_a_second_ingest_changes_nothing(venues_db: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "again.db"
-    shutil.copy(venues_db, copy)
+    copy = clone(venues_db, tmp_path, "again")
     before = snapshot(copy)
-    with SqliteStore(copy) as store:
+    with open_store(copy, create=True) as store:
         result = ingest(store, PAPERLISTS)
     assert (result.added, result.updated, result.unchanged) == (0, 0, 4841)
     assert snapshot(copy) == before
@@ -99,7 +99,7 @@ def test_unknown_label_is_kept_counted_and_named_in_one_warning(write: Write, tm
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.stderr.splitlines() if "Maybe Later" in line]
     assert len(warnings) == 1 and "'Maybe Later' (2 papers)" in warnings[0] and "[decisions.conf2024]" in warnings[0]
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         paper = store.get_paper("a1")
         summary = store.venues()[0]
     assert paper.decision.label == "Maybe Later" and paper.decision.outcome is Outcome.OTHER
@@ -114,7 +114,7 @@ def test_the_decision_table_can_be_overridden_per_venue_in_a_config(write: Write
     db = tmp_path / "s.db"
     result = CliRunner().invoke(cli, ["ingest", "--db", str(db), "--config", str(config), str(path)])
     assert result.exit_code == 0, result.output
-    with SqliteStore(db) as store:
+    with open_store(db, create=True) as store:
         assert store.get_paper("a1").decision.kind == "journal" and store.get_paper("a1").decision.accepted
         assert store.get_paper("a2").decision.outcome is Outcome.NOT_ACCEPTED  # the series-wide rule
         ingest(store, [path])  # the override stays with the store
@@ -153,7 +153,7 @@ def test_venue_names_and_tracks() -> None:
 
 
 def test_records_without_ids_get_stable_ids(venues_db: Path, write: Write, tmp_path: Path) -> None:
-    with SqliteStore(venues_db) as store:
+    with open_store(venues_db, create=True) as store:
         cvpr = store.get_paper("2154", "cvpr2019")  # its `pid`
         siggraph = store.get_paper("papers_544", "siggraph2022")  # its `ssid`
     assert cvpr.title.startswith('"Double-DIP"') and siggraph.title.startswith("A Clebsch Method")
@@ -161,7 +161,7 @@ def test_records_without_ids_get_stable_ids(venues_db: Path, write: Write, tmp_p
     path = write("conf2023.json", json.dumps(plain))
     ids = []
     for name in ("one.db", "two.db"):
-        with SqliteStore(tmp_path / name) as store:
+        with open_store(tmp_path / name, create=True) as store:
             ingest(store, [path])
             ingest(store, [path])
             ids.append([p.id for p in store.iter_papers()])
@@ -169,9 +169,8 @@ def test_records_without_ids_get_stable_ids(venues_db: Path, write: Write, tmp_p
     # a list without ids joins the papers already known by title, in either order
     csv = write("cvpr2019.csv", 'title,keywords\n"""Double-DIP"": Unsupervised Image Decomposition via Coupled '
                 'Deep-Image-Priors",image priors\n')  # fmt: skip
-    copy = tmp_path / "copy.db"
-    shutil.copy(venues_db, copy)
-    with SqliteStore(copy) as store:
+    copy = clone(venues_db, tmp_path, "copy")
+    with open_store(copy, create=True) as store:
         assert ingest(store, [csv]).updated == 1
         assert store.count_papers("cvpr2019") == 1294 and store.get_paper("2154").keywords == ["image priors"]
 
@@ -184,7 +183,7 @@ def test_a_paper_twice_in_a_file_is_merged_and_papers_sharing_an_id_kept_apart(w
         {"id": "p2", "title": "Another Paper Entirely", "status": "Poster"},
     ]
     path = write("conf2022.json", json.dumps(records))
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         result = ingest(store, [path])
         papers = {p.title: p for p in store.iter_papers()}
         again = ingest(store, [path])
@@ -198,7 +197,7 @@ def test_a_paper_twice_in_a_file_is_merged_and_papers_sharing_an_id_kept_apart(w
 def test_links_come_from_the_source_never_a_made_up_openreview_url(
     venues_db: Path, write: Write, tmp_path: Path
 ) -> None:
-    with SqliteStore(venues_db) as store:
+    with open_store(venues_db, create=True) as store:
         nips = store.get_paper("11127", "neurips2018")
         acl = store.get_paper("2022.acl-short.96")
         cvpr = store.get_paper("2154", "cvpr2019")
@@ -210,13 +209,13 @@ def test_links_come_from_the_source_never_a_made_up_openreview_url(
     assert iclr.url == "https://openreview.net/forum?id=B11bwYgfM"
     assert siggraph.url == "https://doi.org/10.1145/3528223.3530150"
     csv = write("conf2024.csv", "id,title\nx1,A Paper From A Spreadsheet\n")
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         ingest(store, [csv])
         assert store.get_paper("x1").links == {} and store.get_paper("x1").url is None
 
 
 def test_what_the_sources_carry_is_kept(venues_db: Path) -> None:
-    with SqliteStore(venues_db) as store:
+    with open_store(venues_db, create=True) as store:
         nips = store.get_paper("11127", "neurips2018")
         acl = store.get_paper("2022.acl-short.96")
         corl = store.get_paper("-3G6_D66Aua")
@@ -240,14 +239,14 @@ def test_a_record_without_a_title_is_bad_input(write: Write, tmp_path: Path) -> 
     result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "s.db"), str(path)])
     assert result.exit_code == 1
     assert "conf2024.json, record 2, field 'title': missing title; nothing was written" in result.stderr
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         assert store.count_papers() == 0
 
 
 def test_rating_scales_are_never_compared_silently(tmp_path: Path) -> None:
     from confnav.reports.stats import year_table
 
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         ingest(store, [ICLR2020, DATA / "iclr2021" / "paperlists-iclr2021.json"])
         table = year_table(store, "iclr2021")
         assert table is not None
@@ -268,7 +267,7 @@ def themed_venues_db(venues_db: Path, tmp_path_factory: pytest.TempPathFactory) 
 
     path = tmp_path_factory.mktemp("themed") / "themed.db"
     shutil.copy(venues_db, path)
-    with SqliteStore(path) as store:
+    with open_store(path, create=True) as store:
         build_index(store, SparseEmbedder())
         for venue in ("neurips2018", "cvpr2019", "siggraph2022"):
             ensure_topics(store, venue)
@@ -283,7 +282,7 @@ def test_reports_of_venues_without_reviews_are_generated_and_verified(themed_ven
     from confnav.reports.stats import build_stats_report
     from confnav.summarize.verify import verify_text
 
-    with SqliteStore(themed_venues_db) as store:
+    with open_store(themed_venues_db, create=True) as store:
         reports = [build_overview(store, venue), build_digest(store, venue), build_stats_report(store, venue, False)]
         for report in reports:
             for text in (to_markdown(report), to_html(report)):
@@ -301,7 +300,7 @@ def test_reports_of_venues_without_reviews_are_generated_and_verified(themed_ven
 def test_themes_and_map_from_titles_alone(themed_venues_db: Path) -> None:
     from confnav.topics import theme_facts
 
-    with SqliteStore(themed_venues_db) as store:
+    with open_store(themed_venues_db, create=True) as store:
         themes = theme_facts(store, "siggraph2022", level=1)
         placed = store.assignments("siggraph2022")
     assert len(themes) >= 3 and sum(t.size for t in themes) == 313 and len(placed) == 313
@@ -313,7 +312,7 @@ def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:
 
     queries = ["graph neural networks", "adversarial robustness", "meta-learning few-shot",
                "neural architecture search", "generative adversarial networks"]  # fmt: skip
-    with SqliteStore(topics_db) as store:
+    with open_store(topics_db, create=True) as store:
         searcher = Searcher(store)
         hits = [h for q in queries for h in searcher.search(q, limit=10).hits]
     full = sum(bool(h.paper.abstract) for h in hits) / len(hits)
@@ -333,7 +332,7 @@ def test_profile_ids_tell_apart_authors_who_share_a_name(write: Write, tmp_path:
     two = [paper("a", "Scores", "~Yang_Song1"), paper("b", "Hearts", "~Yang_Song2")]
     earlier = write("conf2023.json", json.dumps(two))
     later = write("conf2024.json", json.dumps([paper("c", "Diffusion", "~Yang_Song1")]))
-    with SqliteStore(tmp_path / "s.db") as store:
+    with open_store(tmp_path / "s.db", create=True) as store:
         ingest(store, [earlier, later])
         people = PeopleIndex(store.iter_papers()).people_named("yang song", store.iter_papers())
         signals = compute_signals(store, "conf2024")
@@ -349,7 +348,7 @@ def test_every_command_works_for_venues_without_reviews_abstracts_or_keywords(
     themed_venues_db: Path, venue: str, tmp_path: Path
 ) -> None:
     db = ["--db", str(themed_venues_db)]
-    with SqliteStore(themed_venues_db) as store:
+    with open_store(themed_venues_db, create=True) as store:
         first = next(store.iter_papers(venue)).id
     report = tmp_path / "overview.md"
     commands = [
@@ -378,7 +377,7 @@ def test_every_page_works_for_venues_without_reviews(themed_venues_db: Path) -> 
     home = client.get("/")
     assert home.status_code == 200 and "NeurIPS 2018" in home.text and "100.0%" not in home.text  # no rate
     for venue in ("neurips2018", "siggraph2022"):
-        with SqliteStore(themed_venues_db) as store:
+        with open_store(themed_venues_db, create=True) as store:
             paper = next(store.iter_papers(venue))
         for path in (f"/search?q=learning&venue={venue}", f"/paper/{paper.id}?venue={venue}", f"/themes/{venue}",
                      f"/map?venue={venue}", f"/reports/{venue}/overview", f"/reports/{venue}/stats",

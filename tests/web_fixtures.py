@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
 import threading
 import time
@@ -13,8 +12,9 @@ from pathlib import Path
 from confnav.embed import choose_embedder
 from confnav.index import build_index
 from confnav.ingest import ingest
-from confnav.store import SqliteStore
+from confnav.store import open_store
 from confnav.topics import ensure_topics
+from tests.backends import Location, clone
 
 HOSTILE_ID = "xss-test-1"
 HOSTILE = (
@@ -24,13 +24,12 @@ HOSTILE = (
 )
 
 
-def web_store(source: Path, folder: Path) -> Path:
+def web_store(source: Location, folder: Path) -> Location:
     """A copy of `source` with one paper whose title and abstract contain HTML and script."""
-    path = folder / "web.db"
-    shutil.copy(source, path)
+    path = clone(source, folder, "web")
     hostile = folder / "hostile.jsonl"
     hostile.write_text(HOSTILE)
-    with SqliteStore(path) as store:
+    with open_store(path, create=True) as store:
         ingest(store, [hostile])
         build_index(store, choose_embedder()[0])
         ensure_topics(store, "iclr2021")
@@ -38,7 +37,7 @@ def web_store(source: Path, folder: Path) -> Path:
 
 
 @contextmanager
-def running_server(db: Path, token: str | None = None) -> Iterator[str]:
+def running_server(db: Location, token: str | None = None) -> Iterator[str]:
     """uvicorn on a free loopback port in a thread; yields the base URL."""
     import uvicorn
 

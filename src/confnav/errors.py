@@ -43,6 +43,10 @@ class NotFoundError(ConfnavError):
     """An id, venue or other name the store does not hold."""
 
 
+class ReadOnlyStoreError(ConfnavError):
+    """A write to a store opened read-only (a shared server's `--read-only` mode)."""
+
+
 class MissingExtraError(ConfnavError):
     """An optional dependency is needed; the message says which extra to install."""
 

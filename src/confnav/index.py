@@ -89,6 +89,7 @@ def build_index(
                 store.put_embeddings(embedder.name + view, rows_of_view)
         if progress:
             progress.advance(len(batch))
+    store.index_vectors(embedder.name)  # PostgreSQL: the HNSW index, once the vectors are in
     embedded = len({pk for _, pk, _ in todo})
     return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start)
 

@@ -14,7 +14,7 @@ def cli() -> None:
     """confnav: a trustworthy navigator for a conference's papers."""
 
 
-from confnav.cli import fetch, papers, rank, reports, search, topics, web  # noqa: E402, F401 - registers the verbs
+from confnav.cli import fetch, papers, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs
 
 
 def main() -> None:

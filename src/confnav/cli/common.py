@@ -7,7 +7,6 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -16,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
-from confnav.store import PaperFilter, default_db_path, open_store
+from confnav.store import DEFAULT_DB, PaperFilter, open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 out = Console(highlight=False, soft_wrap=True)
@@ -74,15 +73,19 @@ class ConfnavGroup(click.Group):
         except sqlite3.OperationalError as exc:
             click.echo(f"error: the store could not be used: {exc}", err=True)
             sys.exit(1)
+        except Exception as exc:
+            if type(exc).__module__.startswith("psycopg"):  # the database went away or refused a statement
+                click.echo(f"error: the PostgreSQL store could not be used: {str(exc).strip()}", err=True)
+                sys.exit(1)
+            raise
 
 
 def store_options(func: F) -> F:
     """`--db` on every command that reads or writes the store."""
     return click.option(
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
         default=None,
-        help=f"Store file (default: $CONFNAV_DB or ./{default_db_path().name}).",
+        help=f"Store: a file, or a postgresql:// URL (default: $CONFNAV_DB or ./{DEFAULT_DB}).",
     )(func)
 
 
@@ -99,7 +102,7 @@ def with_store(func: F, create: bool = False) -> F:
     """Open the store named by --db (it must exist unless `create`), pass it as `store`, close it afterwards."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, db: Path | None, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, db: str | None, **kwargs: Any) -> Any:
         with open_store(db, create) as store:
             return func(*args, store=store, **kwargs)
 

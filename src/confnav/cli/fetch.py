@@ -43,7 +43,7 @@ def fetch_openreview_cmd(
     """
     with RichProgress(quiet) as progress:
         client = OpenReviewClient.from_environment(base_url, v1_url, progress=progress)
-        result = fetch_openreview(store, store.path, venue_id, snapshot=snapshot, full=full, client=client,
+        result = fetch_openreview(store, store.files_home(), venue_id, snapshot=snapshot, full=full, client=client,
                                   progress=progress)  # fmt: skip
     _report(result, as_json)
 
@@ -60,7 +60,9 @@ def fetch_paperlists_cmd(
 ) -> None:
     """One conference-year of the community paperlists project, e.g. nips2024 or cvpr2025."""
     with RichProgress(quiet) as progress:
-        result = fetch_paperlists(store, store.path, venue, base_url=base_url, snapshot=snapshot, progress=progress)
+        result = fetch_paperlists(
+            store, store.files_home(), venue, base_url=base_url, snapshot=snapshot, progress=progress
+        )
     _report(result, as_json)
 
 
@@ -98,8 +100,11 @@ def fetch_citations_cmd(
     if as_json:
         print_json(result.to_dict())
         return
-    out.print(f"{result.venue}: citation counts for {result.by_id + result.by_title} papers from {result.provider}"
-              f" ({result.by_id} by id, {result.by_title} by title) in {result.requests} requests", markup=False)
+    out.print(
+        f"{result.venue}: citation counts for {result.by_id + result.by_title} papers from {result.provider}"
+        f" ({result.by_id} by id, {result.by_title} by title) in {result.requests} requests",
+        markup=False,
+    )
     if result.unmatched:
         shown = ", ".join(result.unmatched[:10]) + (" …" if len(result.unmatched) > 10 else "")
         out.print(f"{len(result.unmatched)} papers not found: {shown}", markup=False)

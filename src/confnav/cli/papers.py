@@ -65,7 +65,7 @@ def ingest_cmd(
     if as_json:
         print_json(result.to_dict())
     else:
-        _print_ingest(result, store.path)
+        _print_ingest(result, store.location)
 
 
 def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -78,7 +78,7 @@ def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
     return mapping
 
 
-def _print_ingest(result: IngestResult, db: Path) -> None:
+def _print_ingest(result: IngestResult, db: str) -> None:
     for problem in result.errors:
         click.echo(f"skipped: {problem}", err=True)
     for warning in result.warnings:

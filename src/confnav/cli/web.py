@@ -9,23 +9,27 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import store_options
 from confnav.errors import MissingExtraError
-from confnav.store import open_store
+from confnav.store import default_location, open_store
 
 
 @cli.command()
 @store_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-def serve(db: Path | None, host: str, port: int) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes (for a shared PostgreSQL store; see docs/deploy.md).")  # fmt: skip
+@click.option("--read-only", is_flag=True, help="Refuse every write (reading lists, theme builds).")
+def serve(db: str | None, host: str, port: int, workers: int, read_only: bool) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
-    with open_store(db) as store:  # a missing or unreadable store is one clear line, before anything starts
-        path = store.path
-    run_server(path, host, port)
+    location = db or default_location()
+    with open_store(location, read_only=read_only):  # a missing or unreadable store is one clear line, first
+        pass
+    run_server(location, host, port, workers, read_only)
 
 
-def run_server(db: Path, host: str, port: int) -> None:
+def run_server(db: Path | str, host: str, port: int, workers: int = 1, read_only: bool = False) -> None:
     try:
         from confnav.web.app import serve as serve_app
     except ImportError:
         raise MissingExtraError("the web app", "web") from None
-    serve_app(db, host, port)
+    serve_app(db, host, port, workers, read_only)

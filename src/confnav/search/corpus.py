@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from confnav.embed.base import Embedder
+from confnav.errors import ReadOnlyStoreError
 from confnav.model import Paper, RatingScale
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
@@ -34,6 +35,20 @@ class Vectors:
     matrix: np.ndarray
     present: np.ndarray
     embedder: Embedder | None = None
+
+    @property
+    def dimension(self) -> int:
+        return int(self.matrix.shape[1])
+
+    def row_vectors(self, rows: list[int]) -> list[np.ndarray]:
+        """The vectors of these rows (rows without one left out)."""
+        return [self.matrix[r] for r in rows if self.present[r]]
+
+    def scores(
+        self, query: np.ndarray, mask: np.ndarray, keyword: np.ndarray | None, where: PaperFilter
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Similarity of every row to `query`, and the mask narrowed to rows that have a vector."""
+        return self.matrix @ query, mask & self.present
 
 
 @dataclass
@@ -65,7 +80,7 @@ class Corpus:
             try:
                 with store.transaction():
                     store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())
-            except sqlite3.OperationalError:
+            except (ReadOnlyStoreError, sqlite3.OperationalError):
                 pass  # a read-only store: search still works, only slower to start
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
@@ -112,6 +127,9 @@ class Corpus:
             matrix[rows[keep]] = stacked[keep]
             present[rows[keep]] = True
         return Vectors(matrix, present)
+
+    def prefetch(self, rows: list[int]) -> None:
+        """Papers are all in memory here; a corpus that reads them from the store fetches these at once."""
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         """The row of a paper id (first match unless a venue is given)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Literal
 
 import numpy as np
@@ -17,15 +19,17 @@ from confnav.search.corpus import Corpus, Vectors
 from confnav.search.fusion import ConvexFusion, align_groups
 from confnav.search.query import Query, parse_query
 from confnav.search.snippet import make_snippet
+from confnav.search.stored import LeanCorpus, StoredVectors
 from confnav.search.text import terms
 from confnav.store import PaperFilter
-from confnav.store.protocols import SearchStore
+from confnav.store.protocols import NearestNeighbours, SearchStore
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 Fusion = Callable[[np.ndarray, np.ndarray], np.ndarray]
 RUN_INDEX = "run 'confnav index'"
 NO_INDEX = f"this store has no semantic index yet: {RUN_INDEX}"
+AnyVectors = Vectors | StoredVectors  # in this process's memory, or searched inside the database
 
 
 @dataclass
@@ -78,27 +82,31 @@ class Searcher:
         self._embedder = embedder
         self._corpus: Corpus | None = None
         self._versions = (-1, -1)
-        self._vectors: Vectors | None = None
+        self._vectors: AnyVectors | None = None
+        # PostgreSQL keeps papers and vectors: hold only row keys and the keyword index, ask it for the rest.
+        self.in_store = isinstance(store, NearestNeighbours)
+        self._lock = threading.RLock()
 
     @property
     def corpus(self) -> Corpus:
         """The in-memory corpus, reloaded when papers changed; the vectors when embeddings changed."""
-        versions = self.store.versions()
-        if self._corpus is None or versions[0] != self._versions[0]:
-            self._corpus = Corpus.load(self.store)
-        if versions != self._versions:
-            self._versions = versions
-            self._vectors = self._load_vectors()
-        return self._corpus
+        with self._lock:  # request threads share one corpus: one of them reloads it, the others wait
+            versions = self.store.versions()
+            if self._corpus is None or versions[0] != self._versions[0]:
+                self._corpus = (LeanCorpus if self.in_store else Corpus).load(self.store)
+            if versions != self._versions:
+                self._versions = versions
+                self._vectors = self._load_vectors()
+            return self._corpus
 
-    def vectors(self) -> Vectors | None:
+    def vectors(self) -> AnyVectors | None:
         """The semantic index (vectors and the embedder that made them), or None if there is none."""
         return self._snapshot()[1]
 
-    def _snapshot(self) -> tuple[Corpus, Vectors | None]:
+    def _snapshot(self) -> tuple[Corpus, AnyVectors | None]:
         """Corpus and vectors as of now, read once per call so one answer never mixes two store states."""
-        corpus = self.corpus
-        return corpus, self._vectors
+        with self._lock:
+            return self.corpus, self._vectors
 
     def warm(self) -> None:
         """Load the corpus, the vectors and the embedder now, so the first query is as fast as the rest."""
@@ -106,12 +114,16 @@ class Searcher:
         if vectors is not None and vectors.embedder is not None:
             vectors.embedder.embed(["warm up"])
 
-    def _load_vectors(self) -> Vectors | None:
+    def _load_vectors(self) -> AnyVectors | None:
         assert self._corpus is not None
         model = semantic_model(self.store)
         if model is None:
             return None
-        vectors = self._corpus.load_vectors(self.store, model)
+        vectors: AnyVectors
+        if isinstance(self._corpus, LeanCorpus) and isinstance(self.store, NearestNeighbours):
+            vectors = StoredVectors(self.store, model, self._corpus, list(self.store.embedding_hashes(model)))
+        else:
+            vectors = self._corpus.load_vectors(self.store, model)
         # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
         embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model, 1)
         if embedder.fitted_on_corpus:
@@ -145,8 +157,8 @@ class Searcher:
         keyword = corpus.keyword.score(query.text) if query.text.strip() else None
         semantic = None
         if vectors is not None and vectors.embedder is not None and query.text.strip():
-            mask &= vectors.present
-            semantic = align_groups(vectors.matrix @ vectors.embedder.embed([query.text])[0], mask, corpus.short)
+            semantic, mask = vectors.scores(vectors.embedder.embed([query.text])[0], mask, keyword, where)
+            semantic = align_groups(semantic, mask, corpus.short)
         if keyword is None:
             score = corpus.ratings / 10.0  # author-only: best rated first
         elif mode == "keyword" or semantic is None:
@@ -191,12 +203,13 @@ class Searcher:
         return row
 
     def _more_like(
-        self, corpus: Corpus, vectors: Vectors | None, liked: list[int], unliked: list[int], text: str | None,
+        self, corpus: Corpus, vectors: AnyVectors | None, liked: list[int], unliked: list[int], text: str | None,
         where: PaperFilter | None, limit: int,
     ) -> Results:  # fmt: skip
         """Rocchio-style profile: mean of liked vectors (+ text), minus half the unliked, fused with BM25F."""
         mask = corpus.mask(self.store, where or PaperFilter())
         mask[liked + unliked] = False
+        corpus.prefetch(liked)
         profile_text = " ".join([paper_text(corpus.papers[r]) for r in liked] + ([text] if text else []))
         keyword = corpus.keyword.score(terms(profile_text)[:2000])
         notices: list[str] = []
@@ -204,14 +217,14 @@ class Searcher:
             notices.append(f"{NO_INDEX}; using keywords only")
             mask &= keyword > 0
             return Results(self._collect(corpus, keyword, mask, keyword, None, limit, None), "keyword", notices)
-        parts = [vectors.matrix[r] for r in liked if vectors.present[r]]
+        parts = vectors.row_vectors(liked)
         if text and text.strip():
             parts.append(vectors.embedder.embed([text])[0])
-        profile = np.mean(parts, axis=0) if parts else np.zeros(vectors.matrix.shape[1], dtype=np.float32)
-        if unliked:
-            profile = profile - 0.5 * np.mean([vectors.matrix[r] for r in unliked], axis=0)
-        mask &= vectors.present
-        semantic = align_groups(vectors.matrix @ profile, mask, corpus.short)
+        profile = np.mean(parts, axis=0) if parts else np.zeros(vectors.dimension, dtype=np.float32)
+        if unliked and (away := vectors.row_vectors(unliked)):
+            profile = profile - 0.5 * np.mean(away, axis=0)
+        semantic, mask = vectors.scores(profile.astype(np.float32), mask, keyword, where or PaperFilter())
+        semantic = align_groups(semantic, mask, corpus.short)
         return Results(
             self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None),
             "hybrid",
@@ -241,25 +254,27 @@ class Searcher:
         order = _best_first(rows, score, max(4 * limit, 50))
         wanted = set(terms(query.text)) if query else set()
         hits: list[Hit] = []
-        for row in order:
-            paper = papers[row]
-            if query is not None and not query.matches(
-                paper.title, paper.abstract or "", paper.keywords, [a.name for a in paper.authors]
-            ):
-                continue
-            snippet = make_snippet(paper.abstract or paper.title, wanted)
-            hits.append(
-                Hit(
-                    paper,
-                    float(score[row]),
-                    None if keyword is None else float(keyword[row]),
-                    None if semantic is None else float(semantic[row]),
-                    snippet,
-                    corpus.rating_scale(paper.venue),
+        for chunk in iter(lambda: list(islice(order, max(2 * limit, 10))), []):
+            corpus.prefetch(chunk)  # a corpus kept in the store reads the next papers in one query
+            for row in chunk:
+                paper = papers[row]
+                if query is not None and not query.matches(
+                    paper.title, paper.abstract or "", paper.keywords, [a.name for a in paper.authors]
+                ):
+                    continue
+                snippet = make_snippet(paper.abstract or paper.title, wanted)
+                hits.append(
+                    Hit(
+                        paper,
+                        float(score[row]),
+                        None if keyword is None else float(keyword[row]),
+                        None if semantic is None else float(semantic[row]),
+                        snippet,
+                        corpus.rating_scale(paper.venue),
+                    )
                 )
-            )
-            if len(hits) >= limit:
-                break
+                if len(hits) >= limit:
+                    return hits
         return hits
 
 

@@ -1,4 +1,4 @@
-"""Stores of papers: the Store interface and its default SQLite backend."""
+"""Stores of papers: the Store interface, the default SQLite backend and the PostgreSQL one, chosen by location."""
 
 from __future__ import annotations
 
@@ -8,23 +8,49 @@ from pathlib import Path
 from confnav.errors import ConfnavError
 from confnav.store.base import PaperFilter, VenueSummary
 from confnav.store.protocols import Store
+from confnav.store.sql import SqlStore
 from confnav.store.sqlite import SqliteStore
 
 DEFAULT_DB = "confnav.db"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
-__all__ = ["DEFAULT_DB", "PaperFilter", "SqliteStore", "Store", "VenueSummary", "default_db_path", "open_store"]
+__all__ = [
+    "DEFAULT_DB", "PaperFilter", "SqlStore", "SqliteStore", "Store", "VenueSummary", "default_location",
+    "describe", "is_postgres", "open_store",
+]  # fmt: skip
 
 
-def default_db_path() -> Path:
-    """`$CONFNAV_DB` if set, else `./confnav.db`."""
-    return Path(os.environ.get("CONFNAV_DB") or DEFAULT_DB)
+def default_location() -> str:
+    """`$CONFNAV_DB` if set (a file path or a postgresql:// URL), else `./confnav.db`."""
+    return os.environ.get("CONFNAV_DB") or DEFAULT_DB
 
 
-def open_store(path: str | Path | None = None, create: bool = False) -> SqliteStore:
-    """Open (and migrate) the store at `path` or the default location; only ingest should `create` one."""
-    where = Path(path) if path else default_db_path()
-    if not create and not where.exists():
+def is_postgres(location: str | Path) -> bool:
+    return str(location).startswith(POSTGRES_SCHEMES)
+
+
+def describe(location: str | Path) -> str:
+    """The location as it may be shown or logged: a URL without its password."""
+    if is_postgres(location):
+        from confnav.store.postgres import redact
+
+        return redact(str(location))
+    return str(location)
+
+
+def open_store(location: str | Path | None = None, create: bool = False, read_only: bool = False) -> SqlStore:
+    """Open (and migrate) the store at a file path or postgresql:// URL, or the default location.
+
+    Only ingest should `create` a store file; a PostgreSQL database is given its schema when first opened.
+    """
+    where = str(location) if location else default_location()
+    if is_postgres(where):
+        from confnav.store.postgres import PostgresStore
+
+        return PostgresStore(where, read_only=read_only)
+    path = Path(where)
+    if not create and not path.exists():
         raise ConfnavError(
-            f"no store at {where}: create one with 'confnav ingest FILE --db {where}' (or try 'confnav demo')"
+            f"no store at {path}: create one with 'confnav ingest FILE --db {path}' (or try 'confnav demo')"
         )
-    return SqliteStore(where)
+    return SqliteStore(path, read_only=read_only)

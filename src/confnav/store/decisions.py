@@ -3,20 +3,35 @@ papers have, and each venue's rating scale."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
 from confnav.errors import ConfnavError
 from confnav.model import Outcome, Paper, RatingScale
+from confnav.store.connection import Connection
+
+T = TypeVar("T")
 
 
 class DecisionTables:
     """Mixin for SqliteStore; `conn` is the store's connection, `paper_rows` its cached papers."""
 
-    conn: sqlite3.Connection
+    conn: Connection
+    rating_values_sql = ""  # a backend's SQL for the distinct (venue, rating) pairs in the papers' JSON
 
     def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]: ...
+
+    def generation(self) -> int: ...
+
+    def _memo(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """A value derived from every paper, computed once per store generation (they are full scans)."""
+        memos: dict[tuple[object, ...], tuple[int, object]] = self.__dict__.setdefault("_memos", {})
+        generation = self.generation()
+        hit = memos.get(key)
+        if hit is None or hit[0] != generation:
+            hit = memos[key] = (generation, compute())
+        return hit[1]  # type: ignore[return-value]
 
     def decision_table(self) -> DecisionTable:
         """The default decision table with the user's stored overrides."""
@@ -33,6 +48,9 @@ class DecisionTables:
     def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]:
         """Each venue's decision labels as the sources give them, what they mean, how many papers, and whether
         the meaning is the user's (an override) or the default table's."""
+        return self._memo(("labels", venue), lambda: self._decision_labels(venue))
+
+    def _decision_labels(self, venue: str | None) -> list[dict[str, object]]:
         counts: dict[tuple[str, str, str, str, str], int] = {}
         tiers: dict[tuple[str, str, str, str, str], int] = {}
         for _, paper in self.paper_rows(venue):
@@ -51,6 +69,17 @@ class DecisionTables:
 
     def rating_scales(self) -> dict[str, RatingScale]:
         """Each venue's rating scale as its data shows it (venues without ratings left out)."""
+        return self._memo(("scales",), self._rating_scales)
+
+    def _rating_scales(self) -> dict[str, RatingScale]:
+        if self.rating_values_sql:  # the distinct (venue, rating) pairs, read inside the database
+            found: dict[str, list[float]] = {}
+            for venue, value in self.conn.execute(self.rating_values_sql):
+                found.setdefault(venue, []).append(float(value))
+            return {venue: RatingScale.of(values) for venue, values in found.items()}
+        return self._rating_scales_in_python()
+
+    def _rating_scales_in_python(self) -> dict[str, RatingScale]:
         ratings: dict[str, list[float]] = {}
         for _, paper in self.paper_rows():
             ratings.setdefault(paper.venue, []).extend(paper.ratings)
@@ -65,11 +94,14 @@ class DecisionTables:
 
     def decision_names(self) -> list[str]:
         """Every outcome and decision name the store's papers have, for filters and their errors."""
-        rows = self.conn.execute("SELECT DISTINCT outcome, lower(decision) FROM papers").fetchall()
-        return sorted({name for row in rows for name in row})
+
+        def names() -> list[str]:
+            rows = self.conn.execute("SELECT DISTINCT outcome, lower(decision) FROM papers").fetchall()
+            return sorted({name for row in rows for name in row})
+
+        return self._memo(("names",), names)
 
     def _check_decision(self, wanted: str) -> None:
         names = self.decision_names()
         if names and wanted not in names:
             raise ConfnavError(f"no paper has the decision {wanted!r} (in the store: {', '.join(names)})")
-

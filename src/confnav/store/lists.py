@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Paper
+from confnav.store.connection import Connection
 
 _NAME = re.compile(r"^[\w][\w .\-]{0,59}$")
 
@@ -17,7 +17,7 @@ _NAME = re.compile(r"^[\w][\w .\-]{0,59}$")
 class ReadingLists:
     """Create, fill and read reading lists; papers are kept by (venue, id) in the order added."""
 
-    conn: sqlite3.Connection
+    conn: Connection
     get_paper: Callable[..., Paper]  # provided by SqliteStore
     transaction: Callable[[], AbstractContextManager[None]]
 

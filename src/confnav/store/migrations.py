@@ -1,11 +1,25 @@
-"""Versioned schema of the SQLite store; each applied step is recorded in `schema_migrations`."""
+"""Versioned schema of the SQLite store, and the runner both backends use: each applied step is recorded in
+`schema_migrations`."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 
 from confnav.errors import ConfnavError
+from confnav.store.connection import Connection
+
+JOBS_TABLE = """
+        CREATE TABLE jobs (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            venue TEXT NOT NULL,
+            state TEXT NOT NULL,
+            message TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL
+        );
+        CREATE INDEX jobs_by_venue ON jobs(kind, venue, state)
+        """
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -183,29 +197,55 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         DROP TABLE IF EXISTS papers_fts;
         """,
     ),
+    (
+        9,
+        "background jobs (topic builds started from the web app), visible to every worker",
+        JOBS_TABLE,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
-def migrate(conn: sqlite3.Connection) -> list[int]:
-    """Apply the migrations this database lacks, each in its own transaction; return their versions."""
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations"
-        " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-    newer = [v for v in done if v > SCHEMA_VERSION]
-    if newer:
-        raise ConfnavError(
-            f"store schema version {max(newer)} is newer than this confnav ({SCHEMA_VERSION}); upgrade confnav"
+Migration = tuple[int, str, str]
+
+
+def migrate(
+    conn: Connection, migrations: list[Migration] = MIGRATIONS, begin: str = "BEGIN IMMEDIATE", lock: str | None = None
+) -> list[int]:
+    """Apply the migrations this database lacks, each in its own transaction; return their versions.
+
+    `lock`, when given, is run first in each transaction (PostgreSQL: an advisory lock), so that several
+    processes opening one new database apply each migration once.
+    """
+    latest = migrations[-1][0]
+    conn.execute(begin)
+    try:
+        if lock:
+            conn.execute(lock)
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations"
+            " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
         )
+        done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    newer = [v for v in done if v > latest]
+    if newer:
+        raise ConfnavError(f"store schema version {max(newer)} is newer than this confnav ({latest}); upgrade confnav")
     applied = []
-    for version, name, sql in MIGRATIONS:
+    for version, name, sql in migrations:
         if version in done:
             continue
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(begin)
         try:
+            if lock:
+                conn.execute(lock)
+            if conn.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (version,)).fetchone():
+                conn.execute("COMMIT")  # another process applied it meanwhile
+                continue
             for statement in (s.strip() for s in sql.split(";")):
                 if statement:
                     conn.execute(statement)

@@ -7,9 +7,11 @@ implementing these methods, not of knowing the SQLite class.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
 
 from confnav.decisions import DecisionTable
 from confnav.model import Paper, RatingScale, Venue
@@ -65,6 +67,12 @@ class PaperReader(VenueReader, Versioned, Protocol):
 
     def filter_pks(self, where: PaperFilter) -> list[int]: ...
 
+    def papers_by_pk(self, pks: Sequence[int]) -> dict[int, Paper]: ...
+
+    def pks_of(self, paper_id: str, venue: str | None = None) -> list[int]: ...
+
+    def row_facts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
     def venues_of(self, paper_ids: Iterable[str]) -> dict[str, set[str]]: ...
 
     def decision_names(self) -> list[str]: ...
@@ -117,6 +125,22 @@ class VectorStore(CacheStore, Protocol):
 
     def embeddings(self, model: str, venue: str | None = None) -> tuple[list[int], list[bytes]]: ...
 
+    def index_vectors(self, model: str) -> bool: ...
+
+
+@runtime_checkable
+class NearestNeighbours(Protocol):
+    """A backend that searches vectors itself (PostgreSQL with pgvector) instead of in the caller's memory."""
+
+    def nearest(
+        self, model: str, vector: np.ndarray, where: PaperFilter | None = None, limit: int = 10,
+        share: float | None = None,
+    ) -> list[tuple[int, float]]: ...  # fmt: skip
+
+    def vector_scores(self, model: str, vector: np.ndarray, pks: Sequence[int]) -> dict[int, float]: ...
+
+    def vectors_of(self, model: str, pks: Sequence[int]) -> dict[int, np.ndarray]: ...
+
 
 class TopicStore(Transactional, Versioned, Protocol):
     """Themes, paper assignments and map positions of each venue."""
@@ -157,6 +181,18 @@ class ListStore(Transactional, Protocol):
     def list_papers(self, name: str) -> list[Paper]: ...
 
 
+class JobStore(Transactional, Protocol):
+    """Background jobs every worker of a shared server can see."""
+
+    def start_job(self, kind: str, venue: str) -> tuple[dict[str, str], bool]: ...
+
+    def finish_job(self, job_id: str, state: str, message: str = "") -> None: ...
+
+    def job(self, job_id: str) -> dict[str, str]: ...
+
+    def jobs(self, limit: int = 20) -> list[dict[str, str]]: ...
+
+
 class SearchStore(PaperReader, VectorStore, Protocol):
     """Search: papers, filters, the keyword index cache and the vectors."""
 
@@ -166,5 +202,5 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 
 @runtime_checkable
-class Store(AnalysisStore, IngestStore, ListStore, Protocol):
+class Store(AnalysisStore, IngestStore, ListStore, JobStore, Protocol):
     """Everything a backend offers; the CLI and the web app hold one of these."""

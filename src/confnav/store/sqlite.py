@@ -1,60 +1,43 @@
-"""The default store: one SQLite file with an FTS5 index; every write goes through one transaction."""
+"""The default store: one SQLite file; every write goes through one transaction."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-from confnav.decisions import DecisionTable
-from confnav.errors import ConfnavError, NotFoundError
-from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
-from confnav.sources.base import SourceRecord
-from confnav.store.base import PaperFilter, VenueSummary, canonical_json
-from confnav.store.decisions import DecisionTables
-from confnav.store.lists import ReadingLists
+from confnav.errors import ConfnavError, ReadOnlyStoreError
+from confnav.model import Paper
 from confnav.store.migrations import migrate
-from confnav.store.topics import TopicTables
+from confnav.store.sql import SqlStore
 
 
-def paper_from_json(text: str) -> Paper:
-    """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
-    data = json.loads(text)
-    data.pop("rating_mean", None)
-    data["authors"] = [Author(**a) for a in data["authors"]]
-    decision = data["decision"]
-    if isinstance(decision, str):
-        data["decision"] = DecisionTable().classify(decision)
-    else:
-        outcome = Outcome(decision["outcome"])
-        data["decision"] = Decision(decision["label"], outcome, decision["kind"], decision["tier"])
-    if data.get("citations"):
-        data["citations"] = CitationCount(**data["citations"])
-    return Paper(**data)
-
-
-def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
-    """The papers table's columns besides venue and id, in their SQL order."""
-    d = paper.decision
-    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
-
-
-class SqliteStore(TopicTables, ReadingLists, DecisionTables):
+class SqliteStore(SqlStore):
     """Papers of several venues in one SQLite file (created and migrated on open)."""
 
-    def __init__(self, path: str | Path) -> None:
+    rating_values_sql = (
+        "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.data, '$.ratings') r"
+    )
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.location = str(self.path)
+        self.read_only = read_only
         if self.path.is_dir():
             raise ConfnavError(f"{self.path}: is a directory; --db needs a file path")
         if not self.path.parent.exists():
             raise ConfnavError(f"{self.path}: folder {self.path.parent} does not exist")
         try:
-            self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            if read_only:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            else:
+                self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self.conn)
+            self.conn.execute("PRAGMA busy_timeout = 10000")  # other connections (web workers) may be writing
+            if not read_only:
+                migrate(self.conn)
         except sqlite3.DatabaseError as exc:
             raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
         self._rows: dict[str | None, tuple[int, list[tuple[int, Paper]]]] = {}
@@ -71,6 +54,8 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All writes inside commit together or not at all."""
+        if self.read_only:
+            raise ReadOnlyStoreError(f"{self.location} is open read-only")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -79,321 +64,3 @@ class SqliteStore(TopicTables, ReadingLists, DecisionTables):
             raise
         else:
             self.conn.execute("COMMIT")
-
-    # --- writes (inside a transaction) ---
-
-    def put_venue(self, venue: Venue) -> None:
-        self.conn.execute(
-            "INSERT INTO venues (id, name, conference, year) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-            (venue.id, venue.name, venue.conference, venue.year),
-        )
-
-    def put_records(self, records: list[SourceRecord]) -> None:
-        """Store each record under its resolved (venue, paper id), replacing the same source's earlier one
-        (ingest passes only records that changed)."""
-        rows = []
-        for r in records:
-            assert r._key is not None, "records are keyed before they are stored"
-            rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
-        self.conn.executemany(
-            """INSERT INTO source_records (venue, paper_id, source, kind, line, record, data)
-               VALUES (?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT(venue, paper_id, source) DO UPDATE SET
-                 kind = excluded.kind, line = excluded.line, record = excluded.record, data = excluded.data""",
-            rows,
-        )
-
-    def records(self, venue: str) -> dict[str, list[SourceRecord]]:
-        """Every stored source record of a venue, grouped by paper id."""
-        grouped: dict[str, list[SourceRecord]] = {}
-        query = (
-            "SELECT paper_id, source, kind, line, record, data FROM source_records"
-            " WHERE venue = ? ORDER BY paper_id, source"
-        )
-        for paper_id, source, kind, line, record, data in self.conn.execute(query, (venue,)):
-            rec = SourceRecord(
-                source=source, kind=kind, id=paper_id, fields=json.loads(data), venue=venue, line=line, record=record,
-                stored=data,
-            )
-            rec._key = (venue, paper_id)
-            grouped.setdefault(paper_id, []).append(rec)
-        return grouped
-
-    def put_paper(self, paper: Paper) -> str:
-        """Insert or update one merged paper: "added", "updated" or "unchanged"."""
-        return self.put_papers([paper])[0]
-
-    def put_papers(self, papers: list[Paper]) -> list[str]:
-        """Insert or update merged papers and their index rows in a few batched statements.
-
-        Returns "added", "updated" or "unchanged" for each; only real changes advance the generation.
-        """
-        found: dict[tuple[str, str], tuple[int, str]] = {}
-        for venue in {p.venue for p in papers}:
-            ids = {p.id for p in papers if p.venue == venue}
-            for pk, paper_id, data in self.conn.execute("SELECT pk, id, data FROM papers WHERE venue = ?", (venue,)):
-                if paper_id in ids:
-                    found[(venue, paper_id)] = (pk, data)
-        changes, new, changed = [], [], []
-        for paper in papers:
-            data = canonical_json(paper.to_dict())
-            row = found.get((paper.venue, paper.id))
-            if row and row[1] == data:
-                changes.append("unchanged")
-                continue
-            values = _paper_columns(paper, data)
-            if row:
-                changed.append((row[0], paper, values))
-            else:
-                new.append((paper, values))
-            changes.append("updated" if row else "added")
-        if not new and not changed:
-            return changes
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        old = [(pk,) for pk, _, _ in changed]
-        self.conn.executemany(
-            "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
-            " rating_mean = ?, data = ? WHERE pk = ?",
-            [(*values, pk) for pk, _, values in changed],
-        )
-        for table in ("paper_authors", "paper_keywords"):
-            self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
-        rows = [(pk, paper) for pk, paper, _ in changed]
-        for paper, values in new:
-            (pk,) = self.conn.execute(
-                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
-                (paper.venue, paper.id, *values),
-            ).fetchone()
-            rows.append((pk, paper))
-        self._put_index_rows(rows)
-        return changes
-
-    def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
-        """Author and keyword rows (for filters) of freshly written papers."""
-        self.conn.executemany(
-            "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation, profile)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
-                for pk, p in rows
-                for i, a in enumerate(p.authors)
-            ],
-        )
-        self.conn.executemany(
-            "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
-            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
-        )
-
-    # --- derived data: embeddings and caches, tied to the store's generation ---
-
-    def merge_version(self) -> int:
-        """The version of the merge rules the stored papers were merged with (0 before it was recorded)."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'merge-version'").fetchone()
-        return row[0] if row else 0
-
-    def set_merge_version(self, version: int) -> None:
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('merge-version', ?) ON CONFLICT(key) DO UPDATE SET value = ?",
-            (version, version),
-        )
-
-    def generation(self) -> int:
-        """A number that grows whenever any paper changes, so caches know when they are stale."""
-        return self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-
-    def versions(self) -> tuple[int, int]:
-        """(generation, vectors): counters of changes to papers and to stored embeddings."""
-        values = dict(self.conn.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'vectors')"))
-        return values["generation"], values["vectors"]
-
-    def state(self) -> tuple[tuple[str, int], ...]:
-        """Every change counter (papers, vectors, themes, external signals): equal states, equal answers."""
-        return tuple(self.conn.execute("SELECT key, value FROM meta ORDER BY key"))
-
-    def count_change(self, kind: str) -> None:
-        """Advance the counter of one kind of change (inside the transaction that makes it)."""
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = value + 1", (kind,)
-        )
-
-    def get_cache(self, name: str) -> tuple[int, bytes] | None:
-        row = self.conn.execute("SELECT generation, data FROM caches WHERE name = ?", (name,)).fetchone()
-        return (row[0], row[1]) if row else None
-
-    def put_cache(self, name: str, generation: int, data: bytes) -> None:
-        self.conn.execute(
-            "INSERT INTO caches (name, generation, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(name) DO UPDATE SET generation = excluded.generation, data = excluded.data",
-            (name, generation, data),
-        )
-
-    def embedding_hashes(self, model: str) -> dict[int, str]:
-        """Paper pk → hash of the text its stored embedding was computed from."""
-        return dict(self.conn.execute("SELECT paper_pk, text_hash FROM embeddings WHERE model = ?", (model,)))
-
-    def put_embeddings(self, model: str, rows: list[tuple[int, str, bytes]]) -> None:
-        """Store (pk, text hash, float32 vector bytes) for a model, replacing older ones."""
-        self.conn.executemany(
-            "INSERT INTO embeddings (paper_pk, model, text_hash, vector) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
-            [(pk, model, digest, vector) for pk, digest, vector in rows],
-        )
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
-
-    def delete_embeddings(self, keep_models: list[str]) -> int:
-        """Drop embeddings of every model but `keep_models` (a model change re-embeds everything)."""
-        marks = ", ".join("?" * len(keep_models))
-        cursor = self.conn.execute(f"DELETE FROM embeddings WHERE model NOT IN ({marks})", keep_models)
-        if cursor.rowcount:
-            self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
-        return cursor.rowcount
-
-    def embedding_models(self) -> dict[str, int]:
-        """Models with stored embeddings and how many papers each covers."""
-        return dict(self.conn.execute("SELECT model, COUNT(*) FROM embeddings GROUP BY model ORDER BY model"))
-
-    def embeddings(self, model: str, venue: str | None = None) -> tuple[list[int], list[bytes]]:
-        """The stored vectors of a model (of one venue's papers when given), as paper pks and float32 bytes."""
-        sql, params = "SELECT paper_pk, vector FROM embeddings WHERE model = ?", [model]
-        if venue:
-            sql, params = sql + " AND paper_pk IN (SELECT pk FROM papers WHERE venue = ?)", [model, venue]
-        rows = self.conn.execute(sql + " ORDER BY paper_pk", params)
-        pks, vectors = [], []
-        for pk, vector in rows:
-            pks.append(pk)
-            vectors.append(vector)
-        return pks, vectors
-
-    # --- reads ---
-
-    def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]:
-        """Papers with their internal row keys, in key order; cached in memory until the store changes.
-
-        Callers share the cached Paper objects and must not modify them (use dataclasses.replace).
-        """
-        generation = self.generation()
-        cached = self._rows.get(venue)
-        if cached is None or cached[0] != generation:
-            sql, params = "SELECT pk, data FROM papers", ()
-            if venue:
-                sql, params = sql + " WHERE venue = ?", (venue,)
-            rows = [(pk, paper_from_json(data)) for pk, data in self.conn.execute(sql + " ORDER BY pk", params)]
-            cached = self._rows[venue] = (generation, rows)
-        return iter(cached[1])
-
-    def filter_pks(self, where: PaperFilter) -> list[int]:
-        """Row keys of the papers a filter admits."""
-        clauses, params = self._where(where)
-        return [row[0] for row in self.conn.execute(f"SELECT p.pk FROM papers p {clauses}", params)]
-
-    def venues_of(self, paper_ids: Iterable[str]) -> dict[str, set[str]]:
-        """The venues holding each of these paper ids (ids in no venue are left out)."""
-        found: dict[str, set[str]] = {}
-        for paper_id in set(paper_ids):
-            for (venue,) in self.conn.execute("SELECT venue FROM papers WHERE id = ?", (paper_id,)):
-                found.setdefault(paper_id, set()).add(venue)
-        return found
-
-    def get_venue(self, venue_id: str) -> Venue:
-        row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
-        if row is None:
-            known = ", ".join(v.venue.id for v in self.venues()) or "none yet; run 'confnav ingest'"
-            raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
-        return Venue(*row)
-
-    def pick_venue(self, venue: str | None) -> str:
-        """The venue asked for (checked), or the latest one in the store when none is named."""
-        if venue:
-            return self.get_venue(venue).id
-        row = self.conn.execute("SELECT id FROM venues ORDER BY year DESC, id DESC LIMIT 1").fetchone()
-        if row is None:
-            raise ConfnavError("the store is empty: run 'confnav ingest FILE...' first")
-        return row[0]
-
-    def venues(self) -> list[VenueSummary]:
-        summaries = []
-        for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id").fetchall():
-            counts = self.conn.execute(
-                "SELECT decision, outcome, COUNT(*) FROM papers WHERE venue = ?"
-                " GROUP BY decision, outcome ORDER BY MIN(tier), decision",
-                (row[0],),
-            ).fetchall()
-            tracks = dict(
-                self.conn.execute(
-                    "SELECT track, COUNT(*) FROM papers WHERE venue = ? AND track IS NOT NULL GROUP BY track"
-                    " ORDER BY COUNT(*) DESC, track",
-                    (row[0],),
-                )
-            )
-            by_outcome: dict[str, int] = {}
-            for _, outcome, n in counts:
-                by_outcome[outcome] = by_outcome.get(outcome, 0) + n
-            summaries.append(
-                VenueSummary(
-                    Venue(*row), sum(n for *_, n in counts), {d: n for d, _, n in counts}, by_outcome, tracks
-                )
-            )
-        return summaries
-
-    def get_paper(self, paper_id: str, venue: str | None = None) -> Paper:
-        """The paper with this id (and venue, when ids repeat across venues)."""
-        query, params = "SELECT data FROM papers WHERE id = ?", [paper_id]
-        if venue:
-            query, params = query + " AND venue = ?", [paper_id, venue]
-        rows = self.conn.execute(query, params).fetchall()
-        if not rows:
-            where = f" in venue {venue!r}" if venue else ""
-            raise NotFoundError(f"no paper with id {paper_id!r}{where}")
-        if len(rows) > 1:
-            raise ConfnavError(f"id {paper_id!r} is in several venues; pass --venue")
-        return paper_from_json(rows[0][0])
-
-    def papers(self, where: PaperFilter | None = None, limit: int | None = None) -> list[Paper]:
-        """Papers matching a filter, best decision tier and rating first."""
-        clauses, params = self._where(where or PaperFilter())
-        order = "p.venue, p.tier, p.rating_mean DESC NULLS LAST, p.title"
-        sql = f"SELECT p.data FROM papers p {clauses} ORDER BY {order}"
-        if limit:
-            sql += f" LIMIT {int(limit)}"
-        return [paper_from_json(row[0]) for row in self.conn.execute(sql, params)]
-
-    def iter_papers(self, venue: str | None = None) -> Iterator[Paper]:
-        for _, paper in self.paper_rows(venue):
-            yield paper
-
-    def count_papers(self, venue: str | None = None) -> int:
-        if venue:
-            return self.conn.execute("SELECT COUNT(*) FROM papers WHERE venue = ?", (venue,)).fetchone()[0]
-        return self.conn.execute("SELECT COUNT(*) FROM papers").fetchone()[0]
-
-    def _where(self, f: PaperFilter) -> tuple[str, list[Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if f.venue:
-            self.get_venue(f.venue)
-            clauses.append("p.venue = ?")
-            params.append(f.venue)
-        if f.year:
-            clauses.append("p.venue IN (SELECT id FROM venues WHERE year = ?)")
-            params.append(f.year)
-        if f.decision is not None:
-            wanted = f.decision_key()
-            clauses.append("(p.outcome = ? OR lower(p.decision) = ?)")
-            params.extend([wanted, wanted])
-            self._check_decision(wanted)
-        if f.min_rating is not None:
-            if not f.venue:
-                self._check_scales()
-            clauses.append("p.rating_mean >= ?")
-            params.append(f.min_rating)
-        if f.author:
-            tokens = name_key(f.author).split()
-            if tokens:
-                likes = " AND ".join("(' ' || a.name_key || ' ') LIKE ?" for _ in tokens)
-                clauses.append(f"EXISTS (SELECT 1 FROM paper_authors a WHERE a.paper_pk = p.pk AND {likes})")
-                params.extend(f"% {t} %" for t in tokens)
-        if f.keyword:
-            clauses.append("EXISTS (SELECT 1 FROM paper_keywords k WHERE k.paper_pk = p.pk AND k.keyword_key LIKE ?)")
-            params.append(f"%{fold(f.keyword)}%")
-        return ("WHERE " + " AND ".join(clauses) if clauses else ""), params

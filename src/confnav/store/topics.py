@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from confnav.store.connection import Connection
 
 
 @dataclass
@@ -37,7 +38,7 @@ class StoredAssignment:
 class TopicTables:
     """Mixin for SqliteStore: themes and external signals; `conn` is the store's connection."""
 
-    conn: sqlite3.Connection
+    conn: Connection
     count_change: Callable[[str], None]
 
     def topic_run(self, venue: str) -> tuple[int, str, dict[str, Any]] | None:

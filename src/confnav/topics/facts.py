@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from confnav.errors import NotFoundError
+from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Decision, Paper
 from confnav.progress import Progress
 from confnav.store.protocols import AnalysisStore
@@ -72,16 +72,31 @@ class ThemeFacts:
         }
 
 
+class TopicsNotReady(ConfnavError):
+    """A venue's themes are needed but not built, and this store builds them only as a background job."""
+
+
 def ensure_topics(
     store: AnalysisStore, venue: str, builder: TopicBuilder | None = None, progress: Progress | None = None,
     rebuild: bool = False, themes: int | None = None,
 ) -> bool:  # fmt: skip
-    """Build the venue's themes when missing, stale (papers or model changed) or asked differently."""
+    """Build the venue's themes when missing, stale (papers or model changed) or asked differently.
+
+    A store that defers long work to background jobs (a shared web server) never builds here: stale
+    themes are used as they are, and missing ones are a `TopicsNotReady` error naming the job to start.
+    """
     store.get_venue(venue)
     run = store.topic_run(venue)
     fresh = run and run[0] == store.generation() and run[1] == text_model(store)
     if fresh and not rebuild and (themes is None or run[2].get("themes") == themes):  # type: ignore[index]
         return False
+    if getattr(store, "background_builds", False):
+        if run is not None:
+            return False
+        raise TopicsNotReady(
+            f"the themes of {venue} are not built yet: start a build with POST /api/jobs"
+            f' {{"kind": "topics", "venue": "{venue}"}} or run \'confnav topics --venue {venue}\''
+        )
     (builder or TopicBuilder()).build(store, venue, themes=themes, progress=progress)
     return True
 

@@ -50,7 +50,7 @@ def _json(value: object) -> bytes:
 
 
 @router.get("/search", response_class=JSONBytes)
-async def search(
+def search(
     request: Request,
     q: str = Query(..., max_length=4000),
     limit: int = Query(10, ge=1, le=MAX_LIMIT),
@@ -75,20 +75,20 @@ async def search(
 
 
 @router.get("/paper/{paper_id}", response_class=JSONBytes)
-async def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
+def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
     return JSONBytes(state.cached(("paper", paper_id, venue), lambda: _json(paper_json(state, paper_id, venue))))
 
 
 @router.get("/similar/{paper_id}")
-async def similar(request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
+def similar(request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
     results = state_of(request).searcher.similar(paper_id, limit=limit)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 
 @router.get("/recommend")
-async def recommend(
+def recommend(
     request: Request, like: list[str] = Query(default=[]), unlike: list[str] = Query(default=[]),
     text: str | None = Query(None, max_length=8000), limit: int = Query(10, ge=1, le=MAX_LIMIT),
 ) -> dict[str, object]:  # fmt: skip
@@ -97,14 +97,14 @@ async def recommend(
 
 
 @router.get("/topics")
-async def topics(request: Request, venue: str, level: int = Query(1, ge=1, le=2)) -> list[dict[str, object]]:
+def topics(request: Request, venue: str, level: int = Query(1, ge=1, le=2)) -> list[dict[str, object]]:
     state = state_of(request)
     ensure_topics(state.store, venue)
     return [t.to_dict() for t in theme_facts(state.store, venue, level)]
 
 
 @router.get("/map", response_class=JSONBytes)
-async def map_points(request: Request, venue: str) -> JSONBytes:
+def map_points(request: Request, venue: str) -> JSONBytes:
     """Every paper of a venue, column by column: ids, titles, theme index, and x, y pairs as integers on a
     0..MAP_GRID grid (compact to send, finer than any screen); the themes with their label positions."""
     state = state_of(request)
@@ -140,75 +140,71 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
 
 
 @router.get("/rank")
-async def rank(request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None):  # type: ignore[no-untyped-def]
+def rank(request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None):  # type: ignore[no-untyped-def]
     state = state_of(request)  # ranking computes every signal: once per store state
     ranking = state.cached(("rank", venue, theme), lambda: WeightedRanker().rank(state.store, venue, theme=theme))
     return [r.to_dict() for r in ranking.papers[:top]]
 
 
 @router.get("/stats")
-async def stats(request: Request, venue: str) -> dict[str, object]:
+def stats(request: Request, venue: str) -> dict[str, object]:
     return stats_json(state_of(request).store, venue)
 
 
 @router.get("/lists")
-async def lists(request: Request) -> list[dict[str, object]]:
+def lists(request: Request) -> list[dict[str, object]]:
     return [{"name": name, "papers": n} for name, n in state_of(request).store.reading_lists()]
 
 
 @router.post("/lists", status_code=201)
-async def create_list(request: Request, name: str = Body(..., embed=True, max_length=60)) -> dict[str, object]:
-    state = state_of(request)
-    state.check_write(request)
-    state.store.create_list(name)
+def create_list(request: Request, name: str = Body(..., embed=True, max_length=60)) -> dict[str, object]:
+    with state_of(request).writing(request) as store:
+        store.create_list(name)
     return {"name": name.strip()}
 
 
 @router.delete("/lists/{name}")
-async def delete_list(request: Request, name: str) -> dict[str, object]:
-    state = state_of(request)
-    state.check_write(request)
-    state.store.delete_list(name)
+def delete_list(request: Request, name: str) -> dict[str, object]:
+    with state_of(request).writing(request) as store:
+        store.delete_list(name)
     return {"deleted": name}
 
 
 @router.get("/lists/{name}")
-async def list_papers(request: Request, name: str) -> dict[str, object]:
+def list_papers(request: Request, name: str) -> dict[str, object]:
     papers = state_of(request).store.list_papers(name)
     return {"name": name, "papers": [{"id": p.id, "title": p.title, "venue": p.venue} for p in papers]}
 
 
 @router.post("/lists/{name}/papers", status_code=201)
-async def add_paper(request: Request, name: str, id: str = Body(..., embed=True, max_length=100)) -> dict[str, object]:
-    state = state_of(request)
-    state.check_write(request)
-    paper = state.store.add_to_list(name, id)
+def add_paper(request: Request, name: str, id: str = Body(..., embed=True, max_length=100)) -> dict[str, object]:
+    with state_of(request).writing(request) as store:
+        paper = store.add_to_list(name, id)
     return {"list": name, "id": paper.id}
 
 
 @router.delete("/lists/{name}/papers/{paper_id}")
-async def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
-    state = state_of(request)
-    state.check_write(request)
-    state.store.remove_from_list(name, paper_id, venue)
+def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
+    with state_of(request).writing(request) as store:
+        store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
 
 
 @router.get("/lists/{name}/export.bib", response_class=PlainTextResponse)
-async def export_bibtex(request: Request, name: str) -> PlainTextResponse:
+def export_bibtex(request: Request, name: str) -> PlainTextResponse:
     text = to_bibtex(state_of(request).store.list_papers(name))
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{_safe(name)}.bib"'})
 
 
 @router.get("/lists/{name}/export.csv", response_class=PlainTextResponse)
-async def export_csv(request: Request, name: str) -> PlainTextResponse:
+def export_csv(request: Request, name: str) -> PlainTextResponse:
     text = to_csv(state_of(request).store.list_papers(name))
     headers = {"Content-Disposition": f'attachment; filename="{_safe(name)}.csv"'}
     return PlainTextResponse(text, media_type="text/csv", headers=headers)
 
 
 @router.get("/lists/{name}/recommend")
-async def list_recommend(
+def list_recommend(
     request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), decision: str | None = None
 ) -> dict[str, object]:
     """Papers like the list's (never those), optionally only of one decision or `accepted`."""
@@ -218,6 +214,31 @@ async def list_recommend(
         return {"hits": [], "notices": ["the list is empty: add papers to get recommendations"]}
     results = state.searcher.recommend(liked, where=PaperFilter(decision=decision or None), limit=limit)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
+
+
+@router.post("/jobs", status_code=202)
+def start_job(
+    request: Request,
+    kind: str = Body(..., embed=True, max_length=20),
+    venue: str = Body(..., embed=True, max_length=100),
+    rebuild: bool = Body(False, embed=True),
+) -> dict[str, str]:
+    """Start a background job (`topics`: build a venue's themes); its status is at /api/jobs/{id}."""
+    if kind != "topics":
+        raise ConfnavError(f"unknown job kind {kind!r} (known: topics)")
+    state = state_of(request)
+    with state.writing(request):
+        return state.start_topics_job(venue, rebuild)
+
+
+@router.get("/jobs/{job_id}")
+def job_status(request: Request, job_id: str) -> dict[str, str]:
+    return state_of(request).store.job(job_id)
+
+
+@router.get("/jobs")
+def job_list(request: Request) -> list[dict[str, str]]:
+    return state_of(request).store.jobs()
 
 
 def _safe(name: str) -> str:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -16,10 +20,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.search.engine import Searcher
-from confnav.store import SqliteStore
+from confnav.store import describe
+from confnav.topics.facts import TopicsNotReady
 from confnav.web.api import router as api_router
 from confnav.web.pages import router as page_router
-from confnav.web.state import AppState, WriteForbidden
+from confnav.web.state import AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
@@ -34,17 +39,31 @@ SAFETY_HEADERS = (
 )
 RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
 MAX_URL = 8192
+REQUEST_THREADS = 8  # per worker process; each holds one database connection
 log = logging.getLogger("confnav.web")
 
 
-def create_app(db: Path, token: str | None = None) -> FastAPI:
-    """The app over the store at `db`; `token`, when given, is required for every write."""
-    store = SqliteStore(db)
+def create_app(db: Path | str, token: str | None = None, read_only: bool = False) -> FastAPI:
+    """The app over the store at `db` (a file or a postgresql:// URL); `token`, when given, is required for
+    every write, and a `read_only` app refuses them all."""
+    store = ThreadStores(db, read_only=read_only)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Handlers are plain functions run in a pool of threads, each with its own connection.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
+        yield
+        store.close()
+
     app = FastAPI(
         title="confnav", description="A local navigator for conference papers.", version="0.1.0",
-        docs_url=None, redoc_url=None,  # their pages load assets from a CDN; /openapi.json is served
+        docs_url=None, redoc_url=None, lifespan=lifespan,  # docs pages load assets from a CDN; /openapi.json is served
     )  # fmt: skip
-    app.state.confnav = AppState(store, Searcher(store), token)
+    app.state.confnav = AppState(store, Searcher(store), token, read_only, db)  # type: ignore[arg-type]
+
+    @app.exception_handler(TopicsNotReady)
+    async def not_ready(request: Request, exc: TopicsNotReady) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=409)
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> JSONResponse:
@@ -107,19 +126,44 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def serve(db: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the app with uvicorn, warmed up first; off loopback, writes need a token printed here."""
+def app_from_environment() -> FastAPI:
+    """The app each worker process of `serve --workers N` builds, from settings its parent put in the environment
+    (the token and a database password never appear on a command line)."""
+    env = os.environ
+    app = create_app(
+        env["CONFNAV_SERVE_DB"], env.get("CONFNAV_SERVE_TOKEN") or None, env.get("CONFNAV_SERVE_READ_ONLY") == "1"
+    )
+    app.state.confnav.searcher.warm()
+    return app
+
+
+def serve(db: Path | str, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, read_only: bool = False) -> None:
+    """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token."""
     import uvicorn
 
     listening = _listen(host, port)
     loopback = host in ("127.0.0.1", "localhost", "::1")
-    token = None if loopback else secrets.token_urlsafe(16)
-    app = create_app(db, token)
+    token = None if loopback or read_only else secrets.token_urlsafe(16)
+    mode = " (read-only)" if read_only else ""
+    if workers > 1:
+        listening.close()  # each worker binds the port itself
+        os.environ.update(CONFNAV_SERVE_DB=str(db), CONFNAV_SERVE_TOKEN=token or "",
+                          CONFNAV_SERVE_READ_ONLY="1" if read_only else "")  # fmt: skip
+        print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True)
+        _print_token(token)
+        uvicorn.run("confnav.web.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")  # fmt: skip
+        return
+    app = create_app(db, token, read_only)
     app.state.confnav.searcher.warm()
-    print(f"confnav is serving {db} at http://{host}:{port}/", flush=True)
-    if token:
-        print(f"writes (reading lists) need the header X-Confnav-Token: {token}", flush=True)
+    print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
+    _print_token(token)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+
+
+def _print_token(token: str | None) -> None:
+    if token:
+        print(f"writes (reading lists, theme builds) need the header X-Confnav-Token: {token}", flush=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -41,14 +41,14 @@ def _topics_ready(request: Request, venue: str) -> str | None:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request) -> HTMLResponse:
+def home(request: Request) -> HTMLResponse:
     store = state_of(request).store
     venues = [(s, {f.key: f.value for f in venue_facts(store, s.venue.id)}) for s in store.venues()]
     return page(request, "home.html", venues=venues)
 
 
 @router.get("/search", response_class=HTMLResponse)
-async def search_page(
+def search_page(
     request: Request, q: str = Query("", max_length=4000), mode: str = "hybrid", venue: str = "",
     decision: str = "", author: str = "", keyword: str = "", min_rating: float | None = Query(None, ge=0, le=10),
 ) -> HTMLResponse:  # fmt: skip
@@ -75,7 +75,7 @@ async def search_page(
 
 
 @router.get("/paper/{paper_id}", response_class=HTMLResponse)
-async def paper_page(request: Request, paper_id: str, venue: str | None = None) -> HTMLResponse:
+def paper_page(request: Request, paper_id: str, venue: str | None = None) -> HTMLResponse:
     state = state_of(request)
     try:
         data = paper_json(state, paper_id, venue)
@@ -87,7 +87,7 @@ async def paper_page(request: Request, paper_id: str, venue: str | None = None) 
 
 
 @router.get("/author/{name}", response_class=HTMLResponse)
-async def author_page(request: Request, name: str) -> HTMLResponse:
+def author_page(request: Request, name: str) -> HTMLResponse:
     store = state_of(request).store
     papers = store.papers(PaperFilter(author=name)) if name_key(name) else []  # no letters: not a name
     if not papers:
@@ -99,7 +99,7 @@ async def author_page(request: Request, name: str) -> HTMLResponse:
 
 
 @router.get("/map", response_class=HTMLResponse)
-async def map_page(request: Request, venue: str = "") -> HTMLResponse:
+def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
     venues = [s.venue for s in store.venues()]
     try:
@@ -111,7 +111,7 @@ async def map_page(request: Request, venue: str = "") -> HTMLResponse:
 
 
 @router.get("/themes/{venue}", response_class=HTMLResponse)
-async def themes_page(request: Request, venue: str) -> HTMLResponse:
+def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
     store.get_venue(venue)
     if problem := _topics_ready(request, venue):
@@ -123,7 +123,7 @@ async def themes_page(request: Request, venue: str) -> HTMLResponse:
 
 
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
-async def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
+def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
     store = state_of(request).store
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
@@ -138,7 +138,7 @@ async def theme_page(request: Request, venue: str, theme_id: str) -> HTMLRespons
 
 
 @router.get("/trends", response_class=HTMLResponse)
-async def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
+def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
     store = state_of(request).store
     store.get_venue(source)
     if problem := _topics_ready(request, target):
@@ -147,7 +147,7 @@ async def trends_page(request: Request, source: str = Query(..., alias="from"), 
 
 
 @router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)
-async def report_page(request: Request, venue: str, kind: str) -> Response:
+def report_page(request: Request, venue: str, kind: str) -> Response:
     """The overview, digest or statistics report, as the same self-contained HTML the CLI writes
     (built once per store state: a report takes most of a second)."""
     state = state_of(request)
@@ -163,7 +163,7 @@ async def report_page(request: Request, venue: str, kind: str) -> Response:
 
 
 @router.get("/lists", response_class=HTMLResponse)
-async def lists_page(request: Request, name: str = "") -> HTMLResponse:
+def lists_page(request: Request, name: str = "") -> HTMLResponse:
     store = state_of(request).store
     lists = store.reading_lists()
     current = name or (lists[0][0] if lists else "")

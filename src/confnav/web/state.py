@@ -1,39 +1,88 @@
-"""What the web app keeps for its life: the store, a warm Searcher, and the write token."""
+"""What the web app keeps for its life: a connection per request thread, one writer, a warm Searcher,
+background jobs and the write token."""
 
 from __future__ import annotations
 
 import hmac
+import logging
+import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 from fastapi import Request
 
 from confnav.errors import ConfnavError
 from confnav.search.engine import Searcher
+from confnav.store import open_store
 from confnav.store.protocols import Store
+from confnav.store.sql import SqlStore
 
 T = TypeVar("T")
 MAX_ANSWERS = 8192  # a few KB each: every paper of a big venue plus thousands of searches
+log = logging.getLogger("confnav.web")
 
 
 class WriteForbidden(ConfnavError):
-    """A write without the token printed at start-up (only required off loopback)."""
+    """A write without the token printed at start-up (only required off loopback), or to a read-only server."""
+
+
+class ThreadStores:
+    """The store as each request thread sees it: every call goes to that thread's own connection.
+
+    Long work (topic builds) is never done inline by these connections: it runs as a background job.
+    """
+
+    background_builds = True
+
+    def __init__(self, location: str | Path, read_only: bool = False) -> None:
+        self.location, self.read_only = location, read_only
+        self._local = threading.local()
+        self._opened: list[SqlStore] = []
+        self._lock = threading.Lock()
+        self._rows: dict[Any, Any] = {}  # SQLite's in-memory papers: one copy for all of this process's connections
+        self._memos: dict[Any, Any] = {}
+        self.current()  # fail at start-up, not on the first request, when the store cannot be opened
+
+    def current(self) -> SqlStore:
+        store: SqlStore | None = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = open_store(self.location, read_only=self.read_only)
+            if hasattr(store, "_rows"):
+                store._rows = self._rows
+            store.__dict__["_memos"] = self._memos  # decision names, rating scales: one per process and generation
+            with self._lock:
+                self._opened.append(store)
+        return store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.current(), name)
+
+    def close(self) -> None:
+        with self._lock:
+            for store in self._opened:
+                store.close()
+            self._opened.clear()
 
 
 @dataclass
 class AppState:
-    store: Store
+    store: Store  # reads: the calling thread's own connection
     searcher: Searcher
     token: str | None = None
+    read_only: bool = False
+    location: str | Path = ""
+    _writer: threading.Lock = field(default_factory=threading.Lock)
     _themes: dict[str, tuple[object, dict[str, dict[str, str]]]] = field(default_factory=dict)
     _answers: OrderedDict[tuple[object, ...], object] = field(default_factory=OrderedDict)
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals); least recently used go first.
 
-        (Computing misses in worker threads was measured slower: the GIL serialises them anyway.)
+        The state is read from the store on every call, so a write made through another worker is seen at once.
         """
         full = (self.store.state(), *key)
         if full in self._answers:
@@ -46,12 +95,45 @@ class AppState:
         return value
 
     def check_write(self, request: Request) -> None:
-        """Writes need the start-up token when the app is reachable from other machines."""
+        """Writes need the start-up token when the app is reachable from other machines; none on a read-only one."""
+        if self.read_only:
+            raise WriteForbidden("this server is read-only")
         if self.token is None:
             return
         given = request.headers.get("x-confnav-token", "")
         if not hmac.compare_digest(given, self.token):
             raise WriteForbidden("this server needs the token printed at start-up (header X-Confnav-Token) for writes")
+
+    @contextmanager
+    def writing(self, request: Request) -> Iterator[Store]:
+        """The store for one write, after the token check; one writer at a time in this process."""
+        self.check_write(request)
+        with self._writer:
+            yield self.store
+
+    def start_topics_job(self, venue: str, rebuild: bool = False) -> dict[str, str]:
+        """Build a venue's themes in a background thread with its own connection; the job row says how it went."""
+        from confnav.topics import ensure_topics
+
+        self.store.get_venue(venue)
+        job, new = self.store.start_job("topics", venue)
+        if not new:
+            return job
+
+        def run() -> None:
+            try:
+                with open_store(self.location) as store:
+                    ensure_topics(store, venue, rebuild=rebuild)
+                    store.finish_job(job["id"], "done", f"themes of {venue} built")
+            except Exception as exc:
+                log.exception("job %s failed", job["id"])
+                with open_store(self.location) as store:
+                    store.finish_job(
+                        job["id"], "failed", str(exc) if isinstance(exc, ConfnavError) else "internal error"
+                    )
+
+        threading.Thread(target=run, name=f"job-{job['id']}", daemon=True).start()
+        return job
 
     def theme_of(self, venue: str, paper_id: str) -> dict[str, str] | None:
         """A paper's theme id and label, when its venue has themes (cached per store state)."""
@@ -59,10 +141,12 @@ class AppState:
         cached = self._themes.get(venue)
         if cached is None or cached[0] != state:
             themes = {t.id: t.label for t in self.store.themes(venue, 1)}
-            papers = dict(self.store.paper_rows(venue))
+            assigned = self.store.assignments(venue)
+            papers = self.store.papers_by_pk(list(assigned))
             by_paper = {
                 papers[pk].id: {"id": a.theme, "label": themes.get(a.theme, a.theme)}
-                for pk, a in self.store.assignments(venue).items()
+                for pk, a in assigned.items()
+                if pk in papers
             }
             cached = self._themes[venue] = (state, by_paper)
         return cached[1].get(paper_id)

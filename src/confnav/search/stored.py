@@ -1,0 +1,163 @@
+"""Search over a store that keeps papers and vectors itself (PostgreSQL): a worker holds only row keys,
+the keyword index and a small sample of vectors, and asks the database for papers and neighbours."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from confnav.errors import ReadOnlyStoreError
+from confnav.model import Paper
+from confnav.search.corpus import KEYWORD_CACHE, Corpus, keyword_fields
+from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
+from confnav.store import PaperFilter
+from confnav.store.protocols import NearestNeighbours, SearchStore
+
+CANDIDATES = 100  # nearest neighbours and best keyword rows scored exactly per query
+SAMPLE = 2048  # vectors kept to estimate how an unscored paper compares with a query
+PAPER_CACHE = 4096
+
+
+class LazyPapers:
+    """Papers by corpus row, read from the store in batches and kept in a small LRU cache."""
+
+    def __init__(self, store: SearchStore, pks: np.ndarray) -> None:
+        self.store, self.pks = store, pks
+        self._cache: OrderedDict[int, Paper] = OrderedDict()
+        self._lock = threading.Lock()  # request threads share it
+
+    def __len__(self) -> int:
+        return int(self.pks.size)
+
+    def __getitem__(self, row: int) -> Paper:
+        row = int(row)
+        with self._lock:
+            paper = self._cache.get(row)
+        if paper is None:
+            return self.prefetch([row])[row]
+        return paper
+
+    def prefetch(self, rows: list[int]) -> dict[int, Paper]:
+        """Read the papers of these rows that are not cached yet, in one query; return those asked for."""
+        with self._lock:
+            have = {int(r): self._cache[int(r)] for r in rows if int(r) in self._cache}
+        missing = [int(r) for r in rows if int(r) not in have]
+        if missing:
+            found = self.store.papers_by_pk([int(self.pks[r]) for r in missing])
+            have.update({row: found[int(self.pks[row])] for row in missing})
+        with self._lock:
+            self._cache.update(have)
+            while len(self._cache) > PAPER_CACHE:
+                self._cache.popitem(last=False)
+        return have
+
+
+def build_keyword_index(store: SearchStore) -> KeywordIndex:
+    """The BM25F index of every paper, built from the papers as they are read, and cached in the store."""
+    generation = store.generation()
+    index = KeywordIndex.build([keyword_fields(p) for _, p in store.paper_rows()], DEFAULT_FIELD_WEIGHTS)
+    try:
+        with store.transaction():
+            store.put_cache(KEYWORD_CACHE, generation, index.to_bytes())
+    except (ReadOnlyStoreError, sqlite3.OperationalError):
+        pass  # a read-only store: search still works, only slower to start
+    return index
+
+
+@dataclass
+class LeanCorpus(Corpus):
+    """A Corpus whose papers stay in the store: rows map to row keys, papers are read when shown."""
+
+    store: Any = None
+
+    @classmethod
+    def load(cls, store: SearchStore) -> LeanCorpus:
+        generation = store.generation()
+        pks, short, ratings = store.row_facts()
+        cached = store.get_cache(KEYWORD_CACHE)
+        if cached and cached[0] == generation:
+            keyword = KeywordIndex.from_bytes(cached[1])
+        else:
+            keyword = build_keyword_index(store)
+        papers = LazyPapers(store, pks)
+        corpus = cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings, short=short)  # type: ignore[arg-type]
+        corpus.store = store
+        return corpus
+
+    def mask(self, store: SearchStore, where: PaperFilter) -> np.ndarray:
+        """Rows a filter admits; authors too are matched by the store's own rule."""
+        if where == PaperFilter():
+            return np.ones(len(self), dtype=bool)
+        if where not in self.masks:
+            selected = np.zeros(len(self), dtype=bool)
+            selected[[self.row_of[pk] for pk in store.filter_pks(where) if pk in self.row_of]] = True
+            if len(self.masks) >= 256:
+                self.masks.clear()
+            self.masks[where] = selected
+        return self.masks[where].copy()
+
+    def rating_scale(self, venue: str) -> str | None:
+        if not self._scales:  # once per corpus, that is per store generation
+            self._scales = {v: s.describe() for v, s in self.store.rating_scales().items()} or {"": ""}
+        return self._scales.get(venue)
+
+    def find(self, paper_id: str, venue: str | None = None) -> int | None:
+        rows = [self.row_of[pk] for pk in self.store.pks_of(paper_id, venue) if pk in self.row_of]
+        return rows[0] if rows else None
+
+    def prefetch(self, rows: list[int]) -> None:
+        self.papers.prefetch(rows)  # type: ignore[attr-defined]
+
+
+class StoredVectors:
+    """The semantic index inside the database: nearest neighbours come from its HNSW index, filters applied there."""
+
+    embedder: Any = None
+
+    def __init__(self, store: NearestNeighbours, model: str, corpus: LeanCorpus, embedded: list[int]) -> None:
+        self.store, self.model, self.corpus = store, model, corpus
+        self.pks: np.ndarray = corpus.papers.pks  # type: ignore[attr-defined]
+        self.present = np.zeros(len(corpus), dtype=bool)
+        self.present[[corpus.row_of[pk] for pk in embedded if pk in corpus.row_of]] = True
+        rng = np.random.default_rng(0)
+        chosen = rng.choice(embedded, size=min(SAMPLE, len(embedded)), replace=False) if embedded else []
+        found = store.vectors_of(model, [int(pk) for pk in chosen])
+        self.sample = np.vstack(list(found.values())) if found else np.zeros((0, 0), dtype=np.float32)
+
+    @property
+    def dimension(self) -> int:
+        return int(self.sample.shape[1]) if self.sample.size else 0
+
+    def row_vectors(self, rows: list[int]) -> list[np.ndarray]:
+        """The vectors of these rows (rows without one left out)."""
+        pks = [int(self.pks[r]) for r in rows]
+        found = self.store.vectors_of(self.model, pks)
+        return [found[pk] for pk in pks if pk in found]
+
+    def scores(
+        self, query: np.ndarray, mask: np.ndarray, keyword: np.ndarray | None, where: PaperFilter
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Similarity of every row to `query`: exact for the nearest rows and the best keyword rows, the
+        sample's mean elsewhere (a neutral value the fusion maps to about zero); and the mask of rows with vectors."""
+        mask = mask & self.present
+        neutral = float((self.sample @ query).mean()) if self.sample.size else 0.0
+        scores = np.full(len(self.corpus), neutral, dtype=np.float32)
+        row_of = self.corpus.row_of
+        if mask.sum() <= CANDIDATES:  # few admitted rows: score them all
+            exact = self.store.vector_scores(self.model, query, self.pks[mask].tolist())
+        else:
+            share = float(mask.sum()) / max(1, int(self.present.sum()))
+            exact = dict(self.store.nearest(self.model, query, where, CANDIDATES, share))
+            if keyword is not None:
+                rows = np.flatnonzero(mask)
+                best = self.pks[rows[np.argpartition(-keyword[rows], CANDIDATES)[:CANDIDATES]]].tolist()
+                exact.update(self.store.vector_scores(self.model, query, [pk for pk in best if pk not in exact]))
+        for pk, score in exact.items():
+            if pk in row_of:
+                scores[row_of[pk]] = score
+        return scores, mask

@@ -1,0 +1,207 @@
+"""The shared store: PostgreSQL with pgvector, for a lab or a community site (psycopg 3).
+
+Papers are read as they are used, never held in memory; semantic search runs in the
+database on an HNSW index per model, with the paper filters inside the query.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from confnav.errors import ConfnavError, MissingExtraError, ReadOnlyStoreError
+from confnav.store.base import PaperFilter
+from confnav.store.connection import PostgresConnection
+from confnav.store.migrations import migrate
+from confnav.store.postgres_schema import MIGRATIONS
+from confnav.store.sql import SqlStore
+
+MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(727001)"
+MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
+BEAM = 100  # hnsw.ef_search of every connection: at least the candidates a search asks for
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class PostgresStore(SqlStore):
+    """Papers of several venues in one PostgreSQL database (schema created and migrated on open)."""
+
+    keeps_rows = False
+    rating_values_sql = (
+        "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text((data::json) -> 'ratings') r"
+    )
+
+    def __init__(self, url: str, read_only: bool = False) -> None:
+        try:
+            import psycopg
+            from pgvector.psycopg import register_vector
+        except ImportError:
+            raise MissingExtraError("a PostgreSQL store", "postgres") from None
+        self.location = redact(url)
+        self.read_only = read_only
+        try:
+            raw = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ConfnavError(f"cannot connect to {self.location}: {reason}") from None
+        self.raw = raw
+        self.conn = PostgresConnection(raw)
+        try:
+            if not read_only:
+                migrate(self.conn, MIGRATIONS, begin="BEGIN", lock=MIGRATION_LOCK)
+            elif raw.execute("SELECT to_regclass('papers')").fetchone()[0] is None:
+                raise ConfnavError(f"{self.location}: not a confnav store (no papers table)")
+            register_vector(raw)
+        except psycopg.Error as exc:
+            raw.close()
+            raise ConfnavError(f"{self.location}: not a usable confnav store ({exc})") from None
+        if read_only:
+            raw.execute("SET default_transaction_read_only = on")
+        raw.execute(f"SET hnsw.ef_search = {BEAM}")
+        self._dimensions: dict[str, int] = {}
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all."""
+        if self.read_only:
+            raise ReadOnlyStoreError(f"{self.location} is open read-only")
+        with self.raw.transaction():
+            yield
+
+    # --- vectors in pgvector ---
+
+    def vector_value(self, data: bytes) -> np.ndarray:
+        return np.frombuffer(data, dtype=np.float32)
+
+    def vector_bytes(self, value: Any) -> bytes:
+        return _array(value).tobytes()
+
+    def after_bulk_load(self) -> None:
+        self.conn.execute(
+            "SELECT setval(pg_get_serial_sequence('papers', 'pk'), COALESCE(MAX(pk), 0) + 1, false) FROM papers"
+        )
+
+    def index_vectors(self, model: str) -> bool:
+        """Build the model's HNSW index (inner product) unless it exists; True if built now."""
+        dimension = self._dimension(model)
+        if dimension is None:
+            return False
+        name = _index_name(model)
+        if self.raw.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None:
+            return False
+        with self.transaction():
+            self.raw.execute("SET LOCAL maintenance_work_mem = '1GB'")
+            self.raw.execute("SET LOCAL max_parallel_maintenance_workers = 1")
+            self.raw.execute(
+                f"CREATE INDEX {name} ON embeddings USING hnsw ((vector::vector({dimension})) vector_ip_ops)"
+                f" WHERE model = {_literal(model)}"
+            )
+        return True
+
+    def nearest(
+        self, model: str, vector: np.ndarray, where: PaperFilter | None = None, limit: int = 10,
+        share: float | None = None,
+    ) -> list[tuple[int, float]]:  # fmt: skip
+        """(pk, inner product) of the `limit` papers nearest to `vector` among those `where` admits.
+
+        The HNSW index gives approximate answers, and a filter is applied to the rows its beam found
+        (pgvector 0.6 has no iterative scans): the beam is widened by the `share` of papers the filter
+        admits when the caller knows it, a short answer is retried with the widest beam, and then
+        answered exactly over the admitted rows (few, when even that beam was short).
+        """
+        dimension = self._dimension(model)
+        if dimension is None:
+            return []
+        clauses, params = self._where(where or PaperFilter())
+        extra = clauses.replace("WHERE ", "AND ", 1)
+        column = f"e.vector::vector({dimension})"
+        query = vector.astype(np.float32)
+        sql = (
+            f"SELECT e.paper_pk, ({column} <#> ?) * -1 FROM embeddings e JOIN papers p ON p.pk = e.paper_pk"
+            f" WHERE e.model = {_literal(model)} {extra} ORDER BY {{order}} LIMIT {int(limit)}"
+        )
+        beams = [int(min(MAX_EF_SEARCH, max(BEAM, 1.5 * limit / max(share or 1.0, 1e-6))))]
+        if beams[0] < MAX_EF_SEARCH:
+            beams.append(MAX_EF_SEARCH)
+        found: list[tuple[int, float]] = []
+        for beam in beams:
+            found = self._with_beam(beam, sql.format(order=f"{column} <#> ?"), [query, *params, query])
+            if len(found) >= limit:
+                break
+        if len(found) < limit:  # exact: the ORDER BY expression no index matches, over the admitted rows only
+            found = list(self.conn.execute(sql.format(order=f"({column} <#> ?) + 0"), [query, *params, query]))
+        return [(int(pk), float(score)) for pk, score in found]
+
+    def _with_beam(self, beam: int, sql: str, params: list[object]) -> list[tuple[int, float]]:
+        """The rows of an HNSW query run with this beam width (hnsw.ef_search)."""
+        if beam == BEAM:
+            return list(self.conn.execute(sql, params))
+        with self.raw.transaction():
+            self.raw.execute(f"SET LOCAL hnsw.ef_search = {beam}")
+            return list(self.conn.execute(sql, params))
+
+    def vector_scores(self, model: str, vector: np.ndarray, pks: Sequence[int]) -> dict[int, float]:
+        """Inner product of `vector` with the stored vectors of these papers (papers without one left out)."""
+        rows = self.conn.execute(
+            "SELECT paper_pk, (vector <#> ?) * -1 FROM embeddings WHERE model = ? AND paper_pk = ANY(?)",
+            (vector.astype(np.float32), model, [int(pk) for pk in pks]),
+        )
+        return {int(pk): float(score) for pk, score in rows}
+
+    def vectors_of(self, model: str, pks: Sequence[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of these papers (papers without one left out)."""
+        rows = self.conn.execute(
+            "SELECT paper_pk, vector FROM embeddings WHERE model = ? AND paper_pk = ANY(?)",
+            (model, [int(pk) for pk in pks]),
+        )
+        return {int(pk): _array(vector) for pk, vector in rows}
+
+    def _dimension(self, model: str) -> int | None:
+        if model not in self._dimensions:
+            row = self.conn.execute("SELECT vector_dims(vector) FROM embeddings WHERE model = ? LIMIT 1", (model,))
+            found = row.fetchone()
+            if found is None:
+                return None
+            self._dimensions[model] = int(found[0])
+        return self._dimensions[model]
+
+    def database_size(self) -> int:
+        """Bytes the database takes on disk."""
+        return int(self.raw.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+
+
+def _array(value: Any) -> np.ndarray:
+    """A pgvector value as loaded (a `Vector`, or an array) as a float32 array."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
+def _index_name(model: str) -> str:
+    return "embeddings_hnsw_" + hashlib.sha1(model.encode()).hexdigest()[:12]
+
+
+def _literal(text: str) -> str:
+    """A SQL string literal (the partial index's predicate must appear verbatim in queries to be used)."""
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,90 @@
+"""The two real backends the tests run on: SQLite files, and PostgreSQL (with pgvector) started by pgserver.
+
+`CONFNAV_TEST_BACKEND=postgres` makes the shared store fixtures PostgreSQL databases; the contract
+suite runs on both whatever it says.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+from pathlib import Path
+
+BACKEND = os.environ.get("CONFNAV_TEST_BACKEND", "sqlite")
+Location = Path | str
+
+_server_uri: str | None = None
+_names = itertools.count()
+
+
+def postgres_admin(folder: Path) -> str:
+    """The URL of the session's PostgreSQL server (started on first use, data in `folder`)."""
+    global _server_uri
+    if _server_uri is None:
+        import pgserver
+
+        _server_uri = pgserver.get_server(folder, cleanup_mode="stop").get_uri()
+    return _server_uri
+
+
+def _database_url(admin: str, name: str) -> str:
+    base, _, query = admin.partition("?")
+    return f"{base.rsplit('/', 1)[0]}/{name}?{query}"
+
+
+def new_postgres(folder: Path, stem: str) -> str:
+    """A fresh, empty database on the session's server."""
+    import psycopg
+
+    admin = postgres_admin(folder)
+    name = f"{stem}_{os.getpid()}_{next(_names)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return _database_url(admin, name)
+
+
+def clone_postgres(folder: Path, source: str, stem: str) -> str:
+    """A new database made from `source` as template (other sessions on it are ended first)."""
+    import psycopg
+
+    admin = postgres_admin(folder)
+    template = source.partition("?")[0].rsplit("/", 1)[1]
+    name = f"{stem}_{os.getpid()}_{next(_names)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (template,),
+        )
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return _database_url(admin, name)
+
+
+def new_location(folder: Path, stem: str, backend: str = BACKEND) -> Location:
+    """Where a fresh store of this backend lives: a file in `folder`, or a new database."""
+    if backend == "postgres":
+        return new_postgres(_server_folder(folder), stem)
+    return folder / f"{stem}.db"
+
+
+def clone(location: Location, folder: Path, stem: str = "copy") -> Location:
+    """A private copy of a store that a test may change."""
+    if isinstance(location, str) and location.startswith("postgresql://"):
+        return clone_postgres(_server_folder(folder), location, stem)
+    target = folder / f"{stem}.db"
+    shutil.copy(location, target)
+    return target
+
+
+def _server_folder(folder: Path) -> Path:
+    """One server per test session, in the session's base temporary folder."""
+    root = Path(os.environ.get("CONFNAV_TEST_PGDATA") or _session_root(folder) / "pgdata")
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _session_root(folder: Path) -> Path:
+    for parent in [folder, *folder.parents]:
+        if parent.name.startswith("pytest-") and parent.name[7:].isdigit():
+            return parent
+    return folder

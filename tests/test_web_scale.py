@@ -1,0 +1,97 @@
+"""The shared server: theme builds as background jobs (never started by a GET), a read-only mode, and
+several worker processes that see each other's writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from confnav.store import open_store
+from confnav.web.app import create_app
+from tests.backends import Location, clone
+
+
+def test_theme_builds_are_background_jobs(topics_db: Location, tmp_path: Path) -> None:
+    """iclr2020 has no themes: a GET says how to start the build and builds nothing; the job does."""
+    client = TestClient(create_app(clone(topics_db, tmp_path)))
+    missing = client.get("/api/topics", params={"venue": "iclr2020"})
+    assert missing.status_code == 409 and "POST /api/jobs" in missing.json()["error"]
+    page = client.get("/map", params={"venue": "iclr2020"})  # the page explains instead of building
+    assert page.status_code == 200 and "not built yet" in page.text
+    started = client.post("/api/jobs", json={"kind": "topics", "venue": "iclr2020"})
+    assert started.status_code == 202
+    job = started.json()
+    again = client.post("/api/jobs", json={"kind": "topics", "venue": "iclr2020"}).json()
+    assert again["id"] == job["id"]  # one build per venue at a time
+    deadline = time.monotonic() + 300
+    while job["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.5)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    assert job["state"] == "done", job
+    themes = client.get("/api/topics", params={"venue": "iclr2020"})
+    assert themes.status_code == 200 and len(themes.json()) >= 5
+    assert client.post("/api/jobs", json={"kind": "mine", "venue": "iclr2020"}).status_code == 400
+    assert client.get("/api/jobs/nope").status_code == 404
+
+
+def test_read_only_server_refuses_writes(topics_db: Location) -> None:
+    client = TestClient(create_app(topics_db, read_only=True))
+    assert client.get("/api/search", params={"q": "graph neural networks"}).status_code == 200
+    for refused in (
+        client.post("/api/lists", json={"name": "x"}),
+        client.post("/api/jobs", json={"kind": "topics", "venue": "iclr2021"}),
+    ):
+        assert refused.status_code == 403 and "read-only" in refused.json()["error"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _call(url: str, method: str = "GET", body: object = None) -> tuple[int, object]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_workers_see_each_others_writes(topics_db: Location, tmp_path: Path) -> None:
+    """`serve --workers 2`: a list made through one worker is in every answer of both, with no restart."""
+    location = clone(topics_db, tmp_path)
+    port = _free_port()
+    env = {**os.environ, "CONFNAV_DB": str(location)}
+    command = [sys.executable, "-m", "confnav", "serve", "--port", str(port), "--workers", "2"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if _call(f"{base}/api/lists")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.5)
+        status, _ = _call(f"{base}/api/lists", "POST", {"name": "shared"})
+        assert status == 201
+        _call(f"{base}/api/lists/shared/papers", "POST", {"id": "nIAxjsniDzg"})
+        seen = [_call(f"{base}/api/lists/shared")[1] for _ in range(30)]
+        assert all(answer["papers"][0]["id"] == "nIAxjsniDzg" for answer in seen)  # type: ignore[index]
+        with open_store(location) as store:
+            assert store.list_papers("shared")[0].id == "nIAxjsniDzg"
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=30)[0]
+    assert "with 2 workers" in output and "Traceback" not in output
