@@ -33,6 +33,7 @@ demo: $(VENV)/.runtime
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/pytest -q
+	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q   # the tests that use a store, again on PostgreSQL (pgserver)
 
 # The full ICLR 2021 navigator from ../shared/data: store, index, themes, verified reports (not committed).
 artifacts: $(VENV)/.runtime

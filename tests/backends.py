@@ -16,6 +16,7 @@ Location = Path | str
 
 _server_uri: str | None = None
 _names = itertools.count()
+_templates: dict[str, str] = {}  # database → an untouched copy that clones are made from
 
 
 def postgres_admin(folder: Path) -> str:
@@ -44,18 +45,37 @@ def new_postgres(folder: Path, stem: str) -> str:
     return _database_url(admin, name)
 
 
+def _name(url: str) -> str:
+    return url.partition("?")[0].rsplit("/", 1)[1]
+
+
+def freeze(location: Location) -> Location:
+    """Keep an untouched copy of a finished session store, so that clones never wait for its readers."""
+    if isinstance(location, str) and location.startswith("postgresql://"):
+        import psycopg
+
+        assert _server_uri is not None
+        name = _name(location)
+        with psycopg.connect(_server_uri, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}_tpl" TEMPLATE "{name}"')
+        _templates[name] = f"{name}_tpl"
+    return location
+
+
 def clone_postgres(folder: Path, source: str, stem: str) -> str:
-    """A new database made from `source` as template (other sessions on it are ended first)."""
+    """A new database made from `source` (from its frozen copy when it has one, else with its sessions ended)."""
     import psycopg
 
     admin = postgres_admin(folder)
-    template = source.partition("?")[0].rsplit("/", 1)[1]
+    template = _templates.get(_name(source)) or _name(source)
     name = f"{stem}_{os.getpid()}_{next(_names)}"
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            (template,),
-        )
+        if template == _name(source):
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
+                " AND pid <> pg_backend_pid()",
+                (template,),
+            )
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     return _database_url(admin, name)
 

@@ -11,7 +11,7 @@ import pytest
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
-from tests.backends import BACKEND, Location, clone, new_location
+from tests.backends import BACKEND, Location, clone, freeze, new_location
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -62,7 +62,7 @@ def iclr2021_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
     location = new_location(tmp_path_factory.mktemp("real"), "iclr2021")
     with open_store(location, create=True) as real:
         ingest(real, ICLR2021)
-    return location
+    return freeze(location)
 
 
 @pytest.fixture
@@ -110,7 +110,7 @@ def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) 
     assert notice is None, notice
     with open_store(location) as store:
         build_index(store, embedder)
-    return location
+    return freeze(location)
 
 
 @pytest.fixture(scope="session")
@@ -125,4 +125,4 @@ def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) ->
         ingest(store, [ICLR2020])
         build_index(store, choose_embedder()[0], venue="iclr2020")
         ensure_topics(store, "iclr2021")
-    return location
+    return freeze(location)

@@ -98,12 +98,16 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.papers)
 
+    def author_rows(self, name: str) -> np.ndarray | None:
+        """Rows with an author of this name, matched in memory (None: leave it to the store's filter)."""
+        if self._authors is None:
+            self._authors = AuthorIndex(self.papers)
+        return self._authors.mask(name)
+
     def mask(self, store: SearchStore, where: PaperFilter) -> np.ndarray:
-        """Rows a filter admits (all rows for an empty filter); authors are matched in memory."""
-        if where.author:
-            if self._authors is None:
-                self._authors = AuthorIndex(self.papers)
-            return self.mask(store, replace(where, author=None)) & self._authors.mask(where.author)
+        """Rows a filter admits (all rows for an empty filter)."""
+        if where.author and (authors := self.author_rows(where.author)) is not None:
+            return self.mask(store, replace(where, author=None)) & authors
         if where == PaperFilter():
             return np.ones(len(self), dtype=bool)
         if where not in self.masks:

@@ -89,17 +89,8 @@ class LeanCorpus(Corpus):
         corpus.store = store
         return corpus
 
-    def mask(self, store: SearchStore, where: PaperFilter) -> np.ndarray:
-        """Rows a filter admits; authors too are matched by the store's own rule."""
-        if where == PaperFilter():
-            return np.ones(len(self), dtype=bool)
-        if where not in self.masks:
-            selected = np.zeros(len(self), dtype=bool)
-            selected[[self.row_of[pk] for pk in store.filter_pks(where) if pk in self.row_of]] = True
-            if len(self.masks) >= 256:
-                self.masks.clear()
-            self.masks[where] = selected
-        return self.masks[where].copy()
+    def author_rows(self, name: str) -> np.ndarray | None:
+        return None  # the store's SQL filter matches authors; no author index in this process
 
     def rating_scale(self, venue: str) -> str | None:
         if not self._scales:  # once per corpus, that is per store generation

@@ -7,13 +7,13 @@ database on an HNSW index per model, with the paper filters inside the query.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
 
-from confnav.errors import ConfnavError, MissingExtraError, ReadOnlyStoreError
+from confnav.errors import ConfnavError, MissingExtraError
 from confnav.store.base import PaperFilter
 from confnav.store.connection import PostgresConnection
 from confnav.store.migrations import migrate
@@ -77,19 +77,8 @@ class PostgresStore(SqlStore):
     def close(self) -> None:
         self.raw.close()
 
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """All writes inside commit together or not at all."""
-        if self.read_only:
-            raise ReadOnlyStoreError(f"{self.location} is open read-only")
-        with self.raw.transaction():
-            yield
+    def _atomic(self) -> AbstractContextManager[None]:
+        return self.raw.transaction()  # type: ignore[no-any-return]
 
     # --- vectors in pgvector ---
 

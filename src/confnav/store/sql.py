@@ -10,13 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
 from confnav.decisions import DecisionTable
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary, canonical_json
@@ -55,6 +56,28 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
     conn: Connection
     location: str  # what messages call the store: its file, or its URL without the password
     keeps_rows = True  # cache every paper in memory between changes (a laptop store); False streams them
+
+    read_only: bool = False
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all."""
+        if self.read_only:
+            raise ReadOnlyStoreError(f"{self.location} is open read-only")
+        with self._atomic():
+            yield
+
+    def _atomic(self) -> AbstractContextManager[None]:
+        """The backend's own transaction."""
+        raise NotImplementedError
 
     def vector_value(self, data: bytes) -> Any:
         """A vector (float32 bytes) as this backend's `embeddings.vector` column takes it."""

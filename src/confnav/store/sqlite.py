@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from confnav.errors import ConfnavError, ReadOnlyStoreError
+from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.store.migrations import migrate
 from confnav.store.sql import SqlStore
@@ -45,17 +45,8 @@ class SqliteStore(SqlStore):
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> SqliteStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """All writes inside commit together or not at all."""
-        if self.read_only:
-            raise ReadOnlyStoreError(f"{self.location} is open read-only")
+    def _atomic(self) -> Iterator[None]:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
