@@ -71,8 +71,9 @@ def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) 
     return path
 
 
-def postgres_database(folder: Path, name: str, url: str | None = None) -> str:
-    """A new, empty database: on the server at `url` when given, else on a local pgserver in `folder`."""
+def postgres_database(folder: Path, name: str, url: str | None = None, keep: bool = False) -> str:
+    """A new, empty database (or, with `keep`, the one of that name if it exists): on the server at `url` when
+    given, else on a local pgserver in `folder`."""
     import psycopg
 
     if url is None:
@@ -81,6 +82,8 @@ def postgres_database(folder: Path, name: str, url: str | None = None) -> str:
         url = pgserver.get_server(folder / "pgdata").get_uri()
     base, _, query = url.partition("?")
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not (keep and exists):
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
     return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")

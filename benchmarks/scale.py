@@ -95,7 +95,8 @@ def serving(location: str, workers: int) -> Iterator[tuple[int, subprocess.Popen
     command = [str(confnav), "serve", "--db", location, "--port", str(port), "--workers", str(workers)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 1800
+        started = time.monotonic()
+        deadline = started + 1800
         while time.monotonic() < deadline:
             try:
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
@@ -104,7 +105,8 @@ def serving(location: str, workers: int) -> Iterator[tuple[int, subprocess.Popen
                     break
             except OSError:
                 time.sleep(1)
-        for _ in range(4 * workers):  # every worker loads its corpus on its first search
+        time.sleep(time.monotonic() - started)  # the other workers started at the same time: let them finish too
+        for _ in range(4 * workers):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
             connection.request("GET", "/api/search?q=graph+neural+networks")
             connection.getresponse().read()
@@ -129,10 +131,13 @@ def workers_rss(process: subprocess.Popen[bytes]) -> list[float]:
 def measure(backend: str, location: str, papers: list, vectors: list[np.ndarray], model: str, size: int,
             clients: int, seconds: float) -> None:  # fmt: skip
     with open_store(location, create=True) as store:
-        took = fill(store, papers, vectors, model, size)
-        print(f"  ingest: {size:,} papers with vectors in {took:.0f} s ({size / took:,.0f} papers/s)")
+        if store.count_papers() >= size:  # --keep: measured before, only the search figures again
+            print(f"  (the store of {store.count_papers():,} papers built by an earlier run)")
+        else:
+            took = fill(store, papers, vectors, model, size)
+            print(f"  ingest: {size:,} papers with vectors in {took:.0f} s ({size / took:,.0f} papers/s)")
         start = time.perf_counter()
-        if backend == "postgres":
+        if backend == "postgres" and not store.get_cache("keyword-index"):
             store.index_vectors(model)
             hnsw = time.perf_counter() - start
             build_keyword_index(store)
@@ -164,6 +169,7 @@ def main() -> None:
     parser.add_argument("--backends", default="postgres,sqlite")
     parser.add_argument("--db", type=Path, help="an indexed ICLR 2021 store to start from (saves embedding)")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a local pgserver)")
+    parser.add_argument("--keep", action="store_true", help="reuse stores an earlier --keep run left (PostgreSQL)")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
@@ -175,7 +181,7 @@ def main() -> None:
             for backend in args.backends.split(","):
                 print(f"\n{backend}, {size:,} papers")
                 if backend == "postgres":
-                    location = postgres_database(folder, f"scale_{size}", args.postgres)
+                    location = postgres_database(folder, f"scale_{size}", args.postgres, keep=args.keep)
                 else:
                     location = str(folder / f"scale_{size}.db")
                 measure(backend, location, papers, vectors, model, size, args.clients, args.seconds)

@@ -43,6 +43,11 @@ WHERE p.venue = 'iclr2021'
 """
 
 
+def plain(text: str) -> str:
+    """Text as plain query words: no quotes or `field:` syntax of the query language."""
+    return " ".join(text.replace('"', " ").replace(":", " ").split())
+
+
 def mrr_at_10(ask: Ask, tasks: list[tuple[str, str]]) -> float:
     total = 0.0
     for query, wanted in tasks:
@@ -84,7 +89,9 @@ def main() -> None:
             chosen = [papers[i] for i in rng.choice(len(papers), size=min(args.queries, len(papers)), replace=False)]
             tasks = {
                 "a. author keywords -> paper": [(", ".join(p.keywords), p.id) for p in chosen],
-                "b. first abstract sentence -> paper": [((p.abstract or "").split(". ")[0], p.id) for p in chosen],
+                "b. first abstract sentence -> paper": [
+                    (plain((p.abstract or "").split(". ")[0]), p.id) for p in chosen
+                ],
             }
             pg.raw.execute(TS_DOCS)  # type: ignore[attr-defined]
             searchers = {"SQLite": Searcher(lite), "PostgreSQL": Searcher(pg)}

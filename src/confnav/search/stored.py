@@ -142,7 +142,8 @@ class StoredVectors:
         if mask.sum() <= CANDIDATES:  # few admitted rows: score them all
             exact = self.store.vector_scores(self.model, query, self.pks[mask].tolist())
         else:
-            share = float(mask.sum()) / max(1, int(self.present.sum()))
+            admitted = self.corpus.mask(self.store, where) & self.present  # what the query's SQL filter admits
+            share = float(admitted.sum()) / max(1, int(self.present.sum()))
             exact = dict(self.store.nearest(self.model, query, where, CANDIDATES, share))
             if keyword is not None:
                 rows = np.flatnonzero(mask)

@@ -219,6 +219,12 @@ def migrate(
     processes opening one new database apply each migration once.
     """
     latest = migrations[-1][0]
+    try:  # an up-to-date store is only read: every web request thread opens its own connection
+        applied_before = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    except Exception:  # noqa: BLE001 - no such table yet; the error type is the driver's
+        applied_before = set()
+    if {version for version, _, _ in migrations} <= applied_before and max(applied_before) <= latest:
+        return []
     conn.execute(begin)
     try:
         if lock:

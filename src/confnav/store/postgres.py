@@ -23,6 +23,8 @@ from confnav.store.sql import SqlStore
 MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(727001)"
 MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 BEAM = 100  # hnsw.ef_search of every connection: at least the candidates a search asks for
+FAST_EF_SEARCH = 400  # the widest beam of a caller that knows the filter's share (a search: about 30 ms at 500k)
+EXACT_LIMIT = 5_000  # a filter admitting at most this many papers may be answered exactly when the index falls short
 
 
 def redact(url: str) -> str:
@@ -73,6 +75,7 @@ class PostgresStore(SqlStore):
             raw.execute("SET default_transaction_read_only = on")
         raw.execute(f"SET hnsw.ef_search = {BEAM}")
         self._dimensions: dict[str, int] = {}
+        self._counts: dict[str, int] = {}
 
     def close(self) -> None:
         self.raw.close()
@@ -87,6 +90,13 @@ class PostgresStore(SqlStore):
 
     def vector_bytes(self, value: Any) -> bytes:
         return _array(value).tobytes()
+
+    def author_clause(self, tokens: list[str]) -> tuple[str, list[object]]:
+        """The same rule as SQLite's, answered from a GIN index of each author's name tokens."""
+        return (
+            "p.pk IN (SELECT a.paper_pk FROM paper_authors a WHERE string_to_array(a.name_key, ' ') @> ?::text[])",
+            [tokens],
+        )
 
     def after_bulk_load(self) -> None:
         self.conn.execute(
@@ -118,8 +128,8 @@ class PostgresStore(SqlStore):
 
         The HNSW index gives approximate answers, and a filter is applied to the rows its beam found
         (pgvector 0.6 has no iterative scans): the beam is widened by the `share` of papers the filter
-        admits when the caller knows it, a short answer is retried with the widest beam, and then
-        answered exactly over the admitted rows (few, when even that beam was short).
+        admits when the caller knows it (else a short answer is retried with the widest beam), and a
+        short answer is then answered exactly when the filter admits few papers (else it is the best found).
         """
         dimension = self._dimension(model)
         if dimension is None:
@@ -132,17 +142,29 @@ class PostgresStore(SqlStore):
             f"SELECT e.paper_pk, ({column} <#> ?) * -1 FROM embeddings e JOIN papers p ON p.pk = e.paper_pk"
             f" WHERE e.model = {_literal(model)} {extra} ORDER BY {{order}} LIMIT {int(limit)}"
         )
-        beams = [int(min(MAX_EF_SEARCH, max(BEAM, 1.5 * limit / max(share or 1.0, 1e-6))))]
-        if beams[0] < MAX_EF_SEARCH:
-            beams.append(MAX_EF_SEARCH)
+        if share is None:  # the default beam, then the widest
+            beams = [BEAM, MAX_EF_SEARCH]
+        else:  # one beam, wide enough for the filter's share of papers (a caller that knows it wants speed)
+            beams = [int(min(FAST_EF_SEARCH, max(BEAM, 1.5 * limit / max(share, 1e-6))))]
         found: list[tuple[int, float]] = []
         for beam in beams:
             found = self._with_beam(beam, sql.format(order=f"{column} <#> ?"), [query, *params, query])
             if len(found) >= limit:
                 break
-        if len(found) < limit:  # exact: the ORDER BY expression no index matches, over the admitted rows only
+        if len(found) < limit and self._admitted(model, clauses, params, share) <= EXACT_LIMIT:
+            # exact: an ORDER BY expression no index matches, over the admitted rows only (few of them)
             found = list(self.conn.execute(sql.format(order=f"({column} <#> ?) + 0"), [query, *params, query]))
         return [(int(pk), float(score)) for pk, score in found]
+
+    def _admitted(self, model: str, clauses: str, params: list[object], share: float | None) -> int:
+        """How many papers with a vector of `model` a filter admits (estimated from `share` when given)."""
+        if share is not None:  # vectors counted once per connection: a threshold needs no exact count
+            if model not in self._counts:
+                self._counts[model] = self.embedding_models().get(model, 0)
+            return int(share * self._counts[model])
+        extra = clauses.replace("WHERE ", "AND ", 1)
+        sql = f"SELECT COUNT(*) FROM embeddings e JOIN papers p ON p.pk = e.paper_pk WHERE e.model = ? {extra}"
+        return int(self.conn.execute(sql, [model, *params]).fetchone()[0])
 
     def _with_beam(self, beam: int, sql: str, params: list[object]) -> list[tuple[int, float]]:
         """The rows of an HNSW query run with this beam width (hnsw.ef_search)."""

@@ -133,4 +133,9 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     (2, "background jobs (topic builds started from the web app), visible to every worker", JOBS_TABLE),
+    (
+        3,
+        "author filter from a GIN index of name tokens (a LIKE scan of every author is slow at scale)",
+        "CREATE INDEX paper_authors_tokens ON paper_authors USING gin (string_to_array(name_key, ' '))",
+    ),
 ]

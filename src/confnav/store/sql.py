@@ -87,6 +87,13 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
         """An `embeddings.vector` column value as float32 bytes."""
         return bytes(value)
 
+    def author_clause(self, tokens: list[str]) -> tuple[str, list[Any]]:
+        """SQL admitting papers with an author whose name holds every token (any order), and its parameters."""
+        likes = " AND ".join("(' ' || a.name_key || ' ') LIKE ?" for _ in tokens)
+        return f"EXISTS (SELECT 1 FROM paper_authors a WHERE a.paper_pk = p.pk AND {likes})", [
+            f"% {t} %" for t in tokens
+        ]
+
     def index_vectors(self, model: str) -> bool:
         """Build a nearest-neighbour index of a model's vectors where the backend has one; True if built now."""
         return False
@@ -455,9 +462,9 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
         if f.author:
             tokens = name_key(f.author).split()
             if tokens:
-                likes = " AND ".join("(' ' || a.name_key || ' ') LIKE ?" for _ in tokens)
-                clauses.append(f"EXISTS (SELECT 1 FROM paper_authors a WHERE a.paper_pk = p.pk AND {likes})")
-                params.extend(f"% {t} %" for t in tokens)
+                clause, values = self.author_clause(tokens)
+                clauses.append(clause)
+                params.extend(values)
         if f.keyword:
             clauses.append("EXISTS (SELECT 1 FROM paper_keywords k WHERE k.paper_pk = p.pk AND k.keyword_key LIKE ?)")
             params.append(f"%{fold(f.keyword)}%")
