@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -26,6 +27,21 @@ def keyword_fields(paper: Paper) -> dict[str, str]:
         "authors": "; ".join(a.name for a in paper.authors),
         "abstract": paper.abstract or "",
     }
+
+
+def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], rebuild: bool = False) -> KeywordIndex:
+    """The BM25F index of the store's papers (in row order) as cached for this generation, else built from
+    `papers` (read only then) and cached."""
+    cached = None if rebuild else store.get_cache(KEYWORD_CACHE)
+    if cached and cached[0] == generation:
+        return KeywordIndex.from_bytes(cached[1])
+    keyword = KeywordIndex.build([keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
+    try:
+        with store.transaction():
+            store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())
+    except (ReadOnlyStoreError, sqlite3.OperationalError):
+        pass  # a read-only store: search still works, only slower to start
+    return keyword
 
 
 @dataclass
@@ -72,16 +88,7 @@ class Corpus:
         rows = list(store.paper_rows())
         pks = np.array([pk for pk, _ in rows], dtype=np.int64)
         papers = [paper for _, paper in rows]
-        cached = store.get_cache(KEYWORD_CACHE)
-        if cached and cached[0] == generation:
-            keyword = KeywordIndex.from_bytes(cached[1])
-        else:
-            keyword = KeywordIndex.build([keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
-            try:
-                with store.transaction():
-                    store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())
-            except (ReadOnlyStoreError, sqlite3.OperationalError):
-                pass  # a read-only store: search still works, only slower to start
+        keyword = keyword_index(store, generation, papers)
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
         return cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings, short=short)

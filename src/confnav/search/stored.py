@@ -3,7 +3,6 @@ the keyword index and a small sample of vectors, and asks the database for paper
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -11,10 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from confnav.errors import ReadOnlyStoreError
 from confnav.model import Paper
-from confnav.search.corpus import KEYWORD_CACHE, Corpus, keyword_fields
-from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
+from confnav.search.corpus import Corpus, keyword_index
+from confnav.search.keyword import KeywordIndex
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
@@ -58,15 +56,8 @@ class LazyPapers:
 
 
 def build_keyword_index(store: SearchStore) -> KeywordIndex:
-    """The BM25F index of every paper, built from the papers as they are read, and cached in the store."""
-    generation = store.generation()
-    index = KeywordIndex.build([keyword_fields(p) for _, p in store.paper_rows()], DEFAULT_FIELD_WEIGHTS)
-    try:
-        with store.transaction():
-            store.put_cache(KEYWORD_CACHE, generation, index.to_bytes())
-    except (ReadOnlyStoreError, sqlite3.OperationalError):
-        pass  # a read-only store: search still works, only slower to start
-    return index
+    """The BM25F index of every paper, built now from the papers as they are read, and cached in the store."""
+    return keyword_index(store, store.generation(), (p for _, p in store.paper_rows()), rebuild=True)
 
 
 @dataclass
@@ -79,11 +70,7 @@ class LeanCorpus(Corpus):
     def load(cls, store: SearchStore) -> LeanCorpus:
         generation = store.generation()
         pks, short, ratings = store.row_facts()
-        cached = store.get_cache(KEYWORD_CACHE)
-        if cached and cached[0] == generation:
-            keyword = KeywordIndex.from_bytes(cached[1])
-        else:
-            keyword = build_keyword_index(store)
+        keyword = keyword_index(store, generation, (p for _, p in store.paper_rows()))
         papers = LazyPapers(store, pks)
         corpus = cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings, short=short)  # type: ignore[arg-type]
         corpus.store = store

@@ -199,9 +199,6 @@ class PostgresStore(SqlStore):
             self._dimensions[model] = int(found[0])
         return self._dimensions[model]
 
-    def database_size(self) -> int:
-        """Bytes the database takes on disk."""
-        return int(self.raw.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
 
 def _array(value: Any) -> np.ndarray:

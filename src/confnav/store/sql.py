@@ -102,10 +102,8 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
         """Called after rows were written with their own keys (a copy), so new rows get fresh ones."""
 
     def files_home(self) -> Path:
-        """Where files that belong with this store (fetch snapshots) go: beside its file, or a cache folder."""
-        path = getattr(self, "path", None)
-        if isinstance(path, Path):
-            return path
+        """A path whose folder holds the files that belong with this store (fetch snapshots): by default in the
+        cache folder, under a name made from the store's location."""
         from confnav.demo import cache_dir
 
         return cache_dir() / "stores" / hashlib.sha1(self.location.encode()).hexdigest()[:12] / "store"

@@ -45,6 +45,10 @@ class SqliteStore(SqlStore):
     def close(self) -> None:
         self.conn.close()
 
+    def files_home(self) -> Path:
+        """Snapshots go beside the store file."""
+        return self.path
+
     @contextmanager
     def _atomic(self) -> Iterator[None]:
         self.conn.execute("BEGIN IMMEDIATE")
