@@ -59,9 +59,9 @@ def bench_embed() -> None:
     print(f"  speed-up {base_s / fast_s:.2f}x; mean cosine between the two embeddings of a paper {agreement:.4f}")
 
 
-def queries(papers: list[Paper], count: int = 200) -> list[tuple[str, PaperFilter]]:
+def queries(papers: list[Paper], count: int = 200, seed: int = 7) -> list[tuple[str, PaperFilter]]:
     """Varied queries: titles, keyword lists, short topics, phrases, authors, with and without filters."""
-    rng = random.Random(7)
+    rng = random.Random(seed)
     topics = ["graph neural networks", "offline reinforcement learning", "adversarial robustness",
               "contrastive self-supervised learning", "neural architecture search", "federated learning privacy",
               "normalizing flows", "linear attention with random features", "meta-learning few-shot",

@@ -21,15 +21,18 @@ from confnav.store.protocols import Store
 @click.option("--top", type=click.IntRange(1, 100_000), default=20, show_default=True, help="How many papers.")
 @click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), help="TOML/JSON file with [weights].")
 @click.option("--explain", is_flag=True, help="Show every signal's value and contribution.")
+@click.option("--at-conference", is_flag=True,
+              help="Only what was known when the venue opened (no citations): for planning a visit.")  # fmt: skip
 @json_option
 @with_store
 def rank(
     store: Store, venue: str | None, theme: str | None, like: tuple[str, ...], top: int,
-    weights: Path | None, explain: bool, as_json: bool,
+    weights: Path | None, explain: bool, at_conference: bool, as_json: bool,
 ) -> None:  # fmt: skip
-    """Must-read papers of a venue, each with the reasons it is there."""
+    """Must-read papers of a venue, each with the reasons it is there (by default every signal the store
+    holds, citations included, for looking back)."""
     venue = store.pick_venue(venue)
-    ranking = WeightedRanker(load_weights(weights)).rank(store, venue, theme=theme)
+    ranking = WeightedRanker(load_weights(weights), at_conference=at_conference).rank(store, venue, theme=theme)
     papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
     papers = papers[:top]
     if as_json:
@@ -51,6 +54,8 @@ def rank(
                         f"  weight {ranking.weights[name]:g}  adds {item.contributions[name]:.3f}",
                         markup=False,
                     )
+            if item.explained:
+                out.print("         predicted impact, largest parts: " + "; ".join(item.explained), markup=False)
 
 
 @cli.command()

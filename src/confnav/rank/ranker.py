@@ -3,14 +3,16 @@
 Each signal is turned into a percentile among the venue's papers that have it
 (the decision keeps its tier value); a paper without a signal gets 0 for it.
 The score is Σ weight × normalised value / Σ weight over the signals the venue
-has. A light diversity step then keeps one theme from filling the top of the list.
+has. A light diversity step then keeps one theme from filling the top of the list,
+never lifting a paper above one of a higher decision tier; the score shown is the
+one the list is sorted by (after the diversity penalty), so it never rises down the list.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -36,6 +38,8 @@ class RankedPaper:
     contributions: dict[str, float]
     reasons: list[str]
     theme: str | None = None
+    base_score: float | None = None  # before the diversity penalty
+    explained: list[str] = field(default_factory=list)  # the impact predictor's largest contributions
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -45,7 +49,9 @@ class RankedPaper:
             "decision": self.paper.decision.name,
             "outcome": self.paper.decision.outcome.value,
             "score": round(self.score, 6),
+            "base_score": round(self.score if self.base_score is None else self.base_score, 6),
             "reasons": self.reasons,
+            "impact_explained": self.explained,
             "theme": self.theme,
             "signals": {k: (None if v is None else round(v, 6)) for k, v in self.values.items()},
             "normalized": {k: round(v, 6) for k, v in self.normalized.items()},
@@ -60,10 +66,15 @@ class Ranking:
     papers: list[RankedPaper]
     weights: dict[str, float]
     missing: dict[str, str] = field(default_factory=dict)
+    typical: dict[str, float] = field(default_factory=dict)  # the venue's mean normalised value of each signal
 
 
 class Ranker(Protocol):
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking: ...
+
+
+def _decision(item: RankedPaper) -> float:
+    return item.values.get("decision") or 0.0
 
 
 def percentiles(values: list[float | None]) -> np.ndarray:
@@ -79,15 +90,20 @@ def percentiles(values: list[float | None]) -> np.ndarray:
 
 
 class WeightedRanker:
-    """The default ranker; `exclude` drops signals (used by the evaluation to hide the decision)."""
+    """The default ranker; `exclude` drops signals (used by the evaluation to hide the decision);
+    `at_conference` keeps to what was known when the venue opened (no citations, no external signals)."""
 
-    def __init__(self, weights: dict[str, float] | None = None, exclude: Sequence[str] = (), diversify: bool = True):
+    def __init__(
+        self, weights: dict[str, float] | None = None, exclude: Sequence[str] = (), diversify: bool = True,
+        at_conference: bool = False,
+    ) -> None:  # fmt: skip
         self.weights = dict(weights or DEFAULT_WEIGHTS)
         self.exclude = set(exclude)
         self.diversify = diversify
+        self.at_conference = at_conference
 
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
-        return self.rank_signals(compute_signals(store, venue), theme=theme)
+        return self.rank_signals(compute_signals(store, venue, self.at_conference), theme=theme)
 
     def rank_signals(self, signals: VenueSignals, theme: str | None = None) -> Ranking:
         """Rank from precomputed signals (the evaluation reuses them across bootstrap samples)."""
@@ -99,14 +115,18 @@ class WeightedRanker:
             for n in names
         }  # fmt: skip
         total = sum(weight_of(self.weights, n) for n in names) or 1.0
+        typical = {n: float(np.mean(normalized[n])) for n in names}  # a reason must beat the venue's average
         ranked = []
         for i, item in enumerate(items):
             norm = {n: float(normalized[n][i]) for n in names}
             contributions = {n: weight_of(self.weights, n) * norm[n] / total for n in names}
             theme_label = item.theme.label if item.theme else None
-            why = reasons(item, norm, signals)
+            raised = {n for n in names if norm[n] > typical[n]}
+            why = reasons(item, norm, raised, signals)
             score = sum(contributions.values())
-            ranked.append(RankedPaper(item.paper, score, dict(item.values), norm, contributions, why, theme_label))
+            explained = [str(c) for c in item.impact]
+            paper, values = item.paper, dict(item.values)
+            ranked.append(RankedPaper(paper, score, values, norm, contributions, why, theme_label, score, explained))
         if theme is not None:
             ranked = [r for r, item in zip(ranked, items, strict=True) if _in_theme(item, theme)]
             if not ranked:
@@ -115,7 +135,7 @@ class WeightedRanker:
         if self.diversify:
             ranked = diversify(ranked)
         missing = {n: why for n, why in signals.missing.items() if n not in self.exclude}
-        return Ranking(ranked, {n: weight_of(self.weights, n) for n in names}, missing)
+        return Ranking(ranked, {n: weight_of(self.weights, n) for n in names}, missing, typical)
 
 
 def _in_theme(item: PaperSignals, theme: str) -> bool:
@@ -123,48 +143,66 @@ def _in_theme(item: PaperSignals, theme: str) -> bool:
 
 
 def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
-    """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked."""
+    """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked,
+    and may pass only papers of its own decision tier or lower. Scores become the penalised ones, never rising."""
     pool, picked, seen = list(ranked[: head * 3]), [], Counter[str | None]()
     while pool and len(picked) < head:
-        best = max(range(len(pool)), key=lambda i: pool[i].score - DIVERSITY_PENALTY * seen[pool[i].theme])
+        best, best_score, highest = 0, -np.inf, -np.inf
+        for i, item in enumerate(pool):
+            if _decision(item) >= highest:  # no paper of a higher tier is above it in the pool
+                adjusted = item.score - DIVERSITY_PENALTY * seen[item.theme]
+                if adjusted > best_score:
+                    best, best_score = i, adjusted
+            highest = max(highest, _decision(item))
         choice = pool.pop(best)
         seen[choice.theme] += 1
-        picked.append(choice)
-    return picked + sorted(pool + ranked[head * 3 :], key=lambda r: (-r.score, r.paper.id))
+        picked.append(replace(choice, score=best_score, base_score=choice.score))
+    rest = sorted(pool + ranked[head * 3 :], key=lambda r: (-r.score, r.paper.id))
+    ordered, ceiling = [], np.inf
+    for item in picked + rest:  # the list is read top-down: a score never exceeds the one above it
+        ceiling = min(ceiling, item.score)
+        ordered.append(replace(item, score=ceiling, base_score=item.base_score))
+    return ordered
 
 
-def reasons(item: PaperSignals, normalized: dict[str, float], signals: VenueSignals) -> list[str]:
-    """Plain-word reasons, each built from the stored values it cites."""
+def reasons(item: PaperSignals, normalized: dict[str, float], raised: set[str], signals: VenueSignals) -> list[str]:
+    """Plain-word reasons for what raises this paper above the venue's average, each with its figure and source."""
     paper, values, said = item.paper, item.values, []
-    said.append(paper.decision.name if paper.decision.accepted else f"decision: {paper.decision.name}")
-    if paper.ratings:
-        top = _top_share(normalized.get("rating_mean"))
+    venue = signals.venue.name
+    if "citations" in raised and item.citations is not None:
+        when = f", as of {item.citations.as_of}" if item.citations.as_of else ""
+        top = _top_share(normalized.get("citations"), venue)
+        said.append(f"{item.citations.count:,} citations, {item.citations.source}{when}{top}")
+    if "impact" in raised and signals.impact_source:
+        said.append(f"predicted impact{_top_share(normalized.get('impact'), venue) or ' above the median'}"
+                    f" ({signals.impact_source})")  # fmt: skip
+    if "decision" in raised and paper.decision.accepted:
+        said.append(paper.decision.name)
+    if paper.ratings and "rating_mean" in raised:
+        top = _top_share(normalized.get("rating_mean"), venue)
         listed = ", ".join(f"{r:g}" for r in paper.ratings)
-        said.append(f"ratings {listed} (mean {values['rating_mean']:.2f}{top})")
-    else:
-        said.append("no reviewer ratings in the data")
+        said.append(f"ratings {listed}, mean {values['rating_mean']:.2f}{top}")
     earlier = [a for a in item.authors if a.accepted]
-    if earlier:
+    if earlier and "track_record" in raised:
         conference = signals.venue.series
         with_orals = sum(1 for a in earlier if a.orals)
         text = f"{len(earlier)} author{'s' * (len(earlier) > 1)} with earlier {conference} papers"
         said.append(text + (f" ({with_orals} with orals)" if with_orals else ""))
-    if values.get("code"):
+    if values.get("code") and "code" in raised:
         said.append("code released")
     if item.theme is not None and normalized.get("centrality", 0) >= 0.75:
         said.append(f"central in '{item.theme.label}'")
-    if item.theme is not None and values.get("momentum") is not None and abs(values["momentum"] or 0) >= 0.005:
+    if item.theme is not None and (values.get("momentum") or 0) >= 0.005 and "momentum" in raised:
         before, after = item.theme_share_before or 0.0, item.theme.share
-        verb = "grew" if (values["momentum"] or 0) > 0 else "shrank"
-        said.append(f"theme '{item.theme.label}' {verb} from {before:.1%} to {after:.1%} of papers")
+        said.append(f"theme '{item.theme.label}' grew from {before:.1%} to {after:.1%} of papers")
     if normalized.get("novelty", 0) >= 0.9:
-        said.append(f"far from earlier papers (novelty{_top_share(normalized['novelty'])})")
-    for name in sorted(n for n in values if n.startswith("external:") and values[n] is not None):
-        said.append(f"{name.split(':', 1)[1]} {values[name]:g}{_top_share(normalized.get(name))}")
+        said.append(f"far from earlier papers{_top_share(normalized['novelty'], venue)}")
+    for name in sorted(n for n in values if n.startswith("external:") and values[n] is not None and n in raised):
+        said.append(f"{name.split(':', 1)[1]} {values[name]:g}{_top_share(normalized.get(name), venue)}")
     return said
 
 
-def _top_share(percentile: float | None) -> str:
+def _top_share(percentile: float | None, venue: str) -> str:
     if percentile is None or percentile < 0.5:
         return ""
-    return f", top {max(1, round((1 - percentile) * 100))}%"
+    return f" (top {max(1, round((1 - percentile) * 100))}% of {venue})"

@@ -2,6 +2,8 @@
 
 | signal | value |
 | --- | --- |
+| citations | the paper's citation count (looking back only, never with `at_conference`) |
+| impact | predicted citation percentile from what was known at the conference (see impact.py) |
 | decision | by the decision's tier: oral 1, spotlight 2/3, poster and other accepted kinds 1/3, findings 1/6, else 0 |
 | rating_mean, rating_min | mean and lowest reviewer rating |
 | confidence_weighted | ratings averaged with the reviewers' confidences as weights |
@@ -11,7 +13,7 @@
 | centrality | similarity to the centre of the paper's theme |
 | momentum | change of the theme's share of papers since the previous venue |
 | novelty | 1 − similarity to the closest paper of earlier venues |
-| external:NAME | a number from a user-supplied file (citations, mentions, ...) |
+| external:NAME | a number from a user-supplied file (mentions, ...; looking back only) |
 """
 
 from __future__ import annotations
@@ -22,16 +24,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from confnav.errors import ConfnavError
-from confnav.model import Paper, Venue, name_key
+from confnav.model import CitationCount, Paper, Venue, name_key
 from confnav.people import PeopleIndex
+from confnav.rank.features import TIER_VALUES
+from confnav.rank.impact import Contribution, impact_estimates
 from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import topic_vectors
 from confnav.topics.facts import ThemeFacts, ensure_topics, theme_facts
 from confnav.topics.trends import theme_changes
 
-TIER_VALUES = {0: 1.0, 1: 2 / 3, 2: 1 / 3, 3: 1 / 6}
 CORE_SIGNALS = (
-    "decision", "rating_mean", "rating_min", "confidence_weighted", "agreement",
+    "citations", "impact", "decision", "rating_mean", "rating_min", "confidence_weighted", "agreement",
     "track_record", "code", "centrality", "momentum", "novelty",
 )  # fmt: skip
 
@@ -55,6 +58,8 @@ class PaperSignals:
     theme: ThemeFacts | None = None
     subtheme: str | None = None
     theme_share_before: float | None = None
+    citations: CitationCount | None = None
+    impact: list[Contribution] = field(default_factory=list)
 
 
 @dataclass
@@ -65,14 +70,16 @@ class VenueSignals:
     papers: list[PaperSignals]
     earlier: list[Venue]
     missing: dict[str, str] = field(default_factory=dict)
+    impact_source: str | None = None
 
     def names(self) -> list[str]:
         present = {name for p in self.papers for name, v in p.values.items() if v is not None}
         return [n for n in CORE_SIGNALS if n in present] + sorted(n for n in present if n.startswith("external:"))
 
 
-def compute_signals(store: AnalysisStore, venue_id: str) -> VenueSignals:
-    """Every signal for every paper of a venue; signals the store cannot support are listed in `missing`."""
+def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = False) -> VenueSignals:
+    """Every signal for every paper of a venue; signals the store cannot support are listed in `missing`.
+    `at_conference` keeps to what was known when the venue opened: no citation counts, no external signals."""
     venue = store.get_venue(venue_id)
     earlier = sorted(
         (s.venue for s in store.venues() if s.venue.conference == venue.conference and s.venue.year < venue.year),
@@ -85,11 +92,33 @@ def compute_signals(store: AnalysisStore, venue_id: str) -> VenueSignals:
         item.values["code"] = 1.0 if item.paper.links.get("code") else None
     _track_record(store, result)
     _topic_signals(store, result)
+    _impact(store, result)
+    if at_conference:
+        return result
     external = store.external_signals(venue_id)
     for item in papers:
-        for name, value in external.get(item.paper.id, {}).items():
-            item.values[f"external:{name}"] = value
+        fetched = external.get(item.paper.id, {})
+        item.citations = item.paper.citations or (
+            CitationCount(int(fetched["citations"]), "a citation service") if "citations" in fetched else None
+        )
+        item.values["citations"] = float(item.citations.count) if item.citations else None
+        for name, value in fetched.items():
+            if name != "citations":
+                item.values[f"external:{name}"] = value
+    if not any(item.citations for item in papers):
+        result.missing["citations"] = "no citation counts for this venue (ingest them or run 'confnav fetch citations')"
     return result
+
+
+def _impact(store: AnalysisStore, result: VenueSignals) -> None:
+    estimates = impact_estimates(store, result.venue.id)
+    if isinstance(estimates, str):
+        result.missing["impact"] = estimates
+        return
+    result.impact_source = estimates.source()
+    for item in result.papers:
+        item.values["impact"] = estimates.predicted.get(item.paper.id)
+        item.impact = estimates.contributions.get(item.paper.id, [])
 
 
 def _review_signals(paper: Paper) -> dict[str, float | None]:

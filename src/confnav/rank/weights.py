@@ -16,7 +16,11 @@ from confnav.rank.signals import CORE_SIGNALS
 # Chosen on ICLR 2021 with benchmarks/rank_eval.py (see BENCHMARKS.md). Giving the
 # review-independent signals more weight makes the top 100 steadier under review
 # resampling (Kendall tau 0.77 at 0.05 each, 0.82 at 0.15) but costs ROC AUC (0.919 → 0.900).
+# Citations (looking back) and predicted impact (from the venues with citations) lead where the store has
+# them; chosen with benchmarks/impact_eval.py (see BENCHMARKS.md). Without them the weights below decide.
 DEFAULT_WEIGHTS: dict[str, float] = {
+    "citations": 6.0,
+    "impact": 4.0,
     "decision": 3.0,
     "rating_mean": 2.0,
     "confidence_weighted": 0.25,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -17,6 +18,7 @@ from confnav.store import PaperFilter
 from confnav.store.protocols import SearchStore
 
 KEYWORD_CACHE = "keyword-index"
+MASK_CACHE_BYTES = 32 << 20  # filter masks kept (one byte per row each): 256 at 130,000 papers, 64 at 500,000
 
 
 def keyword_fields(paper: Paper) -> dict[str, str]:
@@ -73,13 +75,14 @@ class Corpus:
 
     papers: list[Paper]
     keyword: KeywordIndex
-    row_of: dict[int, int] = field(default_factory=dict)
+    pks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # row keys, ascending
     ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
     masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
     rows_of_id: dict[str, list[int]] = field(default_factory=dict)
     short: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     _authors: AuthorIndex | None = None
     _scales: dict[str, str] = field(default_factory=dict)
+    _masks_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def load(cls, store: SearchStore) -> Corpus:
@@ -91,7 +94,7 @@ class Corpus:
         keyword = keyword_index(store, generation, papers)
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
-        return cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings, short=short)
+        return cls(papers, keyword, pks, ratings=ratings, short=short)
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""
@@ -105,6 +108,15 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.papers)
 
+    def rows_of(self, pks: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of these row keys, and which keys have one (papers added since the load have none)."""
+        wanted = np.fromiter(pks, dtype=np.int64)
+        if not self.pks.size or not wanted.size:
+            return np.zeros(0, dtype=np.int64), np.zeros(wanted.size, dtype=bool)
+        at = np.minimum(np.searchsorted(self.pks, wanted), self.pks.size - 1)
+        found = self.pks[at] == wanted
+        return at[found], found
+
     def author_rows(self, name: str) -> np.ndarray | None:
         """Rows with an author of this name, matched in memory (None: leave it to the store's filter)."""
         if self._authors is None:
@@ -117,13 +129,16 @@ class Corpus:
             return self.mask(store, replace(where, author=None)) & authors
         if where == PaperFilter():
             return np.ones(len(self), dtype=bool)
-        if where not in self.masks:
+        with self._masks_lock:  # request threads share the masks, least recently used first
+            selected = self.masks.pop(where, None)
+        if selected is None:
             selected = np.zeros(len(self), dtype=bool)
-            selected[[self.row_of[pk] for pk in store.filter_pks(where) if pk in self.row_of]] = True
-            if len(self.masks) >= 256:
-                self.masks.clear()
+            selected[self.rows_of(store.filter_pks(where))[0]] = True
+        with self._masks_lock:
+            while self.masks and (len(self.masks) + 1) * len(self) > MASK_CACHE_BYTES:
+                del self.masks[next(iter(self.masks))]
             self.masks[where] = selected
-        return self.masks[where].copy()
+        return selected.copy()
 
     def load_vectors(self, store: SearchStore, model: str) -> Vectors:
         """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload)."""
@@ -133,10 +148,9 @@ class Corpus:
         present = np.zeros(len(self), dtype=bool)
         if blobs:
             stacked = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dimension)
-            rows = np.array([self.row_of.get(pk, -1) for pk in pks])
-            keep = rows >= 0
-            matrix[rows[keep]] = stacked[keep]
-            present[rows[keep]] = True
+            rows, found = self.rows_of(pks)
+            matrix[rows] = stacked[found]
+            present[rows] = True
         return Vectors(matrix, present)
 
     def prefetch(self, rows: list[int]) -> None:

@@ -254,7 +254,8 @@ class Searcher:
         order = _best_first(rows, score, max(4 * limit, 50))
         wanted = set(terms(query.text)) if query else set()
         hits: list[Hit] = []
-        for chunk in iter(lambda: list(islice(order, max(2 * limit, 10))), []):
+        chunk_size = max(2 * limit, 10) * (4 if query is not None and query.narrows else 1)
+        for chunk in iter(lambda: list(islice(order, chunk_size)), []):
             corpus.prefetch(chunk)  # a corpus kept in the store reads the next papers in one query
             for row in chunk:
                 paper = papers[row]

@@ -41,10 +41,19 @@ class Query:
         """What is scored by keyword and meaning: everything but author names."""
         return " ".join([*self.free, *self.phrases, *self.titles, *self.keywords])
 
+    @property
+    def narrows(self) -> bool:
+        """True when hits must meet conditions beyond the scored text (so many best-scored rows may fail)."""
+        return bool(self.phrases or self.titles or self.keywords or self.authors)
+
     def matches(self, title: str, abstract: str, keywords: list[str], authors: list[str]) -> bool:
         """True when a paper meets every phrase and field condition."""
         if self.phrases:  # each part is folded only when a condition needs it (this runs per hit)
-            body = f" {' '.join(words(' '.join([title, abstract, *keywords])))} "
+            text = " ".join([title, abstract, *keywords])
+            lowered = text.lower()  # ASCII text folds to its lower case: a missing word rules it out cheaply
+            if text.isascii() and any(w not in lowered for p in self.phrases for w in words(p)):
+                return False
+            body = f" {' '.join(words(text))} "
             if any(f" {' '.join(words(p))} " not in body for p in self.phrases):
                 return False
         if self.titles:

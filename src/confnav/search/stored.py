@@ -72,7 +72,7 @@ class LeanCorpus(Corpus):
         pks, short, ratings = store.row_facts()
         keyword = keyword_index(store, generation, (p for _, p in store.paper_rows()))
         papers = LazyPapers(store, pks)
-        corpus = cls(papers, keyword, {int(pk): i for i, pk in enumerate(pks)}, ratings=ratings, short=short)  # type: ignore[arg-type]
+        corpus = cls(papers, keyword, pks, ratings=ratings, short=short)  # type: ignore[arg-type]
         corpus.store = store
         return corpus
 
@@ -85,8 +85,8 @@ class LeanCorpus(Corpus):
         return self._scales.get(venue)
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
-        rows = [self.row_of[pk] for pk in self.store.pks_of(paper_id, venue) if pk in self.row_of]
-        return rows[0] if rows else None
+        rows = self.rows_of(self.store.pks_of(paper_id, venue))[0]
+        return int(rows[0]) if rows.size else None
 
     def prefetch(self, rows: list[int]) -> None:
         self.papers.prefetch(rows)  # type: ignore[attr-defined]
@@ -99,9 +99,9 @@ class StoredVectors:
 
     def __init__(self, store: NearestNeighbours, model: str, corpus: LeanCorpus, embedded: list[int]) -> None:
         self.store, self.model, self.corpus = store, model, corpus
-        self.pks: np.ndarray = corpus.papers.pks  # type: ignore[attr-defined]
+        self.pks: np.ndarray = corpus.pks
         self.present = np.zeros(len(corpus), dtype=bool)
-        self.present[[corpus.row_of[pk] for pk in embedded if pk in corpus.row_of]] = True
+        self.present[corpus.rows_of(embedded)[0]] = True
         rng = np.random.default_rng(0)
         chosen = rng.choice(embedded, size=min(SAMPLE, len(embedded)), replace=False) if embedded else []
         found = store.vectors_of(model, [int(pk) for pk in chosen])
@@ -125,7 +125,6 @@ class StoredVectors:
         mask = mask & self.present
         neutral = float((self.sample @ query).mean()) if self.sample.size else 0.0
         scores = np.full(len(self.corpus), neutral, dtype=np.float32)
-        row_of = self.corpus.row_of
         if mask.sum() <= CANDIDATES:  # few admitted rows: score them all
             exact = self.store.vector_scores(self.model, query, self.pks[mask].tolist())
         else:
@@ -136,7 +135,6 @@ class StoredVectors:
                 rows = np.flatnonzero(mask)
                 best = self.pks[rows[np.argpartition(-keyword[rows], CANDIDATES)[:CANDIDATES]]].tolist()
                 exact.update(self.store.vector_scores(self.model, query, [pk for pk in best if pk not in exact]))
-        for pk, score in exact.items():
-            if pk in row_of:
-                scores[row_of[pk]] = score
+        rows, found = self.corpus.rows_of(exact)
+        scores[rows] = np.fromiter(exact.values(), dtype=np.float32)[found]
         return scores, mask

@@ -50,6 +50,9 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
+CACHE_PIECE = 8 << 20  # bytes of a cached value read per query
+
+
 class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
@@ -252,8 +255,22 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
         )
 
     def get_cache(self, name: str) -> tuple[int, bytes] | None:
-        row = self.conn.execute("SELECT generation, data FROM caches WHERE name = ?", (name,)).fetchone()
-        return (row[0], row[1]) if row else None
+        """A cached value and its generation, read in pieces: a driver that reads one 300 MB value at once
+        keeps a buffer of that size for the life of the connection."""
+        row = self.conn.execute("SELECT generation, length(data) FROM caches WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        generation, size = row
+        pieces = []
+        for start in range(1, size + 1, CACHE_PIECE):
+            piece = self.conn.execute(
+                "SELECT generation, substr(data, CAST(? AS INTEGER), CAST(? AS INTEGER)) FROM caches WHERE name = ?",
+                (start, CACHE_PIECE, name),
+            ).fetchone()
+            if piece is None or piece[0] != generation:
+                return None  # replaced while being read: treat as missing, the caller rebuilds
+            pieces.append(bytes(piece[1]))
+        return generation, b"".join(pieces)
 
     def put_cache(self, name: str, generation: int, data: bytes) -> None:
         self.conn.execute(

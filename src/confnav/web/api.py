@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse, Response
 from confnav.errors import ConfnavError
 from confnav.export import to_bibtex, to_csv
 from confnav.rank import WeightedRanker
+from confnav.rank.impact import known_impact
 from confnav.reports.stats import stats_json
 from confnav.search.engine import MODES
 from confnav.store import PaperFilter
@@ -36,6 +37,12 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     tldr = ExtractiveSummarizer().tldr(paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
+    if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:
+        data["impact"] = {
+            "top_percent": max(1, round(100 * (1 - impact.percentile[paper.id]))),
+            "source": impact.source(),
+            "parts": [str(c) for c in impact.contributions.get(paper.id, [])],
+        }
     return data
 
 

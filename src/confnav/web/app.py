@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import secrets
@@ -133,7 +134,7 @@ def app_from_environment() -> FastAPI:
     app = create_app(
         env["CONFNAV_SERVE_DB"], env.get("CONFNAV_SERVE_TOKEN") or None, env.get("CONFNAV_SERVE_READ_ONLY") == "1"
     )
-    app.state.confnav.searcher.warm()
+    _warm(app)
     return app
 
 
@@ -155,10 +156,18 @@ def serve(db: Path | str, host: str = "127.0.0.1", port: int = 8000, workers: in
                     log_level="warning")  # fmt: skip
         return
     app = create_app(db, token, read_only)
-    app.state.confnav.searcher.warm()
+    _warm(app)
     print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
     _print_token(token)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+
+
+def _warm(app: FastAPI) -> None:
+    """Load what search needs now, then exempt what is loaded from garbage collection: a full collection over
+    the modules and the corpus would otherwise pause a request now and then (about 0.1 s at 500,000 papers)."""
+    app.state.confnav.searcher.warm()
+    gc.collect()
+    gc.freeze()
 
 
 def _print_token(token: str | None) -> None:

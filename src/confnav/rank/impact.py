@@ -1,0 +1,136 @@
+"""Predicted impact of a venue's papers, from a predictor fitted on the other loaded venues with citations.
+
+The venue's own citation counts are never read: the prediction is what could be known when it opened.
+Estimates are kept per store state, so ranking again after no change costs nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from confnav.index import semantic_model
+from confnav.model import Paper
+from confnav.rank.features import FEATURES, FeatureBuilder, VenueFeatures
+from confnav.rank.predictor import ImpactModel, cited_venues, fit
+from confnav.store.protocols import AnalysisStore
+
+SHOWN = 3  # contributions explained per paper
+_memo: dict[tuple[object, ...], ImpactEstimates | str] = {}
+_memo_lock = threading.Lock()
+
+
+@dataclass
+class Contribution:
+    """One input's part in a prediction, in words: what it is, the paper's value, percentile points added."""
+
+    feature: str
+    words: str
+    points: float
+
+    def __str__(self) -> str:
+        return f"{self.words} ({self.points:+.0f} points)"
+
+
+@dataclass
+class ImpactEstimates:
+    """Predicted citation percentile of each paper (by id), its percentile in the venue, and why."""
+
+    predicted: dict[str, float]
+    percentile: dict[str, float]
+    contributions: dict[str, list[Contribution]]
+    trained_on: list[str]
+
+    def source(self) -> str:
+        return f"learned from the citations of {', '.join(self.trained_on)}"
+
+
+def impact_estimates(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
+    """The estimates, or why there are none (no other venue with citation counts is loaded)."""
+    key = (getattr(store, "location", id(store)), store.state(), venue)
+    with _memo_lock:
+        if key in _memo:
+            return _memo[key]
+    found = _estimate(store, venue)
+    with _memo_lock:
+        if len(_memo) > 64:
+            _memo.clear()
+        _memo[key] = found
+    return found
+
+
+def known_impact(store: AnalysisStore, venue: str) -> ImpactEstimates | None:
+    """The estimates if a ranking of this store state computed them already (a page view never fits a model)."""
+    with _memo_lock:
+        found = _memo.get((getattr(store, "location", id(store)), store.state(), venue))
+    return found if isinstance(found, ImpactEstimates) else None
+
+
+def _estimate(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
+    builder = FeatureBuilder(store, semantic_model(store))
+    counted = [v for v, papers in builder.papers.items() if v != venue and any(p.citations for p in papers)]
+    training = cited_venues([builder.build(v) for v in counted])
+    if not training:
+        return "no other venue with citation counts is loaded to learn from"
+    model = fit(training)
+    target = builder.build(venue, with_target=False)  # its own citations are never read
+    predicted = model.predict(target)
+    order = np.argsort(np.argsort(predicted, kind="stable"), kind="stable")
+    percentile = order / max(1, len(order) - 1)
+    parts = model.contributions(target)
+    names = [training_name(builder, t) for t in training]
+    ids = [p.id for p in target.papers]
+    return ImpactEstimates(
+        dict(zip(ids, predicted.tolist(), strict=True)),
+        dict(zip(ids, percentile.tolist(), strict=True)),
+        {pid: _explain(model, target, row, parts[row]) for row, pid in enumerate(ids)},
+        names,
+    )
+
+
+def training_name(builder: FeatureBuilder, features: VenueFeatures) -> str:
+    return builder.venues[features.venue.id].name
+
+
+def _explain(model: ImpactModel, target: VenueFeatures, row: int, parts: np.ndarray) -> list[Contribution]:
+    """The largest contributions of one paper, in words."""
+    biggest = np.argsort(-np.abs(parts))[:SHOWN]
+    paper = target.papers[row]
+    values = dict(zip(model.names, [*target.values[row], np.nan], strict=True))
+    said = []
+    for i in biggest:
+        if abs(parts[i]) < 0.005:
+            continue
+        name = model.names[i]
+        if name == "text":
+            words = f"its topic: papers with similar text were cited {'more' if parts[i] > 0 else 'less'}"
+        else:
+            words = _words(name, paper, values[name])
+        said.append(Contribution(name, words, 100 * float(parts[i])))
+    return said
+
+
+def _words(feature: str, paper: Paper, value: float) -> str:
+    """One input of one paper in plain words, with its figure."""
+    known = value == value  # not NaN
+    match feature:
+        case "decision" | "accepted":
+            return f"decision {paper.decision.name}"
+        case "rating":
+            mean = f"{np.mean(paper.ratings):.2f}" if paper.ratings else "unknown"
+            return f"mean rating {mean}" + (f" (percentile {value:.0%} in the venue)" if known else "")
+        case "confidence":
+            return f"mean confidence {np.mean(paper.confidences):.1f}" if paper.confidences else "confidence unknown"
+        case "spread":
+            return f"ratings spread {np.std(paper.ratings):.2f}" if len(paper.ratings) > 1 else "one rating"
+        case "authors":
+            return f"{len(paper.authors)} authors"
+        case "author_papers":
+            return f"an author with {round(np.expm1(value))} papers at loaded venues" if known else "authors unknown"
+        case "institution_papers":
+            return f"an institution with {round(np.expm1(value))} papers at loaded venues" if known else "no address"
+        case "author_citations":
+            return f"authors' earlier papers cited at the {value:.0%} percentile" if known else "no earlier papers"
+    return f"{FEATURES[feature]} {value:.2f}" if known else f"{FEATURES[feature]} unknown"

@@ -1,0 +1,70 @@
+"""Citations and the impact predictor in the ranking, on real venues: ICLR 2021 (no counts) next to CoRL 2023."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from confnav.ingest import ingest
+from confnav.rank import WeightedRanker
+from confnav.rank.features import FEATURES, FeatureBuilder
+from confnav.rank.predictor import ImpactModel, fit
+from confnav.store import open_store
+from tests.backends import clone
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+CORL = DATA / "paperlists" / "corl2023.json"
+
+
+@pytest.fixture(scope="module")
+def with_corl(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    location = clone(topics_db, tmp_path_factory.mktemp("impact"), "impact")
+    with open_store(location) as store:
+        ingest(store, [CORL])
+    return location
+
+
+def test_citations_in_reasons_match_the_stored_counts(with_corl: str) -> None:
+    with open_store(with_corl) as store:
+        ranking = WeightedRanker().rank(store, "corl2023")
+        raw = {item["title"]: item["gs_citation"] for item in json.loads(CORL.read_text())}
+    assert "citations" in ranking.weights
+    for item in ranking.papers:
+        said = [r for r in item.reasons if " citations, Google Scholar" in r]
+        if item.paper.citations is None:  # -1 in the file: unknown, never zero
+            assert raw[item.paper.title] < 0 and item.values["citations"] is None and not said
+            continue
+        assert item.values["citations"] == item.paper.citations.count == raw[item.paper.title]
+        if said:
+            match = re.match(r"([\d,]+) citations, Google Scholar \(top (\d+)% of CoRL 2023\)", said[0])
+            assert match and int(match.group(1).replace(",", "")) == item.paper.citations.count, said
+
+
+def test_predictor_learned_from_other_venues_explains_itself(with_corl: str) -> None:
+    with open_store(with_corl) as store:
+        ranking = WeightedRanker(at_conference=True).rank(store, "iclr2021")
+    assert "impact" in ranking.weights and "citations" not in ranking.weights
+    predicted = [r for r in ranking.papers if any(x.startswith("predicted impact") for x in r.reasons)]
+    assert predicted and all("learned from the citations of CoRL 2023" in " ".join(r.reasons) for r in predicted)
+    assert all(r.explained for r in ranking.papers[:20])
+    assert all(re.search(r"\([+-]\d+ points\)$", part) for r in ranking.papers[:20] for part in r.explained)
+
+
+def test_at_conference_does_not_read_the_ranked_venues_counts(with_corl: str, tmp_path: Path) -> None:
+    """CoRL 2023 ranked at conference time learns from nothing (ICLR 2020/2021 have no counts): today's weights."""
+    with open_store(with_corl) as store:
+        ranking = WeightedRanker(at_conference=True).rank(store, "corl2023")
+    assert "impact" not in ranking.weights and "no other venue with citation counts" in ranking.missing["impact"]
+
+
+def test_model_is_plain_data(with_corl: str) -> None:
+    with open_store(with_corl) as store:
+        builder = FeatureBuilder(store, None)
+        model = fit([builder.build("corl2023")])
+        again = ImpactModel.from_json(model.to_json())
+        iclr = builder.build("iclr2021", with_target=False)
+    assert again.names == [*FEATURES, "text"]
+    assert (again.predict(iclr) == model.predict(iclr)).all()
