@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import platform
 import resource
+import socket
 import statistics
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -87,3 +93,28 @@ def postgres_database(folder: Path, name: str, url: str | None = None, keep: boo
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
             conn.execute(f'CREATE DATABASE "{name}"')
     return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
+
+
+@contextmanager
+def confnav_server(db: str, *args: str, ready: str = "/api/lists", wait: float = 60.0) -> Iterator[tuple[int, Any]]:
+    """A `confnav serve` process on a free loopback port, yielded with its process once `ready` answers 200."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    confnav = Path(sys.executable).parent / "confnav"
+    command = [str(confnav), "serve", "--db", db, "--port", str(port), *args]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=wait)
+                connection.request("GET", ready)
+                if connection.getresponse().status == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield port, process
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

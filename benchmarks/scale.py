@@ -18,7 +18,6 @@ import argparse
 import gc
 import http.client
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import machine, postgres_database, prepare_store
+from _util import confnav_server, machine, postgres_database, prepare_store
 from confnav.model import Venue
 from confnav.search.engine import Searcher
 from confnav.search.stored import build_keyword_index
@@ -89,32 +88,16 @@ def rss_mb(pid: int) -> float:
 
 @contextmanager
 def serving(location: str, workers: int) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    confnav = Path(sys.executable).parent / "confnav"
-    command = [str(confnav), "serve", "--db", location, "--port", str(port), "--workers", str(workers)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        started = time.monotonic()
-        deadline = started + 1800
-        while time.monotonic() < deadline:
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
-                connection.request("GET", "/api/search?q=warm+up")
-                if connection.getresponse().status == 200:
-                    break
-            except OSError:
-                time.sleep(1)
+    """`confnav serve --workers N`, every worker warmed up (started together, each loads the corpus)."""
+    started = time.monotonic()
+    warming = confnav_server(location, "--workers", str(workers), ready="/api/search?q=warm+up", wait=1800)
+    with warming as (port, process):
         time.sleep(time.monotonic() - started)  # the other workers started at the same time: let them finish too
         for _ in range(4 * workers):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
             connection.request("GET", "/api/search?q=graph+neural+networks")
             connection.getresponse().read()
         yield port, process
-    finally:
-        process.terminate()
-        process.wait(timeout=60)
 
 
 def workers_rss(process: subprocess.Popen[bytes]) -> list[float]:

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import random
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,7 +27,7 @@ from urllib.parse import quote
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import machine, prepare_store
+from _util import confnav_server, machine, prepare_store
 from confnav.store import SqliteStore
 from confnav.topics import ensure_topics
 
@@ -119,25 +117,8 @@ def map_draw_ms(port: int) -> list[float] | None:
 @contextmanager
 def server(db: Path) -> Iterator[int]:
     """A fresh `confnav serve` process (empty answer cache) on a free loopback port; yields the port."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    confnav = Path(sys.executable).parent / "confnav"
-    command = [str(confnav), "serve", "--db", str(db), "--port", str(port)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE)
-    try:
-        for _ in range(600):
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                connection.request("GET", "/api/lists")
-                if connection.getresponse().status == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
+    with confnav_server(str(db)) as (port, _):
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def load(port: int, ids: list[str], next_query: Callable[[random.Random], str], clients: int,

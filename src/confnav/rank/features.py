@@ -63,12 +63,12 @@ class VenueFeatures:
         return self.values[:, list(FEATURES).index(name)]
 
 
-def percentile_in(values: Sequence[float | None]) -> np.ndarray:
-    """Each present value's percentile (ties share their mean rank), NaN where missing."""
+def percentile_in(values: Sequence[float | None], alone: float = 0.5) -> np.ndarray:
+    """Each present value's percentile (ties share their mean rank; a single value gets `alone`), NaN where missing."""
     result = np.full(len(values), np.nan)
     present = [i for i, v in enumerate(values) if v is not None and math.isfinite(v)]
     if len(present) == 1:
-        result[present] = 0.5
+        result[present] = alone
     elif present:
         ranks = rankdata([values[i] for i in present], method="average") - 1  # type: ignore[misc]
         result[present] = ranks / (len(present) - 1)

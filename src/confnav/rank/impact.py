@@ -49,7 +49,7 @@ class ImpactEstimates:
 
 def impact_estimates(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
     """The estimates, or why there are none (no other venue with citation counts is loaded)."""
-    key = (getattr(store, "location", id(store)), store.state(), venue)
+    key = _key(store, venue)
     with _memo_lock:
         if key in _memo:
             return _memo[key]
@@ -64,16 +64,24 @@ def impact_estimates(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
 def known_impact(store: AnalysisStore, venue: str) -> ImpactEstimates | None:
     """The estimates if a ranking of this store state computed them already (a page view never fits a model)."""
     with _memo_lock:
-        found = _memo.get((getattr(store, "location", id(store)), store.state(), venue))
+        found = _memo.get(_key(store, venue))
     return found if isinstance(found, ImpactEstimates) else None
 
 
+def _key(store: AnalysisStore, venue: str) -> tuple[object, ...]:
+    return (getattr(store, "location", id(store)), store.state(), venue)
+
+
 def _estimate(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
+    none = "no other venue with citation counts is loaded to learn from"
+    counted = [s.venue.id for s in store.venues()
+               if s.venue.id != venue and any(p.citations for p in store.iter_papers(s.venue.id))]  # fmt: skip
+    if not counted:
+        return none  # checked before any feature is built: most stores have no counts
     builder = FeatureBuilder(store, semantic_model(store))
-    counted = [v for v, papers in builder.papers.items() if v != venue and any(p.citations for p in papers)]
     training = cited_venues([builder.build(v) for v in counted])
     if not training:
-        return "no other venue with citation counts is loaded to learn from"
+        return none
     model = fit(training)
     target = builder.build(venue, with_target=False)  # its own citations are never read
     predicted = model.predict(target)

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
-from scipy.stats import rankdata
 
 from confnav.errors import NotFoundError
 from confnav.model import Paper
+from confnav.rank.features import percentile_in
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
 from confnav.rank.weights import DEFAULT_WEIGHTS, weight_of
 from confnav.store.protocols import AnalysisStore
@@ -78,15 +78,8 @@ def _decision(item: RankedPaper) -> float:
 
 
 def percentiles(values: list[float | None]) -> np.ndarray:
-    """Each value's percentile among the present ones (ties share their mean rank); missing → 0."""
-    result = np.zeros(len(values))
-    present = [i for i, v in enumerate(values) if v is not None]
-    if len(present) < 2:
-        result[present] = 1.0
-        return result
-    ranks = rankdata(np.array([values[i] for i in present], dtype=float), method="average") - 1
-    result[present] = ranks / (len(present) - 1)
-    return result
+    """Each value's percentile among the present ones (ties share their mean rank; alone: 1); missing → 0."""
+    return np.nan_to_num(percentile_in(values, alone=1.0), nan=0.0)
 
 
 class WeightedRanker:
