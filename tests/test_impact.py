@@ -68,3 +68,18 @@ def test_model_is_plain_data(with_corl: str) -> None:
         iclr = builder.build("iclr2021", with_target=False)
     assert again.names == [*FEATURES, "text"]
     assert (again.predict(iclr) == model.predict(iclr)).all()
+
+
+def test_paper_page_shows_the_predictors_largest_parts_once_ranked(with_corl: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from confnav.web.app import create_app
+
+    client = TestClient(create_app(with_corl))
+    assert "impact" not in client.get("/api/paper/Ua6zuk0WRH").json()  # a page view never fits a model
+    ranked = client.get("/api/rank", params={"venue": "iclr2021", "at_conference": True, "top": 5}).json()
+    assert all(r["impact_explained"] and "citations" not in r["signals"] for r in ranked)
+    paper = client.get("/api/paper/Ua6zuk0WRH").json()
+    assert paper["impact"]["source"] == "learned from the citations of CoRL 2023" and paper["impact"]["parts"]
+    page = client.get("/paper/Ua6zuk0WRH").text
+    assert "Predicted impact" in page and "points)" in page and "CoRL 2023" in page

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 # Display names of conference series whose form is not plain upper case, and ids that
@@ -243,8 +244,9 @@ def title_key(title: str) -> str:
     return fold(title)
 
 
+@lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
-    """Normalized author name, so "Song, Yang", "yang song" and "Yáng Sōng" agree."""
+    """Normalized author name, so "Song, Yang", "yang song" and "Yáng Sōng" agree (remembered: names recur)."""
     if "," in name:
         last, _, first = name.partition(",")
         name = f"{first} {last}"

@@ -94,19 +94,8 @@ class FeatureBuilder:
     def vectors(self, venue: str) -> np.ndarray | None:
         """The venue's text vectors in paper order (zero rows where missing), or None without an index."""
         if venue not in self._vectors:
-            if self.model is None:
-                self._vectors[venue] = None
-            else:
-                pks, blobs = self.store.embeddings(self.model, venue)
-                by_pk = dict(zip(pks, blobs, strict=True))
-                rows = [pk for pk, _ in self.store.paper_rows(venue)]
-                found = [by_pk.get(pk) for pk in rows]
-                size = next((len(b) // 4 for b in found if b), 0)
-                matrix = np.zeros((len(rows), size), dtype=np.float32)
-                for i, blob in enumerate(found):
-                    if blob:
-                        matrix[i] = np.frombuffer(blob, dtype=np.float32)
-                self._vectors[venue] = matrix if size else None
+            rows = [pk for pk, _ in self.store.paper_rows(venue)]
+            self._vectors[venue] = None if self.model is None else text_vectors(self.store, self.model, venue, rows)
         return self._vectors[venue]
 
     def build(self, venue_id: str, with_target: bool = True) -> VenueFeatures:
@@ -170,9 +159,27 @@ class FeatureBuilder:
         before = [m[np.abs(m).sum(axis=1) > 0] for m in before if m.shape[1] == now.shape[1]]
         if sum(len(m) for m in before):
             earlier = np.vstack(before)
-            columns["novelty"][present] = 1.0 - _closest_mean(found, earlier, exclude_self=False, count=1)
+            columns["novelty"][present] = novelty(found, earlier)
             columns["momentum"][present] = crowding - _closest_mean(found, earlier, exclude_self=False)
         return columns
+
+
+def text_vectors(store: AnalysisStore, model: str, venue: str, rows: Sequence[int] | None = None) -> np.ndarray | None:
+    """A venue's vectors of `model`, in the order of `rows` (zero where missing; default: the stored ones), or None."""
+    pks, blobs = store.embeddings(model, venue)
+    by_pk = dict(zip(pks, blobs, strict=True))
+    found = [by_pk.get(pk) for pk in rows] if rows is not None else blobs
+    size = next((len(b) // 4 for b in found if b), 0)
+    matrix = np.zeros((len(found), size), dtype=np.float32)
+    for i, blob in enumerate(found):
+        if blob:
+            matrix[i] = np.frombuffer(blob, dtype=np.float32)
+    return matrix if size else None
+
+
+def novelty(vectors: np.ndarray, earlier: np.ndarray) -> np.ndarray:
+    """1 − similarity of each vector to the closest earlier paper's (one definition for ranking and predictor)."""
+    return 1.0 - _closest_mean(vectors, earlier, exclude_self=False, count=1)
 
 
 def _closest_mean(

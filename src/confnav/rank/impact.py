@@ -20,6 +20,7 @@ from confnav.store.protocols import AnalysisStore
 SHOWN = 3  # contributions explained per paper
 _memo: dict[tuple[object, ...], ImpactEstimates | str] = {}
 _memo_lock = threading.Lock()
+_made = 0  # estimates computed in this process: answers that show them are cached under this count
 
 
 @dataclass
@@ -54,11 +55,18 @@ def impact_estimates(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
         if key in _memo:
             return _memo[key]
     found = _estimate(store, venue)
+    global _made
     with _memo_lock:
         if len(_memo) > 64:
             _memo.clear()
         _memo[key] = found
+        _made += 1
     return found
+
+
+def estimates_made() -> int:
+    """How many estimates this process has computed: a page cached before the last one may lack them."""
+    return _made
 
 
 def known_impact(store: AnalysisStore, venue: str) -> ImpactEstimates | None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
 from confnav.errors import NotFoundError
+from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.rank.features import percentile_in
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
@@ -96,7 +97,8 @@ class WeightedRanker:
         self.at_conference = at_conference
 
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
-        return self.rank_signals(compute_signals(store, venue, self.at_conference), theme=theme)
+        with collection_paused():  # tens of thousands of objects, all kept
+            return self.rank_signals(compute_signals(store, venue, self.at_conference), theme=theme)
 
     def rank_signals(self, signals: VenueSignals, theme: str | None = None) -> Ranking:
         """Rank from precomputed signals (the evaluation reuses them across bootstrap samples)."""
@@ -107,12 +109,13 @@ class WeightedRanker:
                 else percentiles([p.values.get(n) for p in items]))
             for n in names
         }  # fmt: skip
-        total = sum(weight_of(self.weights, n) for n in names) or 1.0
+        weights = {n: weight_of(self.weights, n) for n in names}
+        total = sum(weights.values()) or 1.0
         typical = {n: float(np.mean(normalized[n])) for n in names}  # a reason must beat the venue's average
         ranked = []
         for i, item in enumerate(items):
             norm = {n: float(normalized[n][i]) for n in names}
-            contributions = {n: weight_of(self.weights, n) * norm[n] / total for n in names}
+            contributions = {n: weights[n] * norm[n] / total for n in names}
             theme_label = item.theme.label if item.theme else None
             raised = {n for n in names if norm[n] > typical[n]}
             why = reasons(item, norm, raised, signals)
@@ -128,7 +131,7 @@ class WeightedRanker:
         if self.diversify:
             ranked = diversify(ranked)
         missing = {n: why for n, why in signals.missing.items() if n not in self.exclude}
-        return Ranking(ranked, {n: weight_of(self.weights, n) for n in names}, missing, typical)
+        return Ranking(ranked, weights, missing, typical)
 
 
 def _in_theme(item: PaperSignals, theme: str) -> bool:
@@ -137,7 +140,8 @@ def _in_theme(item: PaperSignals, theme: str) -> bool:
 
 def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
     """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked,
-    and may pass only papers of its own decision tier or lower. Scores become the penalised ones, never rising."""
+    and may pass only papers of its own decision tier or lower. Scores become the penalised ones, never rising
+    (the papers are updated in place: they are the ranking's own)."""
     pool, picked, seen = list(ranked[: head * 3]), [], Counter[str | None]()
     while pool and len(picked) < head:
         best, best_score, highest = 0, -np.inf, -np.inf
@@ -149,13 +153,13 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
             highest = max(highest, _decision(item))
         choice = pool.pop(best)
         seen[choice.theme] += 1
-        picked.append(replace(choice, score=best_score, base_score=choice.score))
+        choice.base_score, choice.score = choice.score, best_score
+        picked.append(choice)
     rest = sorted(pool + ranked[head * 3 :], key=lambda r: (-r.score, r.paper.id))
-    ordered, ceiling = [], np.inf
+    ceiling = np.inf
     for item in picked + rest:  # the list is read top-down: a score never exceeds the one above it
-        ceiling = min(ceiling, item.score)
-        ordered.append(replace(item, score=ceiling, base_score=item.base_score))
-    return ordered
+        ceiling = item.score = min(ceiling, item.score)
+    return picked + rest
 
 
 def reasons(item: PaperSignals, normalized: dict[str, float], raised: set[str], signals: VenueSignals) -> list[str]:

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -26,7 +27,7 @@ import numpy as np
 from confnav.errors import ConfnavError
 from confnav.model import CitationCount, Paper, Venue, name_key
 from confnav.people import PeopleIndex
-from confnav.rank.features import TIER_VALUES
+from confnav.rank.features import TIER_VALUES, novelty, text_vectors
 from confnav.rank.impact import Contribution, impact_estimates
 from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import topic_vectors
@@ -54,12 +55,13 @@ class PaperSignals:
 
     paper: Paper
     values: dict[str, float | None] = field(default_factory=dict)
-    authors: list[AuthorRecord] = field(default_factory=list)
+    authors: list[AuthorRecord] = field(default_factory=list)  # authors with earlier accepted papers
     theme: ThemeFacts | None = None
     subtheme: str | None = None
     theme_share_before: float | None = None
     citations: CitationCount | None = None
     impact: list[Contribution] = field(default_factory=list)
+    pk: int = -1  # the paper's row in the store
 
 
 @dataclass
@@ -85,7 +87,7 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
         (s.venue for s in store.venues() if s.venue.conference == venue.conference and s.venue.year < venue.year),
         key=lambda v: v.year,
     )
-    papers = [PaperSignals(p) for p in store.iter_papers(venue_id)]
+    papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id)]
     result = VenueSignals(venue, papers, earlier)
     for item in papers:
         item.values.update(_review_signals(item.paper))
@@ -127,14 +129,16 @@ def _review_signals(paper: Paper) -> dict[str, float | None]:
     ratings = paper.ratings
     if not ratings:
         return values | dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
-    values["rating_mean"] = float(np.mean(ratings))
+    mean = sum(ratings) / len(ratings)  # plain arithmetic: numpy costs more than it saves on a few numbers
+    values["rating_mean"] = float(mean)
     values["rating_min"] = float(min(ratings))
     confidences = paper.confidences if len(paper.confidences) == len(ratings) else [1.0] * len(ratings)
     weight = sum(confidences)
     values["confidence_weighted"] = (
         sum(r * c for r, c in zip(ratings, confidences, strict=True)) / weight if weight else values["rating_mean"]
     )
-    values["agreement"] = float(max(0.0, 1.0 - np.std(ratings) / 4.5)) if len(ratings) > 1 else None
+    spread = math.sqrt(sum((r - mean) ** 2 for r in ratings) / len(ratings))
+    values["agreement"] = max(0.0, 1.0 - spread / 4.5) if len(ratings) > 1 else None
     return values
 
 
@@ -152,9 +156,9 @@ def _track_record(store: AnalysisStore, result: VenueSignals) -> None:
                 accepted[people.key(author)] += 1
                 orals[people.key(author)] += paper.decision.kind == "oral"
     for item in result.papers:
-        item.authors = [
+        item.authors = [  # only those with an earlier record: a few objects, not one per author
             AuthorRecord(a.name, accepted[k], orals[k]) for a in item.paper.authors if name_key(a.name)
-            for k in [people.key(a)]
+            for k in [people.key(a)] if accepted[k]
         ]  # fmt: skip
         item.values["track_record"] = float(sum(a.accepted + a.orals for a in item.authors))
 
@@ -168,11 +172,11 @@ def _topic_signals(store: AnalysisStore, result: VenueSignals) -> None:
         for name in ("centrality", "momentum", "novelty"):
             result.missing[name] = str(exc)
         return
-    themes = {t.id: t for t in theme_facts(store, venue, level=1)}
+    rows = [(item.pk, item.paper) for item in result.papers]
+    themes = {t.id: t for t in theme_facts(store, venue, level=1, papers=dict(rows))}
     assigned = store.assignments(venue)
-    by_id = {p.id: pk for pk, p in store.paper_rows(venue)}
     for item in result.papers:
-        where = assigned[by_id[item.paper.id]]
+        where = assigned[item.pk]
         item.theme = themes[where.theme]
         item.subtheme = where.subtheme
         item.values["centrality"] = where.confidence
@@ -182,18 +186,29 @@ def _topic_signals(store: AnalysisStore, result: VenueSignals) -> None:
         return
     previous = result.earlier[-1]
     try:
-        before = [topic_vectors(store, v.id) for v in result.earlier]
+        before = topic_vectors(store, previous.id)
     except ConfnavError as exc:
         for name in ("momentum", "novelty"):
             result.missing[name] = f"{previous.name}: {exc}"
         return
-    now = topic_vectors(store, venue)
-    change = {t.id: t for t in theme_changes(store, previous.id, venue, before[-1], now, list(themes.values()))}
-    closest = np.max(now.vectors @ np.vstack([b.vectors for b in before]).T, axis=1)
-    novelty = {p.id: 1.0 - float(c) for p, c in zip(now.papers, closest, strict=True)}
-    for item in result.papers:
+    now = topic_vectors(store, venue, rows)
+    change = {t.id: t for t in theme_changes(store, previous.id, venue, before, now, list(themes.values()))}
+    far = _novelty(store, now.model, result)
+    for item, distance in zip(result.papers, far, strict=True):
         assert item.theme is not None
         theme_change = change[item.theme.id]
         item.values["momentum"] = theme_change.change
         item.theme_share_before = theme_change.before
-        item.values["novelty"] = novelty[item.paper.id]
+        item.values["novelty"] = None if np.isnan(distance) else float(distance)
+
+
+def _novelty(store: AnalysisStore, model: str, result: VenueSignals) -> np.ndarray:
+    """Each paper's distance from the closest paper of the earlier venues, by text vector (NaN without one)."""
+    now = text_vectors(store, model, result.venue.id, [item.pk for item in result.papers])
+    before = [m for v in result.earlier if (m := text_vectors(store, model, v.id)) is not None]
+    if now is None or not before:
+        return np.full(len(result.papers), np.nan)
+    present = np.abs(now).sum(axis=1) > 0
+    far = np.full(len(result.papers), np.nan)
+    far[present] = novelty(now[present], np.vstack(before))
+    return far

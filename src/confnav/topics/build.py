@@ -39,12 +39,12 @@ def text_model(store: AnalysisStore) -> str:
     return model
 
 
-def topic_vectors(store: AnalysisStore, venue: str) -> TopicVectors:
+def topic_vectors(store: AnalysisStore, venue: str, rows: list[tuple[int, Paper]] | None = None) -> TopicVectors:
     """Each paper as [text vector, keyword vector], L2-normalised: themes follow both what papers say and
-    how their authors filed them."""
+    how their authors filed them. `rows` (the venue's papers by row) saves a read."""
     store.get_venue(venue)
     model = text_model(store)
-    rows = list(store.paper_rows(venue))
+    rows = rows if rows is not None else list(store.paper_rows(venue))
     views = []
     for name in (model, model + KEYWORD_VIEW):
         pks, blobs = store.embeddings(name, venue)
@@ -54,8 +54,8 @@ def topic_vectors(store: AnalysisStore, venue: str) -> TopicVectors:
         raise ConfnavError(f"{missing} papers of {venue} have no embeddings yet: {NO_INDEX}")
     if not rows:
         raise ConfnavError(f"venue {venue} has no papers")
-    text = np.vstack([np.frombuffer(views[0][pk], dtype=np.float32) for pk, _ in rows])
-    keywords = np.vstack([np.frombuffer(views[1][pk], dtype=np.float32) for pk, _ in rows])
+    text = np.frombuffer(b"".join(views[0][pk] for pk, _ in rows), dtype=np.float32).reshape(len(rows), -1)
+    keywords = np.frombuffer(b"".join(views[1][pk] for pk, _ in rows), dtype=np.float32).reshape(len(rows), -1)
     return TopicVectors([pk for pk, _ in rows], [p for _, p in rows], normalize(np.hstack([text, keywords])), model)
 
 

@@ -11,7 +11,7 @@ from fastapi.responses import PlainTextResponse, Response
 from confnav.errors import ConfnavError
 from confnav.export import to_bibtex, to_csv
 from confnav.rank import WeightedRanker
-from confnav.rank.impact import known_impact
+from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.stats import stats_json
 from confnav.search.engine import MODES
 from confnav.store import PaperFilter
@@ -85,7 +85,8 @@ def search(
 def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
-    return JSONBytes(state.cached(("paper", paper_id, venue), lambda: _json(paper_json(state, paper_id, venue))))
+    key = ("paper", paper_id, venue, estimates_made())  # a ranking may have estimated its impact since
+    return JSONBytes(state.cached(key, lambda: _json(paper_json(state, paper_id, venue))))
 
 
 @router.get("/similar/{paper_id}")
@@ -147,9 +148,14 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
 
 
 @router.get("/rank")
-def rank(request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None):  # type: ignore[no-untyped-def]
+def rank(  # type: ignore[no-untyped-def]
+    request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None,
+    at_conference: bool = False,
+):  # fmt: skip
+    """The must-read ranking; `at_conference` keeps to what was known when the venue opened (no citations)."""
     state = state_of(request)  # ranking computes every signal: once per store state
-    ranking = state.cached(("rank", venue, theme), lambda: WeightedRanker().rank(state.store, venue, theme=theme))
+    ranker = WeightedRanker(at_conference=at_conference)
+    ranking = state.cached(("rank", venue, theme, at_conference), lambda: ranker.rank(state.store, venue, theme=theme))
     return [r.to_dict() for r in ranking.papers[:top]]
 
 
