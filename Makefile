@@ -20,7 +20,7 @@ $(VENV)/.runtime: pyproject.toml $(VENV)/.torch
 	touch $@
 
 $(VENV)/.dev: pyproject.toml $(VENV)/.torch
-	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres,multilingual,dev]'
 	touch $@ $(VENV)/.runtime
 
 demo: $(VENV)/.runtime

@@ -7,6 +7,9 @@
   benchmark only: pip install bertopic): wall time, NMI/ARI, outlier share;
 - placement of title-only records: ICLR 2021 papers re-embedded from their titles alone,
   assigned to the nearest theme centre, compared with their real theme;
+- label fidelity: the share of each theme's papers whose own keywords or title use its label
+  (topics/fidelity.py), size-weighted over themes and for the largest ones, and labels that are cut
+  phrases (a label whose words, in the members' titles, are nearly always part of a longer phrase);
 - speed: themes + labels + map for all papers, and peak memory.
 """
 
@@ -30,6 +33,7 @@ from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.build import topic_vectors
 from confnav.topics.cluster import LeidenClusterer
+from confnav.topics.fidelity import coverage, is_cut
 from labels import keyword_label
 
 
@@ -59,6 +63,7 @@ def main() -> None:
               f"layout {build.seconds['layout']:.1f}); peak RSS {peak_rss_mb():.0f} MB")  # fmt: skip
         top = [f for f in facts if f.level == 1]
         labels = [f.label for f in facts]
+        papers = {p.id: p for p in data.papers}
         print(f"{len(top)} themes, {build.subthemes} sub-themes, {len(set(labels))} distinct labels of {len(labels)}; "
               f"low confidence {build.low_confidence} ({build.low_confidence / build.papers:.1%})")  # fmt: skip
 
@@ -79,9 +84,26 @@ def main() -> None:
         kmeans = KMeans(30, n_init=10, random_state=0).fit_predict(text)
         seconds = time.perf_counter() - start
         print(f"  k-means k=30, text vectors            {scores(truth, kmeans[rows])}  ({seconds:.1f} s)")
+        label_fidelity(top, papers)
         if not args.skip_bertopic:
             run_bertopic(data, text, rows, truth)
         title_placement(data, assigned)
+
+
+def label_fidelity(themes, papers) -> None:  # type: ignore[no-untyped-def]
+    """How well each level-1 label names its members, and which labels are cut phrases."""
+    print("\nlabel fidelity (share of a theme's papers whose keywords or title use its label)")
+    rows = []
+    for theme in themes:
+        members = [papers[i] for i in theme.paper_ids]
+        rows.append((len(members), coverage(theme.label, members), theme.label, is_cut(theme.label, members)))
+    sizes = np.array([r[0] for r in rows])
+    shares = np.array([r[1] for r in rows])
+    print(f"  size-weighted mean {np.sum(sizes * shares) / sizes.sum():.1%}, median theme {np.median(shares):.1%}, "
+          f"themes under 10%: {int(np.sum(shares < 0.1))} of {len(rows)}; "
+          f"cut phrases: {sum(1 for r in rows if r[3])} ({', '.join(r[2] for r in rows if r[3]) or 'none'})")
+    for size, share, label, _ in sorted(rows, reverse=True):
+        print(f"    {size:>5} papers  {share:>6.1%}  {label}")
 
 
 def run_bertopic(data, text: np.ndarray, rows: list[int], truth: list[str]) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from confnav.cli import cli
 from confnav.store import open_store
 from confnav.topics import TopicBuilder, theme_facts, trends
+from confnav.topics.fidelity import coverage, is_cut
 from tests.backends import clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
@@ -42,6 +43,17 @@ def test_theme_shape_and_labels(topics_db: Path) -> None:
     assert subs and all(s.parent in {t.id for t in top} for s in subs)
     assert low <= 0.05 * 3014
     assert max(t.size for t in top) <= 0.2 * 3014  # no catch-all bucket
+
+
+def test_labels_are_whole_phrases_their_members_use(topics_db: Path) -> None:
+    with open_store(topics_db, create=True) as store:
+        themes = theme_facts(store, "iclr2021")
+        papers = {p.id: p for p in store.iter_papers("iclr2021")}
+    for theme in themes:
+        members = [papers[i] for i in theme.paper_ids]
+        assert not is_cut(theme.label, members), theme.label  # no "shot learning", no "graph neural"
+        if theme.level == 1:
+            assert coverage(theme.label, members) >= 0.1, theme.label  # checked against members' own words
 
 
 def test_graph_papers_sit_in_a_graph_theme(topics_db: Path) -> None:

@@ -228,15 +228,18 @@ class Paper:
 LINK_PREFERENCE = ("forum", "site", "abstract", "paper", "doi", "pdf")
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_NON_WORD = re.compile(r"[\W_]+")  # punctuation and spaces of any script
+# Accents on Latin letters only: й, ё and the kana voicing marks are letters of their own.
+_LATIN_ACCENT = re.compile(r"([\u0000-\u024f\u1e00-\u1eff])[\u0300-\u036f]+")
 
 
 def fold(text: str) -> str:
-    """Lower-case, strip accents and punctuation, collapse spaces: a key for matching."""
+    """Lower-case, strip accents and punctuation, collapse spaces: a key for matching.
+    Letters of every script stay ("生成模型", "модель", "デル"); full-width forms become ASCII."""
     if text.isascii():
         return " ".join(_NON_ALNUM.sub(" ", text.lower()).split())
-    decomposed = unicodedata.normalize("NFKD", text)
-    accents = {ord(c): None for c in set(decomposed) if unicodedata.combining(c)}  # a few distinct characters
-    return " ".join(_NON_ALNUM.sub(" ", decomposed.translate(accents).lower()).split())
+    bare = _LATIN_ACCENT.sub(r"\1", unicodedata.normalize("NFKD", text))
+    return " ".join(_NON_WORD.sub(" ", unicodedata.normalize("NFC", bare).lower()).split())
 
 
 def title_key(title: str) -> str:

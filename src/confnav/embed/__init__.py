@@ -1,4 +1,5 @@
-"""Embedders: the default MiniLM model (ONNX int8 fast path), any sentence-transformers model, a sparse fallback."""
+"""Embedders: the default MiniLM model (ONNX int8 fast path), any sentence-transformers model, the multilingual
+Universal Sentence Encoder (an extra), a sparse fallback."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from confnav.embed.base import Embedder
+from confnav.embed.multilingual import MULTILINGUAL_MODEL, MultilingualEmbedder
 from confnav.embed.onnx import ONNX_SUFFIX, OnnxEmbedder
 from confnav.embed.sentence import DEFAULT_MODEL, SentenceTransformerEmbedder, resolve_model
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
 from confnav.errors import ConfnavError
 
-__all__ = ["DEFAULT_MODEL", "SPARSE_MODEL", "Embedder", "choose_embedder", "load_embedder"]
+__all__ = ["DEFAULT_MODEL", "MULTILINGUAL_MODEL", "SPARSE_MODEL", "Embedder", "choose_embedder", "load_embedder"]
 
 FALLBACK_NOTICE = (
     "the semantic extra is not installed: using the TF-IDF + SVD fallback embedder"
@@ -39,6 +41,8 @@ def load_embedder(name: str, threads: int | None = None) -> Embedder:
     """The embedder that produced vectors stored under `name`; `threads` caps the ONNX runtime's threads."""
     if name == SPARSE_MODEL:
         return SparseEmbedder()
+    if name == MULTILINGUAL_MODEL:
+        return MultilingualEmbedder(threads)
     if ":" in name and not name.endswith(ONNX_SUFFIX):
         raise ConfnavError(
             f"the stored vectors were made with {name!r}, which this confnav cannot load: run 'confnav index'"

@@ -10,6 +10,7 @@ from confnav.rank import Ranker, WeightedRanker
 from confnav.rank.ranker import RankedPaper
 from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section
+from confnav.reports.prose import theme_paragraph
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
 from confnav.topics import ensure_topics, theme_facts
@@ -95,10 +96,14 @@ def build_overview(
         title = theme.label[:1].upper() + theme.label[1:]
         cites = [citation(item, summarizer) for item in chosen]
         summary = theme_summary(theme)
-        if isinstance(summarizer, LLMSummarizer):
+        if not isinstance(summarizer, LLMSummarizer):
+            summary = theme_paragraph(summary, cites)
+        else:
             listed = [(c.paper_id, c.title, c.tldr or "") for c in cites]
             if written := llm_theme_summary(summarizer, theme.label, theme.keywords, listed):
                 summary += " " + CITATION.sub(r"[[cite:\1]]", written)
+            else:
+                summary = theme_paragraph(summary, cites)
         report.sections.append(Section(title, summary, theme_facts_of(theme), cites, theme.id))
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
         report.notes.append(

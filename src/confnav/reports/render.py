@@ -29,7 +29,9 @@ border:1px solid var(--line);border-radius:6px;padding:.6rem .75rem;box-shadow:0
 font-size:.92rem;color:var(--ink)}.cite:hover .card,.cite:focus-within .card{display:block}
 table{border-collapse:collapse;width:100%;margin:.8rem 0;font-size:.93rem}th,td{border-bottom:1px solid var(--line);
 padding:.3rem .5rem;text-align:left}td.num,th.num{text-align:right}figure{margin:1rem 0}img{max-width:100%;height:auto}
-.notes{background:#f6f8fa;padding:.6rem .8rem;border-radius:6px}@media (max-width:40rem){body{font-size:15px}}
+.notes{background:#f6f8fa;padding:.6rem .8rem;border-radius:6px}.cite.mark{font-size:.85em;vertical-align:.1em}
+.cite.mark a,.cite.mark span[tabindex]{padding:.2rem .1rem;text-decoration:none}
+@media (max-width:40rem){body{font-size:15px}}
 """
 
 
@@ -53,9 +55,12 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
     facts = _facts_by_key(report)
     urls = _urls(report)
 
-    def cite_mark(match: re.Match[str]) -> str:
+    numbers = _numbers(report)
+
+    def cite_mark(match: re.Match[str]) -> str:  # "[3](link)[^id]": the paper's number in its section's list
         paper_id = match.group(1)
-        return f"[{paper_id}]({urls[paper_id]})[^{paper_id}]" if urls.get(paper_id) else f"[^{paper_id}]"
+        label = f"[{numbers.get(paper_id, paper_id)}]"
+        return f"[{label}]({urls[paper_id]})[^{paper_id}]" if urls.get(paper_id) else f"{label}[^{paper_id}]"
 
     def fill(text: str) -> str:
         text = _CITE_MARK.sub(cite_mark, text)
@@ -106,25 +111,35 @@ def _html_fact(fact: Fact) -> str:
     return f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
 
 
-def _html_cite(cite: Citation) -> str:
+def _numbers(report: Report) -> dict[str, int]:
+    """Each cited paper's number in its section's list (inline marks show it)."""
+    return {c.paper_id: i for section in report.sections for i, c in enumerate(section.citations, start=1)}
+
+
+def _html_cite(cite: Citation, mark: str | None = None) -> str:
+    """A cited paper with its TL;DR card: the title (in lists) or a numbered mark (in prose), focusable for taps."""
     card = escape(cite.tldr or "No abstract to summarize.")
-    title = f'<a href="{escape(cite.url)}">{escape(cite.title)}</a>' if cite.url else escape(cite.title)
+    shown = escape(mark) if mark else escape(cite.title)
+    link = f'<a href="{escape(cite.url)}">{shown}</a>' if cite.url else f'<span tabindex="0">{shown}</span>'
+    heading = f"<strong>{escape(cite.title)}</strong><br>" if mark else ""
     return (
-        f'<span class="cite" data-paper="{escape(cite.paper_id)}">{title}'
-        f'<span class="card" role="tooltip"><strong>TL;DR</strong> ({escape(cite.tldr_source)}): {card}</span></span>'
+        f'<span class="cite{" mark" if mark else ""}" data-paper="{escape(cite.paper_id)}">{link}'
+        f'<span class="card" role="tooltip">{heading}<strong>TL;DR</strong> ({escape(cite.tldr_source)}): {card}'
+        "</span></span>"
     )
 
 
 def to_html(report: Report) -> str:
     """One self-contained page: inline CSS and images, no external requests."""
     facts = _facts_by_key(report)
-    urls = _urls(report)
+    numbers, cites = _numbers(report), {c.paper_id: c for sec in report.sections for c in sec.citations}
 
-    def cite_mark(match: re.Match[str]) -> str:
-        paper_id = escape(match.group(1))
-        if url := urls.get(match.group(1)):
-            return f'<a data-paper="{paper_id}" href="{escape(url)}">{paper_id}</a>'
-        return f'<span data-paper="{paper_id}">{paper_id}</span>'
+    def cite_mark(match: re.Match[str]) -> str:  # a numbered mark; its card opens on hover, focus or tap
+        paper_id = match.group(1)
+        cite = cites.get(paper_id)
+        if cite is None:
+            return f'<span data-paper="{escape(paper_id)}">{escape(paper_id)}</span>'
+        return _html_cite(cite, f"[{numbers.get(paper_id, paper_id)}]")
 
     def fill(text: str) -> str:
         text = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))

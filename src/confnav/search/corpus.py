@@ -17,7 +17,7 @@ from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
 from confnav.store import PaperFilter
 from confnav.store.protocols import SearchStore
 
-KEYWORD_CACHE = "keyword-index"
+KEYWORD_CACHE = "keyword-index-2"  # the number changes with the tokenizer
 MASK_CACHE_BYTES = 32 << 20  # filter masks kept (one byte per row each): 256 at 130,000 papers, 64 at 500,000
 
 

@@ -148,13 +148,16 @@ class Searcher:
         for required in [*query.phrases, *query.titles]:
             mask &= corpus.keyword.containing(required)  # exact checks follow on the survivors
         notices: list[str] = []
+        keyword = corpus.keyword.score(query.text) if query.text.strip() else None
+        if mode == "keyword" and keyword is not None and vectors is not None and not np.any(keyword[mask] > 0):
+            notices.append("no paper contains these words; showing papers close in meaning")  # e.g. another language
+            mode = "semantic"
         vectors = vectors if mode != "keyword" else None
         if mode == "semantic" and vectors is None:
             raise ConfnavError(f"semantic search needs an index: {RUN_INDEX}")
         if mode == "hybrid" and vectors is None:
             notices.append(f"{NO_INDEX}; showing keyword results")
             mode = "keyword"
-        keyword = corpus.keyword.score(query.text) if query.text.strip() else None
         semantic = None
         if vectors is not None and vectors.embedder is not None and query.text.strip():
             semantic, mask = vectors.scores(vectors.embedder.embed([query.text])[0], mask, keyword, where)

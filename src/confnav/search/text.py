@@ -9,7 +9,12 @@ import Stemmer
 
 from confnav.model import fold
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+# Scripts written without spaces between words (kana, CJK ideographs, Thai, Lao, Khmer, Myanmar): a run
+# of them is indexed as overlapping character pairs, so "生成模型" matches "生成" and "模型".
+_UNSPACED = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+_TOKEN = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+")
+_UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
+_ASCII_TOKEN = re.compile(r"[a-z0-9]+")
 # Function words plus the boilerplate of ML abstracts that carries no topic.
 STOPWORDS = frozenset(
     """
@@ -31,10 +36,23 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Folded words of a text, stop words kept (for phrases and snippets)."""
-    return _TOKEN.findall(fold(text))
+    """Folded words of a text, stop words kept (for phrases and snippets); unspaced scripts as character pairs."""
+    folded = fold(text)
+    if folded.isascii():
+        return _ASCII_TOKEN.findall(folded)
+    found: list[str] = []
+    for token in _TOKEN.findall(folded):
+        if len(token) > 1 and _UNSPACED_CHAR.match(token):
+            found.extend(token[i : i + 2] for i in range(len(token) - 1))
+        else:
+            found.append(token)
+    return found
 
 
 def terms(text: str) -> list[str]:
-    """Index terms of a text: folded, stop words dropped, stemmed."""
-    return [stem(w) for w in _TOKEN.findall(fold(text)) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    """Index terms of a text: folded, stop words dropped, English words stemmed (other scripts kept as they are)."""
+    return [
+        stem(w) if w.isascii() else w
+        for w in words(text)
+        if w not in STOPWORDS and (len(w) > 1 or w.isdigit() or not w.isascii())
+    ]

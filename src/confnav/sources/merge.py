@@ -31,7 +31,7 @@ MERGED_FIELDS = (
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
-MERGE_VERSION = 2
+MERGE_VERSION = 3
 
 
 def _rank(kind: str, field: str) -> int:

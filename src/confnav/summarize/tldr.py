@@ -10,29 +10,22 @@ chosen, so each TL;DR stands on its own.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from confnav.model import Paper
+from confnav.summarize.scoring import score_sentences
 
 MAX_WORDS = 30
 DANGLING = frozenset({"this", "these", "it", "they", "such", "those", "its", "their", "them", "that"})
 _SELF_REFERENCE = re.compile(r"^(this|our) (paper|work|study|article|submission)\b", re.I)
-_CONTRIBUTION = re.compile(
-    r"\b(we (propose|introduce|present|develop|design|show|demonstrate|prove|derive|find|study|provide|establish|"
-    r"formulate|analy[sz]e|investigate|learn|identify|argue|report|extend|generalize)|this (paper|work|study)|"
-    r"in this (paper|work)|our (method|approach|model|framework|algorithm|results?)|here,? we)\b",
-    re.I,
-)
-_BACKGROUND = re.compile(
-    r"\b(recent(ly)?|has been|have been|however|although|despite|existing|prior|previous|traditional(ly)?|"
-    r"typically|commonly|widely|remains?|challenging|popular|state-of-the-art methods)\b",
-    re.I,
-)
 _LEADING = re.compile(
-    r"^(in this (paper|work|study)|here|to this end|to (address|tackle|solve|overcome|fill) (this|these|that|the) "
-    r"\w+( \w+)?|specifically|therefore|thus|hence|finally|moreover|furthermore|in addition|additionally|"
+    r"^(however|in this (paper|work|study)|here|to this end|"
+    r"to (address|tackle|solve|overcome|fill) (this|these|that|the) \w+( \w+)?|"
+    r"specifically|therefore|thus|hence|finally|moreover|furthermore|in addition|additionally|"
     r"consequently|as a result|in particular|concretely|overall|motivated by (this|these) \w+( \w+)?|"
-    r"inspired by (this|these) \w+( \w+)?|based on (this|these) \w+( \w+)?)\s*,?\s+",
+    r"inspired by (this|these) \w+( \w+)?|based on (this|these) \w+( \w+)?)\s*,?\s+"
+    r"(in this (paper|work|study)\s*,?\s+)?",
     re.I,
 )
 # "these issues", "the above picture": phrases that point at an earlier sentence.
@@ -95,38 +88,92 @@ def is_self_contained(text: str) -> bool:
     return len(text.split()) <= MAX_WORDS and text.count("(") == text.count(")")
 
 
-def _score(sentence: str, position: int) -> float:
-    score = 3.0 * len(_CONTRIBUTION.findall(sentence)) - 1.0 * len(_BACKGROUND.findall(sentence))
-    score += 0.5 if position in (1, 2) else 0.0
-    score -= 0.5 if len(sentence.split()) < 8 else 0.0
-    return score
+_POINTING = re.compile(  # "this reliance", "such effects"; not "this paper", "such as"
+    r"\b(this|these|those|such)\s+(?!(paper|work|study|article|submission|end|as|that)\b)[a-z]", re.I
+)
+_RESULT_ONLY = re.compile(
+    r"^(extensive |comprehensive |our |the |empirical |experimental |numerical )*(experiments?|experimental results|"
+    r"empirical (results|evaluations?|studies)|results|evaluations?|simulations?|ablations?)\b.*\b(show|demonstrate|"
+    r"verify|validate|confirm|indicate|suggest|reveal)|\b(demonstrates?|shows?|verif(y|ies)|validates?|confirms?)"
+    r" (the )?(effectiveness|superiority|efficacy|advantages?|benefits?|validity|usefulness)\b",
+    re.I,
+)
+_BACKGROUND_OPENING = re.compile(
+    r"^(recent(ly)?|in recent years|over the (past|last)|despite|although|however|existing|prior|previous|"
+    r"traditional(ly)?|currently|nowadays|many|most|\w+( \w+){0,4} (has|have) (been|become|shown|achieved|attracted|"
+    r"gained|emerged|seen|received))\b",
+    re.I,
+)
+_CLAUSE_WORDS = frozenset({
+    "which", "that", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and", "but",
+    "thereby", "allowing", "enabling",
+})  # fmt: skip
+_OPENER_BEFORE_MAIN = re.compile(
+    r"^(under|given|assuming|while|whereas|if|when|since|because|as|for|with|by|using|building on|unlike)\b"
+    r"[^,;]{3,160},\s*(?=(we|our|this paper|this work)\b)",
+    re.I,
+)
+_SUBORDINATE_OPENING = re.compile(r"^(under|given|assuming|while|whereas|if|when|since|because|as|for|with)\b", re.I)
+_MAIN_CLAUSE = re.compile(r"\b(we|this (paper|work))\b", re.I)
+
+
+def rule_violations(tldr: str) -> list[str]:
+    """The TL;DR rules a sentence breaks: too long, pointing outside itself, result only, background, fragment."""
+    broken = []
+    if len(tldr.split()) > MAX_WORDS:
+        broken.append("too long")
+    if not is_self_contained(tldr) or _POINTING.search(tldr):
+        broken.append("points outside itself")
+    if _RESULT_ONLY.search(tldr) and not _MAIN_CLAUSE.search(tldr):  # "our approach" alone says no more
+        broken.append("result only")
+    if _BACKGROUND_OPENING.match(tldr):
+        broken.append("background")
+    if tldr.endswith("…") or not tldr[:1].isupper() or (
+        _SUBORDINATE_OPENING.match(tldr) and not _MAIN_CLAUSE.search(tldr) and "," not in tldr
+    ):
+        broken.append("fragment")
+    return broken
 
 
 def _compress(sentence: str) -> str:
     """Shorten to MAX_WORDS: drop the opening connective, parentheses, then trailing clauses."""
     text = _LEADING.sub("", sentence).strip()
+    if len(text.split()) > MAX_WORDS:  # "Under assumption A, we show B": keep the main clause, not the opener
+        text = _OPENER_BEFORE_MAIN.sub("", text)
     text = re.sub(r"\s*\([^()]*\)", "", text)
     text = re.sub(r"\s*\[[^\[\]]*\]", "", text)
     words = text.split()
     while len(words) > MAX_WORDS:
-        cut = max((i for i, w in enumerate(words[:MAX_WORDS]) if w.endswith((",", ";", ":")) and i >= 8), default=None)
+        cut = _clause_end(words)
         if cut is None:
             words = [*words[: MAX_WORDS - 1], words[MAX_WORDS - 1].rstrip(",;:.") + "…"]
             break
-        words = words[: cut + 1]
+        words = words[:cut]
     text = " ".join(words).rstrip(",;: ")
     if not text.endswith(("…", ".", "!", "?")):
         text += "."
     return text[0].upper() + text[1:]
 
 
-def extractive_tldr(abstract: str) -> str | None:
-    """The best self-contained contribution sentence of an abstract, at most 30 words; None if none."""
+def _clause_end(words: list[str]) -> int | None:
+    """Where to end a long sentence within MAX_WORDS: after the last punctuated clause, else before the last
+    clause word ("which", "by", "and", …), never before the 8th word; None if neither is found."""
+    head = words[:MAX_WORDS]
+    punctuated = [i + 1 for i, w in enumerate(head) if w.endswith((",", ";", ":")) and i >= 8]
+    if punctuated:
+        return punctuated[-1]
+    joints = [i for i, w in enumerate(head) if i >= 8 and w.lower() in _CLAUSE_WORDS]
+    return joints[-1] if joints else None
+
+
+def extractive_tldr(abstract: str, title: str = "", keywords: Sequence[str] = ()) -> str | None:
+    """The best-scored abstract sentence that, compressed to at most 30 words, breaks no TL;DR rule; None if none.
+    The title and keywords help choose (see scoring.py); they are never copied in."""
     candidates = sentences(clean(abstract))
-    ranked = sorted(range(len(candidates)), key=lambda i: (-_score(candidates[i], i), i))
-    for index in ranked:
+    scores = score_sentences(candidates, title, keywords)
+    for index in sorted(range(len(candidates)), key=lambda i: (-scores[i], i)):
         summary = _compress(candidates[index])
-        if len(summary.split()) >= 4 and is_self_contained(summary):
+        if len(summary.split()) >= 4 and not rule_violations(summary):
             return summary
     return None
 
@@ -137,4 +184,5 @@ class ExtractiveSummarizer:
     def tldr(self, paper: Paper) -> Tldr:
         if paper.tldr:
             return Tldr(paper.id, paper.tldr, "author")
-        return Tldr(paper.id, extractive_tldr(paper.abstract) if paper.abstract else None, "extractive")
+        made = extractive_tldr(paper.abstract, paper.title, paper.keywords) if paper.abstract else None
+        return Tldr(paper.id, made, "extractive")

@@ -18,7 +18,9 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
+from confnav.topics.fidelity import is_cut, paper_words
 
+SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
 TOO_GENERIC = frozenset(
     {"deep learning", "machine learning", "neural networks", "neural network", "deep neural networks",
      "deep neural network", "artificial intelligence", "ai", "ml", "dl", "learning", "theory", "empirical study"}
@@ -69,19 +71,27 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
 
 
 class CTfidfLabeler:
-    """c-TF-IDF over keywords and title phrases; a label must occur in at least `min_share` of its theme."""
+    """c-TF-IDF over keywords and title phrases shortlists each theme's phrases; the label is the one most of
+    the theme's papers use and few others do (at least `min_share` of the theme must use it)."""
 
-    def __init__(self, top: int = 8, min_share: float = 0.05) -> None:
+    def __init__(
+        self, top: int = 8, min_share: float = 0.05, shortlist: int = 30, coverage_weight: float = 0.5
+    ) -> None:
         self.top = top
         self.min_share = min_share
+        self.shortlist = shortlist
+        self.coverage_weight = coverage_weight
 
     def label(self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None) -> list[ThemeLabel]:
         groups = int(labels.max()) + 1 if len(labels) else 0
+        keyword_keys: set[str] = set()  # phrases some paper gives as a keyword (complete by construction)
         counts: list[Counter[str]] = [Counter() for _ in range(groups)]
         papers_with: list[Counter[str]] = [Counter() for _ in range(groups)]
         forms: dict[str, Counter[str]] = defaultdict(Counter)
         for paper, group in zip(papers, labels, strict=True):
             for key, display, weight in _candidates(paper):
+                if weight == 1.0:
+                    keyword_keys.add(key)
                 counts[group][key] += weight
                 papers_with[group][key] += 1
                 forms[key][display] += 1
@@ -96,23 +106,71 @@ class CTfidfLabeler:
             scored = [((n / mass) * math.log(1 + average / totals[key]), key) for key, n in c.items()]
             ranked.append(sorted(scored, reverse=True))
         used = set(taken or ())
+        uses = PhraseUse(papers)
+        members = [labels == g for g in range(groups)]
         names: dict[int, str] = {}
-        order = sorted(range(groups), key=lambda g: -(ranked[g][0][0] if ranked[g] else 0.0))
-        for group in order:
-            floor = max(2, self.min_share * sizes[group])
-            for _, key in ranked[group]:
-                display = forms[key].most_common(1)[0][0]
-                if display not in used and papers_with[group][key] >= floor:
-                    names[group] = display
-                    used.add(display)
-                    break
-            else:
-                names[group] = _fallback(ranked[group], forms, used, group)
-                used.add(names[group])
+        for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
+            shortlist = [key for _, key in ranked[group][: self.shortlist]]
+            names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
+                self._best([k for k in shortlist if k in keyword_keys], forms, uses, members[group], used)
+                or self._best(shortlist, forms, uses, members[group], used)
+                or _fallback(ranked[group], forms, used, group)
+            )
+            used.add(names[group])
         return [
             ThemeLabel(names[g], [forms[k].most_common(1)[0][0] for _, k in ranked[g][: self.top]])
             for g in range(groups)
         ]
+
+    def _best(
+        self, keys: list[str], forms: dict[str, Counter[str]], uses: PhraseUse, own: np.ndarray, used: set[str]
+    ) -> str | None:
+        """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
+        see fidelity.py); never a cut phrase, never a sibling's label; None if none serves."""
+        scored = self._scored(keys, forms, uses, own, used)
+        if not scored:
+            return None
+        _, share, best = max(scored)
+        # One word is vague ("graphs"): a longer phrase with its word that most of the same papers use wins.
+        longer = [(score, phrase) for score, inside, phrase in scored if len(words(phrase)) > len(words(best))
+                  and set(_key(best).split()) <= set(_key(phrase).split()) and inside >= SPECIFIC * share]  # fmt: skip
+        return max(longer)[1] if longer else best
+
+    def _scored(
+        self, keys: list[str], forms: dict[str, Counter[str]], uses: PhraseUse, own: np.ndarray, used: set[str]
+    ) -> list[tuple[float, float, str]]:
+        """(score, share of the theme using it, phrase) of each usable phrase: share × log(1 + share / overall)."""
+        scored: list[tuple[float, float, str]] = []
+        for key in keys:
+            display = forms[key].most_common(1)[0][0]
+            if display in used:
+                continue
+            using = uses.of(display)
+            inside, overall = float(using[own].mean()), float(using.mean())
+            if inside < self.min_share or is_cut(display, uses.members(own)):
+                continue
+            scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, display))
+        return scored
+
+
+class PhraseUse:
+    """Which papers use a phrase (every word of it in their title and keywords), by word postings."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = papers
+        self.postings: dict[str, np.ndarray] = {}
+        for i, paper in enumerate(papers):
+            for word in paper_words(paper):
+                self.postings.setdefault(word, np.zeros(len(papers), dtype=bool))[i] = True
+
+    def of(self, phrase: str) -> np.ndarray:
+        mask = np.ones(len(self.papers), dtype=bool)
+        for word in {stem(w) for w in words(phrase)}:
+            mask &= self.postings.get(word, np.zeros(len(self.papers), dtype=bool))
+        return mask
+
+    def members(self, own: np.ndarray) -> list[Paper]:
+        return [self.papers[i] for i in np.flatnonzero(own)]
 
 
 def _fallback(ranked: list[tuple[float, str]], forms: dict[str, Counter[str]], used: set[str], group: int) -> str:
