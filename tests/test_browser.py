@@ -80,6 +80,41 @@ def test_search_open_paper_follow_similar(page, base_url: str) -> None:  # type:
     assert page.inner_text("#paper-title") == title != "Rethinking Attention with Performers"
 
 
+def test_search_pages_sorts_and_adds_from_a_hit(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/search?q=graph+neural+networks&sort=rating&decision=accepted")
+    assert "showing 1–20, by rating" in page.inner_text("#count")
+    assert page.locator("#hits li .badge.accepted").count() == 20
+    assert page.locator("#hits li .authors a").count() >= 20
+    following = page.get_attribute("a[rel=next]", "href") or ""
+    assert "sort=rating" in following and "decision=accepted" in following and "page=2" in following
+    first = page.locator("#hits li").first
+    paper_id = first.get_attribute("data-id")
+    first.locator("button.add-hit").click()
+    page.wait_for_selector("#list-status:has-text('Added to')")
+    listed = page.evaluate("fetch('/api/lists/to%20read').then((r) => r.json())")
+    assert paper_id in [p["id"] for p in listed["papers"]]
+    page.goto(f"{base_url}{following}")
+    assert "showing 21–40" in page.inner_text("#count") and page.locator("a[rel=prev]").count() == 1
+    page.click("h1")  # away from the search box, which the page focuses first
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("document.activeElement.textContent")
+    assert focused == page.locator("#hits li a.title").nth(1).inner_text()
+
+
+def test_search_and_paper_pages_fit_a_phone(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    for name, path in {"search-phone": "/search?q=diffusion+models", "paper-phone": "/paper/YicbFdNTTy"}.items():
+        tab.goto(f"{base_url}{path}")
+        tab.wait_for_load_state("networkidle")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390, path
+        tab.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    context.close()
+
+
 def test_map_draws_all_points_and_a_click_opens_a_paper(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{base_url}/map?venue=iclr2021")
     page.wait_for_selector("#map[data-ready='1']")
@@ -93,6 +128,46 @@ def test_map_draws_all_points_and_a_click_opens_a_paper(page, base_url: str) -> 
     page.mouse.click(box["x"] + x, box["y"] + y)
     page.wait_for_url(f"**/paper/{target}**")
     assert page.locator("#paper-title").is_visible()
+
+
+def test_map_legend_highlight_filter_and_state_in_the_url(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/map?venue=iclr2021")
+    page.wait_for_selector("#map[data-ready='1']")
+    assert page.inner_text("h1") == "Map of ICLR 2021"
+    colours = page.eval_on_selector_all("#map-legend .swatch", "(s) => s.map((e) => e.style.background)")
+    themes = page.evaluate("fetch('/api/topics?venue=iclr2021').then((r) => r.json()).then((t) => t.length)")
+    assert len(colours) == themes and len(set(colours)) == themes  # one distinct colour per theme
+    page.fill("#map-query", "federated")
+    page.press("#map-query", "Enter")  # highlights; never submits the page
+    page.wait_for_selector("#map-status:has-text('match')")
+    status = page.inner_text("#map-status")
+    assert "federated" in page.url and page.input_value("#map-query") == "federated"
+    matching = page.evaluate("fetch('/api/search?mode=keyword&limit=1&venue=iclr2021&q=federated')"
+                             ".then((r) => r.json()).then((d) => d.matching)")  # fmt: skip
+    assert str(matching) in status  # only papers with the words, counted
+    page.select_option("#map-decision", "accepted")
+    page.click("#zoom-in")
+    assert "decision=accepted" in page.url and "z=1.30" in page.url
+    page.goto(page.url)  # the same view again from the URL
+    page.wait_for_selector("#map-status:has-text('match')")
+    assert page.input_value("#map-decision") == "accepted" and page.input_value("#map-query") == "federated"
+    page.screenshot(path=str(SHOTS / "map-highlight.png"))
+
+
+def test_map_by_touch_tap_shows_then_opens(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    tab.goto(f"{base_url}/map?venue=iclr2021")
+    tab.wait_for_selector("#map[data-ready='1']")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    box = tab.locator("#map").bounding_box()
+    x, y = tab.evaluate("window.confnavMap.at(0)")
+    tab.touchscreen.tap(box["x"] + x, box["y"] + y)
+    tab.wait_for_selector("#map-status:has-text('tap again')")
+    assert tab.is_visible("#map-tip")
+    tab.touchscreen.tap(box["x"] + x, box["y"] + y)
+    tab.wait_for_url("**/paper/**")
+    context.close()
 
 
 def test_map_by_keyboard(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -133,10 +208,14 @@ def test_reading_list_and_bibtex_export(page, base_url: str, tmp_path: Path) -> 
     page.goto(f"{base_url}/lists?name=browser%20list")
     assert page.locator("#list-papers > li").count() == 2
     page.wait_for_selector("#recommendations li")
-    page.select_option("#recommend-from", "accepted")
-    page.wait_for_function(  # every recommendation shown is an accepted paper
-        "() => { const m = [...document.querySelectorAll('#recommendations .meta')];"
-        " return m.length > 0 && m.every((e) => / · (oral|spotlight|poster)/.test(e.textContent)); }"
+    page.wait_for_function(  # by default every recommendation shown is an accepted paper
+        "() => { const b = [...document.querySelectorAll('#recommendations .badge')];"
+        " return b.length > 0 && b.every((e) => e.classList.contains('accepted')); }"
+    )
+    page.select_option("#recommend-from", "oral")
+    page.wait_for_function(
+        "() => { const b = [...document.querySelectorAll('#recommendations .badge')];"
+        " return b.length > 0 && b.every((e) => e.textContent === 'oral'); }"
     )
     page.screenshot(path=str(SHOTS / "lists.png"), full_page=True)
     with page.expect_download() as download:

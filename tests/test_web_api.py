@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,51 @@ def test_search_and_paper_routes(client: TestClient) -> None:
     assert page.status_code == 200 and "Rethinking Attention with Performers" in page.text
 
 
+def test_search_pages_and_sorts(client: TestClient) -> None:
+    first = client.get("/api/search", params={"q": "graph neural networks", "limit": 10}).json()
+    second = client.get("/api/search", params={"q": "graph neural networks", "limit": 10, "offset": 10}).json()
+    assert isinstance(first["matching"], int) and first["matching"] > 100 and second["offset"] == 10
+    assert not {h["id"] for h in first["hits"]} & {h["id"] for h in second["hits"]}
+    rated = client.get("/api/search", params={"q": "graph neural networks", "sort": "rating", "limit": 30}).json()
+    ratings = [h["rating_mean"] or 0 for h in rated["hits"]]
+    assert ratings == sorted(ratings, reverse=True) and all(h["authors"] for h in rated["hits"])
+    assert client.get("/api/search", params={"q": "graph", "sort": "colour"}).status_code == 400
+
+
+def test_similar_leaves_out_rejected_papers_unless_asked(client: TestClient) -> None:
+    hidden = client.get("/api/similar/YicbFdNTTy", params={"limit": 20}).json()["hits"]
+    everything = client.get("/api/similar/YicbFdNTTy", params={"limit": 20, "include_rejected": True}).json()["hits"]
+    assert hidden and all(h["outcome"] != "not-accepted" for h in hidden)
+    assert any(h["outcome"] == "not-accepted" for h in everything)
+    page = client.get("/paper/YicbFdNTTy").text
+    assert "include rejected and withdrawn papers" in page and "similar=all" in page
+
+
+def test_author_theme_and_trends_pages_link_onwards(client: TestClient) -> None:
+    author = client.get("/author/Yang%20Song").text
+    assert "Co-authors:" in author and 'href="/author/Stefano%20Ermon"' in author and "Affiliations:" in author
+    theme = client.get("/themes/iclr2021/t01").text
+    assert 'href="/themes/iclr2021/t01.' in theme or "Sub-themes" not in theme  # sub-themes are linked
+    kinds = re.findall(r'<span class="badge ([a-z-]+)">', theme.split("accepted first")[1])
+    assert kinds == sorted(kinds, key=lambda k: k != "accepted")  # no reject above an accepted paper
+    trends = client.get("/trends", params={"from": "iclr2020", "to": "iclr2021"}).text
+    assert "<title>Trends ICLR 2020 → ICLR 2021" in trends and 'href="/themes/iclr2021/t' in trends
+    assert "Keywords that grew" in trends
+    report = client.get("/reports/iclr2021/overview").text
+    assert '<header class="site">' in report and 'class="in-app" href="/paper/' in report
+
+
+def test_bibtex_of_one_paper_names_the_proceedings(client: TestClient) -> None:
+    accepted = client.get("/api/paper/YicbFdNTTy/bibtex").text
+    assert accepted.startswith("@inproceedings{dosovitskiy2021image,")
+    assert "booktitle = {International Conference on Learning Representations}" in accepted
+    rejected = next(h for h in client.get("/api/search", params={"q": "diffusion", "limit": 50}).json()["hits"]
+                    if h["outcome"] == "not-accepted")  # fmt: skip
+    entry = client.get(f"/api/paper/{rejected['id']}/bibtex").text
+    assert entry.startswith("@misc{") and "booktitle" not in entry and "Submitted to ICLR 2021" in entry
+    assert 'id="bibtex"' in client.get("/paper/YicbFdNTTy").text
+
+
 def test_filters_and_other_routes(client: TestClient) -> None:
     orals = client.get("/api/search", params={"q": "reinforcement", "decision": "oral", "limit": 50}).json()["hits"]
     assert orals and {h["decision"] for h in orals} == {"oral"}
@@ -36,7 +82,7 @@ def test_filters_and_other_routes(client: TestClient) -> None:
     assert all(0 <= v <= 10_000 for v in layout["xy"]) and len(layout["themes"]) > max(layout["theme"])
     assert client.get("/api/topics", params={"venue": "iclr2021"}).json()[0]["label"]
     assert client.get("/api/rank", params={"venue": "iclr2021", "top": 3}).json()[0]["reasons"]
-    assert client.get("/api/stats", params={"venue": "iclr2021"}).json()["facts"]["venue.reviewed"] == "2,997"
+    assert client.get("/api/stats", params={"venue": "iclr2021"}).json()["facts"]["venue.reviewed"] == 2997
     assert "/api/search" in client.get("/openapi.json").json()["paths"]
 
 

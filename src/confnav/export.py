@@ -17,19 +17,48 @@ def bibtex_key(paper: Paper) -> str:
     return re.sub(r"[^a-z0-9]", "", f"{last}{paper.year}{word}")
 
 
+# The proceedings' own titles of common series (booktitle); other venues use their display name.
+PROCEEDINGS = {
+    "iclr": "International Conference on Learning Representations",
+    "neurips": "Advances in Neural Information Processing Systems",
+    "icml": "International Conference on Machine Learning",
+    "cvpr": "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+    "iccv": "IEEE/CVF International Conference on Computer Vision",
+    "eccv": "European Conference on Computer Vision",
+    "acl": "Annual Meeting of the Association for Computational Linguistics",
+    "emnlp": "Conference on Empirical Methods in Natural Language Processing",
+    "naacl": "Conference of the North American Chapter of the Association for Computational Linguistics",
+    "corl": "Conference on Robot Learning",
+    "aaai": "AAAI Conference on Artificial Intelligence",
+    "ijcai": "International Joint Conference on Artificial Intelligence",
+    "aistats": "International Conference on Artificial Intelligence and Statistics",
+    "uai": "Conference on Uncertainty in Artificial Intelligence",
+    "colt": "Conference on Learning Theory",
+    "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
+    "www": "The ACM Web Conference",
+    "siggraph": "ACM SIGGRAPH Conference Proceedings",
+}
+
+
+def bibtex_entry(paper: Paper) -> str:
+    """One paper as BibTeX: @inproceedings with the proceedings' title when accepted, else @misc saying where it
+    was submitted (a rejected or withdrawn paper was not published there)."""
+    series = paper.venue.rstrip("0123456789")
+    published = paper.decision.accepted or paper.decision.outcome.value == "unknown"
+    fields = {
+        "title": paper.title.translate(_BIB_ESCAPE),
+        "author": " and ".join(a.name.translate(_BIB_ESCAPE) for a in paper.authors),
+        "booktitle": PROCEEDINGS.get(series, paper.venue_name) if published else "",
+        "note": "" if published else f"Submitted to {paper.venue_name} ({paper.decision.name})",
+        "year": str(paper.year),
+        "url": paper.url if paper.url and paper.url.startswith(("https://", "http://")) else "",
+    }
+    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
+    return f"@{'inproceedings' if published else 'misc'}{{{bibtex_key(paper)},\n{body}\n}}"
+
+
 def to_bibtex(papers: list[Paper]) -> str:
-    entries = []
-    for paper in papers:
-        fields = {
-            "title": paper.title.translate(_BIB_ESCAPE),
-            "author": " and ".join(a.name.translate(_BIB_ESCAPE) for a in paper.authors),
-            "booktitle": paper.venue_name,
-            "year": str(paper.year),
-            "url": paper.url or "",
-        }
-        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
-        entries.append(f"@inproceedings{{{bibtex_key(paper)},\n{body}\n}}")
-    return "\n\n".join(entries) + "\n"
+    return "\n\n".join(bibtex_entry(paper) for paper in papers) + "\n"
 
 
 def to_csv(papers: list[Paper]) -> str:

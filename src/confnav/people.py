@@ -8,7 +8,7 @@ name, the name alone cannot say who it is, and it stays a person of its own.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -17,12 +17,15 @@ from confnav.model import Author, Paper, name_key
 
 @dataclass
 class Person:
-    """One person: a stable key, the name shown, the profile id if known, and their papers newest first."""
+    """One person: a stable key, the name shown, the profile id if known, their papers newest first, the
+    affiliations their papers give them and their most frequent co-authors (name, shared papers)."""
 
     key: str
     name: str
     profile: str | None = None
     papers: list[Paper] = field(default_factory=list)
+    affiliations: list[str] = field(default_factory=list)
+    coauthors: list[tuple[str, int]] = field(default_factory=list)
 
 
 class PeopleIndex:
@@ -46,6 +49,8 @@ class PeopleIndex:
         """Every person named `name` on these papers, each with their papers (newest venue first)."""
         wanted = name_key(name)
         found: dict[str, Person] = {}
+        places: dict[str, Counter[str]] = defaultdict(Counter)
+        partners: dict[str, Counter[str]] = defaultdict(Counter)
         for paper in papers:
             for author in paper.authors:
                 if name_key(author.name) != wanted:
@@ -55,6 +60,11 @@ class PeopleIndex:
                 person = found.setdefault(key, Person(key, author.name, profile))
                 if not person.papers or person.papers[-1] is not paper:
                     person.papers.append(paper)
-        for person in found.values():
+                    partners[key].update({a.name for a in paper.authors if name_key(a.name) != wanted})
+                if author.affiliation:
+                    places[key][author.affiliation.strip()] += 1
+        for key, person in found.items():
             person.papers.sort(key=lambda p: (-p.year, p.venue, p.title))
+            person.affiliations = [place for place, _ in places[key].most_common(5)]
+            person.coauthors = partners[key].most_common(12)
         return sorted(found.values(), key=lambda p: (-len(p.papers), p.key))

@@ -10,8 +10,10 @@ from confnav.cli.common import ConfnavGroup
 
 @click.group(cls=ConfnavGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="confnav")
-def cli() -> None:
-    """confnav: a trustworthy navigator for a conference's papers."""
+@click.option("--db", default=None, help="Store for every verb (as each verb's own --db).")
+@click.option("--json", "as_json", is_flag=True, help="JSON output for every verb that has it.")
+def cli(db: str | None, as_json: bool) -> None:
+    """confnav: a trustworthy navigator for a conference's papers. Global options may come before the verb."""
 
 
 from confnav.cli import fetch, papers, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs

@@ -54,6 +54,19 @@ class RichProgress:
         self.bar.advance(self.task, amount)
 
 
+def themes_with_progress(store: Any, venue: str, required: bool = True) -> None:
+    """Build a venue's themes when they are missing, showing a progress bar (ranking and reports need them);
+    with `required=False` a venue that cannot have themes (no index) is left for the caller to explain."""
+    from confnav.topics import ensure_topics
+
+    with RichProgress(quiet=False) as progress:
+        try:
+            ensure_topics(store, venue, progress=progress)
+        except ConfnavError:
+            if required:
+                raise
+
+
 class ConfnavGroup(click.Group):
     """Turns every error a user can cause into one line on stderr and exit status 1."""
 
@@ -90,8 +103,19 @@ def store_options(func: F) -> F:
 
 
 def json_option(func: F) -> F:
-    """`--json`: print machine-readable JSON on stdout instead of text."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")(func)
+    """`--json`: print machine-readable JSON on stdout instead of text (also accepted before the verb)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, as_json: bool, **kwargs: Any) -> Any:
+        return func(*args, as_json=as_json or bool(root_option("as_json")), **kwargs)
+
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")(wrapper)  # type: ignore[return-value]
+
+
+def root_option(name: str) -> Any:
+    """An option given before the verb (`confnav --db X venues`), or None."""
+    context = click.get_current_context(silent=True)
+    return context.find_root().params.get(name) if context else None
 
 
 def print_json(value: Any) -> None:
@@ -103,7 +127,7 @@ def with_store(func: F, create: bool = False) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, db: str | None, **kwargs: Any) -> Any:
-        with open_store(db, create) as store:
+        with open_store(db or root_option("db"), create) as store:
             return func(*args, store=store, **kwargs)
 
     return store_options(wrapper)  # type: ignore[return-value]

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.common import json_option, out, print_json, themes_with_progress, with_store
 from confnav.rank import WeightedRanker, load_weights
 from confnav.rank.external import import_external
 from confnav.rank.profile import blend_with_profile
@@ -32,6 +32,7 @@ def rank(
     """Must-read papers of a venue, each with the reasons it is there (by default every signal the store
     holds, citations included, for looking back)."""
     venue = store.pick_venue(venue)
+    themes_with_progress(store, venue, required=False)  # without an index the ranking says what is missing
     ranking = WeightedRanker(load_weights(weights), at_conference=at_conference).rank(store, venue, theme=theme)
     papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
     papers = papers[:top]

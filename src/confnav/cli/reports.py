@@ -6,14 +6,16 @@ import logging
 from pathlib import Path
 
 import click
+from rich.table import Table as RichTable
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.common import json_option, out, print_json, themes_with_progress, with_store
 from confnav.reports.digest import build_digest
+from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
-from confnav.reports.stats import build_stats_report, stats_json
+from confnav.reports.stats import build_stats_report, stats_json, stats_tables
 from confnav.store.protocols import Store
 from confnav.summarize.llm import make_summarizer
 from confnav.summarize.verify import VerificationError, verify_file, verify_text
@@ -77,8 +79,10 @@ def report_overview(
     """Themed overview of a venue: facts, then each major theme with its must-read papers and TL;DRs."""
     logging.basicConfig(level=logging.WARNING, format="note: %(message)s")
     config = load_venue_config(venue_config)
+    venue = store.pick_venue(venue)
+    themes_with_progress(store, venue, required=False)  # the overview says what is missing
     built = build_overview(
-        store, store.pick_venue(venue), summarizer=make_summarizer(), per_theme=per_theme, config=config
+        store, venue, summarizer=make_summarizer(), per_theme=per_theme, config=config
     )
     _write(built, fmt, output, store)
 
@@ -112,16 +116,20 @@ def report_stats(store: Store, venue: str | None, fmt: str, output: Path | None)
 @with_store
 def stats(store: Store, venue: str | None, as_json: bool) -> None:
     """Statistics of a venue: decisions and rates, ratings, agreement, authors, institutions, keywords."""
-    data = stats_json(store, store.pick_venue(venue))
+    venue = store.pick_venue(venue)
     if as_json:
-        print_json(data)
+        print_json(stats_json(store, venue))  # numbers as numbers; shares as fractions
         return
-    for key, value in data["facts"].items():  # type: ignore[union-attr]
-        out.print(f"{key:<26} {value}", markup=False)
-    for table_id, rows in data["tables"].items():  # type: ignore[union-attr]
-        out.print(f"\n{table_id}", style="bold")
-        for row in rows[:10]:
-            out.print("  " + "  ".join(str(v) for v in row.values()), markup=False)
+    for fact in venue_facts(store, venue):
+        out.print(f"{fact.label}: {fact.value}", markup=False)
+    for table in stats_tables(store, venue):
+        shown = RichTable(title=table.caption, title_justify="left", box=None, header_style="bold")
+        for i, name in enumerate(table.header):
+            shown.add_column(name, justify="left" if i == 0 else "right", overflow="fold")
+        for row in table.rows[:10]:
+            shown.add_row(*row)
+        out.print()
+        out.print(shown)
 
 
 @cli.command()

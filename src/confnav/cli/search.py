@@ -8,7 +8,7 @@ from confnav.cli import cli
 from confnav.cli.common import RichProgress, filter_options, json_option, out, print_json, with_store
 from confnav.embed import choose_embedder
 from confnav.index import build_index
-from confnav.search.engine import MODES, Results, Searcher
+from confnav.search.engine import MODES, SORTS, Results, Searcher
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
 
@@ -38,15 +38,24 @@ def index(store: Store, venue: str | None, model: str | None, quiet: bool, as_js
     )
 
 
+INCLUDE_REJECTED = click.option(
+    "--include-rejected", is_flag=True,
+    help="Rejected and withdrawn papers too (by default they are left out where a venue has decisions).",
+)  # fmt: skip
+
+
 def _print_results(results: Results, as_json: bool) -> None:
     for notice in results.notices:
         click.echo(f"note: {notice}", err=True)
     if as_json:
         print_json([hit.to_dict() for hit in results.hits])
         return
+    if results.matching is not None and results.hits:
+        out.print(f"{results.matching:,} papers match some of these words; showing {results.offset + 1}–"
+                  f"{results.offset + len(results.hits)} ({results.sort})", style="dim")  # fmt: skip
     if not results.hits:
         out.print("No papers match.")
-    for rank, hit in enumerate(results.hits, start=1):
+    for rank, hit in enumerate(results.hits, start=results.offset + 1):
         paper = hit.paper
         out.print(f"{rank:>2}. ", end="")
         out.print(paper.title, style="bold", markup=False, end="")
@@ -64,23 +73,33 @@ def _print_results(results: Results, as_json: bool) -> None:
 @click.argument("query")
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="How to score.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many hits.")
+@click.option("--offset", type=click.IntRange(0, 10_000), default=0, help="Skip this many hits (the next page).")
+@click.option("--sort", type=click.Choice(list(SORTS)), default="relevance", show_default=True,
+              help="Order of the hits (other than relevance: the most relevant matches, by that field).")  # fmt: skip
 @filter_options
 @json_option
 @with_store
-def search(store: Store, query: str, mode: str, limit: int, where: PaperFilter, as_json: bool) -> None:
+def search(
+    store: Store, query: str, mode: str, limit: int, offset: int, sort: str, where: PaperFilter, as_json: bool
+) -> None:
     """Find papers by words and meaning; "phrases", author:, title:, keyword: narrow it down."""
-    _print_results(Searcher(store).search(query, mode=mode, where=where, limit=limit), as_json)  # type: ignore[arg-type]
+    results = Searcher(store).search(query, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
+    _print_results(results, as_json)
 
 
 @cli.command()
 @click.argument("paper_id")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
+@INCLUDE_REJECTED
 @filter_options
 @json_option
 @with_store
-def similar(store: Store, paper_id: str, limit: int, where: PaperFilter, as_json: bool) -> None:
-    """Papers most like one paper (more like this)."""
-    _print_results(Searcher(store).similar(paper_id, where=where, limit=limit), as_json)
+def similar(
+    store: Store, paper_id: str, limit: int, include_rejected: bool, where: PaperFilter, as_json: bool
+) -> None:
+    """Papers most like one paper (more like this); accepted ones unless --include-rejected."""
+    results = Searcher(store).similar(paper_id, where=where, limit=limit, include_rejected=include_rejected)
+    _print_results(results, as_json)
 
 
 @cli.command()
@@ -88,13 +107,17 @@ def similar(store: Store, paper_id: str, limit: int, where: PaperFilter, as_json
 @click.option("--unlike", multiple=True, metavar="ID", help="A paper you did not want (repeatable).")
 @click.option("--text", help="A text to match, e.g. an abstract of yours.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
+@INCLUDE_REJECTED
 @filter_options
 @json_option
 @with_store
 def recommend(
     store: Store, like: tuple[str, ...], unlike: tuple[str, ...], text: str | None, limit: int,
-    where: PaperFilter, as_json: bool,
+    include_rejected: bool, where: PaperFilter, as_json: bool,
 ) -> None:  # fmt: skip
-    """A reading list from papers you liked (never those papers themselves)."""
-    results = Searcher(store).recommend(like, unlike, text, where=where, limit=limit)
+    """A reading list from papers you liked (never those papers themselves); accepted ones unless
+    --include-rejected."""
+    results = Searcher(store).recommend(
+        like, unlike, text, where=where, limit=limit, include_rejected=include_rejected
+    )
     _print_results(results, as_json)

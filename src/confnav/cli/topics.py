@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, json_option, out, print_json, with_store
+from confnav.cli.common import RichProgress, json_option, out, print_json, themes_with_progress, with_store
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
@@ -54,7 +54,7 @@ def topics(
 def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None:
     """One theme: its facts, keywords, sub-themes and papers."""
     venue = store.pick_venue(venue)
-    ensure_topics(store, venue)
+    themes_with_progress(store, venue)
     facts = get_theme(store, venue, theme_id)
     if as_json:
         print_json(facts.to_dict())
@@ -88,7 +88,7 @@ def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None
 def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) -> None:
     """Which themes and keywords grew or shrank between two venues, and which keywords are new."""
     store.get_venue(source)
-    ensure_topics(store, target)
+    themes_with_progress(store, target)
     result = trends(store, source, target, top=top)
     if as_json:
         print_json(result.to_dict())
@@ -118,5 +118,5 @@ def map_cmd(store: Store, venue: str | None, out_path: Path) -> None:
     venue = store.pick_venue(venue)
     if out_path.suffix.lower() not in (".png", ".svg"):
         raise ConfnavError(f"--out {out_path}: use a .png or .svg file name")
-    ensure_topics(store, venue)
+    themes_with_progress(store, venue)
     out.print(f"map written to {render_map(store, venue, out_path)}", markup=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import store_options
+from confnav.cli.common import root_option, store_options
 from confnav.errors import MissingExtraError
 from confnav.store import default_location, open_store
 
@@ -21,7 +21,7 @@ from confnav.store import default_location, open_store
 @click.option("--read-only", is_flag=True, help="Refuse every write (reading lists, theme builds).")
 def serve(db: str | None, host: str, port: int, workers: int, read_only: bool) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
-    location = db or default_location()
+    location = db or root_option("db") or default_location()
     with open_store(location, read_only=read_only):  # a missing or unreadable store is one clear line, first
         pass
     run_server(location, host, port, workers, read_only)

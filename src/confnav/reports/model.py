@@ -77,10 +77,31 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
 
+class Shown(str):
+    """A number as a report shows it ("3,014", "28.7%", "7.40") that keeps its value for JSON (3014, 0.287, 7.4)."""
+
+    value: int | float | None
+
+    def __new__(cls, text: str, value: int | float | None) -> Shown:
+        shown = super().__new__(cls, text)
+        shown.value = value
+        return shown
+
+
+def plain(cell: object) -> object:
+    """The value behind a shown number (a share as a fraction); other cells as they are."""
+    return cell.value if isinstance(cell, Shown) else cell
+
+
 def count(value: int) -> str:
-    return f"{value:,}"
+    return Shown(f"{value:,}", value)
 
 
 def percent(part: int | float, whole: int | float) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "-"
+    return Shown(f"{100 * part / whole:.1f}%", round(part / whole, 6)) if whole else Shown("-", None)
+
+
+def decimal(value: float | None) -> str:
+    """A mean or a rating with two decimals."""
+    return Shown("-", None) if value is None else Shown(f"{value:.2f}", round(value, 6))
 

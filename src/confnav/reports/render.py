@@ -11,6 +11,7 @@ import base64
 import re
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from confnav.reports.model import Citation, Fact, Report
 
@@ -31,7 +32,9 @@ table{border-collapse:collapse;width:100%;margin:.8rem 0;font-size:.93rem}th,td{
 padding:.3rem .5rem;text-align:left}td.num,th.num{text-align:right}figure{margin:1rem 0}img{max-width:100%;height:auto}
 .notes{background:#f6f8fa;padding:.6rem .8rem;border-radius:6px}.cite.mark{font-size:.85em;vertical-align:.1em}
 .cite.mark a,.cite.mark span[tabindex]{padding:.2rem .1rem;text-decoration:none}
-@media (max-width:40rem){body{font-size:15px}}
+header.site{border-bottom:1px solid var(--line);background:#f7f9fb}header.site nav{max-width:52rem;margin:0 auto;
+padding:.6rem 1rem;display:flex;gap:.4rem 1.1rem;flex-wrap:wrap}header.site .brand{font-weight:700;color:var(--ink);
+text-decoration:none}a.in-app{font-size:.85rem}.wide{overflow-x:auto}@media (max-width:40rem){body{font-size:15px}}
 """
 
 
@@ -111,6 +114,11 @@ def _html_fact(fact: Fact) -> str:
     return f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
 
 
+def _app_link(cite: Citation, report: Report) -> str:
+    href = f"/paper/{quote(cite.paper_id, safe='')}?venue={quote(report.venue.id, safe='')}"
+    return f' <a class="in-app" href="{escape(href)}" aria-label="{escape(cite.title)} in confnav">(in confnav)</a>'
+
+
 def _numbers(report: Report) -> dict[str, int]:
     """Each cited paper's number in its section's list (inline marks show it)."""
     return {c.paper_id: i for section in report.sections for i, c in enumerate(section.citations, start=1)}
@@ -129,8 +137,17 @@ def _html_cite(cite: Citation, mark: str | None = None) -> str:
     )
 
 
-def to_html(report: Report) -> str:
-    """One self-contained page: inline CSS and images, no external requests."""
+SITE_NAV = (
+    '<header class="site"><nav aria-label="Main"><a class="brand" href="/">confnav</a><a href="/search">Search</a>'
+    '<a href="/map?venue={venue}">Map</a><a href="/themes/{venue}">Themes</a><a href="/lists">Reading lists</a>'
+    '<a href="/reports/{venue}/overview">Overview</a><a href="/reports/{venue}/digest">Digest</a>'
+    '<a href="/reports/{venue}/stats">Statistics</a></nav></header>'
+)
+
+
+def to_html(report: Report, in_app: bool = False) -> str:
+    """One self-contained page: inline CSS and images, no external requests. `in_app` (the web app) adds the
+    site's header and, beside each cited paper, a link to its page in the app."""
     facts = _facts_by_key(report)
     numbers, cites = _numbers(report), {c.paper_id: c for sec in report.sections for c in sec.citations}
 
@@ -159,16 +176,17 @@ def to_html(report: Report) -> str:
             body.append(f"<p>{fill(section.summary)}</p>")
         if section.citations:
             items = "".join(
-                f"<li>{_html_cite(c)}" + (f' <span class="muted">— {escape(c.note)}</span>' if c.note else "") + "</li>"
+                f"<li>{_html_cite(c)}" + (_app_link(c, report) if in_app else "")
+                + (f' <span class="muted">— {escape(c.note)}</span>' if c.note else "") + "</li>"
                 for c in section.citations
-            )
+            )  # fmt: skip
             body.append(f'<ol class="papers">{items}</ol>')
         body.append("</section>")
     for table in report.tables:
         head = "".join(f"<th>{escape(h)}</th>" for h in table.header)
         rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in table.rows)
-        body.append(f'<h3>{escape(table.caption)}</h3><table data-table="{escape(table.id)}"><thead><tr>{head}</tr>'
-                    f"</thead><tbody>{rows}</tbody></table>")  # fmt: skip
+        body.append(f'<h3>{escape(table.caption)}</h3><div class="wide"><table data-table="{escape(table.id)}">'
+                    f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")  # fmt: skip
     for chart in report.charts:
         data = base64.b64encode(chart.png).decode()
         body.append(f'<figure><img alt="{escape(chart.caption)}" src="data:image/png;base64,{data}">'
@@ -182,5 +200,6 @@ def to_html(report: Report) -> str:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="confnav-report" content="{escape(meta)}"><title>{escape(report.title)}</title>'
-        f"<style>{CSS}</style></head><body><main>{''.join(body)}</main></body></html>\n"
+        f"<style>{CSS}</style></head><body>{SITE_NAV.format(venue=escape(report.venue.id)) if in_app else ''}"
+        f"<main>{''.join(body)}</main></body></html>\n"
     )

@@ -14,14 +14,14 @@ from confnav.model import Paper, RatingScale, fold, name_key
 from confnav.reports.charts import bar_chart, rating_histogram
 from confnav.reports.facts import data_gaps, lists_rejections, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution
-from confnav.reports.model import Chart, Report, Table, count, percent
+from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.store.protocols import PaperReader
 
 TOP = 15
 
 
 def _mean(values: list[float]) -> str:
-    return f"{statistics.fmean(values):.2f}" if values else "-"
+    return decimal(statistics.fmean(values) if values else None)
 
 
 def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
@@ -36,7 +36,7 @@ def decision_table(papers: list[Paper]) -> Table:
     decided = sum(p.decision.decided for p in papers)
     rows = [
         [name, group[0].decision.outcome.value, count(len(group)),
-         percent(len(group), decided) if group[0].decision.decided else "-"]
+         percent(len(group), decided) if group[0].decision.decided else percent(0, 0)]
         for name, group in _by_decision(papers).items()
     ]  # fmt: skip
     return Table("decisions", "Decisions", ["Decision", "Outcome", "Papers", "Share of decided"], rows)
@@ -47,8 +47,8 @@ def rating_table(papers: list[Paper]) -> Table:
     for name, group in _by_decision(papers).items():
         means = [p.rating_mean for p in group if p.rating_mean is not None]
         if means and group[0].decision.reviewed:
-            rows.append([name, count(len(means)), _mean(means), f"{statistics.median(means):.2f}",
-                         f"{min(means):.2f}", f"{max(means):.2f}"])  # fmt: skip
+            rows.append([name, count(len(means)), _mean(means), decimal(statistics.median(means)),
+                         decimal(min(means)), decimal(max(means))])  # fmt: skip
     scale = RatingScale.of([r for p in papers for r in p.ratings])
     return Table(
         "ratings", f"Mean reviewer rating by decision (scale {scale.describe()})",
@@ -139,7 +139,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     def rate(ps: list[Paper]) -> str:
         decisions = [p.decision for p in ps]
         if not lists_rejections(decisions):
-            return "-"
+            return percent(0, 0)
         return percent(sum(d.accepted for d in decisions), sum(d.decided for d in decisions))
 
     def kind(name: str) -> Callable[[list[Paper]], str]:
@@ -202,6 +202,8 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
 
 def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
     """The statistics as JSON: facts by key and each table as a list of row objects."""
-    facts = {f.key: f.value for f in venue_facts(store, venue)}
-    tables = {t.id: [dict(zip(t.header, row, strict=True)) for row in t.rows] for t in stats_tables(store, venue)}
-    return {"venue": venue, "facts": facts, "tables": tables}
+    shown = venue_facts(store, venue)
+    tables = {t.id: [{h: plain(c) for h, c in zip(t.header, row, strict=True)} for row in t.rows]
+              for t in stats_tables(store, venue)}  # fmt: skip
+    return {"venue": venue, "facts": {f.key: plain(f.value) for f in shown}, "labels": {f.key: f.label for f in shown},
+            "tables": tables}  # fmt: skip

@@ -14,7 +14,7 @@ from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.index import embedder_state_cache, paper_text, semantic_model
-from confnav.model import Paper
+from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.fusion import ConvexFusion, align_groups
 from confnav.search.query import Query, parse_query
@@ -66,11 +66,29 @@ class Hit:
 
 @dataclass
 class Results:
-    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword)."""
+    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), and how many papers
+    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning)."""
 
     hits: list[Hit]
     mode: Mode
     notices: list[str] = field(default_factory=list)
+    matching: int | None = None
+    offset: int = 0
+    sort: str = "relevance"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"hits": [h.to_dict() for h in self.hits], "mode": self.mode, "notices": self.notices,
+                "matching": self.matching, "offset": self.offset, "sort": self.sort}  # fmt: skip
+
+
+# Sorts other than relevance order the most relevant matches (at most SORT_POOL) by a field.
+SORT_POOL = 500
+SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
+    "relevance": lambda h: (-h.score,),
+    "rating": lambda h: (-(h.paper.rating_mean or 0.0), -h.score),
+    "decision": lambda h: (h.paper.decision.tier, -(h.paper.rating_mean or 0.0), -h.score),
+    "year": lambda h: (-h.paper.year, -h.score),
+}
 
 
 class Searcher:
@@ -136,8 +154,14 @@ class Searcher:
         vectors.embedder = embedder
         return vectors
 
-    def search(self, text: str, *, mode: Mode = "hybrid", where: PaperFilter | None = None, limit: int = 10) -> Results:
-        """Papers best matching a query (see query.py for its syntax), best first."""
+    def search(
+        self, text: str, *, mode: Mode = "hybrid", where: PaperFilter | None = None, limit: int = 10, offset: int = 0,
+        sort: str = "relevance",
+    ) -> Results:  # fmt: skip
+        """Papers best matching a query (see query.py for its syntax): `limit` of them from `offset`, best first or
+        by `sort` (rating, decision, year: the SORT_POOL most relevant matches ordered by that field)."""
+        if sort not in SORTS:
+            raise ConfnavError(f"unknown sort {sort!r} (sorts: {', '.join(SORTS)})")
         query = parse_query(text)
         where = where or PaperFilter()
         corpus, vectors = self._snapshot()
@@ -171,15 +195,23 @@ class Searcher:
             score = semantic
         else:
             score = self._fuse(keyword, semantic, mask)
-        hits = self._collect(corpus, score, mask, keyword, semantic, limit, query)
-        return Results(hits, mode, notices)
+        matching = int(np.count_nonzero(mask & (keyword > 0))) if keyword is not None else int(mask.sum())
+        if sort == "relevance":
+            hits = self._collect(corpus, score, mask, keyword, semantic, offset + limit, query)[offset:]
+        else:
+            pool = self._collect(corpus, score, mask, keyword, semantic, SORT_POOL, query)
+            hits = sorted(pool, key=SORTS[sort])[offset : offset + limit]
+        return Results(hits, mode, notices, matching, offset, sort)
 
     def similar(
-        self, paper_id: str, *, venue: str | None = None, where: PaperFilter | None = None, limit: int = 10
-    ) -> Results:
-        """Papers most like one paper (never the paper itself)."""
+        self, paper_id: str, *, venue: str | None = None, where: PaperFilter | None = None, limit: int = 10,
+        include_rejected: bool = True,
+    ) -> Results:  # fmt: skip
+        """Papers most like one paper (never the paper itself); `include_rejected=False` leaves out papers a venue
+        did not accept (rejected, withdrawn), keeping accepted ones and those of venues without decisions."""
         corpus, vectors = self._snapshot()
-        return self._more_like(corpus, vectors, [self._row(corpus, paper_id, venue)], [], None, where, limit)
+        rows = [self._row(corpus, paper_id, venue)]
+        return self._more_like(corpus, vectors, rows, [], None, where, limit, include_rejected)
 
     def recommend(
         self,
@@ -189,13 +221,15 @@ class Searcher:
         *,
         where: PaperFilter | None = None,
         limit: int = 10,
+        include_rejected: bool = True,
     ) -> Results:
-        """A reading list from liked papers (and an optional text), away from unliked ones; never the liked ones."""
+        """A reading list from liked papers (and an optional text), away from unliked ones; never the liked ones
+        (`include_rejected` as in `similar`)."""
         if not like and not (text and text.strip()):
             raise ConfnavError("recommend needs at least one --like ID or a --text")
         corpus, vectors = self._snapshot()
         liked, unliked = [self._row(corpus, i) for i in like], [self._row(corpus, i) for i in unlike]
-        return self._more_like(corpus, vectors, liked, unliked, text, where, limit)
+        return self._more_like(corpus, vectors, liked, unliked, text, where, limit, include_rejected)
 
     # --- internals ---
 
@@ -207,9 +241,10 @@ class Searcher:
 
     def _more_like(
         self, corpus: Corpus, vectors: AnyVectors | None, liked: list[int], unliked: list[int], text: str | None,
-        where: PaperFilter | None, limit: int,
+        where: PaperFilter | None, limit: int, include_rejected: bool = True,
     ) -> Results:  # fmt: skip
         """Rocchio-style profile: mean of liked vectors (+ text), minus half the unliked, fused with BM25F."""
+        keep = None if include_rejected else _not_rejected
         mask = corpus.mask(self.store, where or PaperFilter())
         mask[liked + unliked] = False
         corpus.prefetch(liked)
@@ -219,7 +254,7 @@ class Searcher:
         if vectors is None or vectors.embedder is None:
             notices.append(f"{NO_INDEX}; using keywords only")
             mask &= keyword > 0
-            return Results(self._collect(corpus, keyword, mask, keyword, None, limit, None), "keyword", notices)
+            return Results(self._collect(corpus, keyword, mask, keyword, None, limit, None, keep), "keyword", notices)
         parts = vectors.row_vectors(liked)
         if text and text.strip():
             parts.append(vectors.embedder.embed([text])[0])
@@ -229,7 +264,7 @@ class Searcher:
         semantic, mask = vectors.scores(profile.astype(np.float32), mask, keyword, where or PaperFilter())
         semantic = align_groups(semantic, mask, corpus.short)
         return Results(
-            self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None),
+            self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep),
             "hybrid",
         )
 
@@ -249,6 +284,7 @@ class Searcher:
         semantic: np.ndarray | None,
         limit: int,
         query: Query | None,
+        keep: Callable[[Paper], bool] | None = None,
     ) -> list[Hit]:
         rows = np.flatnonzero(mask)
         if not rows.size:
@@ -262,6 +298,8 @@ class Searcher:
             corpus.prefetch(chunk)  # a corpus kept in the store reads the next papers in one query
             for row in chunk:
                 paper = papers[row]
+                if keep is not None and not keep(paper):
+                    continue
                 if query is not None and not query.matches(
                     paper.title, paper.abstract or "", paper.keywords, [a.name for a in paper.authors]
                 ):
@@ -280,6 +318,10 @@ class Searcher:
                 if len(hits) >= limit:
                     return hits
         return hits
+
+
+def _not_rejected(paper: Paper) -> bool:
+    return paper.decision.outcome is not Outcome.NOT_ACCEPTED
 
 
 def _best_first(rows: np.ndarray, score: np.ndarray, first: int) -> Iterator[int]:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
-from confnav.export import to_bibtex, to_csv
+from confnav.export import bibtex_entry, to_bibtex, to_csv
 from confnav.rank import WeightedRanker
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.stats import stats_json
@@ -61,6 +61,8 @@ def search(
     request: Request,
     q: str = Query(..., max_length=4000),
     limit: int = Query(10, ge=1, le=MAX_LIMIT),
+    offset: int = Query(0, ge=0, le=10_000),
+    sort: str = Query("relevance"),
     mode: str = Query("hybrid"),
     venue: str | None = None,
     decision: str | None = None,
@@ -68,17 +70,18 @@ def search(
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
 ) -> JSONBytes:
-    """Hybrid, keyword or semantic search; hits carry id, title, venue, decision, score and a marked snippet."""
+    """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
+    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches."""
     if mode not in MODES:
         raise ConfnavError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
     state = state_of(request)
     where = _filter(venue, decision, author, keyword, min_rating)
 
     def answer() -> bytes:
-        results = state.searcher.search(q, mode=mode, where=where, limit=limit)  # type: ignore[arg-type]
-        return _json({"hits": [h.to_dict() for h in results.hits], "mode": results.mode, "notices": results.notices})
+        results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
+        return _json(results.to_dict())
 
-    return JSONBytes(state.cached(("search", q, mode, where, limit), answer))
+    return JSONBytes(state.cached(("search", q, mode, where, limit, offset, sort), answer))
 
 
 @router.get("/paper/{paper_id}", response_class=JSONBytes)
@@ -90,8 +93,11 @@ def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONByte
 
 
 @router.get("/similar/{paper_id}")
-def similar(request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
-    results = state_of(request).searcher.similar(paper_id, limit=limit)
+def similar(
+    request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), include_rejected: bool = False
+) -> dict[str, object]:
+    """Papers like this one; rejected and withdrawn papers only with `include_rejected`."""
+    results = state_of(request).searcher.similar(paper_id, limit=limit, include_rejected=include_rejected)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 
@@ -99,8 +105,10 @@ def similar(request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX
 def recommend(
     request: Request, like: list[str] = Query(default=[]), unlike: list[str] = Query(default=[]),
     text: str | None = Query(None, max_length=8000), limit: int = Query(10, ge=1, le=MAX_LIMIT),
+    include_rejected: bool = False,
 ) -> dict[str, object]:  # fmt: skip
-    results = state_of(request).searcher.recommend(like, unlike, text, limit=limit)
+    """A reading list from liked papers; rejected and withdrawn papers only with `include_rejected`."""
+    results = state_of(request).searcher.recommend(like, unlike, text, limit=limit, include_rejected=include_rejected)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 
@@ -142,6 +150,8 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
         "ids": [papers[pk].id for pk, _ in assigned],
         "titles": [papers[pk].title for pk, _ in assigned],
         "theme": [index[a.theme] for _, a in assigned],
+        "accepted": [int(papers[pk].decision.accepted) for pk, _ in assigned],  # the decision filter
+        "decided": any(papers[pk].decision.decided for pk, _ in assigned),
         "xy": [v for _, a in assigned for v in grid(a.x, a.y)],
         "themes": [{"id": t.id, "label": t.label, "xy": grid(t.x, t.y), "size": t.size} for t in themes],
     }
@@ -190,9 +200,13 @@ def list_papers(request: Request, name: str) -> dict[str, object]:
 
 
 @router.post("/lists/{name}/papers", status_code=201)
-def add_paper(request: Request, name: str, id: str = Body(..., embed=True, max_length=100)) -> dict[str, object]:
+def add_paper(
+    request: Request, name: str, id: str = Body(..., embed=True, max_length=100),
+    venue: str | None = Body(None, embed=True, max_length=100),
+) -> dict[str, object]:  # fmt: skip
+    """Add a paper (its venue tells apart papers that share an id) to a reading list."""
     with state_of(request).writing(request) as store:
-        paper = store.add_to_list(name, id)
+        paper = store.add_to_list(name, id, venue)
     return {"list": name, "id": paper.id}
 
 
@@ -201,6 +215,12 @@ def remove_paper(request: Request, name: str, paper_id: str, venue: str | None =
     with state_of(request).writing(request) as store:
         store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
+
+
+@router.get("/paper/{paper_id}/bibtex", response_class=PlainTextResponse)
+def paper_bibtex(request: Request, paper_id: str, venue: str | None = None) -> PlainTextResponse:
+    """One paper as BibTeX (the proceedings' title for accepted papers; @misc for others)."""
+    return PlainTextResponse(bibtex_entry(state_of(request).store.get_paper(paper_id, venue)) + "\n")
 
 
 @router.get("/lists/{name}/export.bib", response_class=PlainTextResponse)
@@ -218,14 +238,17 @@ def export_csv(request: Request, name: str) -> PlainTextResponse:
 
 @router.get("/lists/{name}/recommend")
 def list_recommend(
-    request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), decision: str | None = None
+    request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), decision: str | None = None,
+    include_rejected: bool = False,
 ) -> dict[str, object]:
-    """Papers like the list's (never those), optionally only of one decision or `accepted`."""
+    """Papers like the list's (never those), optionally only of one decision or `accepted`; rejected and withdrawn
+    papers only with `include_rejected`."""
     state = state_of(request)
     liked = [p.id for p in state.store.list_papers(name)]
     if not liked:
         return {"hits": [], "notices": ["the list is empty: add papers to get recommendations"]}
-    results = state.searcher.recommend(liked, where=PaperFilter(decision=decision or None), limit=limit)
+    where = PaperFilter(decision=decision or None)
+    results = state.searcher.recommend(liked, where=where, limit=limit, include_rejected=include_rejected)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 

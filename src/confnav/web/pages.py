@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -17,14 +17,18 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
 from confnav.reports.stats import build_stats_report
+from confnav.search.engine import SORTS
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
-from confnav.web.api import _filter, paper_json
+from confnav.web.api import MAX_LIMIT, _filter, paper_json
 from confnav.web.state import state_of
 
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
+
+
+DEFAULTS = {("mode", "hybrid"), ("sort", "relevance"), ("limit", 20)}  # left out of shareable URLs
 
 
 def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
@@ -51,39 +55,52 @@ def home(request: Request) -> HTMLResponse:
 def search_page(
     request: Request, q: str = Query("", max_length=4000), mode: str = "hybrid", venue: str = "",
     decision: str = "", author: str = "", keyword: str = "", min_rating: float | None = Query(None, ge=0, le=10),
+    sort: str = "relevance", page_number: int = Query(1, ge=1, le=500, alias="page"),
+    limit: int = Query(20, ge=1, le=MAX_LIMIT),
 ) -> HTMLResponse:  # fmt: skip
     state = state_of(request)
-    hits, error, notices = [], None, []
+    hits, error, notices, results = [], None, [], None
     if q.strip():
         try:
             results = state.searcher.search(
-                q,
-                mode=mode,
-                where=_filter(venue, decision, author, keyword, min_rating),
-                limit=20,  # type: ignore[arg-type]
-            )
+                q, mode=mode, where=_filter(venue, decision, author, keyword, min_rating),  # type: ignore[arg-type]
+                limit=limit, offset=(page_number - 1) * limit, sort=sort,
+            )  # fmt: skip
             hits, notices = [h.to_dict() for h in results.hits], results.notices
         except ConfnavError as exc:
             error = str(exc)
     form = {"q": q, "mode": mode, "venue": venue, "decision": decision, "author": author, "keyword": keyword,
-            "min_rating": "" if min_rating is None else min_rating}  # fmt: skip
+            "min_rating": "" if min_rating is None else min_rating, "sort": sort, "limit": limit}  # fmt: skip
+    shown = {k: v for k, v in form.items() if v not in ("", None) and (k, v) not in DEFAULTS}
+    paging = {
+        "first": (page_number - 1) * limit + 1, "last": (page_number - 1) * limit + len(hits),
+        "previous": f"/search?{urlencode(shown | {'page': page_number - 1})}" if page_number > 1 else None,
+        "next": f"/search?{urlencode(shown | {'page': page_number + 1})}" if len(hits) == limit else None,
+        "matching": results.matching if results else None,
+    }  # fmt: skip
     venues = [s.venue for s in state.store.venues()]
     decisions = state.store.decision_names()
+    lists = state.store.reading_lists()
     return page(
-        request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions
-    )
+        request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions,
+        paging=paging, sorts=list(SORTS), lists=lists,
+    )  # fmt: skip
 
 
 @router.get("/paper/{paper_id}", response_class=HTMLResponse)
-def paper_page(request: Request, paper_id: str, venue: str | None = None) -> HTMLResponse:
+def paper_page(request: Request, paper_id: str, venue: str | None = None, similar: str = "") -> HTMLResponse:
     state = state_of(request)
     try:
         data = paper_json(state, paper_id, venue)
     except NotFoundError as exc:
         return page(request, "error.html", 404, message=str(exc))
-    similar = [h.to_dict() for h in state.searcher.similar(paper_id, venue=venue, limit=8).hits]
+    everything = similar == "all"  # the switch: rejected and withdrawn papers too
+    found = state.searcher.similar(paper_id, venue=data["venue"], limit=8, include_rejected=everything)  # type: ignore[arg-type]
     lists = state.store.reading_lists()
-    return page(request, "paper.html", paper=data, similar=similar, lists=lists)
+    here = f"/paper/{quote(paper_id, safe='')}?venue={quote(str(data['venue']), safe='')}"
+    switch = {"all": everything, "on": f"{here}&similar=all#similar", "off": f"{here}#similar"}
+    return page(request, "paper.html", paper=data, similar=[h.to_dict() for h in found.hits], lists=lists,
+                switch=switch)  # fmt: skip
 
 
 @router.get("/author/{name}", response_class=HTMLResponse)
@@ -107,7 +124,8 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
     problem = _topics_ready(request, venue)
-    return page(request, "map.html", venue=venue, venues=venues, problem=problem)
+    name = store.get_venue(venue).name
+    return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem)
 
 
 @router.get("/themes/{venue}", response_class=HTMLResponse)
@@ -132,7 +150,9 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
     except NotFoundError as exc:
         return page(request, "error.html", 404, message=str(exc))
     papers = {p.id: p for p in store.iter_papers(venue)}
-    members = sorted((papers[i] for i in theme.paper_ids), key=lambda p: (-(p.rating_mean or 0), p.id))
+    members = sorted(  # accepted first (by prominence), then best rated
+        (papers[i] for i in theme.paper_ids), key=lambda p: (p.decision.tier, -(p.rating_mean or 0), p.id)
+    )
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
     return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=store.get_venue(venue))
 
@@ -143,7 +163,8 @@ def trends_page(request: Request, source: str = Query(..., alias="from"), target
     store.get_venue(source)
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
-    return page(request, "trends.html", trends=trends(store, source, target))
+    names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}
+    return page(request, "trends.html", trends=trends(store, source, target), names=names)
 
 
 @router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)
@@ -156,7 +177,7 @@ def report_page(request: Request, venue: str, kind: str) -> Response:
     if kind not in builders:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
     try:
-        html = state.cached(("report", venue, kind), lambda: to_html(builders[kind](state.store, venue)))
+        html = state.cached(("report", venue, kind), lambda: to_html(builders[kind](state.store, venue), in_app=True))
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
     return HTMLResponse(html)

@@ -8,19 +8,46 @@ function el(tag, attrs, text) {
   return node;
 }
 
-function renderHits(list, hits) {
+function renderHits(list, hits, first) {
   list.replaceChildren();
+  if (first) list.setAttribute("start", String(first));
   for (const hit of hits) {
-    const item = el("li", { class: "hit", "data-id": hit.id });
+    const item = el("li", { class: "hit", "data-id": hit.id, "data-venue": hit.venue });
     const link = el("a", { class: "title", href: `/paper/${encodeURIComponent(hit.id)}?venue=${encodeURIComponent(hit.venue)}` }, hit.title);
+    const badge = el("span", { class: `badge ${hit.outcome}` }, hit.decision);
+    const authors = el("span", { class: "authors" });
+    (hit.authors || []).slice(0, 6).forEach((name, i) => {
+      if (i) authors.append(document.createTextNode(", "));
+      authors.append(el("a", { href: `/author/${encodeURIComponent(name)}` }, name));
+    });
+    if ((hit.authors || []).length > 6) authors.append(document.createTextNode(` and ${hit.authors.length - 6} more`));
     const rating = hit.rating_mean ? ` · rating ${hit.rating_mean.toFixed(2)} (scale ${hit.rating_scale})` : "";
     const shape = hit.fields.includes("abstract") ? "" : " · title only, no abstract in the data";
-    const meta = el("span", { class: "meta" }, ` ${hit.venue_name} · ${hit.decision}${rating}${shape}`);
+    const meta = el("span", { class: "meta" }, `${hit.venue_name}${rating}${shape}`);
     const snippet = el("p", { class: "snippet" });
     (hit.snippet || "").split("**").forEach((part, i) => snippet.append(i % 2 ? el("mark", {}, part) : document.createTextNode(part)));
-    item.append(link, meta, snippet);
+    const add = el("button", { type: "button", class: "add-hit", "data-id": hit.id, "data-venue": hit.venue,
+      "aria-label": `Add “${hit.title}” to the reading list` }, "+ reading list");
+    item.append(link, badge, authors, meta, snippet, add);
     list.append(item);
   }
+}
+
+// "+ reading list" on any hit: adds the paper to the list named in the page's list box (default "to read").
+function setupHitLists() {
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("button.add-hit");
+    if (!button) return;
+    const box = document.getElementById("list-name");
+    const name = (box && box.value.trim()) || "to read";
+    const status = document.getElementById("list-status");
+    try {
+      await postJSON("/api/lists", { name });
+      await postJSON(`/api/lists/${encodeURIComponent(name)}/papers`, { id: button.dataset.id, venue: button.dataset.venue });
+      button.textContent = `✓ in “${name}”`;
+      if (status) status.textContent = `Added to “${name}”.`;
+    } catch (error) { if (status) status.textContent = error.message; }
+  });
 }
 
 function setupSearch() {
@@ -31,17 +58,24 @@ function setupSearch() {
   let timer = null, serial = 0;
   const run = async () => {
     const params = new URLSearchParams(new FormData(form));
-    for (const [k, v] of [...params]) if (!v) params.delete(k);
+    for (const [k, v] of [...params]) if (!v || (k === "mode" && v === "hybrid") || (k === "sort" && v === "relevance") || (k === "limit" && v === "20")) params.delete(k);
     history.replaceState(null, "", `/search?${params}`);
     if (!params.get("q") || !params.get("q").trim()) { list.replaceChildren(); status.textContent = ""; return; }
-    params.set("limit", "20");
+    const limit = Number(form.elements.limit ? form.elements.limit.value : 20);
+    params.set("limit", String(limit));
     const mine = ++serial;
     const response = await fetch(`/api/search?${params}`);
     const data = await response.json();
     if (mine !== serial) return;
     if (!response.ok) { status.textContent = data.error; list.replaceChildren(); return; }
-    status.textContent = (data.notices || []).join(" ") || `${data.hits.length} papers (${data.mode})`;
-    renderHits(list, data.hits);
+    const words = data.matching === null ? "" : `${data.matching.toLocaleString("en")} papers match some of these words${data.mode === "keyword" ? "" : ", more are close in meaning"} · `;
+    status.textContent = (data.notices || []).join(" ") + (data.hits.length ? `${words}showing 1–${data.hits.length}` : "no papers");
+    renderHits(list, data.hits, 1);
+    const pages = document.querySelector("nav.pages");
+    if (pages) {
+      pages.replaceChildren();
+      if (data.hits.length === limit) { params.set("page", "2"); if (limit === 20) params.delete("limit"); pages.append(el("a", { rel: "next", href: `/search?${params}` }, "Next →")); }
+    }
   };
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 250); });
   form.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); run(); });
@@ -102,10 +136,35 @@ function setupLists() {
     } catch (error) { status.textContent = error.message; }
   }));
   const from = document.getElementById("recommend-from");
-  const recommend = () => fetch(`/api/lists/${encodeURIComponent(name)}/recommend?limit=8&decision=${from.value}`)
+  const query = () => from.value === "all" ? "include_rejected=true" : `decision=${from.value}`;
+  const recommend = () => fetch(`/api/lists/${encodeURIComponent(name)}/recommend?limit=8&${query()}`)
     .then((r) => r.json()).then((data) => renderHits(document.getElementById("recommendations"), data.hits || []));
   from.addEventListener("change", recommend);
   recommend();
 }
 
-document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); });
+// Keys: "/" goes to the search box (from any page), ArrowDown / ArrowUp (or j / k) move through the hits.
+function setupKeys() {
+  document.addEventListener("keydown", (event) => {
+    const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName) || event.target.isContentEditable;
+    if (event.key === "/" && !typing) {
+      event.preventDefault();
+      const box = document.getElementById("q");
+      if (box) box.focus(); else location.href = "/search";
+      return;
+    }
+    if (!document.getElementById("search-form")) return;  // arrows scroll every other page as usual
+    const titles = [...document.querySelectorAll("#hits li a.title")];
+    if (!titles.length || (typing && event.target.id !== "q")) return;
+    const down = event.key === "ArrowDown" || (!typing && event.key === "j");
+    const up = event.key === "ArrowUp" || (!typing && event.key === "k");
+    if (!down && !up) return;
+    const at = titles.indexOf(document.activeElement);
+    const next = down ? Math.min(at + 1, titles.length - 1) : at - 1;
+    event.preventDefault();
+    if (next < 0) { const box = document.getElementById("q"); if (box) box.focus(); return; }
+    titles[next].focus();
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); setupHitLists(); setupKeys(); });

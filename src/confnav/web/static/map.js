@@ -1,24 +1,52 @@
-// The conference map: every paper a dot coloured by theme; zoom, pan, hover, click, highlight, keyboard.
+// The conference map: every paper a dot coloured by theme; zoom, pan, pinch, hover, tap, highlight, a decision
+// filter, a legend, the keyboard; its state (zoom, position, highlight, filter) is kept in the page's URL.
 "use strict";
 
-const PALETTE = ["#1f77b4","#ff7f0e","#2ca02c","#d62728","#9467bd","#8c564b","#e377c2","#7f7f7f","#bcbd22","#17becf",
-  "#393b79","#637939","#8c6d31","#843c39","#7b4173","#3182bd","#e6550d","#31a354","#756bb1","#636363"];
+// Distinct colours for any number of themes: hues a golden angle apart, lightness alternating.
+function colour(t) {
+  return `hsl(${Math.round((t * 137.508) % 360)}, 68%, ${[42, 58, 34][t % 3]}%)`;
+}
 
 async function setupMap() {
   const canvas = document.getElementById("map");
   if (!canvas) return;
   const tip = document.getElementById("map-tip");
+  const query = document.getElementById("map-query");
   const status = document.getElementById("map-status");
   const response = await fetch(`/api/map?venue=${encodeURIComponent(canvas.dataset.venue)}`);
   const data = await response.json();
   if (!response.ok) { status.textContent = data.error; return; }
-  const { ids, titles, theme, xy } = data;
+  const { ids, titles, theme, xy, accepted } = data;
+  const url = new URLSearchParams(location.search);
+  const decision = document.getElementById("map-decision");
+  if (!data.decided) decision.closest("label").hidden = true;
+  decision.value = url.get("decision") || "";
+  const legend = document.getElementById("map-legend");
+  data.themes.forEach((t, i) => {
+    const item = document.createElement("li");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch"; swatch.style.background = colour(i);
+    const link = document.createElement("a");
+    link.href = `/themes/${encodeURIComponent(data.venue)}/${encodeURIComponent(t.id)}`; link.textContent = t.label;
+    item.append(swatch, link, document.createTextNode(` (${t.size})`));
+    legend.append(item);
+  });
   const count = ids.length;
   canvas.dataset.points = String(count);
   const byTheme = data.themes.map(() => []);  // point indices per theme: one path and one fill per colour
   for (let i = 0; i < count; i++) byTheme[theme[i]].push(i);
-  let scale = 1, offsetX = 0, offsetY = 0, highlighted = null, selected = -1;
   const ratio = window.devicePixelRatio || 1;
+  let scale = Number(url.get("z")) || 1, highlighted = null, selected = -1;
+  let offsetX = (Number(url.get("x")) || 0) * ratio, offsetY = (Number(url.get("y")) || 0) * ratio;
+  function remember() {  // the map's state in the URL, so a view can be shared or reloaded
+    const state = new URLSearchParams({ venue: data.venue });
+    if (scale !== 1) state.set("z", scale.toFixed(2));
+    if (offsetX || offsetY) { state.set("x", Math.round(offsetX / ratio)); state.set("y", Math.round(offsetY / ratio)); }
+    if (query.value.trim()) state.set("q", query.value.trim());
+    if (decision.value) state.set("decision", decision.value);
+    history.replaceState(null, "", `/map?${state}`);
+  }
+  const shown = (i) => !decision.value || (decision.value === "accepted") === Boolean(accepted[i]);
   const screenX = new Float32Array(count), screenY = new Float32Array(count);
   let spanX = 1, spanY = 1;  // the layout's extent on the grid (its minimum is 0)
   for (let i = 0; i < count; i++) { spanX = Math.max(spanX, xy[2 * i]); spanY = Math.max(spanY, xy[2 * i + 1]); }
@@ -45,8 +73,9 @@ async function setupMap() {
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     project();
     const r = Math.max(1.5, 2.2 * ratio * Math.sqrt(scale));
-    byTheme.forEach((members, t) => {
-      ctx.fillStyle = PALETTE[t % PALETTE.length];
+    byTheme.forEach((all, t) => {
+      const members = all.filter(shown);
+      ctx.fillStyle = colour(t);
       ctx.globalAlpha = highlighted ? 0.12 : 0.85;
       dots(ctx, highlighted ? members.filter((i) => !highlighted.has(ids[i])) : members, r);
       if (highlighted) { ctx.globalAlpha = 0.95; dots(ctx, members.filter((i) => highlighted.has(ids[i])), 2 * r); }
@@ -66,8 +95,10 @@ async function setupMap() {
     ctx.font = `${height}px system-ui, sans-serif`; ctx.textAlign = "center"; ctx.lineWidth = 3 * ratio;
     const clear = (r) => placed.every((p) => r.x + r.w < p.x || p.x + p.w < r.x || r.y + r.h < p.y || p.y + p.h < r.y);
     for (const t of bySize) {
-      const [sx, sy] = toScreen(t.xy[0], t.xy[1]);
+      const [px, sy] = toScreen(t.xy[0], t.xy[1]);
       const w = ctx.measureText(t.label).width + 4 * ratio;
+      if (px < 0 || px > canvas.width) continue;  // the theme is off screen
+      const sx = Math.min(Math.max(px, w / 2), canvas.width - w / 2);  // kept whole at the edges
       for (const dy of [0, -1.3 * height, 1.3 * height]) {
         const box = { x: sx - w / 2, y: sy + dy - height, w, h: height * 1.3 };
         if (!clear(box)) continue;
@@ -82,6 +113,7 @@ async function setupMap() {
   function nearest(mx, my, within) {
     let best = -1, bestDistance = within === undefined ? Infinity : within ** 2;
     for (let i = 0; i < count; i++) {
+      if (!shown(i)) continue;
       const d = (screenX[i] - mx) ** 2 + (screenY[i] - my) ** 2;
       if (d < bestDistance) { best = i; bestDistance = d; }
     }
@@ -96,28 +128,56 @@ async function setupMap() {
     if (i < 0) { tip.hidden = true; return; }
     tip.hidden = false; tip.textContent = titles[i]; tip.style.left = `${left}px`; tip.style.top = `${top}px`;
   }
-  let drag = null, moved = false;
+  // Pointers: one drags, two pinch (zoom about their middle), a tap shows a title and a second tap opens it.
+  const touching = new Map();
+  let drag = null, moved = false, pinch = null, tapped = -1;
+  function zoomBy(factor) {
+    scale = Math.min(40, Math.max(0.5, scale * factor)); draw(); remember();
+  }
   canvas.addEventListener("wheel", (event) => {
     event.preventDefault();
-    const factor = event.deltaY < 0 ? 1.2 : 1 / 1.2;
-    scale = Math.min(40, Math.max(0.5, scale * factor)); draw();
+    zoomBy(event.deltaY < 0 ? 1.2 : 1 / 1.2);
   }, { passive: false });
-  canvas.addEventListener("pointerdown", (event) => { drag = [event.clientX, event.clientY, offsetX, offsetY]; moved = false; });
-  window.addEventListener("pointerup", () => { drag = null; });
+  canvas.addEventListener("pointerdown", (event) => {
+    if (event.isPrimary) touching.clear();  // a new gesture: forget pointers whose "up" never came
+    touching.set(event.pointerId, [event.clientX, event.clientY]);
+    if (touching.size === 2) {
+      const [a, b] = [...touching.values()];
+      pinch = [Math.hypot(a[0] - b[0], a[1] - b[1]), scale]; drag = null; moved = true;
+    } else { drag = [event.clientX, event.clientY, offsetX, offsetY]; moved = false; }
+  });
+  const release = (event) => { touching.delete(event.pointerId); if (touching.size < 2) pinch = null; drag = null; remember(); };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
   canvas.addEventListener("pointermove", (event) => {
+    if (touching.has(event.pointerId)) touching.set(event.pointerId, [event.clientX, event.clientY]);
+    if (pinch && touching.size === 2) {
+      const [a, b] = [...touching.values()];
+      scale = Math.min(40, Math.max(0.5, pinch[1] * Math.hypot(a[0] - b[0], a[1] - b[1]) / (pinch[0] || 1))); draw();
+      return;
+    }
     if (drag) {
       const dx = event.clientX - drag[0], dy = event.clientY - drag[1];
       if (Math.abs(dx) + Math.abs(dy) > 3) moved = true;
       offsetX = drag[2] + dx * ratio; offsetY = drag[3] + dy * ratio; draw(); return;
     }
-    show(pointer(event), event.clientX + 12, event.clientY + 12);
+    if (event.pointerType === "mouse") show(pointer(event), event.clientX + 12, event.clientY + 12);
   });
-  canvas.addEventListener("pointerleave", () => { tip.hidden = true; });
+  canvas.addEventListener("pointerleave", (event) => { if (event.pointerType === "mouse") tip.hidden = true; });
   canvas.addEventListener("click", (event) => {
     if (moved) return;
     const index = pointer(event);
-    if (index >= 0) open(index);
+    if (index < 0) { tip.hidden = true; tapped = -1; return; }
+    if (event.pointerType === "touch" && tapped !== index) {  // first tap: the title; a second tap opens it
+      tapped = index; show(index, Math.min(event.clientX + 12, window.innerWidth - 200), event.clientY + 12);
+      status.textContent = `${titles[index]} (tap again to open it)`;
+      return;
+    }
+    open(index);
   });
+  document.getElementById("zoom-in").addEventListener("click", () => zoomBy(1.3));
+  document.getElementById("zoom-out").addEventListener("click", () => zoomBy(1 / 1.3));
+  document.getElementById("zoom-reset").addEventListener("click", () => { offsetX = 0; offsetY = 0; scale = 1; zoomBy(1); });
   // Keyboard: arrows pan, + and - zoom, the paper nearest the centre is ringed and named, Enter opens it.
   canvas.addEventListener("keydown", (event) => {
     const step = 40 * ratio;
@@ -128,32 +188,39 @@ async function setupMap() {
     else if (event.key === "-") scale = Math.max(0.5, scale / 1.2);
     else return;
     event.preventDefault(); project();
-    selected = nearest(canvas.width / 2, canvas.height / 2); draw();
+    selected = nearest(canvas.width / 2, canvas.height / 2); draw(); remember();
     const rect = canvas.getBoundingClientRect();
     show(selected, rect.left + screenX[selected] / ratio + 12, rect.top + screenY[selected] / ratio + 12);
     status.textContent = `${titles[selected]} (Enter opens it)`;
   });
   canvas.addEventListener("blur", () => { selected = -1; tip.hidden = true; draw(); });
-  const query = document.getElementById("map-query");
+  // Highlight: the papers whose words match (keyword search), never the merely nearest in meaning.
   let timer = null;
-  query.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const q = query.value.trim();
-      if (!q) { highlighted = null; status.textContent = ""; draw(); return; }
-      const r = await fetch(`/api/search?limit=100&venue=${encodeURIComponent(data.venue)}&q=${encodeURIComponent(q)}`);
-      const found = await r.json();
-      highlighted = new Set((found.hits || []).map((h) => h.id));
-      status.textContent = r.ok ? `${highlighted.size} papers highlighted` : found.error;
-      draw();
-    }, 300);
+  async function highlight() {
+    const q = query.value.trim();
+    remember();
+    if (!q) { highlighted = null; status.textContent = ""; draw(); return; }
+    const r = await fetch(`/api/search?mode=keyword&limit=100&venue=${encodeURIComponent(data.venue)}&q=${encodeURIComponent(q)}`);
+    const found = await r.json();
+    if (!r.ok) { highlighted = null; status.textContent = found.error; draw(); return; }
+    highlighted = new Set((found.hits || []).map((h) => h.id));
+    const total = found.matching || 0;
+    status.textContent = total > highlighted.size
+      ? `${total} papers match; the ${highlighted.size} best are highlighted` : `${highlighted.size} papers match, highlighted`;
+    draw();
+  }
+  query.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(highlight, 300); });
+  document.getElementById("map-controls").addEventListener("submit", (event) => {  // Enter highlights, never reloads
+    event.preventDefault(); clearTimeout(timer); highlight();
   });
+  decision.addEventListener("change", () => { draw(); remember(); });
   window.addEventListener("resize", resize);
   resize();
   // For tests and benchmarks: where a paper is drawn (CSS pixels relative to the canvas), and a redraw.
   window.confnavMap = { ids, at: (i) => [screenX[i] / ratio, screenY[i] / ratio], draw };
   canvas.dataset.ready = "1";
   status.textContent = `${count} papers`;
+  if (url.get("q")) { query.value = url.get("q"); highlight(); }
 }
 
 document.addEventListener("DOMContentLoaded", setupMap);
