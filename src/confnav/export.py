@@ -6,7 +6,7 @@ import csv
 import io
 import re
 
-from confnav.model import Paper, fold
+from confnav.model import Outcome, Paper, Venue, fold
 
 _BIB_ESCAPE = str.maketrans({"{": "\\{", "}": "\\}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_"})
 
@@ -43,12 +43,15 @@ PROCEEDINGS = {
 def bibtex_entry(paper: Paper) -> str:
     """One paper as BibTeX: @inproceedings with the proceedings' title when accepted, else @misc saying where it
     was submitted (a rejected or withdrawn paper was not published there)."""
-    series = paper.venue.rstrip("0123456789")
-    published = paper.decision.accepted or paper.decision.outcome.value == "unknown"
+    try:
+        proceedings = PROCEEDINGS.get(Venue.parse(paper.venue).conference, paper.venue_name)
+    except ValueError:  # an id that names no conference and year
+        proceedings = paper.venue_name
+    published = paper.decision.accepted or paper.decision.outcome is Outcome.UNKNOWN
     fields = {
         "title": paper.title.translate(_BIB_ESCAPE),
         "author": " and ".join(a.name.translate(_BIB_ESCAPE) for a in paper.authors),
-        "booktitle": PROCEEDINGS.get(series, paper.venue_name) if published else "",
+        "booktitle": proceedings if published else "",
         "note": "" if published else f"Submitted to {paper.venue_name} ({paper.decision.name})",
         "year": str(paper.year),
         "url": paper.url if paper.url and paper.url.startswith(("https://", "http://")) else "",

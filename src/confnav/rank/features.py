@@ -86,7 +86,9 @@ class FeatureBuilder:
     def __init__(self, store: AnalysisStore, model: str | None) -> None:
         self.store, self.model = store, model
         self.venues = {s.venue.id: s.venue for s in store.venues()}
-        self.papers = {v: list(store.iter_papers(v)) for v in self.venues}
+        rows = {v: list(store.paper_rows(v)) for v in self.venues}  # each venue read once: papers and their rows
+        self.papers = {v: [paper for _, paper in found] for v, found in rows.items()}
+        self._pks = {v: [pk for pk, _ in found] for v, found in rows.items()}
         self.people = PeopleIndex(p for papers in self.papers.values() for p in papers)
         self._vectors: dict[str, np.ndarray | None] = {}
         self._author_counts: dict[int, dict[str, int]] = {}
@@ -94,8 +96,8 @@ class FeatureBuilder:
     def vectors(self, venue: str) -> np.ndarray | None:
         """The venue's text vectors in paper order (zero rows where missing), or None without an index."""
         if venue not in self._vectors:
-            rows = [pk for pk, _ in self.store.paper_rows(venue)]
-            self._vectors[venue] = None if self.model is None else text_vectors(self.store, self.model, venue, rows)
+            model, rows = self.model, self._pks[venue]
+            self._vectors[venue] = None if model is None else text_vectors(self.store, model, venue, rows)
         return self._vectors[venue]
 
     def build(self, venue_id: str, with_target: bool = True) -> VenueFeatures:

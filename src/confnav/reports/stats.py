@@ -189,7 +189,7 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
     report.tables = stats_tables(store, venue)
     if charts:
         top = next(t for t in report.tables if t.id == "keywords").rows[:15]
-        counts = [float(row[1].replace(",", "")) for row in top]
+        counts = [float(plain(row[1])) for row in top]  # type: ignore[arg-type]
         if any(p.ratings for p in papers):
             report.charts.append(
                 Chart("ratings", "Mean reviewer rating of each paper, by decision", rating_histogram(papers))

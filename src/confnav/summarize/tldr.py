@@ -108,12 +108,11 @@ _CLAUSE_WORDS = frozenset({
     "which", "that", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and", "but",
     "thereby", "allowing", "enabling",
 })  # fmt: skip
+_OPENERS = r"under|given|assuming|while|whereas|if|when|since|because|as|for|with"  # words opening a clause
 _OPENER_BEFORE_MAIN = re.compile(
-    r"^(under|given|assuming|while|whereas|if|when|since|because|as|for|with|by|using|building on|unlike)\b"
-    r"[^,;]{3,160},\s*(?=(we|our|this paper|this work)\b)",
-    re.I,
+    rf"^({_OPENERS}|by|using|building on|unlike)\b[^,;]{{3,160}},\s*(?=(we|our|this paper|this work)\b)", re.I
 )
-_SUBORDINATE_OPENING = re.compile(r"^(under|given|assuming|while|whereas|if|when|since|because|as|for|with)\b", re.I)
+_SUBORDINATE_OPENING = re.compile(rf"^({_OPENERS})\b", re.I)
 _MAIN_CLAUSE = re.compile(r"\b(we|this (paper|work))\b", re.I)
 
 

@@ -1,15 +1,17 @@
 """Whether a theme's label names its papers: the share of members whose own keywords or title use it.
 
-A label covers a paper when every word of the label (stemmed, any order) is among the words of the
+A paper uses a label when every word of the label (stemmed, any order) is among the words of the
 paper's title and keywords, or when the label is an acronym the paper spells out ("GAN" for
-"generative adversarial networks"). The labeler checks its choices with it, and
-benchmarks/topics_eval.py reports it.
+"generative adversarial networks"). The labeler chooses with it (PhraseUse), and
+benchmarks/topics_eval.py reports it (coverage).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+
+import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import stem, words
@@ -30,23 +32,38 @@ def _initials(paper: Paper) -> frozenset[str]:
     return frozenset(found)
 
 
-def covers(label: str, paper: Paper, known: frozenset[str] | None = None) -> bool:
-    """Whether the label's words are all in the paper's title and keywords (or it is their acronym)."""
-    needed = {stem(w) for w in words(label)}
-    if not needed:
-        return False
-    if needed <= (known if known is not None else paper_words(paper)):
-        return True
-    compact = "".join(words(label))
-    return len(needed) == 1 and compact.isalpha() and label.strip().isupper() and compact in _initials(paper)
+class PhraseUse:
+    """Which of a set of papers use a phrase, by word postings: the one rule the labeler and the fidelity
+    measure share."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = papers
+        self.postings: dict[str, np.ndarray] = {}
+        for i, paper in enumerate(papers):
+            for word in paper_words(paper):
+                self.postings.setdefault(word, np.zeros(len(papers), dtype=bool))[i] = True
+        self._initials: list[frozenset[str]] | None = None  # built the first time an acronym is asked for
+
+    def of(self, phrase: str) -> np.ndarray:
+        """A mask of the papers using the phrase: all its words, or, for an acronym ("GAN"), its spelled-out form."""
+        needed = {stem(w) for w in words(phrase)}
+        mask = np.full(len(self.papers), bool(needed))
+        for word in needed:
+            mask &= self.postings.get(word, np.zeros(len(self.papers), dtype=bool))
+        compact = "".join(words(phrase))
+        if len(needed) == 1 and compact.isalpha() and phrase.strip().isupper():
+            if self._initials is None:
+                self._initials = [_initials(p) for p in self.papers]
+            mask |= np.array([compact in found for found in self._initials], dtype=bool)
+        return mask
+
+    def members(self, own: np.ndarray) -> list[Paper]:
+        return [self.papers[i] for i in np.flatnonzero(own)]
 
 
-def coverage(label: str, members: Sequence[Paper], known: Iterable[frozenset[str]] | None = None) -> float:
-    """The share of members the label covers."""
-    if not members:
-        return 0.0
-    sets = list(known) if known is not None else [paper_words(p) for p in members]
-    return sum(covers(label, p, k) for p, k in zip(members, sets, strict=True)) / len(members)
+def coverage(label: str, members: Sequence[Paper]) -> float:
+    """The share of members that use the label."""
+    return float(PhraseUse(members).of(label).mean()) if members else 0.0
 
 
 def is_cut(phrase: str, members: Sequence[Paper], share: float = 0.7) -> bool:

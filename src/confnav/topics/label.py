@@ -18,8 +18,9 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.fidelity import is_cut, paper_words
+from confnav.topics.fidelity import PhraseUse, is_cut
 
+KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a phrase cut from a title
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
 TOO_GENERIC = frozenset(
     {"deep learning", "machine learning", "neural networks", "neural network", "deep neural networks",
@@ -57,7 +58,7 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
     for keyword in paper.keywords:
         display = _display(keyword)
         if display and len(display) <= 40 and display.lower() not in TOO_GENERIC:
-            found.setdefault(_key(" ".join(words(keyword))), (display, 1.0))
+            found.setdefault(_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
     title = words(paper.title)
     for n in (2, 3):
         for i in range(len(title) - n + 1):
@@ -66,7 +67,7 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
                 continue
             display = " ".join(gram)
             if display not in TOO_GENERIC:
-                found.setdefault(_key(display), (display, 0.5))
+                found.setdefault(_key(display), (display, TITLE_WEIGHT))
     return [(key, display, weight) for key, (display, weight) in found.items()]
 
 
@@ -90,7 +91,7 @@ class CTfidfLabeler:
         forms: dict[str, Counter[str]] = defaultdict(Counter)
         for paper, group in zip(papers, labels, strict=True):
             for key, display, weight in _candidates(paper):
-                if weight == 1.0:
+                if weight == KEYWORD_WEIGHT:
                     keyword_keys.add(key)
                 counts[group][key] += weight
                 papers_with[group][key] += 1
@@ -151,26 +152,6 @@ class CTfidfLabeler:
                 continue
             scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, display))
         return scored
-
-
-class PhraseUse:
-    """Which papers use a phrase (every word of it in their title and keywords), by word postings."""
-
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        self.papers = papers
-        self.postings: dict[str, np.ndarray] = {}
-        for i, paper in enumerate(papers):
-            for word in paper_words(paper):
-                self.postings.setdefault(word, np.zeros(len(papers), dtype=bool))[i] = True
-
-    def of(self, phrase: str) -> np.ndarray:
-        mask = np.ones(len(self.papers), dtype=bool)
-        for word in {stem(w) for w in words(phrase)}:
-            mask &= self.postings.get(word, np.zeros(len(self.papers), dtype=bool))
-        return mask
-
-    def members(self, own: np.ndarray) -> list[Paper]:
-        return [self.papers[i] for i in np.flatnonzero(own)]
 
 
 def _fallback(ranked: list[tuple[float, str]], forms: dict[str, Counter[str]], used: set[str], group: int) -> str:
