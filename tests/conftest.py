@@ -26,7 +26,10 @@ MARKDOWN_PAGE = EXAMPLES / "iclr2021-paperlist-page1.md"
 
 
 # Tests that use one of these run on the backend CONFNAV_TEST_BACKEND names; with postgres, only they run.
-STORE_FIXTURES = {"store", "iclr2021_db", "iclr2021_copy", "indexed_db", "topics_db", "web_db", "served"}
+STORE_FIXTURES = {
+    "store", "iclr2021_db", "iclr2021_copy", "indexed_db", "topics_db", "web_db", "served", "sparse_db",
+    "fresh_location",
+}  # fmt: skip
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -47,6 +47,16 @@ class ReadOnlyStoreError(ConfnavError):
     """A write to a store opened read-only (a shared server's `--read-only` mode)."""
 
 
+class StoreBusyError(ConfnavError):
+    """Another writer (an ingest, an index run) held the store longer than this one would wait."""
+
+    def __init__(self, location: str, seconds: float) -> None:
+        super().__init__(
+            f"{location}: another write (an ingest, index or theme build) held the store for over {seconds:g} s;"
+            " try again when it has finished"
+        )
+
+
 class MissingExtraError(ConfnavError):
     """An optional dependency is needed; the message says which extra to install."""
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from confnav.embed.base import Embedder
+from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.progress import Progress
 from confnav.store.protocols import SearchStore
@@ -32,8 +33,9 @@ KEYWORD_VIEW = "|keywords"
 VIEWS = {"": paper_text, KEYWORD_VIEW: keyword_text}
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
+def text_hash(text: str, stamp: str = "") -> str:
+    """What a stored vector was made from: the text, and for a corpus-fitted model the state it was fitted to."""
+    return hashlib.sha1((stamp + text).encode()).hexdigest()[:16]
 
 
 def semantic_model(store: SearchStore) -> str | None:
@@ -70,11 +72,11 @@ def build_index(
     rows = list(store.paper_rows(venue))
     with store.transaction():
         dropped = store.delete_embeddings(keep_models=[embedder.name + view for view in VIEWS])
-    refit = embedder.fitted_on_corpus and _prepare_fitted(store, embedder)
+    stamp = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ""
     todo: list[tuple[str, int, str]] = []
     for view, make_text in VIEWS.items():
-        known = {} if refit else store.embedding_hashes(embedder.name + view)
-        todo += [(view, pk, text) for pk, p in rows if known.get(pk) != text_hash(text := make_text(p))]
+        known = store.embedding_hashes(embedder.name + view)
+        todo += [(view, pk, text) for pk, p in rows if known.get(pk) != text_hash(text := make_text(p), stamp)]
     todo.sort(key=lambda item: len(item[2]))  # similar lengths batch with little padding
     if progress:
         progress.start(f"embedding with {embedder.name}", len(todo))
@@ -84,26 +86,37 @@ def build_index(
         with store.transaction():
             for view in VIEWS:
                 rows_of_view = [
-                    (pk, text_hash(text), vectors[i].tobytes()) for i, (v, pk, text) in enumerate(batch) if v == view
+                    (pk, text_hash(text, stamp), vectors[i].tobytes())
+                    for i, (v, pk, text) in enumerate(batch)
+                    if v == view
                 ]
                 store.put_embeddings(embedder.name + view, rows_of_view)
         if progress:
             progress.advance(len(batch))
     store.index_vectors(embedder.name)  # PostgreSQL: the HNSW index, once the vectors are in
+    from confnav.search.stored import build_keyword_index  # (search builds on this module)
+
+    build_keyword_index(store, rebuild=False)  # stored here, so that a server's requests only read it
     embedded = len({pk for _, pk, _ in todo})
     return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start)
 
 
-def _prepare_fitted(store: SearchStore, embedder: Embedder) -> bool:
-    """Load a corpus-fitted embedder, refitting on the whole store when it changed; True if refitted."""
+def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:
+    """Load a corpus-fitted embedder, refitting on the whole store when it changed (or its state is unreadable);
+    returns the state's stamp, which every vector made from it carries, so an interrupted run's mix of old and new
+    vectors is finished by the next run rather than taken as up to date."""
     generation = store.generation()
     cached = store.get_cache(embedder_state_cache(embedder.name))
+    state: bytes | None = None
     if cached and cached[0] == generation:
-        embedder.loads(cached[1])
-        return False
-    embedder.fit([paper_text(p) for _, p in store.paper_rows()])
-    state = embedder.dumps()
-    with store.transaction():
-        if state is not None:
+        try:
+            embedder.loads(cached[1])
+            state = cached[1]
+        except ConfnavError:
+            state = None
+    if state is None:
+        embedder.fit([paper_text(p) for _, p in store.paper_rows()])
+        state = embedder.dumps() or b""
+        with store.transaction():
             store.put_cache(embedder_state_cache(embedder.name), generation, state)
-    return True
+    return hashlib.sha1(state).hexdigest()[:12]

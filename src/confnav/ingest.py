@@ -110,6 +110,7 @@ def ingest(
         for venue_id, venue_records in sorted(by_venue.items()):
             venue = Venue.parse(venue_id)
             stored = store.records(venue_id)
+            _adopt_ids(store, venue_id, venue_records, stored)
             _assign_keys(venue_records, stored, files)
             keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
             changed = [r for r in keyed if _changed(r, stored)]
@@ -238,6 +239,29 @@ def _assign_keys(records: list[SourceRecord], stored: dict[str, list[SourceRecor
             )  # fmt: skip
             continue
         rec._key = (rec.venue, rec.id)
+
+
+def _adopt_ids(
+    store: IngestStore, venue: str, records: list[SourceRecord], stored: dict[str, list[SourceRecord]]
+) -> None:
+    """A stored paper known so far by title only (a synthetic id) takes the id a record of this run gives the
+    same title: whichever list arrives first, one paper, under its real id."""
+    synthetic: dict[str, str] = {}  # title key → synthetic paper id
+    for paper_id, recs in stored.items():
+        title = next((r.fields["title"] for r in recs if r.fields.get("title")), None)
+        if title and paper_id == synthetic_id(venue, title):
+            synthetic[title_key(title)] = paper_id
+    if not synthetic:
+        return
+    for rec in records:
+        if rec.id is None or rec.id in stored or not rec.fields.get("title"):
+            continue
+        old = synthetic.pop(title_key(rec.fields["title"]), None)
+        if old is not None:
+            store.rename_paper(venue, old, rec.id)
+            stored[rec.id] = stored.pop(old)
+            for moved in stored[rec.id]:
+                moved.id, moved._key = rec.id, (venue, rec.id)
 
 
 def _merge_duplicates(records: list[SourceRecord]) -> list[SourceRecord]:

@@ -94,6 +94,33 @@ def export_int8(source: Path, target: Path) -> Path:
     return target / "model.int8.onnx"
 
 
+def _complete(folder: Path) -> bool:
+    return (folder / "model.int8.onnx").is_file() and (folder / "tokenizer.json").is_file()
+
+
+def _export_atomically(source: Path, folder: Path) -> None:
+    """Export into a private folder and rename it into place: a cache folder is whole or absent, even when the
+    export is killed or two processes export at once."""
+    staging = folder.with_name(f"{folder.name}.partial-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        export_int8(source, staging)
+        try:
+            os.rename(staging, folder)
+        except OSError:  # the folder exists: another process's whole export, or an incomplete older one
+            if _complete(folder):
+                shutil.rmtree(staging, ignore_errors=True)
+                return
+            shutil.rmtree(folder, ignore_errors=True)
+            os.rename(staging, folder)
+    except ConfnavError:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    except Exception as exc:  # noqa: BLE001 - report, never a traceback
+        shutil.rmtree(staging, ignore_errors=True)
+        raise ConfnavError(f"exporting {source} to ONNX failed: {type(exc).__name__}: {exc}") from None
+
+
 class OnnxEmbedder(PretrainedEmbedder):
     """Mean-pooled, L2-normalised vectors from the int8 ONNX export of a sentence-transformers model."""
 
@@ -114,14 +141,8 @@ class OnnxEmbedder(PretrainedEmbedder):
                 raise MissingExtraError("the ONNX embedder", "semantic") from None
             folder = _model_folder(self.source)
             model_file = folder / "model.int8.onnx"
-            if not model_file.exists():
-                try:
-                    export_int8(self.source, folder)
-                except ConfnavError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - report, never a traceback
-                    shutil.rmtree(folder, ignore_errors=True)
-                    raise ConfnavError(f"exporting {self.source} to ONNX failed: {type(exc).__name__}: {exc}") from None
+            if not _complete(folder):
+                _export_atomically(self.source, folder)
             options = ort.SessionOptions()
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1

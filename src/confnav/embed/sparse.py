@@ -1,20 +1,24 @@
 """The fallback embedder: TF-IDF + truncated SVD (latent semantic analysis), L2-normalised.
 
 Needs only scikit-learn, fits on the store's own corpus, and stands in when the
-semantic extra (a sentence-transformers model) is not installed.
+semantic extra (a sentence-transformers model) is not installed. Its fitted state is
+stored as plain arrays (never pickle), so opening a store from anywhere runs no code.
 """
 
 from __future__ import annotations
 
 import io
-import pickle
+import zipfile
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from confnav.embed.base import ProgressFn, normalize
+from confnav.errors import ConfnavError
 
 SPARSE_MODEL = "tfidf-svd"
+STATE_ARRAYS = ("terms", "idf", "components")
 
 
 class SparseEmbedder:
@@ -26,32 +30,52 @@ class SparseEmbedder:
     def __init__(self, dimensions: int = 256, seed: int = 42) -> None:
         self.dimensions = dimensions
         self.seed = seed
-        self._pipeline: object | None = None
+        self._tfidf: Any = None
+        self._components: np.ndarray | None = None  # (dimensions, terms): rows of the SVD basis
 
     def fit(self, texts: Sequence[str]) -> None:
         from sklearn.decomposition import TruncatedSVD
-        from sklearn.feature_extraction.text import TfidfVectorizer
-        from sklearn.pipeline import make_pipeline
 
-        tfidf = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2, max_df=0.5, dtype=np.float32)
-        n_terms = len(tfidf.fit(texts).vocabulary_)
-        components = max(2, min(self.dimensions, len(texts) - 1, n_terms - 1))
-        svd = TruncatedSVD(n_components=components, random_state=self.seed, algorithm="randomized")
-        self._pipeline = make_pipeline(tfidf, svd).fit(texts)
+        tfidf = _vectorizer().set_params(min_df=2, max_df=0.5)
+        matrix = tfidf.fit_transform(texts)
+        components = max(2, min(self.dimensions, len(texts) - 1, len(tfidf.vocabulary_) - 1))
+        svd = TruncatedSVD(n_components=components, random_state=self.seed, algorithm="randomized").fit(matrix)
+        self._tfidf, self._components = tfidf, svd.components_.astype(np.float32)
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray:
-        if self._pipeline is None:
+        if self._tfidf is None or self._components is None:
             raise RuntimeError("the sparse embedder must be fitted (or loaded) before it embeds")
-        vectors = normalize(self._pipeline.transform(list(texts)))  # type: ignore[attr-defined]
+        vectors = normalize(self._tfidf.transform(list(texts)) @ self._components.T)
         if progress:
             progress(len(texts))
         return vectors
 
     def dumps(self) -> bytes | None:
+        """The fitted state as an .npz of plain arrays (terms in column order, idf weights, SVD basis)."""
+        if self._tfidf is None or self._components is None:
+            return None
+        vocabulary = self._tfidf.vocabulary_
+        terms = np.array(sorted(vocabulary, key=vocabulary.__getitem__), dtype=str)
         buffer = io.BytesIO()
-        pickle.dump(self._pipeline, buffer)
+        np.savez(buffer, terms=terms, idf=self._tfidf.idf_.astype(np.float32), components=self._components)
         return buffer.getvalue()
 
     def loads(self, state: bytes) -> None:
-        # The state is one this store wrote itself in `confnav index`.
-        self._pipeline = pickle.loads(state)
+        """Restore a state `dumps` wrote; anything else (an old pickled state, a crafted blob) is refused unread."""
+        try:
+            with np.load(io.BytesIO(state), allow_pickle=False) as arrays:
+                terms, idf, components = (arrays[name] for name in STATE_ARRAYS)
+        except (ValueError, OSError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+            raise ConfnavError(f"the stored TF-IDF index state is unreadable ({exc}): run 'confnav index'") from None
+        consistent = terms.dtype.kind == "U" and idf.shape == terms.shape and components.ndim == 2
+        if not consistent or components.shape[1] != len(terms):
+            raise ConfnavError("the stored TF-IDF index state has inconsistent arrays: run 'confnav index'")
+        tfidf = _vectorizer().set_params(vocabulary={term: i for i, term in enumerate(terms.tolist())})
+        tfidf.idf_ = idf
+        self._tfidf, self._components = tfidf, components.astype(np.float32)
+
+
+def _vectorizer() -> Any:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(sublinear_tf=True, stop_words="english", dtype=np.float32)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -15,6 +16,7 @@ from confnav.model import Paper, RatingScale
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
 from confnav.store import PaperFilter
+from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
 KEYWORD_CACHE = "keyword-index-2"  # the number changes with the tokenizer
@@ -33,11 +35,16 @@ def keyword_fields(paper: Paper) -> dict[str, str]:
 
 def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], rebuild: bool = False) -> KeywordIndex:
     """The BM25F index of the store's papers (in row order) as cached for this generation, else built from
-    `papers` (read only then) and cached."""
+    `papers` (read only then) and cached (except by a server's requests)."""
     cached = None if rebuild else store.get_cache(KEYWORD_CACHE)
     if cached and cached[0] == generation:
-        return KeywordIndex.from_bytes(cached[1])
+        try:
+            return KeywordIndex.from_bytes(cached[1])
+        except (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile):
+            pass  # an unreadable (or crafted) cache is rebuilt from the papers
     keyword = KeywordIndex.build([keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
+    if serves_requests(store):
+        return keyword  # a request never writes; `confnav index` stores it
     try:
         with store.transaction():
             store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,11 +23,13 @@ from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
 from confnav.search.text import terms
 from confnav.store import PaperFilter
+from confnav.store.base import serves_requests
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 Fusion = Callable[[np.ndarray, np.ndarray], np.ndarray]
+log = logging.getLogger("confnav.search")
 RUN_INDEX = "run 'confnav index'"
 NO_INDEX = f"this store has no semantic index yet: {RUN_INDEX}"
 AnyVectors = Vectors | StoredVectors  # in this process's memory, or searched inside the database
@@ -103,6 +106,9 @@ class Searcher:
         self._vectors: AnyVectors | None = None
         # PostgreSQL keeps papers and vectors: hold only row keys and the keyword index, ask it for the rest.
         self.in_store = isinstance(store, NearestNeighbours)
+        # A server keeps answering from what it has while a thread loads the store's new state.
+        self.refresh_in_background = serves_requests(store)
+        self._refreshing: threading.Thread | None = None
         self._lock = threading.RLock()
 
     @property
@@ -110,12 +116,39 @@ class Searcher:
         """The in-memory corpus, reloaded when papers changed; the vectors when embeddings changed."""
         with self._lock:  # request threads share one corpus: one of them reloads it, the others wait
             versions = self.store.versions()
-            if self._corpus is None or versions[0] != self._versions[0]:
-                self._corpus = (LeanCorpus if self.in_store else Corpus).load(self.store)
-            if versions != self._versions:
-                self._versions = versions
-                self._vectors = self._load_vectors()
+            if versions == self._versions and self._corpus is not None:
+                return self._corpus
+            if self._corpus is not None and self.refresh_in_background:
+                self._refresh_later()
+                return self._corpus
+            self._corpus, self._vectors = self._load(versions)
+            self._versions = versions
             return self._corpus
+
+    def _load(self, versions: tuple[int, int]) -> tuple[Corpus, AnyVectors | None]:
+        """The corpus (reloaded only when papers changed) and the vectors for the store at `versions`."""
+        corpus = self._corpus
+        if corpus is None or versions[0] != self._versions[0]:
+            corpus = (LeanCorpus if self.in_store else Corpus).load(self.store)
+        return corpus, self._load_vectors(corpus)
+
+    def _refresh_later(self) -> None:
+        """Load the store's new state in a thread of its own, then swap it in (one refresh at a time)."""
+        if self._refreshing is not None and self._refreshing.is_alive():
+            return
+
+        def refresh() -> None:
+            try:
+                versions = self.store.versions()
+                loaded = self._load(versions)
+                with self._lock:
+                    self._corpus, self._vectors = loaded
+                    self._versions = versions
+            except Exception:  # the next request tries again; the old state keeps serving
+                log.exception("reloading the search corpus failed")
+
+        self._refreshing = threading.Thread(target=refresh, name="search-refresh", daemon=True)
+        self._refreshing.start()
 
     def vectors(self) -> AnyVectors | None:
         """The semantic index (vectors and the embedder that made them), or None if there is none."""
@@ -132,23 +165,25 @@ class Searcher:
         if vectors is not None and vectors.embedder is not None:
             vectors.embedder.embed(["warm up"])
 
-    def _load_vectors(self) -> AnyVectors | None:
-        assert self._corpus is not None
+    def _load_vectors(self, corpus: Corpus) -> AnyVectors | None:
         model = semantic_model(self.store)
         if model is None:
             return None
         vectors: AnyVectors
-        if isinstance(self._corpus, LeanCorpus) and isinstance(self.store, NearestNeighbours):
-            vectors = StoredVectors(self.store, model, self._corpus, list(self.store.embedding_hashes(model)))
+        if isinstance(corpus, LeanCorpus) and isinstance(self.store, NearestNeighbours):
+            vectors = StoredVectors(self.store, model, corpus, list(self.store.embedding_hashes(model)))
         else:
-            vectors = self._corpus.load_vectors(self.store, model)
+            vectors = corpus.load_vectors(self.store, model)
         # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
         embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model, 1)
         if embedder.fitted_on_corpus:
             cached = self.store.get_cache(embedder_state_cache(model))
             if cached is None:
                 return None
-            embedder.loads(cached[1])
+            try:
+                embedder.loads(cached[1])
+            except ConfnavError:
+                return None  # unreadable (or crafted): searched as a store without a semantic index
         else:
             self._embedder = embedder  # a pretrained model is loaded once and kept across store changes
         vectors.embedder = embedder
@@ -184,7 +219,8 @@ class Searcher:
             mode = "keyword"
         semantic = None
         if vectors is not None and vectors.embedder is not None and query.text.strip():
-            semantic, mask = vectors.scores(vectors.embedder.embed([query.text])[0], mask, keyword, where)
+            semantic, covered = vectors.scores(vectors.embedder.embed([query.text])[0], mask, keyword, where)
+            semantic, mask = _with_unindexed(semantic, mask, covered, keyword if mode == "hybrid" else None, notices)
             semantic = align_groups(semantic, mask, corpus.short)
         if keyword is None:
             score = corpus.ratings / 10.0  # author-only: best rated first
@@ -318,6 +354,29 @@ class Searcher:
                 if len(hits) >= limit:
                     return hits
         return hits
+
+
+def _with_unindexed(
+    semantic: np.ndarray, mask: np.ndarray, covered: np.ndarray, keyword: np.ndarray | None, notices: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and mask once admitted papers without a vector are accounted for: with `keyword` (hybrid search)
+    those matching a word stay, given the meaning score found at their words' quantile (the best-matching
+    words, the best meaning); either way a notice says how many are unindexed."""
+    unindexed = mask & ~covered
+    missing = int(unindexed.sum())
+    if not missing:
+        return semantic, covered
+    papers = f"{missing:,} paper{'s' * (missing > 1)}"
+    if keyword is None:
+        notices.append(f"{papers} not in the semantic index yet cannot be found by meaning: {RUN_INDEX}")
+        return semantic, covered
+    notices.append(f"{papers} not in the semantic index yet are matched by their words only: {RUN_INDEX}")
+    semantic = semantic.copy()
+    if covered.any():
+        words = np.sort(keyword[mask])
+        quantile = np.searchsorted(words, keyword[unindexed], side="right") / words.size
+        semantic[unindexed] = np.quantile(semantic[covered], quantile)
+    return semantic, covered | (unindexed & (keyword > 0))
 
 
 def _not_rejected(paper: Paper) -> bool:

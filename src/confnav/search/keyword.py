@@ -113,7 +113,7 @@ class KeywordIndex:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> KeywordIndex:
-        arrays = np.load(io.BytesIO(blob))
+        arrays = np.load(io.BytesIO(blob), allow_pickle=False)  # stores come from anywhere: data only
         words = str(arrays["words"]).split("\n") if str(arrays["words"]) else []
         matrix = sparse.csc_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=tuple(arrays["shape"]))
         return cls({w: i for i, w in enumerate(words)}, matrix)

@@ -55,9 +55,10 @@ class LazyPapers:
         return have
 
 
-def build_keyword_index(store: SearchStore) -> KeywordIndex:
-    """The BM25F index of every paper, built now from the papers as they are read, and cached in the store."""
-    return keyword_index(store, store.generation(), (p for _, p in store.paper_rows()), rebuild=True)
+def build_keyword_index(store: SearchStore, rebuild: bool = True) -> KeywordIndex:
+    """The BM25F index of every paper, cached in the store: built now from the papers as they are read when
+    `rebuild` or when the cached one is stale."""
+    return keyword_index(store, store.generation(), (p for _, p in store.paper_rows()), rebuild=rebuild)
 
 
 @dataclass

@@ -14,6 +14,12 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def serves_requests(store: object) -> bool:
+    """Whether the store answers a server's requests: then a read never writes (no theme build, no cache),
+    and long work runs as a background job."""
+    return bool(getattr(store, "background_builds", False))
+
+
 @dataclass(frozen=True)
 class PaperFilter:
     """Which papers to return; every given condition must hold."""

@@ -7,13 +7,13 @@ database on an HNSW index per model, with the paper filters inside the query.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
-from confnav.errors import ConfnavError, MissingExtraError
+from confnav.errors import ConfnavError, MissingExtraError, StoreBusyError
 from confnav.store.base import PaperFilter
 from confnav.store.connection import PostgresConnection
 from confnav.store.migrations import migrate
@@ -21,6 +21,7 @@ from confnav.store.postgres_schema import MIGRATIONS
 from confnav.store.sql import SqlStore
 
 MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(727001)"
+WRITER_LOCK = "SELECT pg_advisory_xact_lock(727002)"  # one writer at a time, as on SQLite
 MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 BEAM = 100  # hnsw.ef_search of every connection: at least the candidates a search asks for
 FAST_EF_SEARCH = 400  # the widest beam of a caller that knows the filter's share (a search: about 30 ms at 500k)
@@ -80,8 +81,23 @@ class PostgresStore(SqlStore):
     def close(self) -> None:
         self.raw.close()
 
-    def _atomic(self) -> AbstractContextManager[None]:
-        return self.raw.transaction()  # type: ignore[no-any-return]
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """A transaction holding the store's writer lock: keys an ingest derives from what it reads stay true
+        until it commits, so two ingests at once never make the same paper twice."""
+        import psycopg
+
+        with self.raw.transaction():
+            try:
+                self.raw.execute(f"SET LOCAL lock_timeout = '{int(self.write_wait * 1000)}ms'")
+                self.raw.execute(WRITER_LOCK)
+            except psycopg.errors.LockNotAvailable:
+                raise StoreBusyError(self.location, self.write_wait) from None
+            yield
+
+    def wait_for_writers(self, seconds: float) -> None:
+        """How long a write waits for another writer before giving up with StoreBusyError."""
+        self.write_wait = seconds
 
     # --- vectors in pgvector ---
 

@@ -50,6 +50,10 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
+def venue_generation_key(venue: str) -> str:
+    return f"papers:{venue}"
+
+
 CACHE_PIECE = 8 << 20  # bytes of a cached value read per query
 
 
@@ -61,6 +65,7 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
     keeps_rows = True  # cache every paper in memory between changes (a laptop store); False streams them
 
     read_only: bool = False
+    write_wait = 60.0  # seconds a write waits for another writer before a StoreBusyError (one writer at a time)
 
     def close(self) -> None: ...
 
@@ -72,7 +77,7 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """All writes inside commit together or not at all."""
+        """All writes inside commit together or not at all, one writer at a time (readers never wait for it)."""
         if self.read_only:
             raise ReadOnlyStoreError(f"{self.location} is open read-only")
         with self._atomic():
@@ -134,6 +139,12 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
             rows,
         )
 
+    def rename_paper(self, venue: str, old: str, new: str) -> None:
+        """Give a paper another id everywhere it is named (its row keeps its key, vectors and themes)."""
+        for table in ("papers", "source_records", "external_signals", "reading_list_papers"):
+            column = "id" if table == "papers" else "paper_id"
+            self.conn.execute(f"UPDATE {table} SET {column} = ? WHERE venue = ? AND {column} = ?", (new, venue, old))
+
     def records(self, venue: str) -> dict[str, list[SourceRecord]]:
         """Every stored source record of a venue, grouped by paper id."""
         grouped: dict[str, list[SourceRecord]] = {}
@@ -187,6 +198,8 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
         if not new and not changed:
             return changes
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        for venue in sorted({p.venue for p, _ in new} | {p.venue for _, p, _ in changed}):
+            self.count_change(venue_generation_key(venue))
         old = [(pk,) for pk, _, _ in changed]
         self.conn.executemany(
             "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
@@ -238,6 +251,11 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
     def generation(self) -> int:
         """A number that grows whenever any paper changes, so caches know when they are stale."""
         return self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+
+    def venue_generation(self, venue: str) -> int:
+        """A number that grows whenever a paper of this venue changes (what its themes are built from)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (venue_generation_key(venue),)).fetchone()
+        return row[0] if row else 0
 
     def versions(self) -> tuple[int, int]:
         """(generation, vectors): counters of changes to papers and to stored embeddings."""

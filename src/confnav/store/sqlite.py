@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, StoreBusyError
 from confnav.model import Paper
 from confnav.store.migrations import migrate
 from confnav.store.sql import SqlStore
@@ -35,8 +35,10 @@ class SqliteStore(SqlStore):
             else:
                 self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA foreign_keys = ON")
-            self.conn.execute("PRAGMA busy_timeout = 10000")  # other connections (web workers) may be writing
+            self.wait_for_writers(self.write_wait)
             if not read_only:
+                # Write-ahead logging: readers (a running server) keep reading while an ingest writes.
+                self.conn.execute("PRAGMA journal_mode = WAL")
                 migrate(self.conn)
         except sqlite3.DatabaseError as exc:
             raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
@@ -45,13 +47,23 @@ class SqliteStore(SqlStore):
     def close(self) -> None:
         self.conn.close()
 
+    def wait_for_writers(self, seconds: float) -> None:
+        """How long a write waits for another connection's write before giving up with StoreBusyError."""
+        self.write_wait = seconds
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+
     def files_home(self) -> Path:
         """Snapshots go beside the store file."""
         return self.path
 
     @contextmanager
     def _atomic(self) -> Iterator[None]:
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")  # the write lock now: a writer never upgrades from a stale read
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreBusyError(self.location, self.write_wait) from None
+            raise
         try:
             yield
         except BaseException:

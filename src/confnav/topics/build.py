@@ -142,7 +142,7 @@ class TopicBuilder:
         ]
         params = {"seed": self.seed, "themes": themes, "clusterer": type(self.clusterer).__name__}
         with store.transaction():
-            store.put_topics(venue, store.generation(), data.model, params, stored_themes, assignments)
+            store.put_topics(venue, store.venue_generation(venue), data.model, params, stored_themes, assignments)
         clock["total"] = time.perf_counter() - start
         subthemes = sum(1 for t in stored_themes if t.level == 2)
         return TopicBuild(venue, count, subthemes, int(low_confidence.sum()), n, clock)

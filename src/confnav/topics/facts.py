@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Decision, Paper
 from confnav.progress import Progress
+from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredTheme
 from confnav.topics.build import TopicBuilder, text_model
@@ -87,10 +88,10 @@ def ensure_topics(
     """
     store.get_venue(venue)
     run = store.topic_run(venue)
-    fresh = run and run[0] == store.generation() and run[1] == text_model(store)
+    fresh = run and run[0] == store.venue_generation(venue) and run[1] == text_model(store)
     if fresh and not rebuild and (themes is None or run[2].get("themes") == themes):  # type: ignore[index]
         return False
-    if getattr(store, "background_builds", False):
+    if serves_requests(store):
         if run is not None:
             return False
         raise TopicsNotReady(

@@ -1,0 +1,205 @@
+"""A store from anywhere is data only; an interrupted index run is finished exactly; writers take turns."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.embed import SparseEmbedder
+from confnav.errors import StoreBusyError
+from confnav.index import build_index, embedder_state_cache
+from confnav.ingest import ingest
+from confnav.search.engine import Searcher
+from confnav.store import open_store
+from tests.backends import Location, clone, new_location
+from tests.conftest import DATA
+
+
+class Payload:
+    """What a crafted store would carry: unpickling it writes a file (it must never be unpickled)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Path.write_text, (self.marker, "pwned"))
+
+
+def _real_records(count: int, offset: int = 0) -> list[dict[str, object]]:
+    """Real ICLR 2021 titles and abstracts as JSONL records of a made-up venue."""
+    with (DATA / "iclr2021" / "paperlist.tsv").open(encoding="utf-8", newline="") as tsv:
+        rows = list(csv.DictReader(tsv, delimiter="\t", quoting=csv.QUOTE_NONE))
+    chosen = [r for r in rows if r.get("abstract")][offset : offset + count]
+    return [
+        {"id": f"paper-{offset + i}", "title": r["title"], "abstract": r["abstract"], "authors": ["A. Author"]}
+        for i, r in enumerate(chosen)
+    ]
+
+
+def _jsonl(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def sparse_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """A small store (400 real abstracts, venue test2021) with the TF-IDF index; copy it before writing."""
+    folder = tmp_path_factory.mktemp("sparse")
+    location = new_location(folder, "sparse")
+    with open_store(location, create=True) as store:
+        ingest(store, [_jsonl(folder / "test2021.jsonl", _real_records(400))], venue="test2021")
+        build_index(store, SparseEmbedder())
+    return location
+
+
+def _vectors(location: Location) -> dict[tuple[int, str], tuple[str, bytes]]:
+    with open_store(location) as store:
+        return {
+            (pk, model): (digest, bytes(vector))
+            for model in store.embedding_models()
+            for pk, digest, vector in _embedding_rows(store, model)
+        }
+
+
+def _embedding_rows(store: object, model: str) -> list[tuple[int, str, bytes]]:
+    rows = store.conn.execute(  # type: ignore[attr-defined]
+        "SELECT paper_pk, text_hash, vector FROM embeddings WHERE model = ? ORDER BY paper_pk", (model,)
+    )
+    return [(pk, digest, store.vector_bytes(vector)) for pk, digest, vector in rows]  # type: ignore[attr-defined]
+
+
+def test_a_crafted_store_never_runs_code(sparse_db: Location, tmp_path: Path) -> None:
+    location = clone(sparse_db, tmp_path, "crafted")
+    marker = tmp_path / "pwned.txt"
+    with open_store(location) as store, store.transaction():
+        store.put_cache(embedder_state_cache(SparseEmbedder.name), store.generation(), pickle.dumps(Payload(marker)))
+        store.put_cache("keyword-index-2", store.generation(), pickle.dumps(Payload(marker)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    search = [sys.executable, "-m", "confnav", "search", "--db", str(location), "graph neural networks"]
+    done = subprocess.run(search, capture_output=True, text=True, check=False, env=env)
+    assert not marker.exists()
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 0 and "no semantic index yet: run 'confnav index'" in done.stdout + done.stderr
+    semantic = subprocess.run([*search, "--mode", "semantic"], capture_output=True, text=True, check=False, env=env)
+    assert semantic.returncode == 1 and "needs an index" in semantic.stderr and not marker.exists()
+    index = CliRunner().invoke(cli, ["index", "--db", str(location), "-q"])
+    assert not marker.exists()
+    assert index.exit_code == 0, index.output
+    assert subprocess.run(search, capture_output=True, text=True, check=False, env=env).returncode == 0
+
+
+class Interrupted(SparseEmbedder):
+    """The fallback embedder, killed after its first batch (as kill -9 would stop `confnav index`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches = 0
+
+    def embed(self, texts, progress=None):  # type: ignore[no-untyped-def]
+        self.batches += 1
+        if self.batches > 1:
+            raise KeyboardInterrupt
+        return super().embed(texts, progress)
+
+
+def test_an_interrupted_rebuild_is_finished_exactly(sparse_db: Location, tmp_path: Path) -> None:
+    more = _jsonl(tmp_path / "test2021-more.jsonl", _real_records(300, offset=400))
+    interrupted, clean = clone(sparse_db, tmp_path, "interrupted"), clone(sparse_db, tmp_path, "clean")
+    for location in (interrupted, clean):
+        with open_store(location) as store:
+            ingest(store, [more], venue="test2021")  # the corpus changes: the TF-IDF model is refitted
+    with open_store(interrupted) as store, pytest.raises(KeyboardInterrupt):
+        build_index(store, Interrupted())
+    with open_store(interrupted) as store:
+        build_index(store, SparseEmbedder())
+    with open_store(clean) as store:
+        build_index(store, SparseEmbedder())
+    left, right = _vectors(interrupted), _vectors(clean)
+    assert left.keys() == right.keys()
+    for key, (digest, vector) in right.items():
+        assert left[key][0] == digest
+        assert np.allclose(np.frombuffer(left[key][1], np.float32), np.frombuffer(vector, np.float32), atol=1e-5)
+    with open_store(interrupted) as store:
+        assert build_index(store, SparseEmbedder()).embedded == 0
+
+
+@pytest.fixture
+def fresh_location(tmp_path: Path) -> Location:
+    """Where a new store of the tested backend goes (a file, or a database URL other processes can open)."""
+    return new_location(tmp_path, "fresh")
+
+
+def test_two_ingests_at_once_make_each_paper_once(fresh_location: Location, tmp_path: Path) -> None:
+    """One file names the papers by id, the other by title only: whichever commits first, they merge."""
+    records = _real_records(150)
+    with_ids = _jsonl(tmp_path / "listed.jsonl", records)
+    titles_only = _jsonl(tmp_path / "titles.jsonl", [{"title": r["title"], "decision": "Accept"} for r in records])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for attempt in range(3):
+        location = fresh_location if attempt == 0 else new_location(tmp_path, f"attempt{attempt}")
+        runs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "confnav", "ingest", "-q", "--db", str(location), "--venue", "test2021",
+                 str(path)],
+                stderr=subprocess.PIPE, text=True, env=env,
+            )
+            for path in ([with_ids, titles_only] if attempt % 2 == 0 else [titles_only, with_ids])
+        ]
+        for run in runs:
+            assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
+        with open_store(location) as store:
+            papers = list(store.paper_rows("test2021"))
+        assert len(papers) == len(records), f"attempt {attempt}: {len(papers)} papers for {len(records)}"
+        assert all(p.decision.name for _, p in papers)
+
+
+def test_a_writer_waits_for_another_then_says_the_store_is_busy(fresh_location: Location) -> None:
+    location = fresh_location
+    with open_store(location, create=True):
+        pass
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with open_store(location) as other, other.transaction():
+            other.count_change("test")
+            holding.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    store = open_store(location)
+    try:
+        assert holding.wait(10)
+        store.wait_for_writers(0.3)
+        with pytest.raises(StoreBusyError, match="another write"), store.transaction():
+            store.count_change("test")
+        assert store.generation() == 0  # reads never wait for the writer
+    finally:
+        release.set()
+        holder.join()
+    with store, store.transaction():
+        store.count_change("test")
+
+
+def test_a_paper_without_a_vector_is_found_by_its_words_with_a_notice(sparse_db: Location, tmp_path: Path) -> None:
+    location = clone(sparse_db, tmp_path, "unindexed")
+    title = "Zyxwvut-flavoured attention for ranking conference papers"
+    late = {"id": "late-1", "title": title, "abstract": "A paper ingested after the index was built."}
+    with open_store(location) as store:
+        ingest(store, [_jsonl(tmp_path / "test2021-late.jsonl", [late])], venue="test2021")
+        results = Searcher(store).search(title, mode="hybrid")
+        assert results.hits[0].paper.id == "late-1"
+        assert any("1 paper not in the semantic index yet" in n and "confnav index" in n for n in results.notices)
+        semantic = Searcher(store).search(title, mode="semantic")
+        assert any("cannot be found by meaning" in n for n in semantic.notices)
