@@ -75,7 +75,8 @@ def test_paper_page_shows_the_predictors_largest_parts_once_ranked(with_corl: st
 
     from confnav.web.app import create_app
 
-    client = TestClient(create_app(with_corl))  # a page view never fits a model: a ranking computes the estimates
+    # a page view never fits a model: a ranking computes the estimates
+    client = TestClient(create_app(with_corl), base_url="http://127.0.0.1")
     ranked = client.get("/api/rank", params={"venue": "iclr2021", "at_conference": True, "top": 5}).json()
     assert all(r["impact_explained"] and "citations" not in r["signals"] for r in ranked)
     paper = client.get("/api/paper/Ua6zuk0WRH").json()

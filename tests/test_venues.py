@@ -373,7 +373,7 @@ def test_every_page_works_for_venues_without_reviews(themed_venues_db: Path) -> 
 
     from confnav.web.app import create_app
 
-    client = TestClient(create_app(themed_venues_db))
+    client = TestClient(create_app(themed_venues_db), base_url="http://127.0.0.1")
     home = client.get("/")
     assert home.status_code == 200 and "NeurIPS 2018" in home.text and "100.0%" not in home.text  # no rate
     for venue in ("neurips2018", "siggraph2022"):

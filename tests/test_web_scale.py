@@ -21,7 +21,7 @@ from tests.backends import Location, clone
 
 def test_theme_builds_are_background_jobs(topics_db: Location, tmp_path: Path) -> None:
     """iclr2020 has no themes: a GET says how to start the build and builds nothing; the job does."""
-    client = TestClient(create_app(clone(topics_db, tmp_path)))
+    client = TestClient(create_app(clone(topics_db, tmp_path)), base_url="http://127.0.0.1")
     missing = client.get("/api/topics", params={"venue": "iclr2020"})
     assert missing.status_code == 409 and "POST /api/jobs" in missing.json()["error"]
     page = client.get("/map", params={"venue": "iclr2020"})  # the page explains instead of building
@@ -43,7 +43,7 @@ def test_theme_builds_are_background_jobs(topics_db: Location, tmp_path: Path) -
 
 
 def test_read_only_server_refuses_writes(topics_db: Location) -> None:
-    client = TestClient(create_app(topics_db, read_only=True))
+    client = TestClient(create_app(topics_db, read_only=True), base_url="http://127.0.0.1")
     assert client.get("/api/search", params={"q": "graph neural networks"}).status_code == 200
     for refused in (
         client.post("/api/lists", json={"name": "x"}),

@@ -19,17 +19,21 @@ from confnav.store import default_location, open_store
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (for a shared PostgreSQL store; see docs/deploy.md).")  # fmt: skip
 @click.option("--read-only", is_flag=True, help="Refuse every write (reading lists, theme builds).")
-def serve(db: str | None, host: str, port: int, workers: int, read_only: bool) -> None:
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another Host name to answer for, e.g. the name a reverse proxy forwards (repeatable).")  # fmt: skip
+def serve(db: str | None, host: str, port: int, workers: int, read_only: bool, allow_hosts: tuple[str, ...]) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
     location = db or root_option("db") or default_location()
     with open_store(location, read_only=read_only):  # a missing or unreadable store is one clear line, first
         pass
-    run_server(location, host, port, workers, read_only)
+    run_server(location, host, port, workers, read_only, allow_hosts)
 
 
-def run_server(db: Path | str, host: str, port: int, workers: int = 1, read_only: bool = False) -> None:
+def run_server(
+    db: Path | str, host: str, port: int, workers: int = 1, read_only: bool = False, allow_hosts: tuple[str, ...] = ()
+) -> None:
     try:
         from confnav.web.app import serve as serve_app
     except ImportError:
         raise MissingExtraError("the web app", "web") from None
-    serve_app(db, host, port, workers, read_only)
+    serve_app(db, host, port, workers, read_only, allow_hosts)

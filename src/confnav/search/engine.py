@@ -150,6 +150,10 @@ class Searcher:
         self._refreshing = threading.Thread(target=refresh, name="search-refresh", daemon=True)
         self._refreshing.start()
 
+    def current(self) -> bool:
+        """Whether answers come from the store's present state: False while a new state loads in the background."""
+        return self._corpus is None or self._versions == self.store.versions()
+
     def vectors(self) -> AnyVectors | None:
         """The semantic index (vectors and the embedder that made them), or None if there is none."""
         return self._snapshot()[1]

@@ -141,9 +141,12 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
 
     def rename_paper(self, venue: str, old: str, new: str) -> None:
         """Give a paper another id everywhere it is named (its row keeps its key, vectors and themes)."""
-        for table in ("papers", "source_records", "external_signals", "reading_list_papers"):
-            column = "id" if table == "papers" else "paper_id"
-            self.conn.execute(f"UPDATE {table} SET {column} = ? WHERE venue = ? AND {column} = ?", (new, venue, old))
+        row = self.conn.execute("SELECT data FROM papers WHERE venue = ? AND id = ?", (venue, old)).fetchone()
+        if row is not None:
+            data = canonical_json({**json.loads(row[0]), "id": new})
+            self.conn.execute("UPDATE papers SET id = ?, data = ? WHERE venue = ? AND id = ?", (new, data, venue, old))
+        for table in ("source_records", "external_signals", "reading_list_papers"):
+            self.conn.execute(f"UPDATE {table} SET paper_id = ? WHERE venue = ? AND paper_id = ?", (new, venue, old))
 
     def records(self, venue: str) -> dict[str, list[SourceRecord]]:
         """Every stored source record of a venue, grouped by paper id."""

@@ -84,7 +84,13 @@ def search(
     return JSONBytes(state.cached(("search", q, mode, where, limit, offset, sort), answer))
 
 
-@router.get("/paper/{paper_id}", response_class=JSONBytes)
+@router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse)
+def paper_bibtex(request: Request, paper_id: str, venue: str | None = None) -> PlainTextResponse:
+    """One paper as BibTeX (the proceedings' title for accepted papers; @misc for others)."""
+    return PlainTextResponse(bibtex_entry(state_of(request).store.get_paper(paper_id, venue)) + "\n")
+
+
+@router.get("/paper/{paper_id:path}", response_class=JSONBytes)
 def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
@@ -92,7 +98,7 @@ def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONByte
     return JSONBytes(state.cached(key, lambda: _json(paper_json(state, paper_id, venue))))
 
 
-@router.get("/similar/{paper_id}")
+@router.get("/similar/{paper_id:path}")
 def similar(
     request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), include_rejected: bool = False
 ) -> dict[str, object]:
@@ -171,7 +177,8 @@ def rank(  # type: ignore[no-untyped-def]
 
 @router.get("/stats")
 def stats(request: Request, venue: str) -> dict[str, object]:
-    return stats_json(state_of(request).store, venue)
+    state = state_of(request)
+    return state.cached(("stats", venue), lambda: stats_json(state.store, venue))
 
 
 @router.get("/lists")
@@ -210,17 +217,11 @@ def add_paper(
     return {"list": name, "id": paper.id}
 
 
-@router.delete("/lists/{name}/papers/{paper_id}")
+@router.delete("/lists/{name}/papers/{paper_id:path}")
 def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
     with state_of(request).writing(request) as store:
         store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
-
-
-@router.get("/paper/{paper_id}/bibtex", response_class=PlainTextResponse)
-def paper_bibtex(request: Request, paper_id: str, venue: str | None = None) -> PlainTextResponse:
-    """One paper as BibTeX (the proceedings' title for accepted papers; @misc for others)."""
-    return PlainTextResponse(bibtex_entry(state_of(request).store.get_paper(paper_id, venue)) + "\n")
 
 
 @router.get("/lists/{name}/export.bib", response_class=PlainTextResponse)

@@ -7,23 +7,24 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
 from confnav.search.engine import Searcher
 from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
 from confnav.web.api import router as api_router
+from confnav.web.pages import page
 from confnav.web.pages import router as page_router
 from confnav.web.state import AppState, ThreadStores, WriteForbidden
 
@@ -40,13 +41,20 @@ SAFETY_HEADERS = (
 )
 RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
 MAX_URL = 8192
+MAX_HEADERS = 16 * 1024  # bytes of all request headers together (431 above)
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+BODY_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
 REQUEST_THREADS = 8  # per worker process; each holds one database connection
 log = logging.getLogger("confnav.web")
 
 
-def create_app(db: Path | str, token: str | None = None, read_only: bool = False) -> FastAPI:
+def create_app(
+    db: Path | str, token: str | None = None, read_only: bool = False,
+    allowed_hosts: Collection[str] | None = LOOPBACK_HOSTS,
+) -> FastAPI:  # fmt: skip
     """The app over the store at `db` (a file or a postgresql:// URL); `token`, when given, is required for
-    every write, and a `read_only` app refuses them all."""
+    every write, and a `read_only` app refuses them all. Requests naming another Host than `allowed_hosts`
+    (None: any) are refused, so a web page whose name resolves to this machine cannot use it."""
     store = ThreadStores(db, read_only=read_only)
 
     @asynccontextmanager
@@ -67,8 +75,14 @@ def create_app(db: Path | str, token: str | None = None, read_only: bool = False
         return JSONResponse({"error": str(exc)}, status_code=409)
 
     @app.exception_handler(NotFoundError)
-    async def not_found(request: Request, exc: NotFoundError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=404)
+    async def not_found(request: Request, exc: NotFoundError) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        return page(request, "error.html", 404, message=str(exc))
+
+    @app.exception_handler(StoreBusyError)
+    async def busy(request: Request, exc: StoreBusyError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(WriteForbidden)
     async def forbidden(request: Request, exc: WriteForbidden) -> JSONResponse:
@@ -95,26 +109,24 @@ def create_app(db: Path | str, token: str | None = None, read_only: bool = False
     app.include_router(api_router)
     app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(Guard)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app
 
 
 class Guard:
-    """Plain ASGI middleware (far cheaper per request than Starlette's BaseHTTPMiddleware): size limits and headers."""
+    """Plain ASGI middleware (far cheaper per request than Starlette's BaseHTTPMiddleware): the Host check,
+    size limits where the bytes arrive (headers, URL, bodies with or without a length), safety headers."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: Collection[str] | None = LOOPBACK_HOSTS) -> None:
         self.app = app
+        self.allowed_hosts = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        headers = dict(scope["headers"])
-        length = headers.get(b"content-length", b"")
-        problem = None
-        if length and (not length.isdigit() or int(length) > MAX_BODY):
-            problem = (413, f"request body over {MAX_BODY // 1024} KiB")
-        elif len(scope.get("raw_path") or scope["path"]) + len(scope["query_string"]) > MAX_URL:
-            problem = (414, "request URL too long")
+        problem = self._problem(scope)
+        if problem is None and _unsized_body(scope):
+            receive, problem = await _read_body(receive)
         if problem:
             response = JSONResponse({"error": problem[1]}, status_code=problem[0], headers=dict(SAFETY_HEADERS))
             return await response(scope, receive, send)
@@ -126,40 +138,110 @@ class Guard:
 
         await self.app(scope, receive, send_with_headers)
 
+    def _problem(self, scope: Scope) -> tuple[int, str] | None:
+        """What is wrong with the request line and headers, as (status, message), if anything."""
+        headers = scope["headers"]
+        if sum(len(name) + len(value) for name, value in headers) > MAX_HEADERS:
+            return 431, f"request headers over {MAX_HEADERS // 1024} KiB"
+        named = dict(headers)
+        if self.allowed_hosts is not None and _host_name(named.get(b"host", b"")) not in self.allowed_hosts:
+            return 421, "this server does not answer for that Host (see 'confnav serve --allow-host')"
+        length = named.get(b"content-length", b"")
+        if length and (not length.isdigit() or int(length) > MAX_BODY):
+            return 413, f"request body over {MAX_BODY // 1024} KiB"
+        if len(scope.get("raw_path") or scope["path"]) + len(scope["query_string"]) > MAX_URL:
+            return 414, "request URL too long"
+        return None
+
+
+def _host_name(header: bytes) -> str:
+    """The name in a Host header, without its port: `[::1]:8000` → `::1`, `Localhost:80` → `localhost`."""
+    host = header.decode("latin-1").strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _unsized_body(scope: Scope) -> bool:
+    """A request whose body length is not announced (chunked): its size is only known as it arrives."""
+    headers = dict(scope["headers"])
+    if b"content-length" in headers:
+        return False
+    return b"transfer-encoding" in headers or scope["method"].encode() in BODY_METHODS
+
+
+async def _read_body(receive: Receive) -> tuple[Receive, tuple[int, str] | None]:
+    """Read a body of unknown length up to MAX_BODY (413 past it, reading no further) and replay it to the app."""
+    messages: list[Message] = []
+    size = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if size > MAX_BODY:
+            return receive, (413, f"request body over {MAX_BODY // 1024} KiB")
+        if not message.get("more_body", False):
+            break
+
+    async def replay() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return replay, None
+
 
 def app_from_environment() -> FastAPI:
     """The app each worker process of `serve --workers N` builds, from settings its parent put in the environment
     (the token and a database password never appear on a command line)."""
     env = os.environ
+    hosts = env.get("CONFNAV_SERVE_HOSTS")
     app = create_app(
-        env["CONFNAV_SERVE_DB"], env.get("CONFNAV_SERVE_TOKEN") or None, env.get("CONFNAV_SERVE_READ_ONLY") == "1"
+        env["CONFNAV_SERVE_DB"], env.get("CONFNAV_SERVE_TOKEN") or None, env.get("CONFNAV_SERVE_READ_ONLY") == "1",
+        None if hosts is None else hosts.split(","),
     )
     _warm(app)
     return app
 
 
-def serve(db: Path | str, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, read_only: bool = False) -> None:
+def serve(
+    db: Path | str, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, read_only: bool = False,
+    allow_hosts: Collection[str] = (),
+) -> None:  # fmt: skip
     """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token."""
     import uvicorn
 
     listening = _listen(host, port)
-    loopback = host in ("127.0.0.1", "localhost", "::1")
+    loopback = host in LOOPBACK_HOSTS
+    hosts = allowed_hosts(host, allow_hosts)
     token = None if loopback or read_only else secrets.token_urlsafe(16)
     mode = " (read-only)" if read_only else ""
     if workers > 1:
         listening.close()  # each worker binds the port itself
         os.environ.update(CONFNAV_SERVE_DB=str(db), CONFNAV_SERVE_TOKEN=token or "",
                           CONFNAV_SERVE_READ_ONLY="1" if read_only else "")  # fmt: skip
+        if hosts is not None:
+            os.environ["CONFNAV_SERVE_HOSTS"] = ",".join(sorted(hosts))
         print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True)
         _print_token(token)
         uvicorn.run("confnav.web.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
                     log_level="warning")  # fmt: skip
         return
-    app = create_app(db, token, read_only)
+    app = create_app(db, token, read_only, hosts)
     _warm(app)
     print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
     _print_token(token)
     uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+
+
+def allowed_hosts(host: str, extra: Collection[str] = ()) -> set[str] | None:
+    """The Host names a server bound to `host` answers for: loopback names on loopback, the address itself
+    on another, any on a wildcard address (0.0.0.0, ::) unless names are given; plus `extra`."""
+    if host in LOOPBACK_HOSTS:
+        return {*LOOPBACK_HOSTS, *extra}
+    if host in ("0.0.0.0", "::", ""):
+        return {*extra} if extra else None
+    return {host, *extra}
 
 
 def _warm(app: FastAPI) -> None:

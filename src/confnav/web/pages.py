@@ -46,8 +46,11 @@ def _topics_ready(request: Request, venue: str) -> str | None:
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
-    store = state_of(request).store
-    venues = [(s, {f.key: f.value for f in venue_facts(store, s.venue.id)}) for s in store.venues()]
+    state = state_of(request)
+    store = state.store
+    venues = state.cached(
+        ("home",), lambda: [(s, {f.key: f.value for f in venue_facts(store, s.venue.id)}) for s in store.venues()]
+    )
     return page(request, "home.html", venues=venues)
 
 
@@ -87,7 +90,7 @@ def search_page(
     )  # fmt: skip
 
 
-@router.get("/paper/{paper_id}", response_class=HTMLResponse)
+@router.get("/paper/{paper_id:path}", response_class=HTMLResponse)
 def paper_page(request: Request, paper_id: str, venue: str | None = None, similar: str = "") -> HTMLResponse:
     state = state_of(request)
     try:
@@ -121,8 +124,8 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
     venues = [s.venue for s in store.venues()]
     try:
         venue = store.pick_venue(venue or None)
-    except ConfnavError as exc:
-        return page(request, "error.html", 409, message=str(exc))
+    except ConfnavError as exc:  # an unknown venue, or an empty store
+        return page(request, "error.html", 404 if isinstance(exc, NotFoundError) else 409, message=str(exc))
     problem = _topics_ready(request, venue)
     name = store.get_venue(venue).name
     return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem)
@@ -143,6 +146,7 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
 def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
     store = state_of(request).store
+    store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     try:
@@ -160,7 +164,7 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
 @router.get("/trends", response_class=HTMLResponse)
 def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
     store = state_of(request).store
-    store.get_venue(source)
+    store.get_venue(source), store.get_venue(target)
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
     names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}

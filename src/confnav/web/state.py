@@ -22,7 +22,9 @@ from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
 
 T = TypeVar("T")
-MAX_ANSWERS = 8192  # a few KB each: every paper of a big venue plus thousands of searches
+MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go first
+MAX_ANSWER_SHARE = 8  # one answer larger than this share of the budget is served but not kept
+WRITE_WAIT = 5.0  # seconds a request's write waits for another writer (an ingest) before a 503
 log = logging.getLogger("confnav.web")
 
 
@@ -51,6 +53,7 @@ class ThreadStores:
         store: SqlStore | None = getattr(self._local, "store", None)
         if store is None:
             store = self._local.store = open_store(self.location, read_only=self.read_only)
+            store.wait_for_writers(WRITE_WAIT)
             if hasattr(store, "_rows"):
                 store._rows = self._rows
             store.__dict__["_memos"] = self._memos  # decision names, rating scales: one per process and generation
@@ -77,21 +80,32 @@ class AppState:
     location: str | Path = ""
     _writer: threading.Lock = field(default_factory=threading.Lock)
     _themes: dict[str, tuple[object, dict[str, dict[str, str]]]] = field(default_factory=dict)
-    _answers: OrderedDict[tuple[object, ...], object] = field(default_factory=OrderedDict)
+    _answers: OrderedDict[tuple[object, ...], tuple[object, int]] = field(default_factory=OrderedDict)
+    _answer_bytes: int = 0
+    _answers_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """An answer computed once per store state (papers, vectors, themes, signals); least recently used go first.
+        """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
+        (least recently used go first).
 
-        The state is read from the store on every call, so a write made through another worker is seen at once.
+        The state is read from the store on every call, so a write made through another worker is seen at once;
+        an answer computed while search still loads a new state is served but not kept.
         """
         full = (self.store.state(), *key)
-        if full in self._answers:
-            self._answers.move_to_end(full)
-            return self._answers[full]  # type: ignore[return-value]
+        with self._answers_lock:
+            if full in self._answers:
+                self._answers.move_to_end(full)
+                return self._answers[full][0]  # type: ignore[return-value]
+        current = self.searcher.current()
         value = compute()
-        self._answers[full] = value
-        if len(self._answers) > MAX_ANSWERS:
-            self._answers.popitem(last=False)
+        size = _size(value)
+        if current and size <= MAX_ANSWER_BYTES // MAX_ANSWER_SHARE:
+            with self._answers_lock:
+                if full not in self._answers:
+                    self._answers[full] = (value, size)
+                    self._answer_bytes += size
+                while self._answer_bytes > MAX_ANSWER_BYTES:
+                    self._answer_bytes -= self._answers.popitem(last=False)[1][1]
         return value
 
     def check_write(self, request: Request) -> None:
@@ -150,6 +164,13 @@ class AppState:
             }
             cached = self._themes[venue] = (state, by_paper)
         return cached[1].get(paper_id)
+
+
+def _size(value: object) -> int:
+    """About how many bytes an answer holds: exact for encoded bodies, a generous guess for other values."""
+    if isinstance(value, bytes | str):
+        return len(value)
+    return 64 * 1024
 
 
 def state_of(request: Request) -> AppState:
