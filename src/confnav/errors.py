@@ -39,6 +39,22 @@ class InputError(ConfnavError):
         return f"{', '.join(where)}: {self.message}"
 
 
+def excerpt(value: object, width: int = 40) -> str:
+    """A value as a message quotes it: text as a repr cut to `width` characters (a bad cell can be megabytes long),
+    anything else by its JSON kind."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= width else f"{value[:width]!r}… ({len(value):,} characters)"
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int) and value.bit_length() > 64:  # str() of a huge int is slow, or refused
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
 class NotFoundError(ConfnavError):
     """An id, venue or other name the store does not hold."""
 

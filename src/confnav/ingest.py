@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
+from confnav import limits
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, InputError
 from confnav.model import Outcome, Venue, synthetic_id, title_key
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
+from confnav.sources.base import printable_name
 from confnav.sources.merge import MERGE_VERSION, merge_records
 from confnav.store.base import canonical_json
 from confnav.store.protocols import IngestStore
 
 Key = tuple[str, str]
+MAX_WARNINGS_PER_FILE = 50  # a hostile file can have a million records over a limit; the lines stay readable
 
 
 @dataclass
@@ -86,11 +90,10 @@ def ingest(
     problem raises IngestError before anything is written.
     """
     progress = progress or Silent()
-    try:
-        default_venue = Venue.parse(venue).id if venue else None
-    except ValueError as exc:
-        raise ConfnavError(f"--venue: {exc}") from None
-    files = [FileResult(str(p), source=_source_name(Path(p), paths)) for p in paths]
+    if venue and (problem := venue_problem(venue)):
+        raise ConfnavError(f"--venue: {problem}")
+    default_venue = Venue.parse(venue).id if venue else None
+    files = [FileResult(str(p), source=key) for p, key in zip(paths, source_keys(paths), strict=True)]
     records: list[SourceRecord] = []
     progress.start("reading", len(files))
     for result in files:
@@ -109,7 +112,7 @@ def ingest(
         progress.start("merging", len(records))
         for venue_id, venue_records in sorted(by_venue.items()):
             venue = Venue.parse(venue_id)
-            stored = store.records(venue_id)
+            stored = _stored_records(store, venue_id)
             _adopt_ids(store, venue_id, venue_records, stored)
             _assign_keys(venue_records, stored, files)
             keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
@@ -128,7 +131,7 @@ def ingest(
         for summary in store.venues():  # changed overrides (or rules) apply to every paper of their venues
             applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}
             if summary.venue.id not in by_venue and applies:
-                sources = store.records(summary.venue.id)
+                sources = _stored_records(store, summary.venue.id)
                 _merge_into(store, summary.venue, sources, sorted(sources), table, outcome)
         store.set_merge_version(MERGE_VERSION)
     outcome.warnings = _warnings(records, outcome.others)
@@ -169,10 +172,48 @@ def _labels_by_paper(keyed: list[SourceRecord]) -> dict[str, set[str]]:
     return found
 
 
-def _source_name(path: Path, paths: Sequence[str | Path]) -> str:
-    """The name a file's records are stored under: its base name, or its path where two inputs share a name."""
-    same = [p for p in paths if Path(p).name == path.name]
-    return path.name if len(same) < 2 else str(path)
+def source_keys(paths: Sequence[str | Path]) -> list[str]:
+    """The name each file's records are stored under: its folder and file name (`iclr2021/paperlist.tsv`),
+    the same from whichever directory ingest runs; more folders where two inputs of one run share that."""
+    absolute = [PurePath(os.path.abspath(p)) for p in paths]
+    distinct = set(absolute)
+
+    def tail(path: PurePath, depth: int) -> str:
+        return "/".join(printable_name(part) for part in path.parts[-depth:] if part != path.anchor)
+
+    keys: dict[PurePath, str] = {}
+    for path in distinct:
+        depth = 2
+        while depth < len(path.parts) and any(o != path and tail(o, depth) == tail(path, depth) for o in distinct):
+            depth += 1
+        keys[path] = tail(path, depth)
+    return [keys[path] for path in absolute]
+
+
+def _stored_records(store: IngestStore, venue: str) -> dict[str, list[SourceRecord]]:
+    """A venue's stored records, without those superseded by a newer record of the same file."""
+    stored = store.records(venue)
+    for paper_id, records in stored.items():
+        stored[paper_id] = [r for r in records if not any(_supersedes(new, r) for new in records if new is not r)]
+    return stored
+
+
+def _supersedes(new: SourceRecord, old: SourceRecord) -> bool:
+    """Whether `new` replaces `old`: the same source, or `old` filed under `new`'s bare file name by an earlier
+    confnav (`paperlist.tsv`, now `iclr2021/paperlist.tsv`)."""
+    legacy = "/" not in old.source and "/" in new.source and old.source == new.file_name and old.kind == new.kind
+    return old.source == new.source or legacy
+
+
+def venue_problem(venue: str) -> str | None:
+    """Why a venue name cannot be a venue of this store (unreadable, or a year out of range), else None."""
+    try:
+        year = Venue.parse(venue).year
+    except ValueError as exc:
+        return str(exc)
+    if not limits.FIRST_YEAR <= year <= limits.last_year():
+        return f"the year {year} is outside {limits.FIRST_YEAR}–{limits.last_year()}"
+    return None
 
 
 def _read_one(
@@ -182,6 +223,7 @@ def _read_one(
     good: list[SourceRecord] = []
     first_title: dict[str, str | None] = {}
     file_venue = default_venue or venue_from_path(path)
+    venue_problems: dict[str, str | None] = {}
     try:
         result.format, items = read_file(path, fmt, mapping)
         for item in items:
@@ -192,10 +234,15 @@ def _read_one(
             item.venue = item.venue or file_venue
             if item.venue is None:
                 raise InputError(path, "the file does not name its venue; pass --venue (e.g. --venue iclr2021)")
+            if item.venue not in venue_problems:
+                venue_problems[item.venue] = venue_problem(item.venue)
+            if problem := venue_problems[item.venue]:
+                result.errors.append(item.error(path, problem, "venue"))
+                continue
             if item.id is not None:
                 key = title_key(item.fields.get("title", ""))
                 if first_title.setdefault(item.id, key) not in (key, "") and key:
-                    item.warning = f"{path}: {item.locator}: id {item.id!r} is another paper's too; kept apart"
+                    item.warn(path, f"id {item.id!r} is another paper's too; kept apart", "id")
                     item.id = f"{item.id}~{hashlib.sha1(key.encode()).hexdigest()[:6]}"
             good.append(item)
     except InputError as exc:
@@ -283,13 +330,24 @@ def _apply(stored: dict[str, list[SourceRecord]], keyed: list[SourceRecord]) -> 
     for rec in keyed:
         assert rec._key is not None
         paper_id = rec._key[1]
-        stored[paper_id] = [*(r for r in stored.get(paper_id, []) if r.source != rec.source), rec]
+        stored[paper_id] = [*(r for r in stored.get(paper_id, []) if not _supersedes(rec, r)), rec]
     return stored
 
 
 def _warnings(records: list[SourceRecord], others: dict[str, Counter[str]]) -> list[str]:
-    """Lines a user should read: labels the decision table does not know, ids shared or repeated within a file."""
-    lines = [r.warning for r in records if r.warning]
+    """Lines a user should read: values cut or dropped, labels the decision table does not know, ids shared or
+    repeated within a file (at most MAX_WARNINGS_PER_FILE record lines per file, then their count)."""
+    lines: list[str] = []
+    per_source = Counter(r.source for r in records for _ in r.warnings)
+    shown: Counter[str] = Counter()
+    for record in records:
+        for warning in record.warnings:
+            shown[record.source] += 1
+            if shown[record.source] <= MAX_WARNINGS_PER_FILE:
+                lines.append(warning)
+    for source, n in per_source.items():
+        if n > MAX_WARNINGS_PER_FILE:
+            lines.append(f"{source}: {n - MAX_WARNINGS_PER_FILE} more warnings like these")
     repeated = Counter(r.source for r in records if r.duplicates)
     for source, n in repeated.items():
         lines.append(f"{source}: {n} papers listed more than once; their records were merged")

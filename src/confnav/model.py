@@ -10,6 +10,9 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+from confnav.errors import excerpt
+from confnav.limits import MAX_VENUE_TEXT
+
 # Display names of conference series whose form is not plain upper case, and ids that
 # name the same series (the paperlists project still files NeurIPS under `nips`).
 SERIES_NAMES = {
@@ -112,9 +115,10 @@ def display_series(key: str) -> str:
 
 def split_venue(text: str) -> tuple[Venue, str | None]:
     """A venue and the track named after its year (`NeurIPS 2023 Datasets and Benchmarks`), if any."""
-    match = _VENUE_RE.match(text or "")
+    # Longer text is no venue name, and the pattern would take quadratic time on it.
+    match = _VENUE_RE.match(text or "") if len(text or "") <= MAX_VENUE_TEXT else None
     if not match or not re.search(r"[A-Za-z]", match.group(1)):
-        raise ValueError(f"cannot read a venue from {text!r} (expected e.g. 'iclr2021' or 'ICLR 2021')")
+        raise ValueError(f"cannot read a venue from {excerpt(text)} (expected e.g. 'iclr2021' or 'ICLR 2021')")
     rest = " ".join(match.group(3).split())
     track = None if rest.lower() in _FILLER_WORDS else rest
     return Venue.of(match.group(1), int(match.group(2))), track

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from confnav.errors import InputError
-from confnav.sources.base import citation_count, load_text, parse_number
+from confnav.sources.base import load_text
+from confnav.sources.values import citation_count, parse_number
 from confnav.store.protocols import AnalysisStore
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -61,7 +62,11 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
             if not _NAME.match(name):
                 raise InputError(path, f"signal name {column!r} must be lower-case letters, digits, _", field=column)
             if name == "citations":  # -1, "n/a" and the like mean unknown: left out, never zero, never an error
-                if counted := citation_count(raw, path.name):
+                try:
+                    counted = citation_count(raw, path.name)
+                except ValueError as exc:  # a count no paper has (fractional, infinite, absurdly large)
+                    raise InputError(path, str(exc), line=line, field=column) from None
+                if counted:
                     stored.append((paper_id, name, float(counted["count"])))
                     names.add(name)
                 continue

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-import math
+import errno
+import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from confnav import limits
 from confnav.errors import InputError
 from confnav.model import Author, Venue, split_venue
+from confnav.sources.values import as_text, citation_count
 
 
 @dataclass
@@ -32,17 +37,22 @@ class SourceRecord:
     record: int | None = None
     derived_id: str | None = None
     stored: str | None = field(default=None, repr=False)  # the JSON text the store holds for it, if any
-    warning: str | None = field(default=None, repr=False)
+    warnings: list[str] = field(default_factory=list, repr=False)
     duplicates: int = field(default=0, repr=False)
     _key: tuple[str, str] | None = field(default=None, repr=False)
 
     @property
-    def locator(self) -> str:
-        return f"line {self.line}" if self.line is not None else f"record {self.record}"
+    def file_name(self) -> str:
+        """The source's file name without the folder its key may carry (`iclr2021/paperlist.tsv`)."""
+        return self.source.rsplit("/", 1)[-1]
 
     def error(self, path: str | Path, message: str, field_name: str | None = None) -> InputError:
         """An InputError pointing at this record."""
         return InputError(path, message, line=self.line, record=self.record, field=field_name)
+
+    def warn(self, path: str | Path, message: str, field_name: str | None = None) -> None:
+        """Note a problem that the record survives (a value dropped or cut), located like an error."""
+        self.warnings.append(str(self.error(path, message, field_name)))
 
 
 ReadItem = SourceRecord | InputError
@@ -58,24 +68,118 @@ class Reader(Protocol):
     def read(self, path: Path, text: str) -> Iterator[ReadItem]: ...
 
 
+_OPEN_ERRORS = {
+    errno.ENOENT: "no such file",
+    errno.ENOTDIR: "no such file (a part of its path is not a folder)",
+    errno.ELOOP: "symbolic link loop (a link that leads back to itself); point it at the file",
+    errno.EACCES: "permission denied; make the file readable",
+    errno.EPERM: "permission denied; make the file readable",
+    errno.EISDIR: "is a directory, not a file",
+    errno.ENAMETOOLONG: "file name too long",
+    errno.ENXIO: "is a socket or a device, not a regular file",
+}
+
+
+def load_bytes(path: Path) -> bytes:
+    """A regular file's bytes, refusing with one line what cannot be a paper list: missing, unreadable, a
+    link loop, a directory, a named pipe or device (reading one would wait forever), or over the size limit."""
+    try:  # non-blocking, so that opening a named pipe returns at once instead of waiting for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        broken_link = exc.errno == errno.ENOENT and os.path.islink(path)
+        reason = "is a symbolic link to a missing file" if broken_link else _OPEN_ERRORS.get(exc.errno or 0)
+        raise InputError(path, reason or f"cannot open: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        mode, size = info.st_mode, info.st_size
+        if stat.S_ISDIR(mode):
+            raise InputError(path, "is a directory, not a file")
+        if not stat.S_ISREG(mode):
+            kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise InputError(path, f"is {kind}, not a regular file; save the list to a file first")
+        if size > limits.MAX_FILE_BYTES:
+            raise InputError(path, _too_big(size))
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            data = file.read(limits.MAX_FILE_BYTES + 1)
+    except OSError as exc:  # e.g. an I/O error of the disk
+        raise InputError(path, f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limits.MAX_FILE_BYTES:  # grew while being read
+        raise InputError(path, _too_big(len(data)))
+    if not data or data.isspace():
+        raise InputError(path, "file is empty")
+    return data
+
+
+def _too_big(size: int) -> str:
+    return f"is {size:,} bytes, over the {limits.MAX_FILE_BYTES:,}-byte limit for one input file; split it"
+
+
 def load_text(path: Path) -> str:
     """Read a whole file as UTF-8, with errors that name the file and line."""
-    if not path.exists():
-        raise InputError(path, "no such file")
-    if path.is_dir():
-        raise InputError(path, "is a directory, not a file")
-    data = path.read_bytes()
-    if not data.strip():
-        raise InputError(path, "file is empty")
+    text, has_bad_bytes = decode(load_bytes(path))
+    if has_bad_bytes and (problem := bad_bytes(path, text)):
+        raise problem
+    return text
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """UTF-8 text (a leading byte-order mark dropped), and whether some bytes were not UTF-8: those become lone
+    surrogates U+DC80–U+DCFF, for `bad_bytes` to locate."""
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        byte = data[exc.start]
-        raise InputError(
-            path, f"not valid UTF-8 (byte 0x{byte:02x} at column {column}); save the file as UTF-8", line=line
-        ) from None
+        return data.decode("utf-8-sig"), False
+    except UnicodeDecodeError:
+        return data.decode("utf-8-sig", errors="surrogateescape"), True
+
+
+RAW_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def bad_bytes(path: Path, text: str, start: int = 0, end: int | None = None) -> InputError | None:
+    """The first byte that is not UTF-8 in `text[start:end]`, as an error naming its line and column."""
+    found = RAW_BYTE.search(text, start, len(text) if end is None else end)
+    if found is None:
+        return None
+    at = found.start()
+    line_start = text.rfind("\n", 0, at) + 1
+    byte = ord(text[at]) - 0xDC00
+    message = f"not valid UTF-8 (byte 0x{byte:02x} at column {at - line_start + 1}); save the file as UTF-8"
+    return InputError(path, message, line=text.count("\n", 0, at) + 1)
+
+
+def numbered_lines(path: Path, text: str) -> Iterator[tuple[int, str] | InputError]:
+    """The non-blank lines of a line-based format with their 1-based numbers; a line over the record limit is
+    an error, never parsed (parsing megabytes of nested JSON takes long and much memory)."""
+    number, start = 0, 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        number += 1
+        if end - start > limits.MAX_RECORD_CHARS:
+            message = f"line of {end - start:,} characters, over the {limits.MAX_RECORD_CHARS:,} limit for one record"
+            yield InputError(path, message, line=number)
+        elif not text[start:end].isspace() and end > start:
+            yield number, text[start:end]
+        start = end + 1
+
+
+def parse_json(path: Path, text: str, line: int | None = None) -> Any:
+    """Parse JSON, turning every way it can fail into one error naming the line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        at = line if line is not None else exc.lineno
+        raise InputError(path, f"malformed JSON: {exc.msg} (column {exc.colno})", line=at) from None
+    except RecursionError:
+        raise InputError(path, "malformed JSON: nested too deeply", line=line) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError(path, f"malformed JSON: {exc}".split(";")[0], line=line) from None
+
+
+def printable_name(name: str) -> str:
+    """A file name's bytes that are not UTF-8 written as `\\xe9`, so that the name can be stored and printed."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def venue_from_path(path: Path) -> str | None:
@@ -95,50 +199,13 @@ def read_venue(record: SourceRecord, text: str) -> None:
         record.fields["track"] = track
 
 
-def split_list(text: str, separators: str = ";") -> list[str]:
-    """Split on the first separator present, trimming blanks."""
-    for sep in separators:
-        if sep in text:
-            return [part.strip() for part in text.split(sep) if part.strip()]
-    return [text.strip()] if text.strip() else []
-
-
-def parse_number(text: str | float | int) -> float:
-    """A finite number from a source cell; ValueError with the bad text otherwise."""
+def read_citations(path: Path, record: SourceRecord, value: Any, source: str, field_name: str) -> None:
+    """Set a record's citation count when the source knows it; a count no paper can have is dropped with a warning."""
     try:
-        value = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
-
-
-_LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?::|$)")
-
-
-def parse_score(value: Any) -> float:
-    """A rating or confidence: a number, or OpenReview's `"8: accept, good paper"` form."""
-    if isinstance(value, str) and (match := _LEADING_NUMBER.match(value)):
-        return parse_number(match.group(1))
-    return parse_number(value)
-
-
-def parse_numbers(values: str | list[Any], separators: str = ";,") -> list[float]:
-    """A list of scores from `7;8;6`, `7, 8` or a JSON list."""
-    items = values if isinstance(values, list) else split_list(str(values), separators)
-    return [parse_score(v) for v in items if str(v).strip() != ""]
-
-
-def citation_count(value: Any, source: str, as_of: str | None = None) -> dict[str, Any] | None:
-    """A citation count as stored, or None when the value is missing, negative or not a number (-1: unknown)."""
-    try:
-        count = parse_number(value)
-    except ValueError:
-        return None
-    if count < 0 or count != int(count):
-        return None
-    return {"count": int(count), "source": source, "as_of": as_of}
+        if counted := citation_count(value, source):
+            record.fields["citations"] = counted
+    except ValueError as exc:
+        record.warn(path, f"{exc}; dropped", field_name)
 
 
 def authors_field(names: list[str], affiliations: list[str | None] | None = None) -> list[dict[str, Any]]:
@@ -165,26 +232,26 @@ def openreview_id(url: str) -> str | None:
     return match.group(1) if match else None
 
 
-_WEB_URL = re.compile(r"^https?://[^\s/]+\.[^\s]*$", re.I)
-_DOI = re.compile(r"(10\.\d{4,9}/\S+)$")
+_WEB_URL = re.compile(r"^https?://[^\s/]+\.\S*$", re.I)
+_SPACE = re.compile(r"\s")
+_DOI = re.compile(r"10\.\d{4,9}/\S+$")
 
 
-def web_url(value: Any) -> str | None:
-    """An absolute http(s) URL, or None for anything else (relative paths, `javascript:`, blanks)."""
-    if not value:
-        return None
-    text = str(value).strip()
-    return text if _WEB_URL.match(text) else None
+def web_url(value: str | None) -> str | None:
+    """An absolute http(s) URL, or None for anything else (relative paths, `javascript:`, blanks, spaces inside)."""
+    text = (value or "").strip()
+    # Spaces are refused before the pattern runs: with them it would backtrack over every dot of a hostile host.
+    return text if text and not _SPACE.search(text) and _WEB_URL.match(text) else None
 
 
-def doi_url(value: Any) -> str | None:
-    """`https://doi.org/…` for a DOI given bare or as a URL."""
-    text = str(value or "").strip()
-    match = _DOI.search(text)
-    return f"https://doi.org/{match.group(1)}" if match else None
+def doi_url(value: str | None) -> str | None:
+    """`https://doi.org/…` for a DOI given bare or as a URL (its last word, searched alone to stay linear)."""
+    words = (value or "").rsplit(None, 1)
+    match = _DOI.search(words[-1]) if words else None
+    return f"https://doi.org/{match.group(0)}" if match else None
 
 
-def links_from(urls: dict[str, Any]) -> dict[str, str]:
+def links_from(urls: dict[str, str | None]) -> dict[str, str]:
     """Links by name from a source's URL fields; OpenReview URLs become `forum` and `pdf` whatever field held them."""
     links: dict[str, str] = {}
     for name, value in urls.items():
@@ -212,7 +279,6 @@ def url_id(url: str | None) -> str | None:
     return cleaned or None
 
 
-def clean_id(value: Any) -> str | None:
+def clean_id(value: Any, field: str = "id") -> str | None:
     """A source's id as text with characters that cannot travel in a URL path or a citation replaced."""
-    text = str(value if value is not None else "").strip()
-    return _ID_CHARS.sub("-", text) or None
+    return _ID_CHARS.sub("-", as_text(value, field).strip()) or None

@@ -16,8 +16,10 @@ from confnav.sources.base import (
     url_id,
 )
 
-_HEADING = re.compile(r"^##\s+(?:\[\d+\]\s*)?(?P<title>.*?)\s*$")
-_FIELD = re.compile(r"^\*\*(?P<name>[A-Za-z ;]+)\*\*\s*:\s*(?P<value>.*?)\s*$")
+# Values are taken to the end of the line and stripped afterwards: a lazy `.*?\s*$` would try every
+# position against every run of spaces, quadratic on a hostile line of spaces.
+_HEADING = re.compile(r"^##\s+(?:\[\d+\]\s*)?(?P<title>.*)$")
+_FIELD = re.compile(r"^\*\*(?P<name>[A-Za-z ;]+)\*\*\s*:(?P<value>.*)$")
 _MD_LINK = re.compile(r"\]\((https?://[^)\s]+)\)")
 _BARE_LINK = re.compile(r"https?://[^\s<>\[\]()]+")
 _RULE = re.compile(r"^\s*(-{3,}|\*{3,}|_{3,})\s*$")
@@ -97,7 +99,7 @@ def _field_values(lines: list[str]) -> dict[str, str]:
             current, body = None, []
             if match:
                 current = match.group("name").strip().lower()
-                values[current] = match.group("value")
+                values[current] = match.group("value").strip()
             continue
         if current is not None:
             body.append(line)

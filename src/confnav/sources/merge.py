@@ -46,7 +46,8 @@ def _filled(field: str, value: Any) -> bool:
 
 
 def _label(record: SourceRecord) -> str:
-    return f"{record.kind}:{record.source}"
+    """`kind:file name` (the file's folder, kept in the store to tell files apart, is left out)."""
+    return f"{record.kind}:{record.file_name}"
 
 
 def merge_records(
@@ -60,7 +61,7 @@ def merge_records(
             chosen[field] = candidates[0]
         elif candidates:
             chosen[field] = min(
-                candidates, key=lambda r, f=field: (_rank(r.kind, f), r.source, r.line or r.record or 0)
+                candidates, key=lambda r, f=field: (_rank(r.kind, f), r.file_name, r.source, r.line or r.record or 0)
             )
     if "title" not in chosen:
         raise ValueError(f"no source gives a title for paper {paper_id!r}")
@@ -72,7 +73,7 @@ def merge_records(
         if confidences:
             provenance["confidences"] = provenance["ratings"]
     links: dict[str, str] = {}
-    for record in sorted(records, key=lambda r: (_rank(r.kind, "links"), r.source), reverse=True):
+    for record in sorted(records, key=lambda r: (_rank(r.kind, "links"), r.file_name, r.source), reverse=True):
         for key, url in (record.fields.get("links") or {}).items():
             links[key] = url
             provenance[f"links.{key}"] = _label(record)

@@ -7,7 +7,6 @@ content values as `{"value": …}`, API 1 does not; authors are names or `{fulln
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,8 @@ from typing import Any
 
 from confnav.errors import InputError
 from confnav.model import Venue, series_key
-from confnav.sources.base import ReadItem, SourceRecord, openreview_links, parse_score
+from confnav.sources.base import ReadItem, SourceRecord, clean_id, numbered_lines, openreview_links, parse_json
+from confnav.sources.values import FieldError, as_authors, as_text, as_texts, kind_of, parse_score
 
 SNAPSHOT_KEYS = ('"note"', '"api"', '"venue"', '"fetched"')
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -49,30 +49,36 @@ class OpenReviewNotesReader:
         return first.startswith("{") and all(key in first for key in SNAPSHOT_KEYS)
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
-        for number, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
+        for line in numbered_lines(path, text):
+            if isinstance(line, InputError):
+                yield line
                 continue
+            number, content = line
             try:
-                entry = json.loads(line)
-            except (json.JSONDecodeError, RecursionError):
-                yield InputError(path, "malformed JSON in the snapshot", line=number)
+                entry = parse_json(path, content, number)
+            except InputError as exc:
+                yield exc
                 continue
             note = entry.get("note") if isinstance(entry, dict) else None
             if not isinstance(note, dict) or not isinstance(note.get("content"), dict):
                 yield InputError(path, "expected a snapshot line with a note and its content", line=number)
                 continue
-            yield self._record(path, number, entry, note)
+            record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=number)
+            try:
+                yield self._record(path, record, entry, note)
+            except FieldError as exc:
+                yield record.error(path, exc.message, exc.field)
 
-    def _record(self, path: Path, number: int, entry: dict[str, Any], note: dict[str, Any]) -> ReadItem:
-        paper_id = str(note.get("forum") or note.get("id") or "")
-        record = SourceRecord(source=path.name, kind=self.format, id=paper_id or None, fields={}, line=number)
+    def _record(self, path: Path, record: SourceRecord, entry: dict[str, Any], note: dict[str, Any]) -> ReadItem:
+        paper_id = clean_id(note.get("forum") or note.get("id"), "forum") or ""
+        record.id = paper_id or None
         try:
-            venue, track = venue_of_group(str(entry.get("venue") or ""))
+            venue, track = venue_of_group(as_text(entry.get("venue"), "venue"))
         except ValueError as exc:
             return record.error(path, str(exc), "venue")
         record.venue = venue.id
         content = note["content"]
-        title = " ".join(str(value(content, "title") or "").split())
+        title = " ".join(as_text(value(content, "title"), "title").split())
         if not title or not paper_id:
             return record.error(path, "the note has no title" if paper_id else "the note has no id", "title")
         fields = record.fields
@@ -84,13 +90,13 @@ class OpenReviewNotesReader:
         ]
         for key, target in (("abstract", "abstract"), ("TLDR", "tldr"), ("TL;DR", "tldr"), ("tldr", "tldr"),
                             ("primary_area", "primary_area")):  # fmt: skip
-            if (text := value(content, key)) and isinstance(text, str) and text.strip():
-                fields.setdefault(target, text.strip())
+            if text := as_text(value(content, key), key).strip():
+                fields.setdefault(target, text)
         keywords = value(content, "keywords")
-        if isinstance(keywords, list):
-            fields["keywords"] = [str(k).strip() for k in keywords if str(k).strip()]
-        elif isinstance(keywords, str) and keywords.strip():
-            fields["keywords"] = [k.strip() for k in re.split(r"[;,]", keywords) if k.strip()]
+        if isinstance(keywords, str):
+            keywords = re.split(r"[;,]", keywords)
+        if keywords := as_texts(keywords, "keywords"):
+            fields["keywords"] = keywords
         if track:
             fields["track"] = track
         replies = _replies(note)
@@ -109,16 +115,17 @@ class OpenReviewNotesReader:
 def _authors(content: dict[str, Any]) -> tuple[list[str], list[str | None]]:
     """Names and profile ids, from `authors` + `authorids` or from `{fullname, username}` objects."""
     raw = value(content, "authors") or []
-    ids = value(content, "authorids") or []
+    ids = as_texts(value(content, "authorids") or [], "authorids", keep_blanks=True)
     names: list[str] = []
     profiles: list[str | None] = []
     for i, author in enumerate(raw if isinstance(raw, list) else []):
         if isinstance(author, dict):
-            names.append(str(author.get("fullname") or author.get("name") or "").strip())
-            profiles.append(author.get("username") or None)
+            (person,) = as_authors([author], "authors")
+            names.append(person["name"])
+            profiles.append(person.get("profile") or None)
         else:
-            names.append(str(author).strip())
-            given = str(ids[i]) if isinstance(ids, list) and i < len(ids) else ""
+            names.append(as_text(author, "authors").strip())
+            given = ids[i] if i < len(ids) else ""
             profiles.append(given if given.startswith("~") else None)
     kept = [(n, p) for n, p in zip(names, profiles, strict=True) if n]
     return [n for n, _ in kept], [p for _, p in kept]
@@ -126,14 +133,16 @@ def _authors(content: dict[str, Any]) -> tuple[list[str], list[str | None]]:
 
 def _invitations(note: dict[str, Any]) -> list[str]:
     found = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
-    return [str(i) for i in found]
+    return as_texts(found, "invitations")
 
 
 def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:
     """Public replies as flat dicts: `kind` (review, meta-review, decision) and the values they carry."""
-    details = note.get("details") or {}
+    details = note.get("details") if isinstance(note.get("details"), dict) else {}
     replies = details.get("replies") or details.get("directReplies") or []
     flat = []
+    if not isinstance(replies, list):
+        raise FieldError("details", f"expected a list of replies, found {kind_of(replies)}")
     for reply in replies:
         if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict):
             continue
@@ -143,7 +152,7 @@ def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:
         if any(i.endswith(("Official_Review", "/-/Review")) for i in invitations) and value(content, "rating"):
             entry = {"rating": value(content, "rating"), "confidence": value(content, "confidence")}
         elif any(i.endswith("Decision") for i in invitations) and value(content, "decision"):
-            entry = {"decision": str(value(content, "decision"))}
+            entry = {"decision": as_text(value(content, "decision"), "decision")}
         if entry:
             flat.append(entry)
     return flat
@@ -154,8 +163,8 @@ def _decision(entry: dict[str, Any], note: dict[str, Any], replies: list[dict[st
     decisions = [r["decision"] for r in replies if "decision" in r]
     if decisions:
         return decisions[-1]
-    venue_id = str(entry.get("venue") or "")
-    state = str(value(note["content"], "venueid") or "")
+    venue_id = as_text(entry.get("venue"), "venue")
+    state = as_text(value(note["content"], "venueid"), "venueid")
     markers = [state, *_invitations(note)]
     if any(m.endswith("Desk_Rejected_Submission") for m in markers):
         return "Desk Rejected"
@@ -164,7 +173,7 @@ def _decision(entry: dict[str, Any], note: dict[str, Any], replies: list[dict[st
     if state.endswith("Rejected_Submission"):
         return "Reject"
     if state == venue_id:  # accepted: the venue string names the kind ("ICLR 2025 Oral")
-        shown = str(value(note["content"], "venue") or "")
+        shown = as_text(value(note["content"], "venue"), "venue")
         kind = shown.split()[-1] if shown.split() else "Accept"
         return kind if kind.lower() in ("oral", "spotlight", "poster") else "Accept"
     if state.endswith("/Submission"):

@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from confnav.errors import InputError
+from confnav.errors import InputError, excerpt
 from confnav.sources.base import (
     ReadItem,
     SourceRecord,
+    clean_id,
     links_from,
+    numbered_lines,
     openreview_id,
     openreview_links,
-    parse_number,
-    split_list,
 )
+from confnav.sources.values import parse_score, split_list
 
 PAPERLIST_COLUMNS = ("paper_id", "title")
 RATINGS_COLUMNS = ("paper_id", "decision")
@@ -38,18 +39,23 @@ class OpenReviewTsvReader:
         return len(columns) > 1 and "paper_id" in columns and ("title" in columns or is_ratings_header(columns))
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
-        lines = text.split("\n")
-        columns = [c.strip() for c in lines[0].rstrip("\r").split("\t")]
+        lines = numbered_lines(path, text)
+        header = next(lines, None)
+        if header is None:
+            raise InputError(path, "file is empty")
+        if isinstance(header, InputError):
+            raise header
+        columns = [c.strip() for c in header[1].rstrip("\r").split("\t")]
         ratings = is_ratings_header(columns)
         required = RATINGS_COLUMNS if ratings else PAPERLIST_COLUMNS
         missing = [c for c in required if c not in columns]
         if missing:
-            raise InputError(path, f"header lacks column(s) {', '.join(missing)}", line=1)
-        for number, raw in enumerate(lines[1:], start=2):
-            line = raw.rstrip("\r")
-            if not line.strip():
+            raise InputError(path, f"header lacks column(s) {', '.join(missing)}", line=header[0])
+        for line in lines:
+            if isinstance(line, InputError):
+                yield line
                 continue
-            cells = line.split("\t")
+            number, cells = line[0], line[1].rstrip("\r").split("\t")
             if len(cells) != len(columns):
                 yield InputError(
                     path, f"expected {len(columns)} tab-separated columns, found {len(cells)}", line=number
@@ -57,7 +63,7 @@ class OpenReviewTsvReader:
                 continue
             row = dict(zip(columns, cells, strict=True))
             record = SourceRecord(
-                source=path.name, kind=self.format, id=row["paper_id"].strip() or None, fields={}, line=number
+                source=path.name, kind=self.format, id=clean_id(row["paper_id"]), fields={}, line=number
             )
             if record.id is None:
                 yield record.error(path, "empty paper_id", "paper_id")
@@ -86,9 +92,9 @@ class OpenReviewTsvReader:
             if not cell:
                 continue
             try:
-                scores.append(parse_number(cell))
+                scores.append(parse_score(cell))  # out of range (inf included): dropped with a warning later
             except ValueError:
-                return record.error(path, f"rating {cell!r} is not a number", column)
+                return record.error(path, f"rating {excerpt(cell)} is not a number", column)
         record.fields["ratings"] = scores
         record.fields["decision"] = row["decision"].strip()
         return record

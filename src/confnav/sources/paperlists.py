@@ -8,7 +8,6 @@ OpenReview get OpenReview links.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,14 +17,14 @@ from confnav.errors import InputError
 from confnav.sources.base import (
     ReadItem,
     SourceRecord,
-    citation_count,
     clean_id,
     links_from,
     openreview_links,
-    parse_numbers,
-    split_list,
+    parse_json,
+    read_citations,
     url_id,
 )
+from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers
 
 _SIGNATURE_KEYS = ('"status"', '"author"', '"aff"', '"rating"', '"track"', '"id"', '"site"', '"abstract"')
 _OPENREVIEW_SHAPE = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
@@ -38,29 +37,13 @@ URL_FIELDS = {
 ID_FIELDS = ("pid", "ssid", "paper_id", "uid")
 
 
-def load_json(path: Path, text: str) -> Any:
-    """Parse JSON, turning a syntax error into one naming the line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"malformed JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
-    except RecursionError:
-        raise InputError(path, "malformed JSON: nested too deeply") from None
-
-
-def text_of(value: Any) -> str:
-    """A scalar field as text; lists are joined with `;` (some exports give lists instead of strings)."""
-    if value is None or isinstance(value, dict):
-        return ""
-    if isinstance(value, list):
-        return ";".join(text_of(v) for v in value)
-    return str(value)
-
-
 def _parts(item: dict[str, Any], key: str) -> list[str]:
     """A `;`-aligned field as its parts, blanks kept so positions line up with the authors."""
-    text = text_of(item.get(key))
-    return [part.strip() for part in text.split(";")] if text.strip(" ;") else []
+    return as_texts(item.get(key), key, ";", keep_blanks=True)
+
+
+def _author_key(item: dict[str, Any]) -> str:
+    return "author" if item.get("author") else "authors"
 
 
 class PaperlistsReader:
@@ -73,53 +56,59 @@ class PaperlistsReader:
         return head.startswith("[") and '"title"' in head and any(key in head for key in _SIGNATURE_KEYS)
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
-        data = load_json(path, text)
+        data = parse_json(path, text)
         if not isinstance(data, list):
             raise InputError(path, "expected a JSON array of paper records")
         # Authors are `;`-separated; a file that never uses `;` separates them by commas.
-        authors = [text_of(r.get("author") or r.get("authors")) for r in data if isinstance(r, dict)]
-        separators = ";" if any(";" in names for names in authors) else ",;"
+        names = (r.get(_author_key(r)) for r in data if isinstance(r, dict))
+        separators = ";" if any(isinstance(n, str) and ";" in n for n in names) else ",;"
         for number, item in enumerate(data, start=1):
-            yield self._record(path, number, item, separators)
+            if not isinstance(item, dict):
+                yield InputError(path, "expected a JSON object", record=number)
+                continue
+            record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, record=number)
+            try:
+                yield self._record(path, record, item, separators)
+            except FieldError as exc:
+                yield record.error(path, exc.message, exc.field)
 
-    def _record(self, path: Path, number: int, item: Any, separators: str) -> ReadItem:
-        if not isinstance(item, dict):
-            return InputError(path, "expected a JSON object", record=number)
-        record = SourceRecord(source=path.name, kind=self.format, id=clean_id(item.get("id")), fields={}, record=number)
-        title = " ".join(text_of(item.get("title")).split())
+    def _record(self, path: Path, record: SourceRecord, item: dict[str, Any], separators: str) -> ReadItem:
+        def text(key: str) -> str:
+            return as_text(item.get(key), key).strip()
+
+        record.id = clean_id(item.get("id"))
+        title = " ".join(text("title").split())
         if not title:
             return record.error(path, "missing title", "title")
         fields = record.fields
         fields["title"] = title
-        fields["decision"] = text_of(item.get("status")).strip()
+        fields["decision"] = text("status")
         for key, target in (("rating", "ratings"), ("confidence", "confidences")):
-            value = item.get(key)
             try:
-                fields[target] = parse_numbers(value if isinstance(value, list) else text_of(value), ";")
+                fields[target] = parse_numbers(item.get(key), ";")
             except ValueError as exc:
                 return record.error(path, f"{key} {exc}", key)
-        names = split_list(text_of(item.get("author") or item.get("authors")), separators)
-        fields["authors"] = _authors(item, names)
+        author_key = _author_key(item)
+        fields["authors"] = _authors(item, as_authors(item.get(author_key), author_key, separators))
         fields["affiliations"] = list(dict.fromkeys(a for a in _parts(item, "aff") if a))
-        fields["institutions"] = [n for n in split_list(text_of(item.get("aff_unique_norm")), ";")]
-        fields["countries"] = [c for c in split_list(text_of(item.get("aff_country_unique")), ";")]
-        fields["keywords"] = split_list(text_of(item.get("keywords")), ";")
+        fields["institutions"] = as_texts(item.get("aff_unique_norm"), "aff_unique_norm")
+        fields["countries"] = as_texts(item.get("aff_country_unique"), "aff_country_unique")
+        fields["keywords"] = as_texts(item.get("keywords"), "keywords")
         for key, target in (("abstract", "abstract"), ("tldr", "tldr"), ("primary_area", "primary_area")):
-            if value := text_of(item.get(key)).strip():
+            if value := text(key):
                 fields[target] = value
-        if session := text_of(item.get("session") or item.get("sess")).strip():
+        if session := text("session" if item.get("session") else "sess"):
             fields["session"] = session
-        track = text_of(item.get("track")).strip()
+        track = text("track")
         if track and track.lower() != "main":
             fields["track"] = track
-        if counted := citation_count(item.get("gs_citation"), "Google Scholar"):
-            fields["citations"] = counted
-        links = links_from({name: item.get(key) for key, name in URL_FIELDS.items()})
+        read_citations(path, record, item.get("gs_citation"), "Google Scholar", "gs_citation")
+        links = links_from({name: text(key) for key, name in URL_FIELDS.items()})
         if record.id and "forum" not in links and _from_openreview(item, record.id):
             links = openreview_links(record.id) | links
         fields["links"] = dict(sorted(links.items()))
         if record.id is None:
-            proposed = next((clean_id(item[k]) for k in ID_FIELDS if clean_id(item.get(k))), None)
+            proposed = next((found for key in ID_FIELDS if (found := clean_id(item.get(key), key))), None)
             record.derived_id = proposed or next(
                 (url_id(links[k]) for k in ("forum", "site", "abstract", "doi", "pdf") if links.get(k)), None
             )
@@ -130,23 +119,29 @@ def _from_openreview(item: dict[str, Any], paper_id: str) -> bool:
     """Whether a record's id is an OpenReview forum id: its shape and OpenReview-only fields agree."""
     if not _OPENREVIEW_SHAPE.match(paper_id) or paper_id.isdigit():
         return False
-    authorids = text_of(item.get("authorids"))
+    authorids = ";".join(_parts(item, "authorids"))
     return bool(item.get("or_profile") or item.get("reviewers") or "~" in authorids or "@" in authorids)
 
 
-def _authors(item: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-    """Authors with what the source aligns to each: affiliation, profile id, institution, country."""
-    n = len(names)
-    affiliations = _aligned(names, _parts(item, "aff"), text_of(item.get("authorids")))
+def _authors(item: dict[str, Any], given: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Authors with what the source aligns to each: affiliation, profile id, institution, country (an author
+    given as an object keeps its own affiliation and profile)."""
+    n = len(given)
+    affiliations = _aligned(given, _parts(item, "aff"), _parts(item, "authorids"))
     profiles = _profiles(item, n)
     institutions = _by_index(item, "aff_unique_norm", "aff_unique_index", n)
     countries = _by_index(item, "aff_country_unique", "aff_country_unique_index", n)
     authors = []
-    for i, name in enumerate(names):
-        author: dict[str, Any] = {"name": name, "affiliation": affiliations[i] if affiliations else None}
+    for i, person in enumerate(given):
+        author: dict[str, Any] = {
+            "name": person["name"],
+            "affiliation": person.get("affiliation") or (affiliations[i] if affiliations else None),
+        }
+        if person.get("profile"):
+            author["profile"] = person["profile"]
         for key, values in (("profile", profiles), ("institution", institutions), ("country", countries)):
             if values and values[i]:
-                author[key] = values[i]
+                author.setdefault(key, values[i])
         authors.append(author)
     return authors
 
@@ -162,17 +157,18 @@ def _profiles(item: dict[str, Any], n: int) -> list[str | None] | None:
 
 def _by_index(item: dict[str, Any], values_key: str, index_key: str, n: int) -> list[str | None] | None:
     """Per-author values of a `…_unique` list through its `…_unique_index` (`"0;1;0"`), when they line up."""
-    values = split_list(text_of(item.get(values_key)), ";")
+    values = as_texts(item.get(values_key), values_key)
     indexes = _parts(item, index_key)
     if not values or len(indexes) != n:
         return None
     aligned: list[str | None] = []
     for index in indexes:
-        aligned.append(values[int(index)] if index.isdigit() and int(index) < len(values) else None)
+        known = index.isdecimal() and len(index) < 10 and int(index) < len(values)  # "²" is a digit int() refuses
+        aligned.append(values[int(index)] if known else None)
     return aligned
 
 
-def _aligned(names: list[str], affiliations: list[str], authorids: str) -> list[str | None] | None:
+def _aligned(authors: list[Any], affiliations: list[str], ids: list[str]) -> list[str | None] | None:
     """Affiliations one per author, or None when the source cannot say whose is whose.
 
     The list skips authors without an OpenReview profile (`~Name1` ids); when the
@@ -180,11 +176,10 @@ def _aligned(names: list[str], affiliations: list[str], authorids: str) -> list[
     """
     if not any(affiliations):
         return None
-    if len(affiliations) == len(names):
+    if len(affiliations) == len(authors):
         return [a or None for a in affiliations]
-    ids = authorids.split(";") if authorids else []
-    profiles = [i.strip().startswith("~") for i in ids]
-    if len(ids) == len(names) and sum(profiles) == len(affiliations):
+    profiles = [i.startswith("~") for i in ids]
+    if len(ids) == len(authors) and sum(profiles) == len(affiliations):
         remaining = iter(affiliations)
         return [next(remaining) or None if has else None for has in profiles]
     return None

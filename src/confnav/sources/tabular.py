@@ -8,27 +8,29 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from confnav.errors import InputError
+from confnav.limits import MAX_RECORD_CHARS
 from confnav.sources.base import (
     ReadItem,
     SourceRecord,
     authors_field,
-    citation_count,
     clean_id,
     links_from,
+    numbered_lines,
     openreview_id,
     openreview_links,
-    parse_numbers,
+    parse_json,
+    printable_name,
+    read_citations,
     read_venue,
-    split_list,
     url_id,
     web_url,
 )
+from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers, split_list
 
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "id": ("id", "paper_id", "forum", "openreview_id", "uid"),
@@ -72,75 +74,77 @@ def resolve_columns(columns: list[str], overrides: dict[str, str] | None = None)
 
 def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[str, str]) -> ReadItem:
     """Fill a record from one row through the mapping; errors name the offending column."""
+    try:
+        return _fill(path, record, row, mapping)
+    except FieldError as exc:
+        return record.error(path, exc.message, exc.field)
 
-    def get(target: str) -> Any:
-        column = mapping.get(target)
-        value = row.get(column) if column else None
+
+def _fill(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[str, str]) -> ReadItem:
+    def raw(target: str) -> Any:
+        value = row.get(mapping[target]) if target in mapping else None
         return value.strip() if isinstance(value, str) else value
 
+    def text(target: str) -> str:
+        return as_text(raw(target), mapping.get(target, target)).strip()
+
     fields = record.fields
-    url = web_url(get("url")) or ""
-    links = links_from({"site": url or get("site"), "pdf": get("pdf"), "doi": get("doi"), "code": get("code")})
-    record.id = clean_id(get("id")) or openreview_id(url)
-    if title := " ".join(str(get("title") or "").split()):
+    url = web_url(text("url")) or ""
+    links = links_from({"site": url or text("site"), "pdf": text("pdf"), "doi": text("doi"), "code": text("code")})
+    record.id = clean_id(raw("id"), mapping.get("id", "id")) or openreview_id(url)
+    if title := " ".join(text("title").split()):
         fields["title"] = title
-    if abstract := get("abstract"):
-        fields["abstract"] = str(abstract)
-    if venue := get("venue"):
+    if abstract := text("abstract"):
+        fields["abstract"] = abstract
+    if venue := text("venue"):
         try:
-            read_venue(record, str(venue))
+            read_venue(record, venue)
         except ValueError as exc:
             return record.error(path, str(exc), mapping["venue"])
-    names = _as_list(get("authors"), ";|") if get("authors") else []
-    if names:
-        if all(isinstance(n, dict) for n in names):
-            fields["authors"] = [_author_object(n) for n in names]
-        else:
-            if len(names) == 1 and "," in str(names[0]):
-                names = split_list(str(names[0]), ",")
-            affiliations = _as_list(get("affiliations"), ";|") if get("affiliations") else None
-            fields["authors"] = authors_field([str(n) for n in names], affiliations)
-            if affiliations:
-                fields["affiliations"] = list(dict.fromkeys(str(a) for a in affiliations if a))
-    if keywords := get("keywords"):
-        fields["keywords"] = [str(k) for k in _as_list(keywords, ";,")]
-    if (decision := get("decision")) is not None:
-        fields["decision"] = str(decision).strip()
+    if authors := raw("authors"):
+        fields.update(_authors(authors, raw("affiliations"), mapping))
+    if keywords := raw("keywords"):
+        fields["keywords"] = as_texts(keywords, mapping["keywords"], ";,")
+    if raw("decision") is not None:
+        fields["decision"] = text("decision")
     for target in ("ratings", "confidences"):
-        if (value := get(target)) not in (None, ""):
+        if (value := raw(target)) not in (None, ""):
             try:
-                fields[target] = parse_numbers(value if isinstance(value, list) else str(value))
+                fields[target] = parse_numbers(value)
             except ValueError as exc:
                 noun = "rating" if target == "ratings" else "confidence"
                 return record.error(path, f"{noun} {exc}", mapping[target])
     for target in ("tldr", "track", "primary_area", "session"):
-        if value := get(target):
-            fields[target] = str(value)
-    if (counted := get("citations")) not in (None, "") and (citations := citation_count(counted, path.name)):
-        fields["citations"] = citations
+        if value := text(target):
+            fields[target] = value
+    if "citations" in mapping:
+        read_citations(path, record, raw("citations"), printable_name(path.name), mapping["citations"])
     if record.id and openreview_id(url) == record.id:
         links = openreview_links(record.id) | links
     if links:
         fields["links"] = links
     if record.id is None:
-        record.derived_id = clean_id(get("pid")) or url_id(url or links.get("doi") or links.get("pdf"))
+        record.derived_id = clean_id(raw("pid"), mapping.get("pid", "pid")) or url_id(
+            url or links.get("doi") or links.get("pdf")
+        )
     if record.id is None and "title" not in fields:
         return record.error(path, "row has neither an id nor a title", "title")
     return record
 
 
-def _author_object(value: dict[str, Any]) -> dict[str, Any]:
-    """An author given as an object: `name` or OpenReview's `fullname`, and a `username`/`profile` id."""
-    name = str(value.get("name") or value.get("fullname") or "").strip()
-    affiliation = value.get("affiliation")
-    author = {"name": name, "affiliation": str(affiliation) if isinstance(affiliation, str) and affiliation else None}
-    if profile := value.get("profile") or value.get("username") or value.get("id"):
-        author["profile"] = str(profile)
-    return author
-
-
-def _as_list(value: Any, separators: str) -> list[Any]:
-    return value if isinstance(value, list) else split_list(str(value), separators)
+def _authors(given: Any, affiliations: Any, mapping: dict[str, str]) -> dict[str, Any]:
+    """The `authors` field (and the paper's `affiliations`): objects carry their own affiliation; names take the
+    affiliations column's, one per author."""
+    column = mapping["authors"]
+    if isinstance(given, list) and any(isinstance(author, dict) for author in given):
+        return {"authors": as_authors(given, column)}
+    names = as_texts(given, column, ";|")
+    if len(names) == 1 and "," in names[0]:
+        names = split_list(names[0], ",")
+    if not affiliations:
+        return {"authors": authors_field(names)}
+    listed = as_texts(affiliations, mapping["affiliations"], ";|", keep_blanks=isinstance(affiliations, list))
+    return {"authors": authors_field(names, listed), "affiliations": list(dict.fromkeys(a for a in listed if a))}
 
 
 class CsvReader:
@@ -158,12 +162,19 @@ class CsvReader:
         return ("," in header or "\t" in header) and any(a in header for a in COLUMN_ALIASES["title"])
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
+        previous = csv.field_size_limit(MAX_RECORD_CHARS)  # the module's own default is 128 Ki characters
+        try:
+            yield from self._rows(path, text)
+        finally:
+            csv.field_size_limit(previous)
+
+    def _rows(self, path: Path, text: str) -> Iterator[ReadItem]:
         delimiter = "\t" if "\t" in text.split("\n", 1)[0] else ","
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         try:
             columns = next(reader)
         except csv.Error as exc:
-            raise InputError(path, f"unreadable header: {exc}", line=1) from None
+            raise InputError(path, f"unreadable header: {_csv_problem(exc)}", line=1) from None
         mapping = resolve_columns(columns, self.mapping)
         _check_mapping(path, mapping, columns)
         while True:
@@ -172,7 +183,7 @@ class CsvReader:
             except StopIteration:
                 return
             except csv.Error as exc:
-                yield InputError(path, f"malformed CSV: {exc}", line=reader.line_num)
+                yield InputError(path, f"malformed CSV: {_csv_problem(exc)}", line=reader.line_num)
                 continue
             number = reader.line_num
             if not any(c.strip() for c in cells):
@@ -196,19 +207,28 @@ class JsonlReader:
         return text.lstrip().startswith("{")
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
-        for number, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
+        for line in numbered_lines(path, text):
+            if isinstance(line, InputError):
+                yield line
                 continue
+            number, content = line
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield InputError(path, f"malformed JSON: {exc.msg} (column {exc.colno})", line=number)
+                row = parse_json(path, content, number)
+            except InputError as exc:
+                yield exc
                 continue
             if not isinstance(row, dict):
                 yield InputError(path, "expected a JSON object on this line", line=number)
                 continue
             record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=number)
             yield record_from_row(path, record, row, resolve_columns(list(row), self.mapping))
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    """The csv module's complaint in words a user can act on."""
+    if "field larger than field limit" in str(exc):
+        return f"a field of more than {MAX_RECORD_CHARS:,} characters (the limit for one field)"
+    return str(exc)
 
 
 def _check_mapping(path: Path, mapping: dict[str, str], columns: list[str]) -> None:
