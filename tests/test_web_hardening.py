@@ -89,7 +89,7 @@ def test_oversized_headers_are_refused(base_url: str) -> None:
     "request_bytes",
     [
         b"GET /api/lists HTTP/1.1\r\nHost: evil.example:8000\r\n\r\n",
-        b'POST /api/lists HTTP/1.1\r\nHost: rebind.evil.example\r\nContent-Type: application/json\r\n'
+        b"POST /api/lists HTTP/1.1\r\nHost: rebind.evil.example\r\nContent-Type: application/json\r\n"
         b'Content-Length: 15\r\n\r\n{"name": "pwn"}',
     ],
 )
@@ -132,16 +132,26 @@ def test_a_paper_whose_id_holds_a_slash_opens(client: TestClient) -> None:
 def test_an_unknown_venue_is_not_found(client: TestClient, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 404, (answer.status_code, answer.text[:200])
-    assert "unknown venue 'nips1990'" in answer.text
+    assert "unknown venue" in answer.text and "nips1990" in answer.text
 
 
-def _get_routes(client: TestClient) -> list[str]:
-    """Every GET route of the app, its path parameters filled with real values."""
-    values = {"paper_id": "YicbFdNTTy", "venue": "iclr2021", "theme_id": "0", "name": "reading", "kind": "overview"}
+def _get_routes() -> list[str]:
+    """Every GET route of the app's pages and API, its path parameters filled with real values."""
+    from confnav.web.api import router as api_router
+    from confnav.web.pages import router as page_router
+
+    values = {
+        "paper_id": "YicbFdNTTy",
+        "venue": "iclr2021",
+        "theme_id": "0",
+        "name": "reading",
+        "kind": "overview",
+        "job_id": "1",
+    }
     query = "?venue=iclr2021&q=graph&from=iclr2020&to=iclr2021&like=YicbFdNTTy"
     paths = []
-    for route in client.app.routes:  # type: ignore[attr-defined]
-        if "GET" not in getattr(route, "methods", set()) or route.path.startswith("/static"):
+    for route in [*api_router.routes, *page_router.routes]:
+        if "GET" not in getattr(route, "methods", set()):
             continue
         path = route.path.replace(":path", "")
         for name, value in values.items():
@@ -157,7 +167,7 @@ def test_reads_never_write(hardened_db: Location, tmp_path: Path) -> None:
     assert writer.post("/api/lists", json={"name": "reading"}).status_code == 201
     before = snapshot(location)
     client = TestClient(create_app(location), base_url="http://127.0.0.1")  # a fresh server: nothing loaded yet
-    statuses = {path: client.get(path).status_code for path in _get_routes(client)}
+    statuses = {path: client.get(path).status_code for path in _get_routes()}
     for venue in ("nothemes2024",):  # themes never built: the pages say so, and build nothing
         pages = (f"/themes/{venue}", f"/map?venue={venue}", f"/api/topics?venue={venue}", f"/api/map?venue={venue}")
         for path in pages:

@@ -176,7 +176,9 @@ def _topic_signals(store: AnalysisStore, result: VenueSignals) -> None:
     themes = {t.id: t for t in theme_facts(store, venue, level=1, papers=dict(rows))}
     assigned = store.assignments(venue)
     for item in result.papers:
-        where = assigned[item.pk]
+        where = assigned.get(item.pk)
+        if where is None:  # a paper ingested since the themes were built (a server uses them as they are)
+            continue
         item.theme = themes[where.theme]
         item.subtheme = where.subtheme
         item.values["centrality"] = where.confidence
@@ -195,10 +197,10 @@ def _topic_signals(store: AnalysisStore, result: VenueSignals) -> None:
     change = {t.id: t for t in theme_changes(store, previous.id, venue, before, now, list(themes.values()))}
     far = _novelty(store, now.model, result)
     for item, distance in zip(result.papers, far, strict=True):
-        assert item.theme is not None
-        theme_change = change[item.theme.id]
-        item.values["momentum"] = theme_change.change
-        item.theme_share_before = theme_change.before
+        if item.theme is not None:
+            theme_change = change[item.theme.id]
+            item.values["momentum"] = theme_change.change
+            item.theme_share_before = theme_change.before
         item.values["novelty"] = None if np.isnan(distance) else float(distance)
 
 
