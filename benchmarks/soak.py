@@ -77,7 +77,7 @@ def synthetic_venue(corpus: Corpus, folder: Path, number: int, records: int) -> 
     venue id, path and paper ids."""
     rng = random.Random(number)
     letters = "".join(chr(97 + int(d)) for d in str(number))
-    venue = f"soak{letters}2030"
+    venue = f"soak{letters}2024"
     path, ids = folder / f"{venue}.jsonl", [f"{venue}-{i}" for i in range(records)]
     with path.open("w", encoding="utf-8") as out:
         for paper_id in ids:
