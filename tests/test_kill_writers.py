@@ -68,8 +68,8 @@ def comparable(location: Location) -> list[tuple[object, ...]]:
     """The store's content without what differs between equal outcomes, each also between two clean runs:
     - the `vectors` change counter: it counts embedding batches written, and a killed run plus its re-run writes
       more batches than one clean run;
+    - the bytes of cached values (name and generation are kept): the stored TF-IDF state may differ in bytes as
       its arrays are written; the vectors it made are compared;
-      order follows each process's hash seed; the vectors it made are compared;
     - when a reading list was created (to the second)."""
     rows = [row for row in snapshot(location) if row[:2] != ("meta", "vectors")]
     return [row[:3] if row[0] == "caches" else row[:2] if row[0] == "reading_lists" else row for row in rows]
