@@ -81,7 +81,7 @@ def search(
         results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
         return _json(results.to_dict())
 
-    return JSONBytes(state.cached(("search", q, mode, where, limit, offset, sort), answer))
+    return JSONBytes(state.cached(("search", q, mode, where, limit, offset, sort), answer, searched=True))
 
 
 @router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse)

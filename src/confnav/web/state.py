@@ -83,29 +83,39 @@ class AppState:
     _answers: OrderedDict[tuple[object, ...], tuple[object, int]] = field(default_factory=OrderedDict)
     _answer_bytes: int = 0
     _answers_lock: threading.Lock = field(default_factory=threading.Lock)
+    _computing: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
 
-    def cached(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    def cached(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
-        (least recently used go first).
+        (least recently used go first); requests asking at once for the same answer wait for one computation.
 
         The state is read from the store on every call, so a write made through another worker is seen at once;
-        an answer computed while search still loads a new state is served but not kept.
+        a `searched` answer computed while search still loads a new state is served but not kept.
         """
         full = (self.store.state(), *key)
         with self._answers_lock:
             if full in self._answers:
                 self._answers.move_to_end(full)
                 return self._answers[full][0]  # type: ignore[return-value]
-        current = self.searcher.current()
-        value = compute()
-        size = _size(value)
-        if current and size <= MAX_ANSWER_BYTES // MAX_ANSWER_SHARE:
+            computing = self._computing.setdefault(full, threading.Lock())
+        with computing:
             with self._answers_lock:
-                if full not in self._answers:
-                    self._answers[full] = (value, size)
-                    self._answer_bytes += size
-                while self._answer_bytes > MAX_ANSWER_BYTES:
-                    self._answer_bytes -= self._answers.popitem(last=False)[1][1]
+                if full in self._answers:  # another request computed it meanwhile
+                    return self._answers[full][0]  # type: ignore[return-value]
+            current = not searched or self.searcher.current()
+            try:
+                value = compute()
+            finally:
+                with self._answers_lock:
+                    self._computing.pop(full, None)
+            size = _size(value)
+            if current and size <= MAX_ANSWER_BYTES // MAX_ANSWER_SHARE:
+                with self._answers_lock:
+                    if full not in self._answers:
+                        self._answers[full] = (value, size)
+                        self._answer_bytes += size
+                    while self._answer_bytes > MAX_ANSWER_BYTES:
+                        self._answer_bytes -= self._answers.popitem(last=False)[1][1]
         return value
 
     def check_write(self, request: Request) -> None:
