@@ -1,14 +1,23 @@
-"""Export papers as BibTeX and CSV (reading lists, search results)."""
+"""Export papers as BibTeX and CSV (reading lists, search results), safe to open (see confnav.safe_text)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 
 from confnav.model import Outcome, Paper, Venue, fold
+from confnav.safe_text import csv_text, safe_link
 
-_BIB_ESCAPE = str.maketrans({"{": "\\{", "}": "\\}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_"})
+# Every character TeX treats specially, as text. Braces become \textbraceleft{} and \textbraceright{}, which stay
+# balanced: BibTeX counts `\{` as a brace, so a lone one from the data would end the field early.
+_BIB_ESCAPE = str.maketrans({
+    "\\": "\\textbackslash{}", "{": "\\textbraceleft{}", "}": "\\textbraceright{}", "&": "\\&", "%": "\\%",
+    "$": "\\$", "#": "\\#", "_": "\\_", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}",
+})  # fmt: skip
+
+
+def bib_text(text: str) -> str:
+    """Text from the data as a BibTeX field value that prints literally and cannot close its field."""
+    return " ".join(text.split()).translate(_BIB_ESCAPE)
 
 
 def bibtex_key(paper: Paper) -> str:
@@ -49,12 +58,12 @@ def bibtex_entry(paper: Paper) -> str:
         proceedings = paper.venue_name
     published = paper.decision.accepted or paper.decision.outcome is Outcome.UNKNOWN
     fields = {
-        "title": paper.title.translate(_BIB_ESCAPE),
-        "author": " and ".join(a.name.translate(_BIB_ESCAPE) for a in paper.authors),
-        "booktitle": proceedings if published else "",
-        "note": "" if published else f"Submitted to {paper.venue_name} ({paper.decision.name})",
+        "title": bib_text(paper.title),
+        "author": " and ".join(bib_text(a.name) for a in paper.authors),
+        "booktitle": bib_text(proceedings) if published else "",
+        "note": "" if published else bib_text(f"Submitted to {paper.venue_name} ({paper.decision.name})"),
         "year": str(paper.year),
-        "url": paper.url if paper.url and paper.url.startswith(("https://", "http://")) else "",
+        "url": safe_link(paper.url) or "",
     }
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
     return f"@{'inproceedings' if published else 'misc'}{{{bibtex_key(paper)},\n{body}\n}}"
@@ -65,11 +74,10 @@ def to_bibtex(papers: list[Paper]) -> str:
 
 
 def to_csv(papers: list[Paper]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["id", "venue", "title", "authors", "decision", "rating_mean", "url"])
-    for p in papers:
-        rating = "" if p.rating_mean is None else f"{p.rating_mean:.2f}"
-        names = "; ".join(a.name for a in p.authors)
-        writer.writerow([p.id, p.venue, p.title, names, p.decision.name, rating, p.url or ""])
-    return buffer.getvalue()
+    """One row a paper; cells that a spreadsheet would run as formulas are defused, links are http(s) only."""
+    rows = [
+        [p.id, p.venue, p.title, "; ".join(a.name for a in p.authors), p.decision.name,
+         "" if p.rating_mean is None else f"{p.rating_mean:.2f}", safe_link(p.url) or ""]
+        for p in papers
+    ]  # fmt: skip
+    return csv_text(["id", "venue", "title", "authors", "decision", "rating_mean", "url"], rows)

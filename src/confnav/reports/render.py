@@ -14,9 +14,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from confnav.reports.model import Citation, Fact, Report
+from confnav.safe_text import md_text, safe_link
 
 _PLACEHOLDER = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
 _CITE_MARK = re.compile(r"\[\[cite:([A-Za-z0-9_\-~.]+)\]\]")
+_MARKS = re.compile(f"{_CITE_MARK.pattern}|{_PLACEHOLDER.pattern}")  # confnav's own marks in prose
 CSS = """
 :root{--ink:#1d232b;--muted:#5a6472;--line:#d9dee5;--accent:#1f5fa8;--card:#fffdf5}
 *{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);
@@ -46,11 +48,14 @@ def _facts_by_key(report: Report) -> dict[str, Fact]:
 
 
 def _md_fact(fact: Fact) -> str:
-    return f"**{fact.value}**<!-- fact:{fact.key} -->"
+    """A fact in bold with its key; only the user's config values are text, computed numbers are shown as is."""
+    value = md_text(fact.value, line_start=False) if fact.key.startswith("config.") else fact.value
+    return f"**{value}**<!-- fact:{fact.key} -->"
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def md_cell(cell: object) -> str:
+    """A table cell as the Markdown report writes it (the verifier compares cells written the same way)."""
+    return md_text(str(cell), line_start=False)
 
 
 def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "") -> str:
@@ -65,40 +70,49 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
         label = f"[{numbers.get(paper_id, paper_id)}]"
         return f"[{label}]({urls[paper_id]})[^{paper_id}]" if urls.get(paper_id) else f"{label}[^{paper_id}]"
 
-    def fill(text: str) -> str:
-        text = _CITE_MARK.sub(cite_mark, text)
-        return _PLACEHOLDER.sub(lambda m: _md_fact(facts[m.group(1)]), text)
+    def fill(text: str) -> str:  # the text escaped, confnav's own marks turned into facts and citations
+        parts, start = [], 0
+        for match in _MARKS.finditer(text):
+            parts.append(md_text(text[start : match.start()], line_start=start == 0))
+            parts.append(cite_mark(match) if match.group(1) else _md_fact(facts[match.group(2)]))
+            start = match.end()
+        return "".join([*parts, md_text(text[start:], line_start=start == 0)])
 
-    lines = [f"<!-- confnav:report kind={report.kind} venue={report.venue.id} -->", f"# {report.title}", ""]
+    title = md_text(report.title, line_start=False)
+    lines = [f"<!-- confnav:report kind={report.kind} venue={report.venue.id} -->", f"# {title}", ""]
     if report.facts:
-        lines += ["## Facts", ""] + [f"- {f.label}: {_md_fact(f)}" for f in report.facts] + [""]
+        lines += ["## Facts", ""] + [f"- {md_text(f.label)}: {_md_fact(f)}" for f in report.facts] + [""]
     if report.intro:
         lines += [fill(report.intro), ""]
     footnotes: list[Citation] = []
     for number, section in enumerate(report.sections, start=1):
-        heading = f"## {number}. {section.title}" if len(report.sections) > 1 else f"## {section.title}"
+        name = md_text(section.title, line_start=False)
+        heading = f"## {number}. {name}" if len(report.sections) > 1 else f"## {name}"
         lines += [heading, ""] + ([f"<!-- theme:{section.anchor} -->", ""] if section.anchor else [])
         if section.summary:
             lines += [fill(section.summary), ""]
         for rank, cite in enumerate(section.citations, start=1):
-            title = f"[{_md_cell(cite.title)}]({cite.url})" if cite.url else _md_cell(cite.title)
-            lines.append(f"{rank}. {title}[^{cite.paper_id}]" + (f" — {cite.note}" if cite.note else ""))
+            link = safe_link(cite.url)
+            shown = f"[{md_text(cite.title, line_start=False)}]({link})" if link else md_text(cite.title)
+            note = f" — {md_text(cite.note, line_start=False)}" if cite.note else ""
+            lines.append(f"{rank}. {shown}[^{cite.paper_id}]{note}")
             footnotes.append(cite)
         lines.append("")
     for table in report.tables:
-        lines += [f"### {table.caption}", "", f"<!-- table:{table.id} -->"]
-        lines += ["| " + " | ".join(map(_md_cell, table.header)) + " |", "|" + " --- |" * len(table.header)]
-        lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in table.rows] + [""]
+        lines += [f"### {md_text(table.caption, line_start=False)}", "", f"<!-- table:{table.id} -->"]
+        lines += ["| " + " | ".join(map(md_cell, table.header)) + " |", "|" + " --- |" * len(table.header)]
+        lines += ["| " + " | ".join(map(md_cell, row)) + " |" for row in table.rows] + [""]
     if assets is not None and report.charts:
         assets.mkdir(parents=True, exist_ok=True)
         for chart in report.charts:
             (assets / f"{chart.id}.png").write_bytes(chart.png)
-            lines += [f"![{chart.caption}]({assets_link}{chart.id}.png)", ""]
+            caption = md_text(chart.caption, line_start=False)
+            lines += [f"![{caption}]({quote(f'{assets_link}{chart.id}.png')})", ""]
     if report.notes:
-        lines += ["> " + note for note in report.notes] + [""]
+        lines += ["> " + md_text(note) for note in report.notes] + [""]
     for cite in footnotes:
-        text = cite.tldr or "No abstract to summarize."
-        lines.append(f"[^{cite.paper_id}]: {_md_cell(text)} ({cite.tldr_source} TL;DR)")
+        text = md_text(cite.tldr or "No abstract to summarize.")
+        lines.append(f"[^{cite.paper_id}]: {text} ({md_text(cite.tldr_source, line_start=False)} TL;DR)")
     lines += [
         "",
         "_Generated by confnav from the paper store; every number and citation can be checked with `confnav verify`._",
@@ -107,7 +121,7 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
 
 
 def _urls(report: Report) -> dict[str, str | None]:
-    return {c.paper_id: c.url for section in report.sections for c in section.citations}
+    return {c.paper_id: safe_link(c.url) for section in report.sections for c in section.citations}
 
 
 def _html_fact(fact: Fact) -> str:
@@ -128,7 +142,8 @@ def _html_cite(cite: Citation, mark: str | None = None) -> str:
     """A cited paper with its TL;DR card: the title (in lists) or a numbered mark (in prose), focusable for taps."""
     card = escape(cite.tldr or "No abstract to summarize.")
     shown = escape(mark) if mark else escape(cite.title)
-    link = f'<a href="{escape(cite.url)}">{shown}</a>' if cite.url else f'<span tabindex="0">{shown}</span>'
+    url = safe_link(cite.url)
+    link = f'<a href="{escape(url)}">{shown}</a>' if url else f'<span tabindex="0">{shown}</span>'
     heading = f"<strong>{escape(cite.title)}</strong><br>" if mark else ""
     return (
         f'<span class="cite{" mark" if mark else ""}" data-paper="{escape(cite.paper_id)}">{link}'

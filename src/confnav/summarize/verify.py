@@ -1,5 +1,6 @@
 """The verifier: every cited paper exists and belongs to the report's venue; every marked number and
-every table equals what the store gives now. Works on the Markdown and HTML confnav writes."""
+every table equals what the store gives now; no raw HTML or non-http(s) link slipped in. Works on the
+Markdown and HTML confnav writes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
 from confnav.reports.facts import theme_facts_of, venue_facts
+from confnav.reports.render import md_cell
 from confnav.reports.stats import stats_tables
+from confnav.safe_text import unsafe_markup
 from confnav.store.protocols import AnalysisStore
 from confnav.topics import theme_facts
 
@@ -55,9 +58,7 @@ def _md_tables(text: str) -> dict[str, list[list[str]]]:
     tables: dict[str, list[list[str]]] = {}
     for match in re.finditer(r"<!-- table:([\w\-]+) -->\n((?:\|.*\|\n?)+)", text):
         lines = [line for line in match.group(2).strip().split("\n")[2:]]
-        tables[match.group(1)] = [
-            [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines
-        ]
+        tables[match.group(1)] = [[cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
     return tables
 
 
@@ -87,6 +88,7 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
     if header is None:
         raise InputError(path, "not a confnav report (no confnav report marker)")
     result = Verification(path, header.group(1), header.group(2))
+    result.failures += unsafe_markup(text, html)
     venue = result.venue
     try:
         store.get_venue(venue)
@@ -118,7 +120,10 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
             )
     shown_tables = _html_tables(text) if html else _md_tables(text)
     if shown_tables:
-        expected = {t.id: t.rows for t in stats_tables(store, venue)}
+        expected = {  # each cell as the report writes it
+            t.id: [[str(c) if html else md_cell(c).strip() for c in row] for row in t.rows]
+            for t in stats_tables(store, venue)
+        }
         for table_id, rows in shown_tables.items():
             result.tables += 1
             if table_id not in expected:
