@@ -69,7 +69,9 @@ def test_bibtex_of_one_paper_names_the_proceedings(client: TestClient) -> None:
                     if h["outcome"] == "not-accepted")  # fmt: skip
     entry = client.get(f"/api/paper/{rejected['id']}/bibtex").text
     assert entry.startswith("@misc{") and "booktitle" not in entry and "Submitted to ICLR 2021" in entry
-    assert 'id="bibtex"' in client.get("/paper/YicbFdNTTy").text
+    page = client.get("/paper/YicbFdNTTy").text
+    assert 'id="bibtex"' in page
+    assert "4 reviews: ratings and reviewers' confidence" in page and '<td class="num">5</td>' in page
 
 
 def test_filters_and_other_routes(client: TestClient) -> None:
