@@ -18,6 +18,9 @@ _FIELD_ALIASES = {
     "keyword": "keyword",
     "keywords": "keyword",
 }
+# Words a user would take for a field: an error saying which fields exist. Any other `Word:` is text
+# (titles such as "SiamCAN:Simple yet Effective ..." or "Learning N:M Sparse ...").
+_FIELD_LIKE = {"venue", "conference", "year", "decision", "abstract", "rating", "track", "id", "tldr"}
 _PART = re.compile(r'(?:(?P<field>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"|(?P<word>[^\s"]+))')
 
 
@@ -101,6 +104,11 @@ def parse_query(raw: str) -> Query:
             (query.phrases if quoted else query.free).append(value)
             continue
         target = _FIELD_ALIASES.get(name.lower())
+        if target is None and name.lower() not in _FIELD_LIKE:
+            (query.phrases if quoted else query.free).append(f"{name}: {value}" if not quoted else value)
+            if quoted:
+                query.free.append(name)
+            continue
         if target is None:
             raise QueryError(f"unknown field '{name}:' (fields: {', '.join(f + ':' for f in FIELDS)})")
         if target == "author" and not quoted:

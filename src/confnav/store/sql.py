@@ -354,6 +354,8 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
             if venue:
                 sql, params = sql + " WHERE venue = ?", (venue,)
             rows = [(pk, paper_from_json(data)) for pk, data in self.conn.execute(sql + " ORDER BY pk", params)]
+            for stale in [v for v, (g, _) in list(self._rows.items()) if g != generation]:
+                self._rows.pop(stale, None)  # other venues' rows of an older state: read again when asked
             cached = self._rows[venue] = (generation, rows)
         return iter(cached[1])
 
