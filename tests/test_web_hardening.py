@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
+import select
 import socket
-from collections.abc import Iterator
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from confnav.cli import cli
+from confnav.errors import ConfnavError
 from confnav.ingest import ingest
 from confnav.store import open_store
-from confnav.web.app import MAX_BODY, allowed_hosts, create_app
+from confnav.web.app import MAX_BODY, MAX_HEADERS, allowed_hosts, create_app
 from tests.backends import Location, clone
 from tests.conftest import snapshot
 from tests.web_fixtures import running_server
@@ -176,3 +185,94 @@ def test_reads_never_write(hardened_db: Location, tmp_path: Path) -> None:
     assert not [p for p, s in statuses.items() if s >= 500], statuses
     assert len(statuses) > 20
     assert snapshot(location) == before
+
+
+def _offer(base: str, head: bytes, body: Iterable[bytes] = ()) -> tuple[bytes, int, float]:
+    """Send a request in pieces as a client that reads while it sends, stopping once answered: the answer's
+    status line, the bytes sent and the seconds taken."""
+    parts = urlsplit(base)
+    pieces = [head[i : i + 8192] for i in range(0, len(head), 8192)]
+    sent, answer, start = 0, b"", time.monotonic()
+    with socket.create_connection((parts.hostname, parts.port), timeout=20) as sock:
+        try:
+            for piece in (*pieces, *body):
+                if select.select([sock], [], [], 0)[0]:
+                    break
+                sock.sendall(piece)
+                sent += len(piece)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            pass
+        with contextlib.suppress(ConnectionResetError):
+            answer = sock.recv(4096)
+    return answer.split(b"\r\n", 1)[0], sent, time.monotonic() - start
+
+
+def _endless(piece: bytes, total: int = 200 << 20) -> Iterator[bytes]:
+    """`piece` repeated to `total` bytes: a client that would go on sending for a long time."""
+    return itertools.repeat(piece, total // len(piece))
+
+
+def test_a_client_still_sending_gets_the_413_at_once(base_url: str) -> None:
+    """The refusal closes the connection: a client offering 200 MB is answered at once, not left to time out."""
+    head = b"POST /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    status, sent, seconds = _offer(base_url, head, _endless(b"%x\r\n%s\r\n" % (65536, b"x" * 65536)))
+    assert status.startswith(b"HTTP/1.1 413") and sent < 32 << 20 and seconds < 10, (status, sent, seconds)
+
+
+@pytest.mark.parametrize(("parser", "far_over"), [("httptools", b"HTTP/1.1 431"), ("h11", b"HTTP/1.1 400")])
+def test_a_head_far_over_the_limit_is_cut_off_as_it_arrives(
+    hardened_db: Location, tmp_path: Path, parser: str, far_over: bytes
+) -> None:
+    """Past the header limit the app answers 431; far past it the HTTP parser stops reading (httptools would
+    otherwise gather a header of any size: 100 MB here) and the connection closes."""
+    with running_server(clone(hardened_db, tmp_path, "heads"), parser=parser) as base:
+        head = b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
+        status, _, _ = _offer(base, head + b"a" * (MAX_HEADERS + 1024) + b"\r\n\r\n")
+        assert status.startswith(b"HTTP/1.1 431"), status
+        status, sent, seconds = _offer(base, head, _endless(b"a" * 65536, 100 << 20))
+        assert status.startswith(far_over) and sent < 32 << 20 and seconds < 10, (status, sent, seconds)
+        status, _, _ = _offer(base, b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert status.startswith(b"HTTP/1.1 200"), status
+
+
+def test_allowed_names_are_bare_names_in_one_form(hardened_db: Location) -> None:
+    for wrong in ("http://papers.lab.example", "papers.lab.example:8000", "papers.lab.example/", "a b"):
+        with pytest.raises(ConfnavError, match="--allow-host"):
+            allowed_hosts("127.0.0.1", [wrong])
+    refused = CliRunner().invoke(cli, ["serve", "--db", str(hardened_db), "--allow-host", "http://x:80/"])
+    assert refused.exit_code == 1 and "--allow-host 'http://x:80/'" in refused.stderr
+    client = TestClient(create_app(hardened_db, allowed_hosts=["[::1]", "Papers.Lab.Example."]))
+    for host in ("papers.lab.example:8000", "PAPERS.lab.example.", "[::1]:1"):
+        assert client.get("/api/lists", headers={"Host": host}).status_code == 200, host
+    assert client.get("/api/lists", headers={"Host": "127.0.0.1"}).status_code == 421
+
+
+def test_workers_take_the_same_limits_and_names(hardened_db: Location, tmp_path: Path) -> None:
+    """`serve --workers 2 --allow-host NAME`: each worker process answers for NAME, refuses other names and
+    cuts off an over-long head."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "confnav", "serve", "--db", str(clone(hardened_db, tmp_path, "workers")),
+               "--port", str(port), "--workers", "2", "--allow-host", "papers.lab.example"]  # fmt: skip
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    ask = b"GET /api/lists HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if _offer(base, ask % b"localhost")[0].startswith(b"HTTP/1.1 200"):
+                    break
+            time.sleep(0.5)
+        for _ in range(6):  # new connections each time: both workers answer some
+            assert _offer(base, ask % b"papers.lab.example")[0].startswith(b"HTTP/1.1 200")
+            assert _offer(base, ask % b"rebind.evil.example")[0].startswith(b"HTTP/1.1 421")
+            far_over = _offer(
+                base, b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Padding: ", _endless(b"a" * 65536, 8 << 20)
+            )
+            assert far_over[0].startswith(b"HTTP/1.1 431"), far_over
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=30)[0]
+    assert "Traceback" not in output, output

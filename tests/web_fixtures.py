@@ -37,16 +37,18 @@ def web_store(source: Location, folder: Path) -> Location:
 
 
 @contextmanager
-def running_server(db: Location, token: str | None = None) -> Iterator[str]:
-    """uvicorn on a free loopback port in a thread; yields the base URL."""
+def running_server(db: Location, token: str | None = None, parser: str = "httptools") -> Iterator[str]:
+    """uvicorn on a free loopback port in a thread, set up as `confnav serve` sets it up; yields the base URL."""
     import uvicorn
 
     from confnav.web.app import create_app
+    from confnav.web.protocol import server_settings
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(db, token), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(create_app(db, token), host="127.0.0.1", port=port, **server_settings(parser))
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

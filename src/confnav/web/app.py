@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import re
 import secrets
 import socket
 from collections.abc import AsyncIterator, Collection
@@ -44,6 +45,7 @@ MAX_URL = 8192
 MAX_HEADERS = 16 * 1024  # bytes of all request headers together (431 above)
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 BODY_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
+HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9.])?|\[?[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]?")
 REQUEST_THREADS = 8  # per worker process; each holds one database connection
 log = logging.getLogger("confnav.web")
 
@@ -119,7 +121,7 @@ class Guard:
 
     def __init__(self, app: ASGIApp, allowed_hosts: Collection[str] | None = LOOPBACK_HOSTS) -> None:
         self.app = app
-        self.allowed_hosts = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+        self.allowed_hosts = None if allowed_hosts is None else {_host_name(h.encode()) for h in allowed_hosts}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -127,9 +129,9 @@ class Guard:
         problem = self._problem(scope)
         if problem is None and _unsized_body(scope):
             receive, problem = await _read_body(receive)
-        if problem:
-            response = JSONResponse({"error": problem[1]}, status_code=problem[0], headers=dict(SAFETY_HEADERS))
-            return await response(scope, receive, send)
+        if problem:  # and close: a client still sending its body gets the answer now, and the rest is not read
+            refusal = JSONResponse({"error": problem[1]}, problem[0], {**dict(SAFETY_HEADERS), "Connection": "close"})
+            return await refusal(scope, receive, send)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -155,11 +157,12 @@ class Guard:
 
 
 def _host_name(header: bytes) -> str:
-    """The name in a Host header, without its port: `[::1]:8000` → `::1`, `Localhost:80` → `localhost`."""
+    """The name in a Host header (or an allowed name), without its port or a final dot: `[::1]:8000` → `::1`,
+    `Localhost.:80` → `localhost`."""
     host = header.decode("latin-1").strip().lower()
     if host.startswith("["):
         return host[1 : host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return (host.rsplit(":", 1)[0] if host.count(":") == 1 else host).rstrip(".")
 
 
 def _unsized_body(scope: Scope) -> bool:
@@ -199,7 +202,7 @@ def app_from_environment() -> FastAPI:
     app = create_app(
         env["CONFNAV_SERVE_DB"], env.get("CONFNAV_SERVE_TOKEN") or None, env.get("CONFNAV_SERVE_READ_ONLY") == "1",
         None if hosts is None else hosts.split(","),
-    )
+    )  # fmt: skip
     _warm(app)
     return app
 
@@ -211,9 +214,11 @@ def serve(
     """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token."""
     import uvicorn
 
+    from confnav.web.protocol import server_settings
+
+    hosts = allowed_hosts(host, allow_hosts)
     listening = _listen(host, port)
     loopback = host in LOOPBACK_HOSTS
-    hosts = allowed_hosts(host, allow_hosts)
     token = None if loopback or read_only else secrets.token_urlsafe(16)
     mode = " (read-only)" if read_only else ""
     if workers > 1:
@@ -225,18 +230,22 @@ def serve(
         print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True)
         _print_token(token)
         uvicorn.run("confnav.web.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning")  # fmt: skip
+                    **server_settings())  # fmt: skip
         return
     app = create_app(db, token, read_only, hosts)
     _warm(app)
     print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
     _print_token(token)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+    uvicorn.Server(uvicorn.Config(app, **server_settings())).run(sockets=[listening])
 
 
 def allowed_hosts(host: str, extra: Collection[str] = ()) -> set[str] | None:
     """The Host names a server bound to `host` answers for: loopback names on loopback, the address itself
-    on another, any on a wildcard address (0.0.0.0, ::) unless names are given; plus `extra`."""
+    on another, any on a wildcard address (0.0.0.0, ::) unless names are given; plus `extra`, each a bare
+    name or address (a scheme, port or path would never match a Host header: refused here, not ignored)."""
+    for name in extra:
+        if not HOST_NAME.fullmatch(name):
+            raise ConfnavError(f"--allow-host {name!r}: give a host name or IP address alone, e.g. laptop.local")
     if host in LOOPBACK_HOSTS:
         return {*LOOPBACK_HOSTS, *extra}
     if host in ("0.0.0.0", "::", ""):
