@@ -191,13 +191,14 @@ def reindex_needed(store: SqlStore, tmp_path: Path) -> SqlStore:
 
 
 INDEX = ("index", "--model", SPARSE_MODEL)
-
-
-@pytest.mark.xfail(
+REFIT_SIZE_BUG_ON_POSTGRES = pytest.mark.xfail(
     BACKEND == "postgres", strict=False,
     reason="known bug: on PostgreSQL a TF-IDF refit whose SVD gets more dimensions (149 -> 256 as the corpus grows)"
     " cannot store its vectors ('expected 149 dimensions, not 256'), killed or not",
 )  # fmt: skip
+
+
+@REFIT_SIZE_BUG_ON_POSTGRES
 def test_index_killed(reindex_needed: SqlStore, tmp_path: Path) -> None:
     check_kills(reindex_needed, tmp_path, INDEX)
 
@@ -211,11 +212,7 @@ def refit_saved(location: Location) -> bool:
         return cached is not None and cached[0] == store.generation()
 
 
-@pytest.mark.xfail(
-    BACKEND == "postgres", strict=False,
-    reason="known bug: on PostgreSQL a TF-IDF refit whose SVD gets more dimensions (149 -> 256 as the corpus grows)"
-    " cannot store its vectors ('expected 149 dimensions, not 256'), killed or not",
-)  # fmt: skip
+@REFIT_SIZE_BUG_ON_POSTGRES
 def test_index_killed_after_refit_saved(reindex_needed: SqlStore, tmp_path: Path) -> None:
     check_kills(reindex_needed, tmp_path, INDEX, [when(refit_saved, "refitted embedder saved")])
 

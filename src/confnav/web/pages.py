@@ -134,19 +134,17 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
 @router.get("/themes/{venue}", response_class=HTMLResponse)
 def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
-    store.get_venue(venue)
+    shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     others = [s.venue for s in store.venues() if s.venue.id != venue]
-    return page(
-        request, "themes.html", venue=store.get_venue(venue), themes=theme_facts(store, venue, 1), others=others
-    )
+    return page(request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others)
 
 
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
 def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
     store = state_of(request).store
-    store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     try:
@@ -158,16 +156,15 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
         (papers[i] for i in theme.paper_ids), key=lambda p: (p.decision.tier, -(p.rating_mean or 0), p.id)
     )
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
-    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=store.get_venue(venue))
+    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown)
 
 
 @router.get("/trends", response_class=HTMLResponse)
 def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
     store = state_of(request).store
-    store.get_venue(source), store.get_venue(target)
+    names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}  # unknown: 404
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
-    names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}
     return page(request, "trends.html", trends=trends(store, source, target), names=names)
 
 
