@@ -3,8 +3,9 @@
 Builds an ICLR 2021 store (ingest of the three real files, then `confnav index`) in a temporary folder, serves
 it, and for `--minutes` runs at once: reader threads (search with varied filters, paper, similar, stats, rank,
 the home, search and paper pages), a reading-list writer (create, add, remove, delete through the API), and a
-writer-process loop (`confnav ingest` of new synthetic venues made by recombining real ICLR titles, abstracts
-and authors, one re-ingest of an existing file, `confnav index`), some of whose runs are killed at a random
+writer-process loop (`confnav ingest` of synthetic venues made by recombining real ICLR titles, abstracts
+and authors: new venues at first, then the same venues' papers rewritten, so the store reaches a steady size; a
+re-ingest of an existing file; `confnav index`), some of whose runs are killed at a random
 moment and then run again to completion. The server's memory (with its worker processes) is sampled throughout.
 
 Reports requests, errors (5xx, connection errors, answers slower than 10 s; writer runs that failed),
@@ -72,11 +73,11 @@ class Corpus:
         )  # fmt: skip
 
 
-def synthetic_venue(corpus: Corpus, folder: Path, number: int, records: int) -> tuple[str, Path, list[str]]:
-    """A JSONL file of `records` realistic records of a new venue (parts of real records recombined): its
-    venue id, path and paper ids."""
-    rng = random.Random(number)
-    letters = "".join(chr(97 + int(d)) for d in str(number))
+def synthetic_venue(corpus: Corpus, folder: Path, slot: int, turn: int, records: int) -> tuple[str, Path, list[str]]:
+    """A JSONL file of `records` realistic records (parts of real records recombined) of the venue in `slot`:
+    its venue id, path and paper ids. Each turn rewrites the same papers (same ids) with other contents."""
+    rng = random.Random(turn)
+    letters = "".join(chr(97 + int(d)) for d in str(slot))
     venue = f"soak{letters}2024"
     path, ids = folder / f"{venue}.jsonl", [f"{venue}-{i}" for i in range(records)]
     with path.open("w", encoding="utf-8") as out:
@@ -235,13 +236,16 @@ class Writers:
 
 
 def writer_loop(writers: Writers, corpus: Corpus, folder: Path, stop: threading.Event, every: float, records: int,
-                files: dict[str, tuple[Path, list[str]]], index_args: list[str]) -> None:  # fmt: skip
-    """Every `every` seconds one writer job: ingest a new venue (twice in three), re-ingest, or index."""
+                venues: int, files: dict[str, tuple[Path, list[str]]], index_args: list[str]) -> None:  # fmt: skip
+    """Every `every` seconds one writer job: ingest a synthetic venue (half the jobs), re-ingest a file, or index.
+    The first `venues` ingests add new venues; later ones rewrite those venues' papers, so the store stops growing
+    while the writes go on (memory must then stop growing too)."""
     number = 0
     while not stop.wait(every):
         turn = number % 6
         if turn in (0, 2, 4):
-            venue, path, ids = synthetic_venue(corpus, folder, number, records)
+            slot = (number // 2) % venues
+            venue, path, ids = synthetic_venue(corpus, folder, slot, number, records)
             files[venue] = (path, ids)
             writers.run("ingest", "ingest", str(path), "--venue", venue)
         elif turn == 3 and files:
@@ -309,6 +313,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="`confnav serve --workers`.")
     parser.add_argument("--model", help="Embedding model for every `confnav index` (default: confnav's).")
     parser.add_argument("--records", type=int, default=3000, help="Records per synthetic venue.")
+    parser.add_argument("--venues", type=int, default=4, help="Synthetic venues; later ingests rewrite them.")
     parser.add_argument("--writer-every", type=float, default=20, help="Seconds between writer jobs.")
     parser.add_argument("--kill-share", type=float, default=0.4, help="Share of writer jobs killed with -9.")
     parser.add_argument("--rss-growth-mb", type=float, default=300, help="PASS bound on memory growth after warm-up.")
@@ -336,7 +341,7 @@ def main() -> None:
                 threading.Thread(target=list_writer, args=(port, corpus, stop, log, 99)),
                 threading.Thread(target=sampler, args=(server.pid, stop, log, start, 5.0)),
                 threading.Thread(target=writer_loop, args=(writers, corpus, folder, stop, args.writer_every,
-                                                           args.records, files, index_args)),
+                                                           args.records, args.venues, files, index_args)),
             ]  # fmt: skip
             for thread in threads:
                 thread.start()

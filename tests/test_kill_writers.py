@@ -32,7 +32,7 @@ from confnav.index import build_index, embedder_state_cache
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import copy_store
-from tests.backends import BACKEND, Location, new_location
+from tests.backends import Location, new_location
 from tests.conftest import ICLR2021, MARKDOWN_PAGE, snapshot
 
 VENUE = "tiny2024"
@@ -191,14 +191,8 @@ def reindex_needed(store: SqlStore, tmp_path: Path) -> SqlStore:
 
 
 INDEX = ("index", "--model", SPARSE_MODEL)
-REFIT_SIZE_BUG_ON_POSTGRES = pytest.mark.xfail(
-    BACKEND == "postgres", strict=False,
-    reason="known bug: on PostgreSQL a TF-IDF refit whose SVD gets more dimensions (149 -> 256 as the corpus grows)"
-    " cannot store its vectors ('expected 149 dimensions, not 256'), killed or not",
-)  # fmt: skip
 
 
-@REFIT_SIZE_BUG_ON_POSTGRES
 def test_index_killed(reindex_needed: SqlStore, tmp_path: Path) -> None:
     check_kills(reindex_needed, tmp_path, INDEX)
 
@@ -212,7 +206,6 @@ def refit_saved(location: Location) -> bool:
         return cached is not None and cached[0] == store.generation()
 
 
-@REFIT_SIZE_BUG_ON_POSTGRES
 def test_index_killed_after_refit_saved(reindex_needed: SqlStore, tmp_path: Path) -> None:
     check_kills(reindex_needed, tmp_path, INDEX, [when(refit_saved, "refitted embedder saved")])
 

@@ -67,6 +67,15 @@ def test_iclr2018_workshop_invitations_are_not_acceptances(venues_db: Path) -> N
     assert rate.value == f"{100 * 337 / (995 - 3):.1f}%"
 
 
+def test_venue_facts_counted_by_the_database_equal_those_of_the_papers(venues_db: Path) -> None:
+    from confnav.reports.facts import decision_facts, venue_facts
+
+    with open_store(venues_db, create=True) as store:
+        for summary in store.venues():
+            papers = store.iter_papers(summary.venue.id)
+            assert venue_facts(store, summary.venue.id) == decision_facts([p.decision for p in papers])
+
+
 def test_accepted_kinds_of_other_venues(venues_db: Path) -> None:
     with open_store(venues_db, create=True) as store:
         acl = Counter(p.decision.kind for p in store.iter_papers("acl2022") if p.decision.accepted)

@@ -117,6 +117,10 @@ def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:
     if state is None:
         embedder.fit([paper_text(p) for _, p in store.paper_rows()])
         state = embedder.dumps() or b""
+        size = embedder.embed(["size"]).shape[1]
         with store.transaction():
+            for view in VIEWS:  # vectors of another size cannot stand beside the new ones
+                if store.vector_size(embedder.name + view) not in (None, size):
+                    store.drop_vectors(embedder.name + view)
             store.put_cache(embedder_state_cache(embedder.name), generation, state)
     return hashlib.sha1(state).hexdigest()[:12]

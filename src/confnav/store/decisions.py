@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
 from confnav.errors import ConfnavError
-from confnav.model import Outcome, Paper, RatingScale
+from confnav.model import Decision, Outcome, Paper, RatingScale
 from confnav.store.connection import Connection
 
 T = TypeVar("T")
@@ -44,6 +44,16 @@ class DecisionTables:
         self.conn.executemany(
             "INSERT INTO decision_overrides (scope, label, outcome, kind) VALUES (?, ?, ?, ?)", table.rows()
         )
+
+    def decision_counts(self, venue: str) -> list[tuple[Decision, int]]:
+        """How many papers of a venue carry each decision, counted by the database without reading a paper
+        (the stored name, outcome and tier determine every count and rate the reports show)."""
+        rows = self.conn.execute(
+            "SELECT decision, outcome, MIN(tier), COUNT(*) FROM papers WHERE venue = ?"
+            " GROUP BY decision, outcome ORDER BY MIN(pk)",
+            (venue,),
+        )
+        return [(Decision(name, Outcome(outcome), name, tier), n) for name, outcome, tier, n in rows]
 
     def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]:
         """Each venue's decision labels as the sources give them, what they mean, how many papers, and whether

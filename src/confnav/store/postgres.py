@@ -75,7 +75,6 @@ class PostgresStore(SqlStore):
         if read_only:
             raw.execute("SET default_transaction_read_only = on")
         raw.execute(f"SET hnsw.ef_search = {BEAM}")
-        self._dimensions: dict[str, int] = {}
         self._counts: dict[str, int] = {}
 
     def close(self) -> None:
@@ -121,7 +120,7 @@ class PostgresStore(SqlStore):
 
     def index_vectors(self, model: str) -> bool:
         """Build the model's HNSW index (inner product) unless it exists; True if built now."""
-        dimension = self._dimension(model)
+        dimension = self.vector_size(model)
         if dimension is None:
             return False
         name = _index_name(model)
@@ -147,8 +146,8 @@ class PostgresStore(SqlStore):
         admits when the caller knows it (else a short answer is retried with the widest beam), and a
         short answer is then answered exactly when the filter admits few papers (else it is the best found).
         """
-        dimension = self._dimension(model)
-        if dimension is None:
+        dimension = self.vector_size(model)
+        if dimension != len(vector):  # no vectors, or a query embedded by a fit of another size (a refit ran)
             return []
         clauses, params = self._where(where or PaperFilter())
         extra = clauses.replace("WHERE ", "AND ", 1)
@@ -192,6 +191,8 @@ class PostgresStore(SqlStore):
 
     def vector_scores(self, model: str, vector: np.ndarray, pks: Sequence[int]) -> dict[int, float]:
         """Inner product of `vector` with the stored vectors of these papers (papers without one left out)."""
+        if self.vector_size(model) != len(vector):
+            return {}
         rows = self.conn.execute(
             "SELECT paper_pk, (vector <#> ?) * -1 FROM embeddings WHERE model = ? AND paper_pk = ANY(?)",
             (vector.astype(np.float32), model, [int(pk) for pk in pks]),
@@ -206,15 +207,17 @@ class PostgresStore(SqlStore):
         )
         return {int(pk): _array(vector) for pk, vector in rows}
 
-    def _dimension(self, model: str) -> int | None:
-        if model not in self._dimensions:
-            row = self.conn.execute("SELECT vector_dims(vector) FROM embeddings WHERE model = ? LIMIT 1", (model,))
-            found = row.fetchone()
-            if found is None:
-                return None
-            self._dimensions[model] = int(found[0])
-        return self._dimensions[model]
+    def vector_size(self, model: str) -> int | None:
+        """Read on every call: another process's refit may change the size while this connection is open."""
+        found = self.conn.execute(
+            "SELECT vector_dims(vector) FROM embeddings WHERE model = ? LIMIT 1", (model,)
+        ).fetchone()
+        return None if found is None else int(found[0])
 
+    def drop_vectors(self, model: str) -> int:
+        """Also drops the model's HNSW index, whose expression fixes the old size."""
+        self.conn.execute(f"DROP INDEX IF EXISTS {_index_name(model)}")
+        return super().drop_vectors(model)
 
 
 def _array(value: Any) -> np.ndarray:

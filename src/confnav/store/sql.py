@@ -313,6 +313,17 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
         )
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
 
+    def vector_size(self, model: str) -> int | None:
+        """How many numbers each stored vector of a model holds (None when it has none)."""
+        row = self.conn.execute("SELECT vector FROM embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
+        return None if row is None else len(self.vector_bytes(row[0])) // 4
+
+    def drop_vectors(self, model: str) -> int:
+        """Delete every vector of a model: a refit that changes their size leaves none of them usable."""
+        cursor = self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,))
+        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+        return cursor.rowcount
+
     def delete_embeddings(self, keep_models: list[str]) -> int:
         """Drop embeddings of every model but `keep_models` (a model change re-embeds everything)."""
         marks = ", ".join("?" * len(keep_models))
