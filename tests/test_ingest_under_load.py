@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
-import pytest
 
+from tests.backends import Location
 from tests.conftest import DATA
 from tests.web_fixtures import running_server
 
@@ -42,8 +42,7 @@ def write_load_file(path: Path, count: int) -> Path:
     return path
 
 
-@pytest.mark.sqlite_only
-def test_reads_are_all_answered_during_a_large_ingest(iclr2021_copy: Path, tmp_path: Path) -> None:
+def test_reads_are_all_answered_during_a_large_ingest(iclr2021_copy: Location, tmp_path: Path) -> None:
     source = write_load_file(tmp_path / "load2021.jsonl", RECORDS)
     latencies: list[float] = []
     errors: list[str] = []

@@ -8,6 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
+from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
+from confnav.index import KEYWORD_VIEW, build_index
+from confnav.ingest import ingest
+from confnav.store import SqlStore
+from tests.conftest import MARKDOWN_PAGE
 
 CASES = {
     "empty query": (["search", "   "], "empty query"),
@@ -17,7 +22,6 @@ CASES = {
     "unknown id for similar": (["similar", "no-such-id"], "no paper with id 'no-such-id'"),
     "unknown venue filter": (["search", "graphs", "--venue", "neurips1999"], "unknown venue 'neurips1999'"),
     "recommend without input": (["recommend"], "needs at least one --like"),
-    "model not available offline": (["index", "--model", "no-such-org/no-such-model"], "cannot load the model"),
 }
 
 
@@ -28,6 +32,16 @@ def test_bad_search_input(case: str, iclr2021_copy: Path) -> None:
     assert result.exit_code == 1, result.stdout
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_model_that_cannot_load_leaves_the_index_as_it_was(store: SqlStore) -> None:
+    ingest(store, [MARKDOWN_PAGE])
+    build_index(store, SparseEmbedder())
+    before = store.embedding_models()
+    result = CliRunner().invoke(cli, ["index", "--db", str(store.location), "--model", "no-such-org/no-such-model"])
+    assert result.exit_code == 1 and "cannot load the model" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert store.embedding_models() == before == {SPARSE_MODEL: 200, SPARSE_MODEL + KEYWORD_VIEW: 200}
 
 
 def test_unknown_decision_value_names_the_decisions_in_the_store(iclr2021_db: Path) -> None:

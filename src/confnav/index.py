@@ -70,6 +70,8 @@ def build_index(
     if venue:
         store.get_venue(venue)
     rows = list(store.paper_rows(venue))
+    if not embedder.fitted_on_corpus:
+        embedder.embed(["load check"])  # a model that cannot load fails here, before the old index is dropped
     with store.transaction():
         dropped = store.delete_embeddings(keep_models=[embedder.name + view for view in VIEWS])
     stamp = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ""

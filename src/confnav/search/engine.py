@@ -150,6 +150,11 @@ class Searcher:
         self._refreshing = threading.Thread(target=refresh, name="search-refresh", daemon=True)
         self._refreshing.start()
 
+    def wait_for_refresh(self, timeout: float = 60.0) -> None:
+        """Let a background reload finish, so that closing the store does not cut it off."""
+        if self._refreshing is not None:
+            self._refreshing.join(timeout)
+
     def current(self) -> bool:
         """Whether answers come from the store's present state: False while a new state loads in the background."""
         return self._corpus is None or self._versions == self.store.versions()
