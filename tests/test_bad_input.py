@@ -14,6 +14,8 @@ from confnav.cli import cli
 from confnav.store import SqlStore, open_store
 from tests.conftest import snapshot
 
+pytestmark = pytest.mark.failure_injection
+
 TSV_HEADER = "paper_id\ttitle\tlink\tkeywords\tabstract\n"
 GOOD_ROW = "new1\tA New Paper\thttps://openreview.net/forum?id=new1\tk\tAn abstract.\n"
 

@@ -32,6 +32,8 @@ from confnav.summarize.verify import verify_text
 from tests.backends import Location
 from tests.conftest import DATA
 
+pytestmark = pytest.mark.failure_injection
+
 HOSTILE = [
     {"id": "evil-formula", "venue": "TEST 2021", "decision": "Accept (Poster)", "url": "javascript:alert(1)",
      "title": '=HYPERLINK("http://evil","click") <script>window.pwned = 1</script> Attention Models',

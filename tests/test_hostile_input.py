@@ -20,6 +20,8 @@ from confnav.sources import SourceRecord, read_file
 from confnav.store import SqlStore
 from tests.conftest import DATA, snapshot
 
+pytestmark = pytest.mark.failure_injection
+
 DEEP = "[" * 100_000 + "]" * 100_000
 OK = {"venue": "ICLR 2021"}
 

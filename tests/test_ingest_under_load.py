@@ -14,10 +14,13 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tests.backends import Location
 from tests.conftest import DATA
 from tests.web_fixtures import running_server
+
+pytestmark = pytest.mark.failure_injection
 
 RECORDS = int(os.environ.get("CONFNAV_LOAD_RECORDS", "20000"))  # 200000 for the full-size run in BENCHMARKS.md
 READ_PATHS = (

@@ -35,6 +35,8 @@ from confnav.store.copy import copy_store
 from tests.backends import Location, new_location
 from tests.conftest import ICLR2021, MARKDOWN_PAGE, snapshot
 
+pytestmark = pytest.mark.failure_injection
+
 VENUE = "tiny2024"
 RECORDS = 300
 RUN_TIMEOUT = 120

@@ -25,6 +25,8 @@ from confnav.store import open_store
 from tests.backends import Location, clone, new_location
 from tests.conftest import DATA
 
+pytestmark = pytest.mark.failure_injection
+
 
 class Payload:
     """What a crafted store would carry: unpickling it writes a file (it must never be unpickled)."""

@@ -27,6 +27,8 @@ from tests.backends import Location, clone
 from tests.conftest import snapshot
 from tests.web_fixtures import running_server
 
+pytestmark = pytest.mark.failure_injection
+
 SLASHED = "10.1145/3528223.3530092"
 
 
