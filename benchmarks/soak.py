@@ -105,6 +105,7 @@ class Log:
     rss: list[tuple[float, float]] = field(default_factory=list)  # seconds since start, MB
     writers: list[dict[str, object]] = field(default_factory=list)
     client_errors: list[str] = field(default_factory=list)  # unexpected 4xx: reported, not counted as errors
+    retries: list[str] = field(default_factory=list)  # 503 with Retry-After (a write waited on a writer), retried
 
 
 class Client:
@@ -115,14 +116,32 @@ class Client:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
 
     def call(self, kind: str, method: str, path: str, body: dict[str, str] | None = None) -> bytes | None:
+        """One request as a client does it: a 503 with Retry-After (the store was busy with a writer) is asked
+        again after the time it names, up to three times; only a final failure counts as an error."""
+        for _ in range(3):
+            payload, retry_after = self._once(kind, method, path, body)
+            if retry_after is None:
+                return payload
+            self.log.retries.append(f"{method} {path}")
+            time.sleep(retry_after)
+        return self._once(kind, method, path, body)[0]
+
+    def _once(
+        self, kind: str, method: str, path: str, body: dict[str, str] | None
+    ) -> tuple[bytes | None, float | None]:
+        """The answer's body (None on an error), and the seconds to wait when it was a 503 with Retry-After."""
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if data else {}
         start = time.perf_counter()
-        error, payload = None, None
+        error, payload, retry_after = None, None, None
         try:
             self.connection.request(method, path, body=data, headers=headers)
             response = self.connection.getresponse()
             payload = response.read()
+            if response.status == 503 and response.getheader("Retry-After", "").isdigit():
+                retry_after = min(float(response.getheader("Retry-After", "1")), 10.0)
+                self.log.requests.append((kind, time.perf_counter() - start, None))
+                return None, retry_after
             if response.status >= 500:
                 error = f"HTTP {response.status} {method} {path}: {payload[:200].decode(errors='replace')}"
             elif response.status >= 400:
@@ -135,7 +154,7 @@ class Client:
             self.connection.close()
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
         self.log.requests.append((kind, time.perf_counter() - start, error))
-        return None if error else payload
+        return (None if error else payload), None
 
 
 def reader(port: int, corpus: Corpus, stop: threading.Event, log: Log, seed: int) -> None:
@@ -289,7 +308,7 @@ def summary(log: Log, seconds: float, warmup: float) -> dict[str, object]:
     return {
         "seconds": seconds, "requests": len(log.requests), "kinds": kinds, "errors": len(errors),
         "first_errors": [e for _, e in errors[:8]], "client_errors": len(log.client_errors),
-        "first_client_errors": log.client_errors[:5],
+        "first_client_errors": log.client_errors[:5], "retried_503": len(log.retries),
         "rss_mb": {"start": rss[0], "after_warmup": after[0], "max": max(rss), "end": rss[-1],
                    "growth_after_warmup": max(after) - after[0],
                    "series": [(round(t), round(mb)) for t, mb in log.rss[::step]]},
@@ -367,6 +386,8 @@ def print_report(report: dict, bound: float) -> str:  # type: ignore[type-arg]
     for kind, k in report["kinds"].items():
         print(f"  {kind:<13} {k['requests']:>8} {k['errors']:>6} {k['p50_ms']:>8.1f} {k['p95_ms']:>8.1f}"
               f" {k['p99_ms']:>8.1f} {k['max_ms']:>8.1f}")  # fmt: skip
+    print(f"  writes told to retry (503 with Retry-After while a writer held the store), then asked again: "
+          f"{report['retried_503']}")  # fmt: skip
     for error in report["first_errors"] + report["first_client_errors"]:
         print(f"  error: {error}")
     rss = report["rss_mb"]

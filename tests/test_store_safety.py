@@ -205,3 +205,21 @@ def test_a_paper_without_a_vector_is_found_by_its_words_with_a_notice(sparse_db:
         assert any("1 paper not in the semantic index yet" in n and "confnav index" in n for n in results.notices)
         semantic = Searcher(store).search(title, mode="semantic")
         assert any("cannot be found by meaning" in n for n in semantic.notices)
+
+
+def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse_db: Location, tmp_path: Path) -> None:
+    from confnav.web.state import ThreadStores
+
+    location = clone(sparse_db, tmp_path, "served")
+    served = ThreadStores(location)
+    searcher = Searcher(served)  # type: ignore[arg-type]
+    searcher.corpus  # noqa: B018 - loaded once, then refreshed in the background
+    with open_store(location) as writer:
+        for _ in range(12):
+            with writer.transaction():
+                writer.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+            searcher.corpus  # noqa: B018 - sees the change and starts a refresh
+            searcher.wait_for_refresh()
+    assert searcher.current()
+    assert len(served._opened) == 2  # the caller's and the refresher's, however many refreshes ran
+    served.close()

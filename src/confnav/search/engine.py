@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Literal
@@ -108,7 +109,8 @@ class Searcher:
         self.in_store = isinstance(store, NearestNeighbours)
         # A server keeps answering from what it has while a thread loads the store's new state.
         self.refresh_in_background = serves_requests(store)
-        self._refreshing: threading.Thread | None = None
+        self._refresher: ThreadPoolExecutor | None = None  # one long-lived thread: one connection, reused
+        self._refreshing: Future[None] | None = None
         self._lock = threading.RLock()
 
     @property
@@ -134,7 +136,7 @@ class Searcher:
 
     def _refresh_later(self) -> None:
         """Load the store's new state in a thread of its own, then swap it in (one refresh at a time)."""
-        if self._refreshing is not None and self._refreshing.is_alive():
+        if self._refreshing is not None and not self._refreshing.done():
             return
 
         def refresh() -> None:
@@ -147,13 +149,14 @@ class Searcher:
             except Exception:  # the next request tries again; the old state keeps serving
                 log.exception("reloading the search corpus failed")
 
-        self._refreshing = threading.Thread(target=refresh, name="search-refresh", daemon=True)
-        self._refreshing.start()
+        if self._refresher is None:  # a thread per refresh would open (and keep) a store connection each time
+            self._refresher = ThreadPoolExecutor(1, thread_name_prefix="search-refresh")
+        self._refreshing = self._refresher.submit(refresh)
 
     def wait_for_refresh(self, timeout: float = 60.0) -> None:
         """Let a background reload finish, so that closing the store does not cut it off."""
         if self._refreshing is not None:
-            self._refreshing.join(timeout)
+            wait([self._refreshing], timeout)
 
     def current(self) -> bool:
         """Whether answers come from the store's present state: False while a new state loads in the background."""
