@@ -7,9 +7,10 @@
   benchmark only: pip install bertopic): wall time, NMI/ARI, outlier share;
 - placement of title-only records: ICLR 2021 papers re-embedded from their titles alone,
   assigned to the nearest theme centre, compared with their real theme;
-- label fidelity: the share of each theme's papers whose own keywords or title use its label
-  (topics/fidelity.py), size-weighted over themes and for the largest ones, and labels that are cut
-  phrases (a label whose words, in the members' titles, are nearly always part of a longer phrase);
+- label fidelity: the share of each theme's papers whose own keywords or title contain its label
+  or its synonym (topics/fidelity.py), size-weighted over themes and sub-themes; the largest and the
+  least faithful themes with their members' own top keywords, to check the labels against; labels
+  that are cut phrases or modifiers ("shot learning", "adversarial");
 - speed: themes + labels + map for all papers, and peak memory.
 """
 
@@ -19,6 +20,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +35,8 @@ from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.build import topic_vectors
 from confnav.topics.cluster import LeidenClusterer
-from confnav.topics.fidelity import coverage, is_cut
+from confnav.topics.fidelity import PAIR, coverage, is_cut
+from confnav.topics.label import TOO_GENERIC as GENERIC
 from labels import keyword_label
 
 
@@ -84,26 +87,36 @@ def main() -> None:
         kmeans = KMeans(30, n_init=10, random_state=0).fit_predict(text)
         seconds = time.perf_counter() - start
         print(f"  k-means k=30, text vectors            {scores(truth, kmeans[rows])}  ({seconds:.1f} s)")
-        label_fidelity(top, papers)
+        label_fidelity(facts, papers)
         if not args.skip_bertopic:
             run_bertopic(data, text, rows, truth)
         title_placement(data, assigned)
 
 
 def label_fidelity(themes, papers) -> None:  # type: ignore[no-untyped-def]
-    """How well each level-1 label names its members, and which labels are cut phrases."""
-    print("\nlabel fidelity (share of a theme's papers whose keywords or title use its label)")
+    """How well each label names its members, which labels are incomplete, and the largest and worst themes
+    next to their members' own keywords."""
+    print("\nlabel fidelity (share of a theme's papers whose keywords or title contain its label or its synonym)")
     rows = []
     for theme in themes:
         members = [papers[i] for i in theme.paper_ids]
-        rows.append((len(members), coverage(theme.label, members), theme.label, is_cut(theme.label, members)))
-    sizes = np.array([r[0] for r in rows])
-    shares = np.array([r[1] for r in rows])
-    print(f"  size-weighted mean {np.sum(sizes * shares) / sizes.sum():.1%}, median theme {np.median(shares):.1%}, "
-          f"themes under 10%: {int(np.sum(shares < 0.1))} of {len(rows)}; "
-          f"cut phrases: {sum(1 for r in rows if r[3])} ({', '.join(r[2] for r in rows if r[3]) or 'none'})")
-    for size, share, label, _ in sorted(rows, reverse=True):
-        print(f"    {size:>5} papers  {share:>6.1%}  {label}")
+        rows.append((theme.level, len(members), coverage(theme.label, members), theme.label, members))
+    for level, name in ((1, "themes"), (2, "sub-themes")):
+        chosen = [r for r in rows if r[0] == level]
+        sizes = np.array([r[1] for r in chosen])
+        shares = np.array([r[2] for r in chosen])
+        cut = ", ".join(r[3] for r in chosen if is_cut(r[3], r[4])) or "none"
+        pairs = sum(PAIR in r[3] for r in chosen)
+        print(f"  {name}: size-weighted mean {np.sum(sizes * shares) / sizes.sum():.1%}, "
+              f"median {np.median(shares):.1%}, under 20%: {int(np.sum(shares < 0.2))} of {len(chosen)}, "
+              f"two-part labels: {pairs}; cut phrases or modifiers: {cut}")  # fmt: skip
+    top = [r for r in rows if r[0] == 1]
+    largest, worst = sorted(top, key=lambda r: -r[1])[:10], sorted(top, key=lambda r: r[2])[:10]
+    for title, chosen in (("largest", largest), ("least faithful", worst)):
+        print(f"  {title} themes: papers, fidelity, label — the members' own top keywords")
+        for _, size, share, label, members in chosen:
+            common = Counter(k.strip().lower() for p in members for k in p.keywords if k.strip().lower() not in GENERIC)
+            print(f"    {size:>5}  {share:>6.1%}  {label} — {', '.join(k for k, _ in common.most_common(4))}")
 
 
 def run_bertopic(data, text: np.ndarray, rows: list[int], truth: list[str]) -> None:  # type: ignore[no-untyped-def]

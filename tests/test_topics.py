@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
+from confnav.model import Paper
 from confnav.store import open_store
 from confnav.topics import TopicBuilder, theme_facts, trends
-from confnav.topics.fidelity import coverage, is_cut
+from confnav.topics.fidelity import coverage, is_cut, parts
+from confnav.topics.label import CTfidfLabeler
 from tests.backends import clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
+VISION_PAPERS = ("YicbFdNTTy", "gZ9hCDWe6ke")  # ViT ("An Image is Worth 16x16 Words"); Deformable DETR
 
 
 def assignment(path: Path) -> dict[int, str]:
@@ -62,6 +66,51 @@ def test_graph_papers_sit_in_a_graph_theme(topics_db: Path) -> None:
     (theme,) = [t for t in top if GRAPH_PAPERS[0] in t.paper_ids]
     assert GRAPH_PAPERS[1] in theme.paper_ids
     assert "graph" in theme.label.lower()
+
+
+def test_vision_papers_sit_under_a_vision_label(topics_db: Path) -> None:
+    """The cluster holding ViT and Deformable DETR also holds saliency papers: its label names both halves."""
+    with open_store(topics_db, create=True) as store:
+        top = theme_facts(store, "iclr2021", level=1)
+    (theme,) = [t for t in top if VISION_PAPERS[0] in t.paper_ids]
+    assert VISION_PAPERS[1] in theme.paper_ids
+    assert any(word in theme.label for word in ("vision", "image", "object detection", "visual")), theme.label
+
+
+def paper(number: int, title: str, *keywords: str) -> Paper:
+    return Paper(f"p{number}", "test", title, keywords=list(keywords))
+
+
+def labels_of(groups: list[list[Paper]]) -> list[str]:
+    papers = [p for group in groups for p in group]
+    themes = np.array([g for g, group in enumerate(groups) for _ in group])
+    return [t.label for t in CTfidfLabeler().label(papers, themes)]
+
+
+RL = [paper(100 + i, f"Agents that act {i}", "reinforcement learning") for i in range(12)]
+
+
+def test_a_modifier_is_no_label_but_the_phrase_it_starts_is() -> None:
+    kinds = ["adversarial robustness", "adversarial examples", "adversarial attacks", "adversarial training"]
+    adversarial = [paper(i, f"Defending models {i}", kinds[i % 4]) for i in range(12)]
+    adversarial += [paper(20 + i, f"Attacking models {i}", "adversarial") for i in range(2)]
+    label = labels_of([adversarial, RL])[0]
+    assert all(part.startswith("adversarial ") for part in parts(label)) and not is_cut(label, adversarial), label
+
+
+def test_a_mixed_theme_is_named_by_both_halves() -> None:
+    mixed = [paper(i, f"Saliency maps explained {i}", "interpretability") for i in range(6)]
+    mixed += [paper(20 + i, f"Detecting boxes fast {i}", "object detection") for i in range(6)]
+    mixed.append(paper(30, "Something else entirely", "benchmarks"))
+    label = labels_of([mixed, RL])[0]
+    assert set(parts(label)) == {"interpretability", "object detection"} and coverage(label, mixed) == 12 / 13
+
+
+def test_an_acronym_counts_for_the_phrase_the_venue_spells_it_out_as() -> None:
+    graphs = [paper(1, "Graph Neural Networks (GNNs) extrapolate"), paper(2, "How expressive are GNNs?")]
+    assert coverage("graph neural networks", graphs) == 1.0 and coverage("GNN", graphs) == 1.0
+    rl = [paper(3, "Reinforcement learning (RL) with options"), paper(4, "Offline RL at scale")]
+    assert coverage("reinforcement learning", rl) == 1.0 and coverage("representation learning", rl) == 0.0
 
 
 def test_theme_facts_match_the_papers(topics_db: Path) -> None:

@@ -1,64 +1,173 @@
-"""Whether a theme's label names its papers: the share of members whose own keywords or title use it.
+"""Whether a theme's label names its papers: the share of members whose own keywords or title contain it.
 
-A paper uses a label when every word of the label (stemmed, any order) is among the words of the
-paper's title and keywords, or when the label is an acronym the paper spells out ("GAN" for
-"generative adversarial networks"). The labeler chooses with it (PhraseUse), and
-benchmarks/topics_eval.py reports it (coverage).
+A paper uses a label when its title or one of its keywords contains the label's words in order
+(stemmed, so "language models" uses "language modeling"), or the label's synonym: the acronym the
+venue's papers spell it out as ("GNNs" for "graph neural networks"), or for an acronym label ("GAN")
+those spelled-out words. A two-part label ("interpretability and object detection") is used when
+either part is. The labeler chooses with it (PhraseUse), and benchmarks/topics_eval.py reports it.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 from confnav.model import Paper
-from confnav.search.text import stem, words
+from confnav.search.text import STOPWORDS, stem, words
+
+PAIR = " and "  # joins the two parts of a label that names a mixed theme
+MODIFIER_EVIDENCE = 3  # keywords containing a phrase needed to call it a modifier
+LONGEST = 6  # runs of up to this many words are indexed; a longer phrase is looked for by a scan
+_CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 
 
-def paper_words(paper: Paper) -> frozenset[str]:
-    """The stemmed words of a paper's title and keywords."""
-    return frozenset(stem(w) for w in words(" ".join([paper.title, *paper.keywords])))
+def parts(label: str) -> list[str]:
+    """The phrases a label is made of: one, or two for "A and B"."""
+    return [part for part in (p.strip() for p in label.split(PAIR)) if part]
 
 
-def _initials(paper: Paper) -> frozenset[str]:
-    """Initials of the paper's keywords and of its title's runs of words ("generative adversarial networks" → gan)."""
-    found = set()
-    for phrase in [*paper.keywords, paper.title]:
-        parts = words(phrase)
-        for n in range(2, 6):
-            found.update("".join(w[0] for w in parts[i : i + n]) for i in range(len(parts) - n + 1))
-    return frozenset(found)
+def acronym(phrase: str) -> str:
+    """The acronym a phrase is, lower case and without a plural "s" ("GANs" → gan), or "" if it is none."""
+    found = _CAPITALS.fullmatch(phrase.strip())
+    return found.group(1).lower() if found else ""
+
+
+def initials(phrase: str) -> str:
+    """The initials of a phrase of two or more words ("graph neural networks" → gnn), else ""."""
+    tokens = words(phrase)
+    return "".join(w[0] for w in tokens) if len(tokens) > 1 else ""
+
+
+def _key(tokens: list[str]) -> str:
+    return " ".join(stem(w) for w in tokens)
+
+
+def _plain(text: str) -> list[str]:
+    """Words with a plural "s" dropped, not stemmed: "causality" is a name where "causal" is a modifier."""
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words(text)]
+
+
+def _runs(paper: Paper) -> list[list[str]]:
+    """The paper's title and each of its keywords as lists of words."""
+    return [words(text) for text in [paper.title, *paper.keywords]]
+
+
+def _acronyms(paper: Paper) -> set[str]:
+    """Abbreviations the paper writes: capitalised words ("GANs" → gan) and one-word keywords ("gnn")."""
+    texts = [t for t in [paper.title, *paper.keywords] if not t.isupper()]  # an all-capitals title says nothing
+    found = {m.lower() for text in texts for m in _CAPITALS.findall(text)}
+    found.update(k.strip().lower() for k in paper.keywords if re.fullmatch(r"\s*[A-Za-z]{2,6}\s*", k))
+    return found - STOPWORDS
 
 
 class PhraseUse:
-    """Which of a set of papers use a phrase, by word postings: the one rule the labeler and the fidelity
+    """Which of a set of papers use a label, by phrase postings: the one rule the labeler and the fidelity
     measure share."""
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.papers = papers
-        self.postings: dict[str, np.ndarray] = {}
+        self.postings: dict[str, list[int]] = {}  # each run of up to LONGEST stemmed words: the papers using it
+        self.abbreviations: dict[str, list[int]] = {}  # each acronym: the papers writing it
+        self.expansions: dict[str, Counter[str]] = {}  # each acronym: the runs it stands for in papers writing it
+        self.in_keywords: dict[str, list[int]] = {}  # each time a run of plain words occurs in a keyword: the paper
+        self.ending_keywords: dict[str, list[int]] = {}  # each time such a run ends the keyword
         for i, paper in enumerate(papers):
-            for word in paper_words(paper):
-                self.postings.setdefault(word, np.zeros(len(papers), dtype=bool))[i] = True
-        self._initials: list[frozenset[str]] | None = None  # built the first time an acronym is asked for
+            runs = _runs(paper)
+            by_initials: dict[str, set[str]] = {}
+            for run in runs:
+                stems, letters = [stem(w) for w in run], "".join(w[0] for w in run)
+                for n in range(1, min(LONGEST, len(run)) + 1):
+                    for start in range(len(run) - n + 1):
+                        key = " ".join(stems[start : start + n])
+                        self.postings.setdefault(key, []).append(i)
+                        if n > 1:
+                            by_initials.setdefault(letters[start : start + n], set()).add(key)
+            for short in _acronyms(paper):
+                self.abbreviations.setdefault(short, []).append(i)
+                for form in {short, short.removesuffix("s")} - {""}:
+                    self.expansions.setdefault(form, Counter()).update(by_initials.get(form, set()))
+            for keyword in paper.keywords:
+                plain = _plain(keyword)
+                for n in range(1, min(LONGEST, len(plain)) + 1):
+                    for start in range(len(plain) - n + 1):
+                        self.in_keywords.setdefault(" ".join(plain[start : start + n]), []).append(i)
+                    self.ending_keywords.setdefault(" ".join(plain[-n:]), []).append(i)
+        self.titles = [words(paper.title) for paper in papers]
+        self._cache: dict[str, np.ndarray] = {}
 
-    def of(self, phrase: str) -> np.ndarray:
-        """A mask of the papers using the phrase: all its words, or, for an acronym ("GAN"), its spelled-out form."""
-        needed = {stem(w) for w in words(phrase)}
-        mask = np.full(len(self.papers), bool(needed))
-        for word in needed:
-            mask &= self.postings.get(word, np.zeros(len(self.papers), dtype=bool))
-        compact = "".join(words(phrase))
-        if len(needed) == 1 and compact.isalpha() and phrase.strip().isupper():
-            if self._initials is None:
-                self._initials = [_initials(p) for p in self.papers]
-            mask |= np.array([compact in found for found in self._initials], dtype=bool)
+    def of(self, label: str) -> np.ndarray:
+        """A mask of the papers using the label (either part of a two-part label)."""
+        mask = np.zeros(len(self.papers), dtype=bool)
+        for part in parts(label):
+            if part not in self._cache:
+                self._cache[part] = self._phrase(part)
+            mask |= self._cache[part]
+        return mask
+
+    def spelled(self, short: str) -> str:
+        """The stemmed words an acronym most often stands for in these papers, or "" when none spells it out."""
+        found = self.expansions.get(short)
+        return found.most_common(1)[0][0] if found else ""
+
+    def _phrase(self, phrase: str) -> np.ndarray:
+        """Papers containing the phrase's stemmed words in order, or its synonym (acronym or spelled out)."""
+        tokens = words(phrase)
+        mask = np.zeros(len(self.papers), dtype=bool)
+        key = _key(tokens)
+        if len(tokens) <= LONGEST:
+            mask[self.postings.get(key, [])] = True
+        else:
+            mask[[i for i, paper in enumerate(self.papers) if _contains(paper, key)]] = True
+        if short := acronym(phrase):
+            mask[self.postings.get(self.spelled(short) or key, [])] = True
+        elif not ((short := initials(phrase)) and self.spelled(short) == key):
+            return mask
+        for form in (short, short + "s"):  # written as the acronym ("GNNs" has no stem "gnn")
+            mask[self.abbreviations.get(form, [])] = True
+        return mask
+
+    def with_words(self, stems: set[str]) -> np.ndarray:
+        """A mask of the papers whose title and keywords have all these stemmed words, in any order."""
+        mask = np.ones(len(self.papers), dtype=bool)
+        for word in stems:
+            found = np.zeros(len(self.papers), dtype=bool)
+            found[self.postings.get(word, [])] = True
+            mask &= found
         return mask
 
     def members(self, own: np.ndarray) -> list[Paper]:
         return [self.papers[i] for i in np.flatnonzero(own)]
+
+    def incomplete(self, label: str, own: np.ndarray | None = None, share: float = 0.7, modifier: float = 0.25) -> bool:
+        """Whether the label (or a part of one) is cut out of a longer phrase: where its words occur together
+        in the titles of the papers in `own` (all by default), the same word mostly comes right before or
+        after ("shot learning" in "few-shot learning", "graph neural" + networks); or it is a modifier, which
+        ends under `modifier` of the keywords containing it, in `own` or in all ("adversarial" in
+        "adversarial robustness", "adversarial examples")."""
+        own = np.ones(len(self.papers), dtype=bool) if own is None else own
+        titles = [self.titles[i] for i in np.flatnonzero(own)]
+        for part in parts(label):
+            key = " ".join(_plain(part))
+            if _cut(words(part), titles, share):
+                return True
+            for pool in (own, None):  # the papers in `own`, then all: a modifier in either is no name
+                seen, ends = _count(self.in_keywords, key, pool), _count(self.ending_keywords, key, pool)
+                if seen >= MODIFIER_EVIDENCE and ends < modifier * seen:
+                    return True
+        return False
+
+
+def _contains(paper: Paper, key: str) -> bool:
+    """Whether the paper's title or a keyword has these stemmed words in order (for phrases over LONGEST)."""
+    return any(f" {key} " in f" {_key(run)} " for run in _runs(paper))
+
+
+def _count(postings: dict[str, list[int]], key: str, pool: np.ndarray | None) -> int:
+    found = postings.get(key, [])
+    return len(found) if pool is None else int(pool[found].sum())
 
 
 def coverage(label: str, members: Sequence[Paper]) -> float:
@@ -66,16 +175,18 @@ def coverage(label: str, members: Sequence[Paper]) -> float:
     return float(PhraseUse(members).of(label).mean()) if members else 0.0
 
 
-def is_cut(phrase: str, members: Sequence[Paper], share: float = 0.7) -> bool:
-    """A phrase cut out of a longer one: where its words occur together in members' titles, the same word
-    mostly comes right before or after ("shot learning" in "few-shot learning", "graph neural" + networks)."""
-    target = words(phrase)
+def is_cut(label: str, members: Sequence[Paper]) -> bool:
+    """Whether the label is incomplete, judged on the members' titles and keywords (PhraseUse.incomplete)."""
+    return PhraseUse(members).incomplete(label)
+
+
+def _cut(target: list[str], titles: list[list[str]], share: float) -> bool:
+    """Whether the words occur at least three times in the titles, mostly next to the same word."""
     n = len(target)
     if n < 2:
         return False
     seen, around = 0, Counter[tuple[str, str]]()
-    for paper in members:
-        title = words(paper.title)
+    for title in titles:
         for i in range(len(title) - n + 1):
             if title[i : i + n] == target:
                 seen += 1

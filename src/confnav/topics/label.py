@@ -1,8 +1,11 @@
 """Labelers: a short readable name and top keywords for each theme, from its papers' own words.
 
-The default scores candidate phrases — the authors' keywords and 2–3 word
-phrases of titles — by class-based TF-IDF (Grootendorst 2022, BERTopic's
-c-TF-IDF): frequent in the theme, rare elsewhere. Labels are distinct across themes.
+The default shortlists candidate phrases — the authors' keywords and 2–3 word phrases of titles —
+by class-based TF-IDF (Grootendorst 2022, BERTopic's c-TF-IDF): frequent in the theme, rare
+elsewhere. Among them the label is the phrase most members contain (fidelity.py) and few others
+do; a complete phrase (no "shot learning", no bare modifier like "adversarial"), written out
+("neural architecture search", not "NAS"); for a mixed theme, two phrases ("interpretability and
+object detection"). Labels are distinct across themes, synonyms and order included.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.fidelity import PhraseUse, is_cut
+from confnav.topics.fidelity import PAIR, PhraseUse, acronym, initials, parts
 
 KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a phrase cut from a title
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
@@ -47,23 +50,26 @@ def _key(phrase: str) -> str:
 
 
 def _display(keyword: str) -> str:
-    """A keyword as shown: acronyms kept (GAN, BERT), other words lower case, hyphens kept."""
+    """A keyword as shown: acronyms kept (GAN, GNNs, BERT), other words lower case, hyphens kept."""
     tokens = re.findall(r"[\w'-]+", keyword.strip())
-    return " ".join(t if len(t) > 1 and t.isupper() else t.lower() for t in tokens)
+    return " ".join(t if len(t) > 1 and (t.isupper() or acronym(t)) else t.lower() for t in tokens)
 
 
 def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
-    """(key, display form, weight) of a paper's candidate phrases, each key once."""
+    """(key, display form, weight) of a paper's candidate phrases, each key once; none with "and", which
+    joins the two parts of a label."""
     found: dict[str, tuple[str, float]] = {}
     for keyword in paper.keywords:
         display = _display(keyword)
-        if display and len(display) <= 40 and display.lower() not in TOO_GENERIC:
+        if display and len(display) <= 40 and display.lower() not in TOO_GENERIC and "and" not in words(display):
             found.setdefault(_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
     title = words(paper.title)
     for n in (2, 3):
         for i in range(len(title) - n + 1):
             gram = title[i : i + n]
-            if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or any(len(w) < 3 or w.isdigit() for w in gram):
+            if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or "and" in gram:
+                continue
+            if any(len(w) < 3 or w.isdigit() for w in gram):
                 continue
             display = " ".join(gram)
             if display not in TOO_GENERIC:
@@ -73,29 +79,30 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
 
 class CTfidfLabeler:
     """c-TF-IDF over keywords and title phrases shortlists each theme's phrases; the label is the one most of
-    the theme's papers use and few others do (at least `min_share` of the theme must use it)."""
+    the theme's papers use and few others do (at least `min_share` of the theme must use it). A mixed theme,
+    where no phrase reaches `broad` of its papers, is named by two phrases when the second reaches `mixed` more."""
 
     def __init__(
-        self, top: int = 8, min_share: float = 0.05, shortlist: int = 30, coverage_weight: float = 0.5
-    ) -> None:
+        self, top: int = 8, min_share: float = 0.05, shortlist: int = 30, coverage_weight: float = 0.5,
+        broad: float = 0.5, mixed: float = 0.1,
+    ) -> None:  # fmt: skip
         self.top = top
         self.min_share = min_share
         self.shortlist = shortlist
         self.coverage_weight = coverage_weight
+        self.broad = broad
+        self.mixed = mixed
 
     def label(self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None) -> list[ThemeLabel]:
         groups = int(labels.max()) + 1 if len(labels) else 0
-        keyword_keys: set[str] = set()  # phrases some paper gives as a keyword (complete by construction)
         counts: list[Counter[str]] = [Counter() for _ in range(groups)]
-        papers_with: list[Counter[str]] = [Counter() for _ in range(groups)]
-        forms: dict[str, Counter[str]] = defaultdict(Counter)
+        keyword_forms: dict[str, Counter[str]] = defaultdict(Counter)  # as authors write them (hyphens kept)
+        title_forms: dict[str, Counter[str]] = defaultdict(Counter)
         for paper, group in zip(papers, labels, strict=True):
             for key, display, weight in _candidates(paper):
-                if weight == KEYWORD_WEIGHT:
-                    keyword_keys.add(key)
                 counts[group][key] += weight
-                papers_with[group][key] += 1
-                forms[key][display] += 1
+                (keyword_forms if weight == KEYWORD_WEIGHT else title_forms)[key][display] += 1
+        shown = {key: (keyword_forms.get(key) or title_forms[key]).most_common(1)[0][0] for c in counts for key in c}
         totals = Counter[str]()
         for c in counts:
             totals.update(c)
@@ -106,56 +113,131 @@ class CTfidfLabeler:
             mass = sum(c.values()) or 1.0
             scored = [((n / mass) * math.log(1 + average / totals[key]), key) for key, n in c.items()]
             ranked.append(sorted(scored, reverse=True))
-        used = set(taken or ())
+        used = {name for label in taken or () for name in _names(label)}
         uses = PhraseUse(papers)
-        members = [labels == g for g in range(groups)]
         names: dict[int, str] = {}
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
+            keywords = [shown[key] for key in shortlist if key in keyword_forms]
+            own = labels == group
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
-                self._best([k for k in shortlist if k in keyword_keys], forms, uses, members[group], used)
-                or self._best(shortlist, forms, uses, members[group], used)
-                or _fallback(ranked[group], forms, used, group)
+                self._best(keywords, uses, own, used)
+                or self._best([shown[key] for key in shortlist], uses, own, used)
+                or _fallback([shown[k] for _, k in ranked[group][:2]], used, group)
             )
-            used.add(names[group])
-        return [
-            ThemeLabel(names[g], [forms[k].most_common(1)[0][0] for _, k in ranked[g][: self.top]])
-            for g in range(groups)
-        ]
+            used.update(_names(names[group]))
+        return [ThemeLabel(names[g], [shown[k] for _, k in ranked[g][: self.top]]) for g in range(groups)]
 
-    def _best(
-        self, keys: list[str], forms: dict[str, Counter[str]], uses: PhraseUse, own: np.ndarray, used: set[str]
-    ) -> str | None:
+    def _best(self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str]) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
-        see fidelity.py); never a cut phrase, never a sibling's label; None if none serves."""
-        scored = self._scored(keys, forms, uses, own, used)
+        see fidelity.py), paired with a second for a mixed theme; never a cut phrase, never a sibling's label."""
+        scored = self._scored(phrases, uses, own, used)
         if not scored:
             return None
-        _, share, best = max(scored)
-        # One word is vague ("graphs"): a longer phrase with its word that most of the same papers use wins.
-        longer = [(score, phrase) for score, inside, phrase in scored if len(words(phrase)) > len(words(best))
-                  and set(_key(best).split()) <= set(_key(phrase).split()) and inside >= SPECIFIC * share]  # fmt: skip
-        return max(longer)[1] if longer else best
+        top = max(scored)
+        score, share, best = max((row for row in scored if _fuller(row, top, uses, own)), default=top)
+        if share >= self.broad:
+            return best
+        pairs = [(s, f"{best}{PAIR}{phrase}") for s, inside, phrase in self._scored(
+            [p for _, _, p in scored if not _nested(p, best)], uses, own, used, best) if s > score]  # fmt: skip
+        return max(pairs)[1] if pairs else best
 
     def _scored(
-        self, keys: list[str], forms: dict[str, Counter[str]], uses: PhraseUse, own: np.ndarray, used: set[str]
+        self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str], first: str | None = None
     ) -> list[tuple[float, float, str]]:
-        """(score, share of the theme using it, phrase) of each usable phrase: share × log(1 + share / overall)."""
+        """(score, share of the theme using it, phrase) of each usable phrase: share × log(1 + share / overall).
+        With `first`, each phrase is scored as the second part of a label after it, when it adds `mixed` members."""
+        base = float(uses.of(first)[own].mean()) if first else 0.0
         scored: list[tuple[float, float, str]] = []
-        for key in keys:
-            display = forms[key].most_common(1)[0][0]
-            if display in used:
+        for phrase in phrases:
+            label = f"{first}{PAIR}{phrase}" if first else phrase
+            if _names(label, taking=False) & used or uses.incomplete(phrase, own):
                 continue
-            using = uses.of(display)
+            using = uses.of(label)
             inside, overall = float(using[own].mean()), float(using.mean())
-            if inside < self.min_share or is_cut(display, uses.members(own)):
+            if inside < max(self.min_share, base + (self.mixed if first else 0.0)):
                 continue
-            scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, display))
+            scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, phrase))
         return scored
 
 
-def _fallback(ranked: list[tuple[float, str]], forms: dict[str, Counter[str]], used: set[str], group: int) -> str:
+def _stems(phrase: str) -> set[str]:
+    return {stem(w) for w in words(phrase)}
+
+
+def _fuller(row: tuple[float, float, str], best: tuple[float, float, str], uses: PhraseUse, own: np.ndarray) -> bool:
+    """Whether a phrase says more than the best one and should replace it: one word is vague ("graphs" →
+    "graph neural networks"), an acronym terse ("NAS"), when SPECIFIC of the same share uses the fuller
+    phrase; or its added words qualify what most of the best one's users mean, and are as distinctive of
+    the theme ("robustness" → "adversarial robustness"; not "pruning" → "network pruning")."""
+    _, inside, phrase = row
+    _, share, short = best
+    tokens = words(phrase)
+    if len(tokens) <= len(words(short)):
+        return False
+    if acronym(short):
+        return _abbreviates(acronym(short), phrase) and inside >= SPECIFIC * share
+    if not _stems(short) <= _stems(phrase):
+        return False
+    if inside >= SPECIFIC * share:
+        return True
+    added = uses.with_words(_stems(phrase) - _stems(short))
+    short_users = uses.of(short)
+    return float(added[short_users & own].mean()) >= SPECIFIC and _lift(added, own) >= _lift(short_users, own)
+
+
+def _lift(using: np.ndarray, own: np.ndarray) -> float:
+    """How much more often the theme's papers use something than the venue's papers do."""
+    return float(using[own].mean()) / max(float(using.mean()), 1e-9)
+
+
+def _names(label: str, taking: bool = True) -> set[str]:
+    """What a label takes (or, not `taking`, what it would clash with): its parts, stemmed, in any order ("A and
+    B" is "B and A"), and for one phrase its short form ("graph neural networks" takes "GNN", "GAN" takes
+    "generative adversarial networks"; "representation learning" does not take "reinforcement learning")."""
+    found = {"|".join(sorted(_key(" ".join(words(part))) for part in parts(label)))}
+    short = acronym(label)
+    if short or (PAIR not in label and initials(label)):
+        spelled = bool(short) != taking  # the phrase a taken acronym stands for, or the acronym a phrase has
+        found.add(f"{'spelled' if spelled else 'short'} {short or initials(label)}")
+    return found
+
+
+def _nested(phrase: str, other: str) -> bool:
+    """One phrase inside the other, by its words, written as one ("multitask" in "multi-task learning") or
+    abbreviated ("VAE" for "variational autoencoders"): no second part that repeats the first."""
+    a, b = sorted((phrase, other), key=lambda p: len(words(p)))
+    return _stems(a) <= _stems(b) or _joined(a, b) or (len(words(a)) == 1 and _abbreviates(a.lower().rstrip("s"), b))
+
+
+def _abbreviates(short: str, phrase: str) -> bool:
+    """Whether the letters spell the phrase's words in order, each word giving its first letter and maybe some
+    later ones ("gnn": graph neural networks; "vae": variational autoencoders)."""
+    tokens = words(phrase)
+
+    def fits(letter: int, word: int) -> bool:
+        if word == len(tokens):
+            return letter == len(short)
+        if letter == len(short) or short[letter] != tokens[word][0]:
+            return False
+        rest, end = tokens[word][1:], letter + 1
+        while True:
+            if fits(end, word + 1):
+                return True
+            if end == len(short) or short[end] not in rest:
+                return False
+            rest, end = rest[rest.index(short[end]) + 1 :], end + 1
+
+    return len(tokens) > 1 and fits(0, 0)
+
+
+def _joined(phrase: str, other: str) -> bool:
+    """Whether one phrase, its words run together, is a run of the other's words run together."""
+    a, b = sorted((words(phrase), words(other)), key=len)
+    return any("".join(b[i:j]) == "".join(a) for i in range(len(b)) for j in range(i + 1, len(b) + 1))
+
+
+def _fallback(phrases: list[str], used: set[str], group: int) -> str:
     """Two top phrases joined, or a numbered name, when no single phrase is free."""
-    phrases = [forms[k].most_common(1)[0][0] for _, k in ranked[:2]]
-    joined = " / ".join(phrases)
-    return joined if phrases and joined not in used else f"theme {group + 1}"
+    joined = PAIR.join(phrases)
+    return joined if phrases and not _names(joined, taking=False) & used else f"theme {group + 1}"
