@@ -40,6 +40,7 @@ from _util import ICLR2021, confnav_server, machine
 
 CONFNAV = str(Path(sys.executable).parent / "confnav")
 TIMEOUT = 10.0
+IDLE = 4.0  # seconds a client reuses an idle keep-alive connection (the server keeps one open 5 s)
 TOPICS = ["graph neural networks", "offline reinforcement learning", "adversarial robustness", "contrastive learning",
           "federated learning privacy", "transformers long sequences", "meta-learning few-shot", "normalizing flows",
           "knowledge distillation", "neural architecture search", "implicit bias gradient descent", "protein",
@@ -114,6 +115,7 @@ class Client:
     def __init__(self, port: int, log: Log) -> None:
         self.port, self.log = port, log
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        self.last_used = time.monotonic()
 
     def call(self, kind: str, method: str, path: str, body: dict[str, str] | None = None) -> bytes | None:
         """One request as a client does it: a 503 with Retry-After (the store was busy with a writer) is asked
@@ -132,6 +134,8 @@ class Client:
         """The answer's body (None on an error), and the seconds to wait when it was a 503 with Retry-After."""
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if data else {}
+        if time.monotonic() - self.last_used > IDLE:  # the server closes idle connections: start a new one, as
+            self.connection.close()  # pooling clients do, rather than race its close with a request
         start = time.perf_counter()
         error, payload, retry_after = None, None, None
         try:
@@ -141,6 +145,7 @@ class Client:
             if response.status == 503 and response.getheader("Retry-After", "").isdigit():
                 retry_after = min(float(response.getheader("Retry-After", "1")), 10.0)
                 self.log.requests.append((kind, time.perf_counter() - start, None))
+                self.last_used = time.monotonic()
                 return None, retry_after
             if response.status >= 500:
                 error = f"HTTP {response.status} {method} {path}: {payload[:200].decode(errors='replace')}"
@@ -154,6 +159,7 @@ class Client:
             self.connection.close()
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
         self.log.requests.append((kind, time.perf_counter() - start, error))
+        self.last_used = time.monotonic()
         return (None if error else payload), None
 
 
