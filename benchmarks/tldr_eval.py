@@ -5,7 +5,8 @@ and corl2023.json that have both an abstract and an author TL;DR, against baseli
 the abstract's first sentence, its first "we …" contribution sentence, and the best single sentence
 (oracle: the sentence with the highest ROUGE-1 against the reference, an upper bound for one sentence).
 Rules: every ICLR 2021 abstract's TL;DR is checked by `rule_violations` (≤ 30 words, self-contained,
-a contribution sentence, no result-only, background or fragment sentence); the count must be 0.
+a contribution sentence, no result-only, background, question or fragment sentence); the count must be 0.
+Also counted: TL;DRs in which the authors do not speak (likely background or a detail, not the contribution).
 confnav's sentence weights (summarize/scoring.py) were fitted on these two venues; each venue is also
 scored with weights fitted on the other venue only ("held out"). `--fit` prints weights fitted on both.
 Speed: TL;DRs of a whole venue.
@@ -29,11 +30,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import DATA, ICLR2021, machine
 from confnav.sources import SourceRecord, read_file
 from confnav.summarize import scoring
-from confnav.summarize.tldr import clean, extractive_tldr, rule_violations, sentences
+from confnav.summarize.tldr import (
+    background_sentences,
+    clean,
+    extractive_tldr,
+    is_acceptable,
+    rule_violations,
+    sentences,
+    shorten,
+)
 
 VENUES = {"ICLR 2018": "iclr2018.json", "CoRL 2023": "corl2023.json"}
 MEASURES = ("rouge1", "rouge2", "rougeL")
 _WE = re.compile(r"\b(we|our|this (paper|work))\b", re.I)
+_AUTHORS = re.compile(r"\b(we|our|this (paper|work|study)|propose[sd]?|introduce[sd]?|present[sd]?)\b", re.I)
 scorer = rouge_scorer.RougeScorer(list(MEASURES), use_stemmer=True)
 
 
@@ -54,14 +64,23 @@ def items(path: Path) -> list[Item]:
 
 
 def fit_weights(data: list[Item]) -> dict[str, float]:
-    """Ridge regression of each sentence's ROUGE-1 against the author's TL;DR on its features."""
+    """Ridge regression, over the sentences a TL;DR may show, of how much better than its abstract's average each
+    shown sentence's ROUGE-1 against the author's TL;DR is (what matters is the choice within an abstract)."""
     from sklearn.linear_model import Ridge
 
     rows, targets = [], []
     for abstract, tldr, title, keywords in data:
         found = sentences(clean(abstract))
-        rows += scoring.features_of(found, title, keywords)
-        targets += [scorer.score(tldr, sentence)["rouge1"].fmeasure for sentence in found]
+        shown = [shorten(sentence) for sentence in found]
+        acceptable = [i for i, summary in enumerate(shown) if is_acceptable(summary)]
+        background = background_sentences(found, title)  # chosen only when nothing else will do: fit on the rest
+        usable = [i for i in acceptable if i not in background] or acceptable
+        if not usable:
+            continue
+        features = scoring.features_of(found, title, keywords, shown)
+        gains = np.array([scorer.score(tldr, shown[i])["rouge1"].fmeasure for i in usable])
+        rows += [features[i] for i in usable]
+        targets += list(gains - gains.mean())
     model = Ridge(alpha=1.0).fit(np.array(rows), np.array(targets))
     return {name: round(float(w), 4) for name, w in zip(scoring.FEATURES, model.coef_, strict=True)}
 
@@ -126,8 +145,12 @@ def main() -> None:
     made = [extractive_tldr(r["abstract"], r.get("title") or "", r.get("keywords") or []) for r in records]
     took = time.perf_counter() - start
     broken = Counter(rule for tldr in made if tldr for rule in rule_violations(tldr))
-    print(f"\nICLR 2021: {len(records):,} abstracts, TL;DRs in {took:.2f} s; none for {made.count(None)}; "
-          f"rule violations {sum(broken.values())}" + (f" ({dict(broken)})" if broken else ""))
+    print(
+        f"\nICLR 2021: {len(records):,} abstracts, TL;DRs in {took:.2f} s; none for {made.count(None)}; "
+        f"rule violations {sum(broken.values())}" + (f" ({dict(broken)})" if broken else "")
+    )
+    silent = sum(1 for tldr in made if tldr and not _AUTHORS.search(tldr))
+    print(f"ICLR 2021: TL;DRs in which the authors do not speak (no we/our/this paper/propose): {silent}")
 
 
 if __name__ == "__main__":

@@ -10,9 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
+from confnav.reports.model import Citation
+from confnav.reports.prose import method_name, paper_name, paper_sentence, paper_subject
+from confnav.sources import SourceRecord, read_file
 from confnav.store import open_store
-from confnav.summarize import ExtractiveSummarizer, is_self_contained
+from confnav.summarize import ExtractiveSummarizer, extractive_tldr, is_self_contained
 from tests.backends import clone
+from tests.conftest import ICLR2021
 
 
 @pytest.fixture(scope="module")
@@ -170,3 +174,56 @@ def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Pa
     assert "Dates: **May 3-7, 2021**" in text and "Location: **virtual**" in text
     plain = CliRunner().invoke(cli, ["report", "overview", "--db", str(copy), "--venue", "iclr2021"]).stdout
     assert "Dates" not in plain and "Location" not in plain
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        ("Exploration is hard. In this paper, we propose Max-Q Entropy Search (MQES) for continuous RL.", "MQES"),
+        ("We introduce a deep approach to spectral clustering, called SpectralNet, that scales.", "SpectralNet"),
+        ("We study PTQ, called Post-training Quantization (PTQ). We propose a framework, dubbed BRECQ, for it.",
+         "BRECQ"),  # the name of what the authors propose, before the name of the task
+        ("Our prover, dubbed DeepHOL Zero, outperforms provers trained on human proofs.", "DeepHOL Zero"),
+        ("Popular language models such as the one called BERT are large. They are slow.", None),  # not the authors'
+        ("We propose a generative adversarial network (GAN) that draws faces.", None),  # a kind of model, not a name
+        ("We propose a Local Coordinate Coding (LCC) based prior predictor.", None),  # a part, not the method
+        ("We propose to train recurrent neural networks (RNNs) with noise.", None),
+    ],
+)  # fmt: skip
+def test_method_name_is_the_name_the_abstract_gives_the_authors_method(abstract: str, name: str | None) -> None:
+    assert method_name(abstract) == name
+
+
+def cite(tldr: str, title: str = "A Study of Things", name: str | None = None) -> Citation:
+    return Citation("p1", title, None, tldr, "extractive", name=name)
+
+
+def test_paper_sentences_name_the_paper_by_its_method_name_never_twice() -> None:
+    named = cite("We propose an exploration principle for continuous RL.", name="MQES")
+    assert paper_subject(named) == "MQES"
+    assert paper_sentence(named, "MQES") == "MQES proposes an exploration principle for continuous RL [[cite:p1]]."
+    said = cite("We propose a framework called SpectralNet for clustering.", name="SpectralNet")
+    assert paper_subject(said) == '"A Study of Things"'  # not "SpectralNet proposes a framework called SpectralNet"
+    titled = cite("We propose a new detector.", title="Deformable DETR: Deformable Transformers", name="DDT")
+    assert paper_subject(titled) == "Deformable DETR"
+    apposition = cite("We introduce Watch-And-Help (WAH), a challenge for testing social intelligence.", name="WAH")
+    assert paper_sentence(apposition, "WAH") == (
+        "Watch-And-Help (WAH) is a challenge for testing social intelligence [[cite:p1]]."
+    )
+    clause = cite("We propose DiffWave, which synthesizes audio.", title="DiffWave: A Diffusion Model")
+    assert paper_sentence(clause, "One paper") == "One paper proposes DiffWave, which synthesizes audio [[cite:p1]]."
+
+
+def test_names_come_from_the_abstracts_of_iclr2021() -> None:
+    _, items = read_file(ICLR2021[0])
+    records = [i.fields for i in items if isinstance(i, SourceRecord) and i.fields.get("abstract")][:800]
+    cites = []
+    for number, record in enumerate(records):
+        abstract, title = record["abstract"], record["title"]
+        cites.append(Citation(str(number), title, None, extractive_tldr(abstract, title), "extractive",
+                              name=method_name(abstract)))  # fmt: skip
+        assert cites[-1].name is None or cites[-1].name in abstract  # never invented
+    untitled = [c for c in cites if c.name and not paper_name(c.title)]  # were "One paper" or a quoted title
+    made = [(paper_sentence(c, paper_subject(c) or "One paper") or "", c.name or "") for c in untitled]
+    named = [m for m, name in made if m.startswith(f"{name} ") or f"({name}) is " in m]
+    assert len(named) >= 25, named

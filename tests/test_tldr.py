@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from confnav.sources import SourceRecord, read_file
-from confnav.summarize.tldr import extractive_tldr, rule_violations
+from confnav.summarize.tldr import clean, extractive_tldr, rule_violations, sentences, shorten
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CORPORA = [DATA / "iclr2021" / "paperlist.tsv", *sorted((DATA / "paperlists").glob("*.json"))]
@@ -21,6 +21,13 @@ CORPORA = [DATA / "iclr2021" / "paperlist.tsv", *sorted((DATA / "paperlists").gl
         ("We analyse this PCA game and its Nash equilibria.", "points outside itself"),
         ("Under the standard distributional assumption that the data is isotropic Gaussian.", "fragment"),
         ("Recently, deep networks have achieved great success in vision.", "background"),
+        ("Graph neural networks (GNNs) have emerged as a powerful framework for learning on graphs.", "background"),
+        ("Gradient quantization is widely used to cut communication in distributed training.", "background"),
+        ("Do generative adversarial networks actually learn the target distribution?", "question"),
+        ("And the increasing popularity of external memory, we propose a novel algorithm.", "fragment"),
+        ("At a lower level, it learns to plan in a locally observed space.", "points outside itself"),
+        ("To address this, we propose a method that plans with learned models.", "points outside itself"),
+        ("We alleviate both concerns by constructing an exploration objective.", "points outside itself"),
         ("We propose a method that learns the structure of large graphs from raw data and scales to many millions of "
          "nodes and edges with very little memory, no labels and no tuning at all.", "too long"),
     ],
@@ -54,3 +61,49 @@ def test_every_tldr_of_the_shared_corpora_follows_the_rules(path: Path) -> None:
     assert sum(m is None for m in made) <= max(1, len(made) // 100)  # absent rather than broken, and rarely
     broken = [(m, rule_violations(m)) for m in made if m and rule_violations(m)]
     assert broken == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [
+        ("In this paper, we propose X, a model for Y.", "We propose X, a model for Y."),
+        ("First, we learn an optimal transport plan between the two distributions.",
+         "We learn an optimal transport plan between the two distributions."),
+        ("To address these issues, we propose a generative scene model.", "We propose a generative scene model."),
+        ("Motivated by these observations and shortcomings, in this paper, we introduce Regioned Episodic RL.",
+         "We introduce Regioned Episodic RL."),
+        ("We introduce an efficient system for learning dexterous manipulation skills with RL to alleviate these "
+         "challenges.", "We introduce an efficient system for learning dexterous manipulation skills with RL."),
+        ("We propose ElimiNet, a neural network based model which tries to mimic this process.",
+         "We propose ElimiNet, a neural network based model."),
+        ("We propose Automatic Waypoint Extraction (AWE) for imitation, a module (see [3]) for demonstrations.",
+         "We propose Automatic Waypoint Extraction (AWE) for imitation, a module for demonstrations."),
+    ],
+)  # fmt: skip
+def test_shortening_keeps_the_contribution_and_drops_what_points_outside(sentence: str, shown: str) -> None:
+    assert shorten(sentence) == shown
+    assert rule_violations(shown) == []
+
+
+def test_cleaning_and_splitting_leftovers_of_latex_and_missing_spaces() -> None:
+    assert clean(r"This paper introduces {\it distributional inclusion vector embedding (DIVE)}.") == (
+        "This paper introduces distributional inclusion vector embedding (DIVE)."
+    )
+    assert sentences("Agents learn by imitation.In this paper, we discuss X. See e.g. Fig. 2 for details.") == [
+        "Agents learn by imitation.", "In this paper, we discuss X.", "See e.g. Fig. 2 for details."
+    ]  # fmt: skip
+
+
+def test_a_background_sentence_only_when_no_contribution_sentence_will_do() -> None:
+    abstract = (
+        "Graph matching networks are a popular tool for matching graphs of many sizes. "
+        "We propose a neural network component that allows robust counting from object proposals. "
+        "Experiments show that it works."
+    )
+    title = "Graph Matching Networks for Counting"
+    assert extractive_tldr(abstract, title) == (
+        "We propose a neural network component that allows robust counting from object proposals."
+    )
+    assert extractive_tldr("Graph matching networks match graphs of many sizes. They are fast.", title) == (
+        "Graph matching networks match graphs of many sizes."
+    )

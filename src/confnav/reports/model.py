@@ -22,7 +22,8 @@ class Fact:
 
 @dataclass
 class Citation:
-    """A cited paper: id, title, its own link (None when the data has none), one-line TL;DR, why it was chosen."""
+    """A cited paper: id, title, its own link (None when the data has none), one-line TL;DR, why it was chosen,
+    and the name its abstract gives the method (None when it gives none)."""
 
     paper_id: str
     title: str
@@ -30,6 +31,7 @@ class Citation:
     tldr: str | None
     tldr_source: str
     note: str = ""
+    name: str | None = None
 
 
 @dataclass

@@ -10,7 +10,7 @@ from confnav.rank import Ranker, WeightedRanker
 from confnav.rank.ranker import RankedPaper
 from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section
-from confnav.reports.prose import theme_paragraph
+from confnav.reports.prose import method_name, theme_paragraph
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
 from confnav.topics import ensure_topics, theme_facts
@@ -39,7 +39,8 @@ def load_venue_config(path: Path | None) -> list[Fact]:
 def citation(item: RankedPaper, summarizer: ExtractiveSummarizer | LLMSummarizer) -> Citation:
     tldr = summarizer.tldr(item.paper)
     note = " · ".join(item.reasons[:2])
-    return Citation(item.paper.id, item.paper.title, item.paper.url, tldr.tldr, tldr.source, note)
+    name = method_name(item.paper.abstract) if item.paper.abstract else None
+    return Citation(item.paper.id, item.paper.title, item.paper.url, tldr.tldr, tldr.source, note, name)
 
 
 def overview_intro(name: str, facts: set[str], themes: int) -> str:

@@ -2,8 +2,10 @@
 
 Every sentence comes from the store: the facts are {key} placeholders the verifier recomputes,
 and each paper sentence is that paper's TL;DR turned to the third person ("We propose X" →
-"Deformable DETR proposes X") with an inline [[cite:ID]] mark. A TL;DR that cannot be turned
-cleanly is not used, rather than reworded.
+"Deformable DETR proposes X") with an inline [[cite:ID]] mark. A paper is named by the name its
+title gives ("Deformable DETR: …") or else the name its abstract gives its method ("we propose
+Max-Q Entropy Search (MQES)", "a framework called SpectralNet"); never by an invented one. A TL;DR
+that cannot be turned cleanly is not used, rather than reworded.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 
 from confnav.reports.model import Citation
+from confnav.summarize.tldr import clean, sentences
 
 PAPER_SENTENCES = 4  # with the one or two fact sentences: 3-6 sentences a theme
 _VERBS = (
@@ -43,6 +46,40 @@ def paper_name(title: str) -> str | None:
     return None
 
 
+_NAME = r"[A-Z][\w-]*[A-Z][\w-]*"  # a name has two capitals or more: "MQES", "SpectralNet", "NJ-ODE"
+_CLAUSE_WORDS = r"to|for|of|on|in|with|that|which|by|from|via|using|based|and|or"
+_FOLLOWERS = r"to|for|of|on|in|with|that|which|by|from|via|using|and|is|are|as|can|whose|where"  # not "(LCC) based"
+# "we propose Max-Q Entropy Search (MQES)": the acronym right after what the authors propose, ending the name
+_PROPOSED_ACRONYM = re.compile(
+    rf"\b(?i:we|this (?:paper|work)) (?:propose|introduce|present|develop|design|describe)s? "
+    rf"(?:(?!(?:{_CLAUSE_WORDS})\b)[\w-]+,? ){{1,7}}\((?P<name>{_NAME})\)(?=[,.;:]|$|\s+(?:{_FOLLOWERS})\b)"
+)
+# "a framework called SpectralNet", "dubbed Deformable DETR", "named Label Propagation Meta-learning (LPM)"
+_CALLED = re.compile(
+    rf"\b(?:called|dubbed|named|termed|coined)(?: as)? (?:[A-Z][^,;()]{{0,80}}? \((?P<acronym>{_NAME})\)|"
+    rf"(?P<name>(?:[A-Z][\w-]* ){{0,3}}{_NAME}(?: [A-Z][\w-]*){{0,2}}))(?=[,.;:)]|\s|$)"
+)
+# Kinds of model, not names of one: "we propose a generative adversarial network (GAN) that …" names no method.
+_GENERIC = frozenset({
+    "GAN", "CNN", "RNN", "DNN", "GNN", "GCN", "MLP", "LSTM", "VAE", "NN", "RL", "DRL", "MARL", "NLP", "ML", "AI", "SGD",
+    "MDP", "POMDP", "LLM", "NAS", "KD", "SSL", "NMT", "ODE", "PDE", "SDE", "SVM", "PCA", "KL",
+})  # fmt: skip
+_AUTHORS_SPEAK = re.compile(r"\b(we|our|this (paper|work)|propose[sd]?)\b", re.I)
+_PROPOSAL = re.compile(r"\b(we|this (paper|work)) (propose|introduce|present|develop|design|describe)s?\b", re.I)
+
+
+def method_name(abstract: str) -> str | None:
+    """The name an abstract gives the authors' method ("we propose X (ACRONYM)" → ACRONYM, "called NAME",
+    "dubbed NAME"): first from a sentence proposing it, else from one where the authors speak; None if none."""
+    spoken = [s for s in sentences(clean(abstract)) if _AUTHORS_SPEAK.search(s)]
+    for sentence in sorted(spoken, key=lambda s: not _PROPOSAL.search(s)):  # proposals first, in order
+        found = _CALLED.search(sentence) or _PROPOSED_ACRONYM.search(sentence)
+        name = found and (found.groupdict().get("acronym") or found.group("name"))
+        if name and name.rstrip("s") not in _GENERIC:
+            return name
+    return None
+
+
 def paper_sentence(cite: Citation, subject: str) -> str | None:
     """The cited paper's TL;DR in the third person with `subject` ("X proposes …"), or None if it will not turn."""
     tldr = (cite.tldr or "").strip()
@@ -54,15 +91,35 @@ def paper_sentence(cite: Citation, subject: str) -> str | None:
     if not rest or _OUR.search(rest):  # "our method" would need rewording: leave the sentence out
         return None
     rest = _AND_VERB.sub(lambda m: f"{m.group(1)} {_third_person(m.group(2).lower())}", rest)  # "and provide"
-    name = paper_name(cite.title)
-    if name and rest.startswith(name + ", "):  # "DiffWave proposes DiffWave, a model …" → "DiffWave is a model …"
-        return f"{name} is {rest[len(name) + 2 :]} [[cite:{cite.paper_id}]]."
+    named = _named_apposition(rest, [n for n in (paper_name(cite.title), cite.name) if n])
+    if named:  # "We propose DiffWave, a model …" → "DiffWave is a model …"
+        return f"{named[0]} is {named[1]} [[cite:{cite.paper_id}]]."
     also = "also " if match.group(1) else ""
     return f"{subject} {also}{_third_person(verb)} {rest} [[cite:{cite.paper_id}]]."
 
 
+def _named_apposition(rest: str, names: list[str]) -> tuple[str, str] | None:
+    """("DiffWave", "a model …") when the TL;DR's object is a name followed by what it is ("DiffWave, a model …",
+    "Max-Q Entropy Search (MQES), an exploration principle …"); None otherwise."""
+    for name in names:
+        for head in (name, *re.findall(rf"^[^,()]{{1,80}} \({re.escape(name)}\)", rest)):
+            tail = rest[len(head) + 2 :] if rest.startswith(head + ", ") else ""
+            if re.match(r"(a|an|the|one) ", tail):
+                return head[0].upper() + head[1:], tail
+    return None
+
+
 def _third_person(verb: str) -> str:
     return _THIRD_PERSON.get(verb, verb + ("es" if verb.endswith(("sh", "ch", "s", "x")) else "s"))
+
+
+def paper_subject(cite: Citation) -> str | None:
+    """How a paper sentence names its paper: the title's name, else the name its abstract gives the method (either
+    only if the TL;DR does not say it: not "X proposes a framework called X"), else its short title; None if none."""
+    for name in (paper_name(cite.title), cite.name):
+        if name and name.lower() not in (cite.tldr or "").lower():
+            return name
+    return f'"{cite.title}"' if len(cite.title.split()) <= 8 else None
 
 
 def theme_paragraph(facts_text: str, cites: list[Citation], limit: int = PAPER_SENTENCES) -> str:
@@ -71,8 +128,7 @@ def theme_paragraph(facts_text: str, cites: list[Citation], limit: int = PAPER_S
     for cite in cites:
         if len(sentences) == min(limit, len(_ORDINAL)):
             break
-        name = paper_name(cite.title) or (f'"{cite.title}"' if len(cite.title.split()) <= 8 else None)
-        made = paper_sentence(cite, name or _ORDINAL[len(sentences)])
+        made = paper_sentence(cite, paper_subject(cite) or _ORDINAL[len(sentences)])
         if made:
             sentences.append(made)
     return " ".join([facts_text, *sentences]).strip()

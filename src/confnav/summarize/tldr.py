@@ -1,10 +1,11 @@
 """Extractive TL;DRs: the abstract's contribution sentence, cleaned and compressed to at most 30 words.
 
-The sentence is chosen by contribution cues ("we propose", "this paper") against
-background cues ("recently", "however"); citations and LaTeX are removed, leading
-connectives dropped, and the sentence is shortened clause by clause. Sentences
-opening with a pronoun that points outside them ("This", "These", "It") are not
-chosen, so each TL;DR stands on its own.
+Every sentence is cleaned (citations, LaTeX) and shortened as a TL;DR would show it: the leading
+connective ("In this paper, we" → "We"), a clause pointing outside the sentence ("To address these
+issues, we …", "… to solve this problem") and parentheses other than a defined name ("(GANs)") are
+dropped, then trailing clauses until it fits 30 words. The shortened sentences are scored
+(scoring.py); the best one that breaks no rule (`rule_violations`) is the TL;DR, and a background
+sentence (before the authors first speak) only when no other will do. No word is added.
 """
 
 from __future__ import annotations
@@ -14,31 +15,42 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from confnav.model import Paper
-from confnav.summarize.scoring import score_sentences
+from confnav.summarize.scoring import score_sentences, title_names
 
 MAX_WORDS = 30
 DANGLING = frozenset({"this", "these", "it", "they", "such", "those", "its", "their", "them", "that"})
 _SELF_REFERENCE = re.compile(r"^(this|our) (paper|work|study|article|submission)\b", re.I)
 _LEADING = re.compile(
     r"^(however|in this (paper|work|study)|here|to this end|"
-    r"to (address|tackle|solve|overcome|fill) (this|these|that|the) \w+( \w+)?|"
+    r"(to (address|tackle|solve|overcome|fill|mitigate|alleviate|bridge|remedy|resolve|circumvent)|motivated by|"
+    r"inspired by|based on) (this|these|that|the|such|both)\b[^,;]{0,60}?(,|(?= we\b))|"
     r"specifically|therefore|thus|hence|finally|moreover|furthermore|in addition|additionally|"
-    r"consequently|as a result|in particular|concretely|overall|motivated by (this|these) \w+( \w+)?|"
-    r"inspired by (this|these) \w+( \w+)?|based on (this|these) \w+( \w+)?)\s*,?\s+"
+    r"consequently|as a result|in particular|concretely|overall)\s*,?\s+"
     r"(in this (paper|work|study)\s*,?\s+)?",
     re.I,
 )
-# "these issues", "the above picture": phrases that point at an earlier sentence.
+# Discourse openers dropped only before a comma or "we" ("First, we …", "Then we …"; not "First-order methods").
+_DISCOURSE = re.compile(
+    r"^(first(ly)?|second(ly)?|third(ly)?|next|then|further|instead|lastly|importantly|most importantly|crucially|"
+    r"notably|(perhaps )?surprisingly|interestingly|empirically|experimentally|subsequently|meanwhile|together|"
+    r"more specifically|in (this|our) (article|work|paper)|in the paper|to the best of our knowledge|"
+    r"to (do (this|so)|that end|this aim)|for this purpose|in this (way|regard|context)|doing so|in contrast)"
+    r"(\s*,\s*|\s+(?=we\b))",
+    re.I,
+)
+# "these issues", "the above picture": phrases that point at an earlier sentence (not "this work": the paper).
 _ANAPHORA = re.compile(
     r"\b(these|this|those|such|the above|the aforementioned|aforementioned|the former|the latter)\s+"
     r"(issues?|problems?|limitations?|challenges?|shortcomings?|drawbacks?|questions?|observations?|findings?|"
     r"gaps?|difficult(y|ies)|settings?|cases?|pictures?|insights?|results?|methods?|approaches?|models?|tasks?|"
-    r"techniques?|works?|phenomen(on|a)|concerns?|tradeoffs?|trade-offs?|properties|property|goals?|ideas?)\b|"
+    r"techniques?|works|phenomen(on|a)|concerns?|tradeoffs?|trade-offs?|properties|property|goals?|ideas?)\b|"
     r"\bthe above\b",
     re.I,
 )
+_SHORT_OPENER = re.compile(r"^[^,;()]{2,40},\s+")
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|et al|vs|cf|fig|eq|resp|approx|w\.r\.t|etc|a\.k\.a)\.", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+(?=[A-Z0-9\"'(])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]))")  # also "…data.We"
+_ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
 
 
 @dataclass
@@ -61,13 +73,14 @@ def clean(text: str) -> str:
     text = re.sub(r"\$+([^$]*)\$+", lambda m: _strip_latex(m.group(1)), text)
     text = _strip_latex(text)
     text = text.replace("``", '"').replace("''", '"').replace("`", "'").replace("~", " ")
+    text = re.sub(r"(?<![^\s,;:])\(?([1-9]|i{1,3}|iv|[a-d])\)\s", "", text)  # enumerations: "1) …, 2) …", "(i) …"
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     return " ".join(text.split())
 
 
 def _strip_latex(text: str) -> str:
-    text = re.sub(r"\\(textit|textbf|emph|mathrm|mathbf|mathcal|mathbb|text|texttt|textsc|operatorname)\{([^}]*)\}",
-                  r"\2", text)  # fmt: skip
+    text = re.sub(r"\\[A-Za-z]+\{([^{}]*)\}", r"\1", text)  # \emph{X}, \underline{c}omposite: the words
+    text = re.sub(r"\\(it|bf|em|sc|tt|rm|sl|sf|small|large|Large|footnotesize|normalsize)\b\s*", "", text)  # {\it X}
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
     return text.replace("{", "").replace("}", "").replace("\\", "").replace("$", "")
 
@@ -80,8 +93,10 @@ def sentences(text: str) -> list[str]:
 
 def is_self_contained(text: str) -> bool:
     """No opening pronoun pointing outside the sentence, no LaTeX or citation leftovers, within 30 words."""
-    first = re.sub(r"[^a-z]", "", text.split()[0].lower()) if text.split() else ""
-    if first in DANGLING and not _SELF_REFERENCE.match(text):
+    opener = _SHORT_OPENER.match(text)  # "At a lower level, it learns …": the subject after a short opener
+    subject = text[opener.end() :] if opener else text
+    first = re.sub(r"[^a-z]", "", subject.split()[0].lower()) if subject.split() else ""
+    if first in DANGLING and not _SELF_REFERENCE.match(subject):
         return False
     if re.search(r"[$\\{}~]|\[\d|et al\.,? \d{4}", text) or _ANAPHORA.search(text):
         return False
@@ -104,43 +119,96 @@ _BACKGROUND_OPENING = re.compile(
     r"gained|emerged|seen|received))\b",
     re.I,
 )
+# The state of the field, said anywhere in a sentence without the authors in it ("GNNs have emerged as …").
+_FIELD_STATE = re.compile(
+    r"\b(in recent years|recent(ly)?|(has|have) (recently )?(attracted|received|gained|drawn|emerged|become|shown "
+    r"promise)|(is|are|remains?) (still |often |relatively )?(an open|a challenging|a fundamental|a long-standing|"
+    r"a key|an important|under-?studied|less studied|poorly understood|limited|largely unexplored|not well understood|"
+    r"widely used|popular|prevailing|predominant|ubiquitous)|growing interest|increasing attention|"
+    r"a (significant|major|key|fundamental|further|central) (obstacle|challenge|limitation|bottleneck)|"
+    r"(existing|previous|prior|conventional|standard|traditional|classical|current) (\w+ ){0,3}(methods|approaches|"
+    r"techniques|works?|models|algorithms|systems))\b",
+    re.I,
+)
+_AUTHORS = re.compile(r"\b(we|our|us|this (paper|work|study|article)|the proposed|propose[sd]?)\b", re.I)
+_DEFINITION = re.compile(r"^[A-Z][\w-]*[A-Z0-9][\w-]* (is|are) (a|an)\b")  # "DeePa is a framework that …"
+_NOVELTY = re.compile(r"\b(novel|new (method|approach|framework|model|algorithm|architecture))\b", re.I)
+# A clause holding the pointing phrase: the opener before the main clause, or where a trailing clause may be cut.
+_SUBJECT = r"(we|our|this (paper|work|study|article))\b"
+_OPENER_BEFORE_SUBJECT = re.compile(rf"^(?!{_SUBJECT})[^;]{{3,250}}?,\s*(?=({_SUBJECT}|here\b))", re.I)
+_POINTER_PATTERN = (
+    rf"{_POINTING.pattern}|\b(this|these|those)\s*[,;:.]|\bthe above\b|\baforementioned\b|\bthat (gap|issue|problem|"
+    r"challenge|limitation|shortcoming|question|goal)\b|\b(both|the two) (concerns|issues|problems|limitations|"
+    r"challenges|shortcomings|drawbacks)\b"
+)
+_POINTER_LOWER, _POINTER_ANY_CASE = re.compile(_POINTER_PATTERN), re.compile(_POINTER_PATTERN, re.I)
+
+
+def _find_pointer(text: str) -> re.Match[str] | None:
+    """The first phrase pointing outside the sentence (searched in lower case: several times faster)."""
+    lowered = text.lower()
+    return _POINTER_LOWER.search(lowered) if len(lowered) == len(text) else _POINTER_ANY_CASE.search(text)
+
+
+_CUT_BEFORE = frozenset({  # where a trailing clause holding a pointing phrase may be cut off
+    "to", "for", "which", "thereby", "and", "so", "thus", "in", "while", "whereas", "where", "using", "via",
+    "through", "with", "allowing", "enabling",
+})  # fmt: skip
+_KEEPS_NEXT = frozenset({  # words that do not end a clause: "with respect to", "tries to", "able to"
+    "respect", "due", "according", "tries", "try", "aims", "aim", "seeks", "seek", "able", "unable", "needs", "need",
+    "wants", "want", "learns", "learn", "attempts", "attempt", "how", "order", "has", "have", "allows", "allow",
+    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways",
+})  # fmt: skip
 _CLAUSE_WORDS = frozenset({
     "which", "that", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and", "but",
     "thereby", "allowing", "enabling",
 })  # fmt: skip
 _OPENERS = r"under|given|assuming|while|whereas|if|when|since|because|as|for|with"  # words opening a clause
-_OPENER_BEFORE_MAIN = re.compile(
-    rf"^({_OPENERS}|by|using|building on|unlike)\b[^,;]{{3,160}},\s*(?=(we|our|this paper|this work)\b)", re.I
-)
 _SUBORDINATE_OPENING = re.compile(rf"^({_OPENERS})\b", re.I)
+_CONJUNCTION_OPENING = re.compile(r"^(and|or|but|nor|yet|so)\b", re.I)
 _MAIN_CLAUSE = re.compile(r"\b(we|this (paper|work))\b", re.I)
 
 
 def rule_violations(tldr: str) -> list[str]:
-    """The TL;DR rules a sentence breaks: too long, pointing outside itself, result only, background, fragment."""
+    """The TL;DR rules a sentence breaks: too long, pointing outside itself, result only, background, question,
+    fragment."""
     broken = []
     if len(tldr.split()) > MAX_WORDS:
         broken.append("too long")
-    if not is_self_contained(tldr) or _POINTING.search(tldr):
+    if not is_self_contained(tldr) or _find_pointer(tldr):
         broken.append("points outside itself")
     if _RESULT_ONLY.search(tldr) and not _MAIN_CLAUSE.search(tldr):  # "our approach" alone says no more
         broken.append("result only")
-    if _BACKGROUND_OPENING.match(tldr):
+    bare = re.sub(r"\s*\([^()]*\)", "", tldr)  # "Graph networks (GNNs) have emerged": the words, not the acronym
+    if _BACKGROUND_OPENING.match(bare) or (_FIELD_STATE.search(bare) and not _AUTHORS.search(bare)):
         broken.append("background")
-    if tldr.endswith("…") or not tldr[:1].isupper() or (
-        _SUBORDINATE_OPENING.match(tldr) and not _MAIN_CLAUSE.search(tldr) and "," not in tldr
+    if tldr.endswith("?"):
+        broken.append("question")
+    if (
+        tldr.endswith("…")
+        or not tldr[:1].isupper()
+        or _CONJUNCTION_OPENING.match(tldr)
+        or (_SUBORDINATE_OPENING.match(tldr) and not _MAIN_CLAUSE.search(tldr) and "," not in tldr)
     ):
         broken.append("fragment")
     return broken
 
 
-def _compress(sentence: str) -> str:
-    """Shorten to MAX_WORDS: drop the opening connective, parentheses, then trailing clauses."""
-    text = _LEADING.sub("", sentence).strip()
+def shorten(sentence: str) -> str:
+    """Shorten to MAX_WORDS: drop the opening connective, a clause pointing outside, parentheses, then trailing
+    clauses."""
+    text = _DISCOURSE.sub("", _LEADING.sub("", sentence).strip())
+    if _CONJUNCTION_OPENING.match(text):  # "[Inspired by this idea,] and the rise of X, we propose Y"
+        text = _OPENER_BEFORE_SUBJECT.sub("", text)
+    text = _unpoint(text)
     if len(text.split()) > MAX_WORDS:  # "Under assumption A, we show B": keep the main clause, not the opener
-        text = _OPENER_BEFORE_MAIN.sub("", text)
-    text = re.sub(r"\s*\([^()]*\)", "", text)
-    text = re.sub(r"\s*\[[^\[\]]*\]", "", text)
+        text = _OPENER_BEFORE_SUBJECT.sub("", text)
+    if "[" in text:
+        text = re.sub(r"\s*\[[^\[\]]*\]", "", text)
+    if "(" in text:
+        text = re.sub(r"\s*\(([^()]*)\)", lambda m: m.group(0) if _ACRONYM.fullmatch(m.group(1)) else "", text)
+        if len(text.split()) > MAX_WORDS:
+            text = re.sub(r"\s*\([^()]*\)", "", text)
     words = text.split()
     while len(words) > MAX_WORDS:
         cut = _clause_end(words)
@@ -152,6 +220,33 @@ def _compress(sentence: str) -> str:
     if not text.endswith(("…", ".", "!", "?")):
         text += "."
     return text[0].upper() + text[1:]
+
+
+def _unpoint(text: str) -> str:
+    """Drop the clause holding a phrase that points outside the sentence: the opener ("To solve this problem, we
+    …") or a trailing clause of a "we" sentence ("… to address these issues"); unchanged if neither holds it."""
+    found = _find_pointer(text)
+    if not found:
+        return text
+    opener = _OPENER_BEFORE_SUBJECT.match(text)
+    if opener and found.start() < opener.end():
+        text = text[opener.end() :]
+        found = _find_pointer(text)
+        if not found:
+            return text
+    words = text.split()
+    at = len(text[: found.start()].split())  # the pointing phrase's first word
+    cuts = [i for i in range(6, at + 1) if _clause_starts(words, i)]
+    kept = " ".join(words[: cuts[-1]]).rstrip(",;:") if cuts else ""
+    return kept + "." if _MAIN_CLAUSE.search(kept) else text
+
+
+def _clause_starts(words: list[str], i: int) -> bool:
+    """Whether a trailing clause may start at words[i]: a clause word, not inside "with respect to", "used in"."""
+    word, before = words[i].lower(), words[i - 1].lower()
+    if word == "and":
+        return before.endswith(",")
+    return word in _CUT_BEFORE and not before.endswith("ed") and before not in _KEEPS_NEXT
 
 
 def _clause_end(words: list[str]) -> int | None:
@@ -167,14 +262,32 @@ def _clause_end(words: list[str]) -> int | None:
 
 def extractive_tldr(abstract: str, title: str = "", keywords: Sequence[str] = ()) -> str | None:
     """The best-scored abstract sentence that, compressed to at most 30 words, breaks no TL;DR rule; None if none.
-    The title and keywords help choose (see scoring.py); they are never copied in."""
+    Background (what comes before the authors speak) only when nothing else will do. The title and keywords help
+    choose (see scoring.py); they are never copied in."""
     candidates = sentences(clean(abstract))
-    scores = score_sentences(candidates, title, keywords)
-    for index in sorted(range(len(candidates)), key=lambda i: (-scores[i], i)):
-        summary = _compress(candidates[index])
-        if len(summary.split()) >= 4 and not rule_violations(summary):
-            return summary
+    shown = [shorten(sentence) for sentence in candidates]
+    scores = score_sentences(candidates, title, keywords, shown)
+    background = background_sentences(candidates, title)
+    for index in sorted(range(len(candidates)), key=lambda i: (i in background, -scores[i], i)):
+        if is_acceptable(shown[index]):
+            return shown[index]
     return None
+
+
+def background_sentences(found: list[str], title: str) -> set[int]:
+    """The sentences before the authors first speak ("we", "this paper"), unless they name or define the paper's
+    own contribution ("DeePa is a framework …", a name from the title, "the proposed")."""
+    first = next((i for i, sentence in enumerate(found) if _AUTHORS.search(sentence)), len(found))
+    names = title_names(title)
+    return {
+        i for i in range(first)
+        if not (_DEFINITION.match(found[i]) or _NOVELTY.search(found[i]) or any(n in found[i] for n in names))
+    }  # fmt: skip
+
+
+def is_acceptable(summary: str) -> bool:
+    """Whether a shortened sentence may be a TL;DR: at least 4 words and no rule broken."""
+    return len(summary.split()) >= 4 and not rule_violations(summary)
 
 
 class ExtractiveSummarizer:
