@@ -30,10 +30,16 @@ demo: $(VENV)/.runtime
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
+# The tests on SQLite, and at the same time (one per core) the tests that use a store again on PostgreSQL
+# (pgserver), whose report is printed after the first.
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/pytest -q
-	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q   # the tests that use a store, again on PostgreSQL (pgserver)
+	mkdir -p .test-runs
+	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -p no:cacheprovider --basetemp=.test-runs/postgres \
+		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
+	$(BIN)/pytest -q --basetemp=.test-runs/sqlite; sqlite=$$?; \
+	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \
+	exit $$(( sqlite || pg ))
 
 # The full ICLR 2021 navigator from ../shared/data: store, index, themes, verified reports (not committed).
 artifacts: $(VENV)/.runtime
