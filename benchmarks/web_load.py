@@ -7,7 +7,9 @@ drawn from all 3,014 papers, half searches. Two runs, each against a fresh serve
 
 The server is `confnav serve` in its own process on loopback; clients are threads with keep-alive
 connections, opened before the clock starts, in this process (both share the 2 cores). Reports p50/p99
-latency, errors, throughput, and the weight of the map page (HTML, CSS, scripts and the map data it loads).
+latency, errors, throughput, the weight of the map page (HTML, CSS, scripts and the map data it loads), and
+the size and time of one page of each kind, asked twice (the first request of a fresh server also builds
+what later ones find cached).
 """
 
 from __future__ import annotations
@@ -94,6 +96,30 @@ def page_weight(port: int) -> dict[str, tuple[int, int]]:
     return sizes
 
 
+PAGE_KINDS = {
+    "home": "/", "search": "/search?q=graph+neural+networks", "paper": "/paper/Ua6zuk0WRH",
+    "author": "/author/Yang%20Song", "institution": "/institution/Google", "themes": "/themes/iclr2021",
+    "overview": "/reports/iclr2021/overview", "statistics": "/reports/iclr2021/stats",
+}  # fmt: skip
+
+
+def page_times(port: int) -> dict[str, tuple[int, float, float]]:
+    """Bytes of one page of each kind and milliseconds to fetch it the first and the second time."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    found = {}
+    for kind, path in PAGE_KINDS.items():
+        times, size = [], 0
+        for _ in range(2):
+            start = time.perf_counter()
+            connection.request("GET", path)
+            response = connection.getresponse()
+            size = len(response.read())
+            times.append((time.perf_counter() - start) * 1000)
+            assert response.status == 200, (path, response.status)
+        found[kind] = (size, times[0], times[1])
+    return found
+
+
 def map_draw_ms(port: int) -> list[float] | None:
     """Milliseconds per full redraw of the ICLR 2021 map in headless Chromium (None without a browser)."""
     if not Path(CHROMIUM).exists():
@@ -158,6 +184,7 @@ def main() -> None:
         db, ids, queries, keywords = prepare(args.db, Path(name))
         with server(db) as port:
             weights = page_weight(port)
+            pages = page_times(port)
             draws = None if args.no_browser else map_draw_ms(port)
             repeated = load(port, ids, lambda rng: rng.choice(queries), args.clients, args.seconds)
         with server(db) as port:
@@ -169,6 +196,9 @@ def main() -> None:
     print(f"map page weight {plain / 1024:.0f} KiB plain, {packed / 1024:.0f} KiB as sent with gzip:")
     for path, (size, gzipped) in weights.items():
         print(f"  {path}: {size / 1024:.1f} KiB, gzip {gzipped / 1024:.1f} KiB")
+    print("one page of each kind, HTML as sent, first and second request on a fresh server:")
+    for kind, (size, first, second) in pages.items():
+        print(f"  {kind}: {size / 1024:.1f} KiB, {first:.0f} ms then {second:.1f} ms")
     if draws:
         print(f"map redraw of 3,014 points, headless Chromium (software rendering): median {np.median(draws):.1f} ms, "
               f"max {max(draws):.1f} ms (a 60 fps frame is 16.7 ms)")  # fmt: skip

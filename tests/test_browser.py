@@ -1,10 +1,12 @@
 """End to end in headless Chromium (Debian's, driven by Playwright): search, map, reading lists, escaping.
 
-Screenshots of each page go to artifacts/screenshots/ (not committed).
+Screenshots of every page type, on a laptop and a phone, go to artifacts/screenshots/ (not committed),
+or to the folder CONFNAV_SCREENSHOTS names.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,11 +17,14 @@ from tests.conftest import ROOT
 from tests.web_fixtures import HOSTILE_ID, running_server, web_store
 
 CHROMIUM = "/usr/bin/chromium"
-SHOTS = ROOT / "artifacts" / "screenshots"
-PAGES = {
-    "home": "/", "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "author": "/author/Yang%20Song",
-    "overview": "/reports/iclr2021/overview", "stats": "/reports/iclr2021/stats",
-    "trends": "/trends?from=iclr2020&to=iclr2021",
+SHOTS = Path(os.environ.get("CONFNAV_SCREENSHOTS") or ROOT / "artifacts" / "screenshots")
+LAPTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+PAGES = {  # one of each page type; the sub-theme and the reading list are added by the tests that need them
+    "home": "/", "search": "/search?q=graph+neural+networks", "paper": "/paper/Ua6zuk0WRH",
+    "author": "/author/Yang%20Song", "institution": "/institution/Stanford%20University", "map": "/map?venue=iclr2021",
+    "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "trends": "/trends?from=iclr2020&to=iclr2021",
+    "overview": "/reports/iclr2021/overview", "digest": "/reports/iclr2021/digest", "stats": "/reports/iclr2021/stats",
+    "lists": "/lists", "error": "/paper/no-such-paper",
 }  # fmt: skip
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
@@ -68,11 +73,9 @@ def test_search_open_paper_follow_similar(page, base_url: str) -> None:  # type:
     first.wait_for()
     assert "Performers" in first.inner_text()
     assert "q=Rethinking" in page.url  # shareable URL
-    page.screenshot(path=str(SHOTS / "search.png"), full_page=True)
     first.click()
     page.wait_for_selector("#paper-title")
     assert page.inner_text("#paper-title") == "Rethinking Attention with Performers"
-    page.screenshot(path=str(SHOTS / "paper.png"), full_page=True)
     similar = page.locator("#hits li .title").first
     title = similar.inner_text()
     similar.click()
@@ -104,24 +107,12 @@ def test_search_pages_sorts_and_adds_from_a_hit(page, base_url: str) -> None:  #
     assert focused == page.locator("#hits li a.title").nth(1).inner_text()
 
 
-def test_search_and_paper_pages_fit_a_phone(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    tab = context.new_page()
-    for name, path in {"search-phone": "/search?q=diffusion+models", "paper-phone": "/paper/YicbFdNTTy"}.items():
-        tab.goto(f"{base_url}{path}")
-        tab.wait_for_load_state("networkidle")
-        assert tab.evaluate("document.documentElement.scrollWidth") <= 390, path
-        tab.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    context.close()
-
-
 def test_map_draws_all_points_and_a_click_opens_a_paper(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{base_url}/map?venue=iclr2021")
     page.wait_for_selector("#map[data-ready='1']")
     assert page.get_attribute("#map", "data-points") == "3014"
     themes = page.evaluate("fetch('/api/topics?venue=iclr2021').then((r) => r.json()).then((t) => t.length)")
     assert themes // 2 <= int(page.get_attribute("#map", "data-labels") or 0) <= themes  # overlapping ones wait
-    page.screenshot(path=str(SHOTS / "map.png"))
     box = page.locator("#map").bounding_box()
     x, y = page.evaluate("window.confnavMap.at(0)")
     target = page.evaluate("window.confnavMap.ids[0]")
@@ -189,8 +180,7 @@ def test_every_page_passes_axe(page, base_url: str) -> None:  # type: ignore[no-
 
     axe = Axe()
     found = {}
-    for path in (*PAGES.values(), "/search?q=graph+neural+networks", "/paper/Ua6zuk0WRH", "/map?venue=iclr2021",
-                 "/lists", "/reports/iclr2021/digest", "/paper/no-such-paper"):  # fmt: skip
+    for path in PAGES.values():
         page.goto(f"{base_url}{path}")
         page.wait_for_load_state("networkidle")
         violations = axe.run(page).response["violations"]
@@ -217,7 +207,6 @@ def test_reading_list_and_bibtex_export(page, base_url: str, tmp_path: Path) -> 
         "() => { const b = [...document.querySelectorAll('#recommendations .badge')];"
         " return b.length > 0 && b.every((e) => e.textContent === 'oral'); }"
     )
-    page.screenshot(path=str(SHOTS / "lists.png"), full_page=True)
     with page.expect_download() as download:
         page.click("#export-bib")
     saved = tmp_path / "list.bib"
@@ -253,16 +242,84 @@ def test_script_in_an_abstract_is_shown_as_text(page, base_url: str) -> None:  #
     page.screenshot(path=str(SHOTS / "hostile.png"), full_page=True)
 
 
-def test_other_pages_render(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
-    for name, path in PAGES.items():
-        response = page.goto(f"{base_url}{path}")
-        assert response is not None and response.status == 200, path
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=name in ("home", "themes"))
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{base_url}/reports/iclr2021/overview")
-    page.screenshot(path=str(SHOTS / "overview-phone.png"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+def _every_page(tab, base_url: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """PAGES with a sub-theme and a reading list holding papers (made here) added."""
+    subs = tab.request.get(f"{base_url}/api/topics?venue=iclr2021&level=2").json()
+    tab.request.post(f"{base_url}/api/lists", data={"name": "phone list"})
+    for paper_id in ("Ua6zuk0WRH", "YicbFdNTTy"):
+        tab.request.post(f"{base_url}/api/lists/phone%20list/papers", data={"id": paper_id})
+    return PAGES | {"sub-theme": f"/themes/iclr2021/{subs[0]['id']}", "lists": "/lists?name=phone%20list"}
+
+
+def test_no_page_is_wider_than_a_phone(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    """Every page type at 390 px has no sideways scrolling; each is photographed on a laptop and a phone."""
+    wide, statuses, errors = {}, {}, []
+    for device, viewport, touch in (("laptop", LAPTOP, False), ("phone", PHONE, True)):
+        context = browser.new_context(viewport=viewport, is_mobile=touch, has_touch=touch)
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        for name, path in _every_page(tab, base_url).items():
+            response = tab.goto(f"{base_url}{path}")
+            statuses[name] = response.status if response else None
+            tab.wait_for_load_state("networkidle")
+            if name == "map":
+                tab.wait_for_selector("#map[data-ready='1']")
+            if device == "phone" and (width := tab.evaluate("document.scrollingElement.scrollWidth")) > 390:
+                wide[name] = width
+            tab.screenshot(path=str(SHOTS / f"{name}-{device}.png"), full_page=True)
+        context.close()
+    assert not wide, wide
+    assert statuses.pop("error") == 404 and set(statuses.values()) == {200}, statuses
+    assert not errors, errors
+
+
+def test_overview_tldr_cards_open_on_tap(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    """On a phone a tap on a cited paper opens its TL;DR card on the screen; a second tap or a tap elsewhere
+    closes it, and the open card links to the paper."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(f"{base_url}/reports/iclr2021/overview")
+    here = tab.url
+    mark = tab.locator("p .cite.mark").first
+    card = mark.locator(".card")
+    assert not card.is_visible()
+    mark.locator(":scope > a, :scope > span[tabindex]").tap()
+    assert card.is_visible() and tab.url == here and "TL;DR" in card.inner_text()
+    box = card.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert tab.evaluate("document.scrollingElement.scrollWidth") <= 390
+    mark.locator(":scope > a, :scope > span[tabindex]").tap()
+    assert not card.is_visible()
+    listed = tab.locator("ol.papers .cite").first
+    listed.locator(":scope > a, :scope > span[tabindex]").tap()
+    assert listed.locator(".card").is_visible() and tab.url == here
+    tab.locator("h1").tap()
+    assert not listed.locator(".card").is_visible()
+    listed.locator(":scope > a, :scope > span[tabindex]").tap()
+    paper_id = listed.get_attribute("data-paper")
+    listed.locator(".card a", has_text="Open in confnav").tap()
+    tab.wait_for_url(f"**/paper/{paper_id}**")
+    context.close()
+    assert not errors, errors
+
+
+def test_institution_page_links_its_authors_and_papers(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/paper/Ua6zuk0WRH")
+    place = page.locator("p.authors a[href^='/institution/']").first
+    name = place.inner_text()
+    place.click()
+    page.wait_for_url("**/institution/**")
+    assert page.locator("table.venues tbody tr").count() >= 1 and name in page.inner_text("main")
+    page.locator(".people a").first.click()
+    page.wait_for_url("**/author/**")
+    assert page.locator(".affiliations a[href^='/institution/']").count() >= 1
+    page.goto(f"{base_url}/reports/iclr2021/stats")
+    page.locator("table[data-table=institutions] tbody a").first.click()
+    page.wait_for_url("**/institution/**")
+    assert page.locator("#institution-papers .badge.accepted").count() >= 1
 
 
 def teardown_module() -> None:
-    shutil.rmtree(SHOTS.parent / "tmp", ignore_errors=True)
+    shutil.rmtree(ROOT / "artifacts" / "tmp", ignore_errors=True)

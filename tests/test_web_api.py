@@ -148,3 +148,36 @@ def test_writes_need_the_token_off_loopback(topics_db: Path, tmp_path: Path) -> 
     assert guarded.post("/api/lists", json={"name": "x"}).status_code == 403
     assert guarded.post("/api/lists", json={"name": "x"}, headers={"X-Confnav-Token": "s3cret"}).status_code == 201
     assert guarded.get("/api/lists").status_code == 200  # reads stay open
+
+
+def test_institution_pages_count_what_the_statistics_count(client: TestClient) -> None:
+    google = client.get("/api/institution/Google").json()
+    stats = client.get("/api/stats", params={"venue": "iclr2021"}).json()["tables"]["institutions"]
+    row = next(r for r in stats if r["Institution"] == "Google")
+    iclr = next(v for v in google["venues"] if v["venue"] == "iclr2021")
+    assert google["name"] == "Google" and "Google Research" in google["spellings"]
+    assert iclr["accepted"] == row["Accepted papers"] and 0 < iclr["acceptance"] < 1
+    years = [p["year"] for p in google["papers"]]
+    assert years == sorted(years, reverse=True) and len(google["papers"]) == sum(v["papers"] for v in google["venues"])
+    assert google["authors"][0]["papers"] >= google["authors"][-1]["papers"] >= 1
+    assert client.get("/api/institution/google research").json()["name"] == "Google"  # any spelling, folded
+    ucf = client.get("/api/institution/University of Central Florida").json()  # not in the table: as written
+    assert ucf["name"] == "University of Central Florida" and ucf["papers"]
+    assert client.get("/api/institution/Nowhere Institute of Nothing").status_code == 404
+    assert client.get("/api/institution/%20").status_code == 404
+
+
+def test_institution_page_and_links_to_it(client: TestClient) -> None:
+    page = client.get("/institution/Mila / Université de Montréal")
+    assert page.status_code == 200 and "<h1>Mila / Université de Montréal</h1>" in page.text
+    assert 'class="badge accepted"' in page.text and 'href="/author/Yoshua%20Bengio"' in page.text
+    assert '<th class="num">Acceptance</th>' in page.text
+    counted = client.get("/institution/Google Brain Robotics & Columbia University").text  # the first rule wins
+    assert "<h1>Google</h1>" in counted and "“Google Brain Robotics &amp; Columbia University” is counted as" in counted
+    missing = client.get("/institution/Nowhere Institute of Nothing")
+    assert missing.status_code == 404 and "no institution named" in missing.text and "<h1>" in missing.text
+    assert 'href="/institution/' in client.get("/paper/Ua6zuk0WRH").text  # affiliations on a paper
+    assert 'href="/institution/' in client.get("/author/Yang Song").text
+    stats = client.get("/reports/iclr2021/stats").text
+    assert 'href="/institution/Google"' in stats and 'href="/author/' in stats
+    assert '<script src="/static/report.js" defer></script>' in client.get("/reports/iclr2021/overview").text

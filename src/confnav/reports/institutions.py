@@ -1,12 +1,21 @@
 """Institution names as the statistics count them: one documented table of spellings → one name.
 
 The first pattern that matches (case-insensitive) names the institution; anything
-else keeps its own text with duplicated parts removed ("X, X" → "X").
+else keeps its own text with duplicated parts removed ("X, X" → "X"). An
+institution's profile (its papers, venues and authors) follows the same rule, so
+its page and the statistics count the same papers.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from confnav.errors import NotFoundError
+from confnav.model import Paper, fold, name_key
 
 INSTITUTIONS: list[tuple[str, str]] = [
     (r"deepmind", "DeepMind"),
@@ -61,6 +70,7 @@ INSTITUTIONS: list[tuple[str, str]] = [
 _COMPILED = [(re.compile(pattern, re.I), name) for pattern, name in INSTITUTIONS]
 
 
+@lru_cache(maxsize=1 << 16)  # affiliations repeat: each distinct text is matched once
 def normalize_institution(text: str) -> str:
     """The counted name of an affiliation string."""
     for pattern, name in _COMPILED:
@@ -68,3 +78,96 @@ def normalize_institution(text: str) -> str:
             return name
     parts = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
     return ", ".join(parts)
+
+
+@lru_cache(maxsize=1 << 16)
+def institution_key(text: str) -> str:
+    """The key pages and links match on: the counted name, folded (case, accents and punctuation aside)."""
+    return fold(normalize_institution(text))
+
+
+def paper_affiliations(paper: Paper) -> list[str]:
+    """The affiliations a paper counts for, as the data gives them: its institutions, else its affiliations,
+    else its authors' aligned ones."""
+    aligned = [a.affiliation for a in paper.authors if a.affiliation]
+    return [a for a in (paper.institutions or paper.affiliations or aligned) if a and a.strip()]
+
+
+def institution_index(rows: Iterable[tuple[int, Paper]]) -> dict[str, list[int]]:
+    """Each institution key → the row keys of its papers (built once per store state by the web app)."""
+    index: dict[str, list[int]] = defaultdict(list)
+    for pk, paper in rows:
+        for key in {institution_key(a) for a in paper_affiliations(paper)} - {""}:
+            index[key].append(pk)
+    return dict(index)
+
+
+@dataclass
+class VenueCount:
+    """An institution's papers at one venue; the acceptance rate only where the venue's data lists rejections."""
+
+    venue: str
+    name: str
+    year: int
+    papers: int = 0
+    accepted: int = 0
+    decided: int = 0
+    rated: bool = False
+
+    @property
+    def acceptance(self) -> float | None:
+        return self.accepted / self.decided if self.rated and self.decided else None
+
+
+@dataclass
+class Institution:
+    """One institution: its counted name, the spellings the data uses, its papers (newest venue first,
+    accepted first), per-venue counts and the authors the data places there (name, papers)."""
+
+    name: str
+    spellings: list[str] = field(default_factory=list)
+    papers: list[Paper] = field(default_factory=list)
+    venues: list[VenueCount] = field(default_factory=list)
+    authors: list[tuple[str, int]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name, "spellings": self.spellings,
+            "venues": [{**v.__dict__, "acceptance": v.acceptance} for v in self.venues],
+            "authors": [{"name": name, "papers": n} for name, n in self.authors],
+            "papers": [{"id": p.id, "venue": p.venue, "venue_name": p.venue_name, "year": p.year, "title": p.title,
+                        "decision": p.decision.name, "outcome": p.decision.outcome.value} for p in self.papers],
+        }  # fmt: skip
+
+
+def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collection[str] = ()) -> Institution:
+    """The institution `name` (any spelling) from the papers that may be its own (others are passed over);
+    `rated_venues` are those whose data lists rejections. NotFoundError when none of the papers is its own."""
+    key = institution_key(name)
+    spellings: Counter[str] = Counter()
+    people: dict[str, Counter[str]] = defaultdict(Counter)
+    mine, venues = [], {}
+    for paper in papers:
+        own = [a for a in paper_affiliations(paper) if institution_key(a) == key]
+        if not key or not own:
+            continue
+        mine.append(paper)
+        spellings.update(a.strip() for a in own)
+        count = venues.setdefault(paper.venue, VenueCount(paper.venue, paper.venue_name, paper.year))
+        count.papers += 1
+        count.accepted += paper.decision.accepted
+        count.decided += paper.decision.decided
+        count.rated = paper.venue in rated_venues
+        for author in paper.authors:
+            if any(place and institution_key(place) == key for place in (author.institution, author.affiliation)):
+                people[name_key(author.name)][author.name] += 1
+    if not mine:
+        raise NotFoundError(f"no institution named {name!r} in the store")
+    counted = Counter(normalize_institution(s) for s in spellings.elements())
+    authors = sorted(((names.most_common(1)[0][0], names.total()) for names in people.values()),
+                     key=lambda a: (-a[1], a[0]))  # fmt: skip
+    return Institution(
+        name=counted.most_common(1)[0][0], spellings=[s for s, _ in spellings.most_common()],
+        papers=sorted(mine, key=lambda p: (-p.year, p.venue, p.decision.tier, p.title)),
+        venues=sorted(venues.values(), key=lambda v: (-v.year, v.venue)), authors=authors,
+    )  # fmt: skip

@@ -36,7 +36,8 @@ padding:.3rem .5rem;text-align:left}td.num,th.num{text-align:right}figure{margin
 .cite.mark a,.cite.mark span[tabindex]{padding:.2rem .1rem;text-decoration:none}
 header.site{border-bottom:1px solid var(--line);background:#f7f9fb}header.site nav{max-width:52rem;margin:0 auto;
 padding:.6rem 1rem;display:flex;gap:.4rem 1.1rem;flex-wrap:wrap}header.site .brand{font-weight:700;color:var(--ink);
-text-decoration:none}a.in-app{font-size:.85rem}.wide{overflow-x:auto}@media (max-width:40rem){body{font-size:15px}}
+text-decoration:none}a.in-app{font-size:.85rem}.wide{overflow-x:auto}
+@media (max-width:40rem){body{font-size:15px}th,td{padding:.3rem .2rem}table{font-size:.82rem}}
 """
 
 
@@ -152,12 +153,26 @@ def _html_cite(cite: Citation, mark: str | None = None) -> str:
     )
 
 
+APP_PAGES = {"authors": "/author/", "institutions": "/institution/"}  # in the app, these tables link their names
+
+
+def _html_row(row: list[object], page: str | None) -> str:
+    """A table row; with `page`, the first cell links to that page of the app."""
+    cells = [escape(str(c)) for c in row]
+    if page and cells:
+        cells[0] = f'<a href="{escape(page + quote(str(row[0]), safe=""))}">{cells[0]}</a>'
+    return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
 SITE_NAV = (
     '<header class="site"><nav aria-label="Main"><a class="brand" href="/">confnav</a><a href="/search">Search</a>'
     '<a href="/map?venue={venue}">Map</a><a href="/themes/{venue}">Themes</a><a href="/lists">Reading lists</a>'
     '<a href="/reports/{venue}/overview">Overview</a><a href="/reports/{venue}/digest">Digest</a>'
     '<a href="/reports/{venue}/stats">Statistics</a></nav></header>'
 )
+
+
+APP_SCRIPT = '<script src="/static/report.js" defer></script>'  # TL;DR cards open on tap
 
 
 def to_html(report: Report, in_app: bool = False) -> str:
@@ -199,7 +214,8 @@ def to_html(report: Report, in_app: bool = False) -> str:
         body.append("</section>")
     for table in report.tables:
         head = "".join(f"<th>{escape(h)}</th>" for h in table.header)
-        rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+        page = APP_PAGES.get(table.id) if in_app else None
+        rows = "".join(_html_row(row, page) for row in table.rows)
         body.append(f'<h3>{escape(table.caption)}</h3><div class="wide"><table data-table="{escape(table.id)}">'
                     f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")  # fmt: skip
     for chart in report.charts:
@@ -215,6 +231,7 @@ def to_html(report: Report, in_app: bool = False) -> str:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="confnav-report" content="{escape(meta)}"><title>{escape(report.title)}</title>'
-        f"<style>{CSS}</style></head><body>{SITE_NAV.format(venue=escape(report.venue.id)) if in_app else ''}"
+        f"<style>{CSS}</style>{APP_SCRIPT if in_app else ''}</head>"
+        f"<body>{SITE_NAV.format(venue=escape(report.venue.id)) if in_app else ''}"
         f"<main>{''.join(body)}</main></body></html>\n"
     )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from confnav.model import Paper, RatingScale, fold, name_key
 from confnav.reports.charts import bar_chart, rating_histogram
 from confnav.reports.facts import data_gaps, lists_rejections, rate_basis, venue_facts
-from confnav.reports.institutions import normalize_institution
+from confnav.reports.institutions import normalize_institution, paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.store.protocols import PaperReader
 
@@ -90,9 +90,7 @@ def institution_table(papers: list[Paper]) -> Table:
     accepted_papers = [p for p in papers if p.decision.accepted]
     tally: Counter[str] = Counter()
     for paper in accepted_papers:
-        aligned = [a.affiliation for a in paper.authors if a.affiliation]
-        affiliations = paper.institutions or paper.affiliations or aligned
-        tally.update({normalize_institution(a) for a in affiliations if a})
+        tally.update({normalize_institution(a) for a in paper_affiliations(paper)})
     top = sorted(tally, key=lambda k: (-tally[k], k))[:TOP]
     rows = [[name, count(tally[name]), percent(tally[name], len(accepted_papers))] for name in top]
     header = ["Institution", "Accepted papers", "Share of accepted"]

@@ -12,11 +12,13 @@ from confnav.errors import ConfnavError
 from confnav.export import bibtex_entry, to_bibtex, to_csv
 from confnav.rank import WeightedRanker
 from confnav.rank.impact import estimates_made, known_impact
+from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.stats import stats_json
 from confnav.search.engine import MODES
 from confnav.store import PaperFilter
 from confnav.summarize.tldr import ExtractiveSummarizer
 from confnav.topics import ensure_topics, theme_facts
+from confnav.topics.facts import lists_rejections
 from confnav.web.state import AppState, state_of
 
 router = APIRouter(prefix="/api")
@@ -44,6 +46,21 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
             "parts": [str(c) for c in impact.contributions.get(paper.id, [])],
         }
     return data
+
+
+def institution_of(state: AppState, name: str) -> Institution:
+    """An institution (any spelling the data uses) with its papers, venues and authors; NotFoundError if none.
+    Which papers name which institution, and each institution asked for, are worked out once per store state."""
+    store = state.store
+
+    def profile() -> Institution:
+        index = state.cached(("institutions",), lambda: institution_index(store.paper_rows()))
+        papers = store.papers_by_pk(index.get(institution_key(name), [])).values()
+        counts = {v.venue.id: store.decision_counts(v.venue.id) for v in store.venues()}
+        rated = [venue for venue, decisions in counts.items() if lists_rejections([d for d, _ in decisions])]
+        return institution_profile(name, papers, rated)
+
+    return state.cached(("institution", institution_key(name)), profile)
 
 
 class JSONBytes(Response):
@@ -96,6 +113,14 @@ def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONByte
     state = state_of(request)
     key = ("paper", paper_id, venue, estimates_made())  # a ranking may have estimated its impact since
     return JSONBytes(state.cached(key, lambda: _json(paper_json(state, paper_id, venue))))
+
+
+@router.get("/institution/{name:path}", response_class=JSONBytes)
+def institution(request: Request, name: str) -> JSONBytes:
+    """An institution's papers (newest first), per-venue counts and acceptance, and its authors; 404 if unknown."""
+    state = state_of(request)
+    key = ("institution.json", institution_key(name))
+    return JSONBytes(state.cached(key, lambda: _json(institution_of(state, name).to_dict())))
 
 
 @router.get("/similar/{paper_id:path}")

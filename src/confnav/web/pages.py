@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.model import name_key
+from confnav.model import fold, name_key
 from confnav.people import PeopleIndex, Person
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
@@ -20,7 +20,7 @@ from confnav.reports.stats import build_stats_report
 from confnav.search.engine import SORTS
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
-from confnav.web.api import MAX_LIMIT, _filter, paper_json
+from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -29,6 +29,7 @@ templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
 
 
 DEFAULTS = {("mode", "hybrid"), ("sort", "relevance"), ("limit", 20)}  # left out of shareable URLs
+SPELLINGS_SHOWN = 8  # an institution page lists this many of the ways the data writes its name
 
 
 def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
@@ -118,6 +119,15 @@ def author_page(request: Request, name: str) -> HTMLResponse:
     return page(request, "author.html", name=name, people=people)
 
 
+@router.get("/institution/{name:path}", response_class=HTMLResponse)
+def institution_page(request: Request, name: str) -> HTMLResponse:
+    """An institution's papers with decision badges, its venues with acceptance, its authors (unknown: 404)."""
+    institution = institution_of(state_of(request), name)
+    shown = {fold(text) for text in [institution.name, *institution.spellings[:SPELLINGS_SHOWN]]}
+    asked = name.strip() if fold(name) not in shown else None  # a spelling the page would not show: say where it went
+    return page(request, "institution.html", institution=institution, asked=asked, spellings=SPELLINGS_SHOWN)
+
+
 @router.get("/map", response_class=HTMLResponse)
 def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
@@ -156,7 +166,8 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
         (papers[i] for i in theme.paper_ids), key=lambda p: (p.decision.tier, -(p.rating_mean or 0), p.id)
     )
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
-    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown)
+    parent = next((t for t in store.themes(venue, 1) if t.id == theme.parent), None)  # a sub-theme's parent
+    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown, parent=parent)
 
 
 @router.get("/trends", response_class=HTMLResponse)

@@ -219,7 +219,7 @@ async function setupMap() {
   // For tests and benchmarks: where a paper is drawn (CSS pixels relative to the canvas), and a redraw.
   window.confnavMap = { ids, at: (i) => [screenX[i] / ratio, screenY[i] / ratio], draw };
   canvas.dataset.ready = "1";
-  status.textContent = `${count} papers`;
+  status.textContent = `${count.toLocaleString("en")} papers`;
   if (url.get("q")) { query.value = url.get("q"); highlight(); }
 }
 
