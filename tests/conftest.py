@@ -129,3 +129,19 @@ def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) ->
         build_index(store, choose_embedder()[0], venue="iclr2020")
         ensure_topics(store, "iclr2021")
     return freeze(location)
+
+
+@pytest.fixture(scope="session")
+def light_topics_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2021 with themes, plus ICLR 2020, indexed by the TF-IDF embedder (seconds, not the minutes of the
+    semantic model): for tests of what does not depend on the model, such as limits and refusals."""
+    from confnav.embed.sparse import SparseEmbedder
+    from confnav.index import build_index
+    from confnav.topics import ensure_topics
+
+    location = clone(iclr2021_db, tmp_path_factory.mktemp("light"), "light")
+    with open_store(location) as store:
+        ingest(store, [ICLR2020])
+        build_index(store, SparseEmbedder())
+        ensure_topics(store, "iclr2021")
+    return freeze(location)

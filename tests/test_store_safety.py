@@ -95,7 +95,7 @@ def test_a_crafted_store_never_runs_code(sparse_db: Location, tmp_path: Path) ->
     assert done.returncode == 0 and "no semantic index yet: run 'confnav index'" in done.stdout + done.stderr
     semantic = subprocess.run([*search, "--mode", "semantic"], capture_output=True, text=True, check=False, env=env)
     assert semantic.returncode == 1 and "needs an index" in semantic.stderr and not marker.exists()
-    index = CliRunner().invoke(cli, ["index", "--db", str(location), "-q"])
+    index = CliRunner().invoke(cli, ["index", "--db", str(location), "--model", SparseEmbedder.name, "-q"])
     assert not marker.exists()
     assert index.exit_code == 0, index.output
     assert subprocess.run(search, capture_output=True, text=True, check=False, env=env).returncode == 0

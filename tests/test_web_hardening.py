@@ -33,10 +33,10 @@ SLASHED = "10.1145/3528223.3530092"
 
 
 @pytest.fixture(scope="module")
-def hardened_db(topics_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+def hardened_db(light_topics_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """ICLR 2021 with themes, plus a paper whose id holds a slash and a venue without themes."""
     folder = tmp_path_factory.mktemp("hardened")
-    location = clone(topics_db, folder, "hardened")
+    location = clone(light_topics_db, folder, "hardened")
     extra = folder / "extra.jsonl"
     extra.write_text(
         json.dumps({"id": SLASHED, "title": "A paper with a DOI for an id", "venue": "ICLR 2021",
