@@ -222,4 +222,9 @@ def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse
             searcher.wait_for_refresh()
     assert searcher.current()
     assert len(served._opened) == 2  # the caller's and the refresher's, however many refreshes ran
+    searcher.close()  # the server stops: no reload starts on a store about to close
+    with open_store(location) as writer, writer.transaction():
+        writer.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+    searcher.corpus  # noqa: B018
+    assert not searcher.current() and searcher._refreshing is not None and searcher._refreshing.done()
     served.close()

@@ -111,6 +111,7 @@ class Searcher:
         self.refresh_in_background = serves_requests(store)
         self._refresher: ThreadPoolExecutor | None = None  # one long-lived thread: one connection, reused
         self._refreshing: Future[None] | None = None
+        self._closing = False
         self._lock = threading.RLock()
 
     @property
@@ -136,7 +137,7 @@ class Searcher:
 
     def _refresh_later(self) -> None:
         """Load the store's new state in a thread of its own, then swap it in (one refresh at a time)."""
-        if self._refreshing is not None and not self._refreshing.done():
+        if self._closing or (self._refreshing is not None and not self._refreshing.done()):
             return
 
         def refresh() -> None:
@@ -147,7 +148,8 @@ class Searcher:
                     self._corpus, self._vectors = loaded
                     self._versions = versions
             except Exception:  # the next request tries again; the old state keeps serving
-                log.exception("reloading the search corpus failed")
+                if not self._closing:  # once closing, the store's connections go away under a reload
+                    log.exception("reloading the search corpus failed")
 
         if self._refresher is None:  # a thread per refresh would open (and keep) a store connection each time
             self._refresher = ThreadPoolExecutor(1, thread_name_prefix="search-refresh")
@@ -157,6 +159,14 @@ class Searcher:
         """Let a background reload finish, so that closing the store does not cut it off."""
         if self._refreshing is not None:
             wait([self._refreshing], timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Start no more background reloads and give a running one `timeout` seconds before the store closes
+        (a reload of a very large corpus may still be cut off, quietly: the server is stopping)."""
+        self._closing = True
+        self.wait_for_refresh(timeout)
+        if self._refresher is not None:
+            self._refresher.shutdown(wait=False, cancel_futures=True)
 
     def current(self) -> bool:
         """Whether answers come from the store's present state: False while a new state loads in the background."""

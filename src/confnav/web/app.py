@@ -64,7 +64,7 @@ def create_app(
         # Handlers are plain functions run in a pool of threads, each with its own connection.
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
         yield
-        app.state.confnav.searcher.wait_for_refresh()  # a reload in progress reads with a connection closed here
+        app.state.confnav.searcher.close()  # a reload in progress reads with a connection closed here
         store.close()
 
     app = FastAPI(
