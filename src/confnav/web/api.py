@@ -15,7 +15,7 @@ from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.stats import stats_json
 from confnav.search.engine import MODES
-from confnav.store import PaperFilter
+from confnav.store import PaperFilter, Store
 from confnav.summarize.tldr import ExtractiveSummarizer
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
@@ -48,6 +48,12 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     return data
 
 
+def rated_venues(store: Store) -> list[str]:
+    """The venues whose data lists rejections, so that an acceptance rate means something there."""
+    venues = (v.venue.id for v in store.venues())
+    return [v for v in venues if lists_rejections([decision for decision, _ in store.decision_counts(v)])]
+
+
 def institution_of(state: AppState, name: str) -> Institution:
     """An institution (any spelling the data uses) with its papers, venues and authors; NotFoundError if none.
     Which papers name which institution, and each institution asked for, are worked out once per store state."""
@@ -56,9 +62,7 @@ def institution_of(state: AppState, name: str) -> Institution:
     def profile() -> Institution:
         index = state.cached(("institutions",), lambda: institution_index(store.paper_rows()))
         papers = store.papers_by_pk(index.get(institution_key(name), [])).values()
-        counts = {v.venue.id: store.decision_counts(v.venue.id) for v in store.venues()}
-        rated = [venue for venue, decisions in counts.items() if lists_rejections([d for d, _ in decisions])]
-        return institution_profile(name, papers, rated)
+        return institution_profile(name, papers, state.cached(("rated venues",), lambda: rated_venues(store)))
 
     return state.cached(("institution", institution_key(name)), profile)
 
