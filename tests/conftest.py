@@ -145,3 +145,36 @@ def light_topics_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFact
         build_index(store, SparseEmbedder())
         ensure_topics(store, "iclr2021")
     return freeze(location)
+
+
+# The browser tests' (test_browser*.py): a served copy of topics_db and Debian's Chromium, one of each per module.
+@pytest.fixture(scope="module")
+def browser_db(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.web_fixtures import web_store
+
+    return web_store(topics_db, tmp_path_factory.mktemp("browser"))
+
+
+@pytest.fixture(scope="module")
+def base_url(browser_db: Path) -> Iterator[str]:
+    from tests.web_fixtures import running_server
+
+    with running_server(browser_db) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    from tests.web_fixtures import CHROMIUM, SHOTS
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )  # fmt: skip
+        yield launched
+        launched.close()

@@ -1,58 +1,21 @@
 """End to end in headless Chromium (Debian's, driven by Playwright): search, map, reading lists, escaping.
 
 Screenshots of every page type, on a laptop and a phone, go to artifacts/screenshots/ (not committed),
-or to the folder CONFNAV_SCREENSHOTS names.
+or to the folder CONFNAV_SCREENSHOTS names. The browser, the served store and the page types are shared
+(tests/conftest.py, tests/web_fixtures.py) with test_browser_touch.py.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.web_fixtures import HOSTILE_ID, running_server, web_store
+from tests.web_fixtures import HOSTILE_ID, LAPTOP, PAGES, PHONE, SHOTS, every_page, needs_chromium, running_server
 
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(os.environ.get("CONFNAV_SCREENSHOTS") or ROOT / "artifacts" / "screenshots")
-LAPTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
-PAGES = {  # one of each page type; the sub-theme and the reading list are added by the tests that need them
-    "home": "/", "search": "/search?q=graph+neural+networks", "paper": "/paper/Ua6zuk0WRH",
-    "author": "/author/Yang%20Song", "institution": "/institution/Stanford%20University", "map": "/map?venue=iclr2021",
-    "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "trends": "/trends?from=iclr2020&to=iclr2021",
-    "overview": "/reports/iclr2021/overview", "digest": "/reports/iclr2021/digest", "stats": "/reports/iclr2021/stats",
-    "lists": "/lists", "error": "/paper/no-such-paper",
-}  # fmt: skip
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser_db(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return web_store(topics_db, tmp_path_factory.mktemp("browser"))
-
-
-@pytest.fixture(scope="module")
-def base_url(browser_db: Path) -> Iterator[str]:
-    with running_server(browser_db) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    from playwright.sync_api import sync_playwright
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )  # fmt: skip
-        yield launched
-        launched.close()
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -242,15 +205,6 @@ def test_script_in_an_abstract_is_shown_as_text(page, base_url: str) -> None:  #
     page.screenshot(path=str(SHOTS / "hostile.png"), full_page=True)
 
 
-def _every_page(tab, base_url: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    """PAGES with a sub-theme and a reading list holding papers (made here) added."""
-    subs = tab.request.get(f"{base_url}/api/topics?venue=iclr2021&level=2").json()
-    tab.request.post(f"{base_url}/api/lists", data={"name": "phone list"})
-    for paper_id in ("Ua6zuk0WRH", "YicbFdNTTy"):
-        tab.request.post(f"{base_url}/api/lists/phone%20list/papers", data={"id": paper_id})
-    return PAGES | {"sub-theme": f"/themes/iclr2021/{subs[0]['id']}", "lists": "/lists?name=phone%20list"}
-
-
 def test_no_page_is_wider_than_a_phone(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
     """Every page type at 390 px has no sideways scrolling; each is photographed on a laptop and a phone."""
     wide, statuses, errors = {}, {}, []
@@ -258,7 +212,7 @@ def test_no_page_is_wider_than_a_phone(browser, base_url: str) -> None:  # type:
         context = browser.new_context(viewport=viewport, is_mobile=touch, has_touch=touch)
         tab = context.new_page()
         tab.on("pageerror", lambda error: errors.append(str(error)))
-        for name, path in _every_page(tab, base_url).items():
+        for name, path in every_page(tab, base_url).items():
             response = tab.goto(f"{base_url}{path}")
             statuses[name] = response.status if response else None
             tab.wait_for_load_state("networkidle")

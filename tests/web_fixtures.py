@@ -1,13 +1,17 @@
-"""A real confnav server for browser and API tests: the ICLR store plus a paper with hostile text."""
+"""A real confnav server for browser and API tests: the ICLR store plus a paper with hostile text; what the
+browser tests share (Debian's Chromium, where screenshots go, one page of each type)."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from confnav.embed import choose_embedder
 from confnav.index import build_index
@@ -16,6 +20,17 @@ from confnav.store import open_store
 from confnav.topics import ensure_topics
 from tests.backends import Location, clone
 
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("CONFNAV_SCREENSHOTS") or Path(__file__).resolve().parents[1] / "artifacts" / "screenshots")
+LAPTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+PAGES = {  # one of each page type; the sub-theme and the reading list are added by the tests that need them
+    "home": "/", "search": "/search?q=graph+neural+networks", "paper": "/paper/Ua6zuk0WRH",
+    "author": "/author/Yang%20Song", "institution": "/institution/Stanford%20University", "map": "/map?venue=iclr2021",
+    "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "trends": "/trends?from=iclr2020&to=iclr2021",
+    "overview": "/reports/iclr2021/overview", "digest": "/reports/iclr2021/digest", "stats": "/reports/iclr2021/stats",
+    "lists": "/lists", "error": "/paper/no-such-paper",
+}  # fmt: skip
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 HOSTILE_ID = "xss-test-1"
 HOSTILE = (
     '{"id": "xss-test-1", "title": "Attacks <b>bold</b> & $x<y$ in titles", "venue": "TEST 2021", '
@@ -59,3 +74,12 @@ def running_server(db: Location, token: str | None = None, parser: str = "httpto
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def every_page(tab, base_url: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """PAGES with a sub-theme and a reading list holding papers (made here) added."""
+    subs = tab.request.get(f"{base_url}/api/topics?venue=iclr2021&level=2").json()
+    tab.request.post(f"{base_url}/api/lists", data={"name": "phone list"})
+    for paper_id in ("Ua6zuk0WRH", "YicbFdNTTy"):
+        tab.request.post(f"{base_url}/api/lists/phone%20list/papers", data={"id": paper_id})
+    return PAGES | {"sub-theme": f"/themes/iclr2021/{subs[0]['id']}", "lists": "/lists?name=phone%20list"}

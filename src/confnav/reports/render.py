@@ -38,6 +38,8 @@ header.site{border-bottom:1px solid var(--line);background:#f7f9fb}header.site n
 padding:.6rem 1rem;display:flex;gap:.4rem 1.1rem;flex-wrap:wrap}header.site .brand{font-weight:700;color:var(--ink);
 text-decoration:none}a.in-app{font-size:.85rem}.wide{overflow-x:auto}
 @media (max-width:40rem){body{font-size:15px}th,td{padding:.3rem .2rem}table{font-size:.82rem}}
+@media (prefers-color-scheme:dark){:root{--ink:#e6e9ee;--muted:#a9b2bf;--line:#3a424d;--accent:#8ab8ff;--card:#1e242c}
+body{background:#14181d}header.site{background:#1b2027}.notes{background:#1e242c}}
 """
 
 

@@ -82,7 +82,7 @@ async function setupMap() {
     });
     ctx.globalAlpha = 1;
     if (selected >= 0) {
-      ctx.strokeStyle = "#111"; ctx.lineWidth = 2 * ratio; ctx.beginPath();
+      ctx.strokeStyle = getComputedStyle(canvas).color; ctx.lineWidth = 2 * ratio; ctx.beginPath();  // the text's colour: dark mode too
       ctx.arc(screenX[selected], screenY[selected], 3 * r, 0, 2 * Math.PI); ctx.stroke();
     }
     drawLabels(ctx);
@@ -131,6 +131,11 @@ async function setupMap() {
   // Pointers: one drags, two pinch (zoom about their middle), a tap shows a title and a second tap opens it.
   const touching = new Map();
   let drag = null, moved = false, pinch = null, tapped = -1;
+  function fromCentre(a, b) {  // the middle of two pointers, in canvas pixels from the canvas's centre
+    const rect = canvas.getBoundingClientRect();
+    return [((a[0] + b[0]) / 2 - rect.left - canvas.clientLeft - canvas.clientWidth / 2) * ratio,
+      ((a[1] + b[1]) / 2 - rect.top - canvas.clientTop - canvas.clientHeight / 2) * ratio];
+  }
   function zoomBy(factor) {
     scale = Math.min(40, Math.max(0.5, scale * factor)); draw(); remember();
   }
@@ -141,9 +146,9 @@ async function setupMap() {
   canvas.addEventListener("pointerdown", (event) => {
     if (event.isPrimary) touching.clear();  // a new gesture: forget pointers whose "up" never came
     touching.set(event.pointerId, [event.clientX, event.clientY]);
-    if (touching.size === 2) {
+    if (touching.size === 2) {  // the fingers' distance and middle, and the view, as the pinch starts
       const [a, b] = [...touching.values()];
-      pinch = [Math.hypot(a[0] - b[0], a[1] - b[1]), scale]; drag = null; moved = true;
+      pinch = [Math.hypot(a[0] - b[0], a[1] - b[1]), scale, ...fromCentre(a, b), offsetX, offsetY]; drag = null; moved = true;
     } else { drag = [event.clientX, event.clientY, offsetX, offsetY]; moved = false; }
   });
   const release = (event) => { touching.delete(event.pointerId); if (touching.size < 2) pinch = null; drag = null; remember(); };
@@ -151,10 +156,11 @@ async function setupMap() {
   window.addEventListener("pointercancel", release);
   canvas.addEventListener("pointermove", (event) => {
     if (touching.has(event.pointerId)) touching.set(event.pointerId, [event.clientX, event.clientY]);
-    if (pinch && touching.size === 2) {
-      const [a, b] = [...touching.values()];
-      scale = Math.min(40, Math.max(0.5, pinch[1] * Math.hypot(a[0] - b[0], a[1] - b[1]) / (pinch[0] || 1))); draw();
-      return;
+    if (pinch && touching.size === 2) {  // the point first under the fingers' middle stays under it
+      const [a, b] = [...touching.values()], [mx, my] = fromCentre(a, b);
+      scale = Math.min(40, Math.max(0.5, pinch[1] * Math.hypot(a[0] - b[0], a[1] - b[1]) / (pinch[0] || 1)));
+      offsetX = mx - (pinch[2] - pinch[4]) * scale / pinch[1]; offsetY = my - (pinch[3] - pinch[5]) * scale / pinch[1];
+      draw(); return;
     }
     if (drag) {
       const dx = event.clientX - drag[0], dy = event.clientY - drag[1];
