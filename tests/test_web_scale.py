@@ -14,8 +14,10 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from confnav.search.engine import Searcher
 from confnav.store import open_store
 from confnav.web.app import create_app
+from confnav.web.state import STATE_AGE, AppState, ThreadStores
 from tests.backends import Location, clone
 
 
@@ -95,3 +97,18 @@ def test_workers_see_each_others_writes(topics_db: Location, tmp_path: Path) -> 
         server.terminate()
         output = server.communicate(timeout=30)[0]
     assert "with 2 workers" in output and "Traceback" not in output
+
+
+def test_answers_follow_writes_of_other_processes_within_the_state_age(iclr2021_copy: Location) -> None:
+    """A kept answer is found without a query while the counters are fresh; a write through another connection
+    (an ingest, another worker) is seen within STATE_AGE, and one through the app at once."""
+    state = AppState(ThreadStores(iclr2021_copy), Searcher(ThreadStores(iclr2021_copy)))
+    first = state.store_state()
+    assert state.cached(("answer",), lambda: b"one") == b"one" and state.kept(("answer",)) == b"one"
+    with open_store(iclr2021_copy) as other, other.transaction():
+        other.count_change("signals")
+    time.sleep(STATE_AGE * 2)
+    assert state.kept(("answer",)) is None  # stale counters: the answer is not trusted
+    assert state.store_state() != first and state.cached(("answer",), lambda: b"two") == b"two"
+    state.forget_state()
+    assert state.kept(("answer",)) is None and state.cached(("answer",), lambda: b"three") == b"two"

@@ -39,7 +39,7 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     tldr = ExtractiveSummarizer().tldr(paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
-    if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:
+    if (impact := known_impact(state.store, paper.venue, state.store_state())) and paper.id in impact.percentile:
         data["impact"] = {
             "top_percent": max(1, round(100 * (1 - impact.percentile[paper.id]))),
             "source": impact.source(),
@@ -78,7 +78,7 @@ def _json(value: object) -> bytes:
 
 
 @router.get("/search", response_class=JSONBytes)
-def search(
+async def search(
     request: Request,
     q: str = Query(..., max_length=4000),
     limit: int = Query(10, ge=1, le=MAX_LIMIT),
@@ -102,7 +102,7 @@ def search(
         results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
         return _json(results.to_dict())
 
-    return JSONBytes(state.cached(("search", q, mode, where, limit, offset, sort), answer, searched=True))
+    return JSONBytes(await state.answer(("search", q, mode, where, limit, offset, sort), answer, searched=True))
 
 
 @router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse)
@@ -112,19 +112,19 @@ def paper_bibtex(request: Request, paper_id: str, venue: str | None = None) -> P
 
 
 @router.get("/paper/{paper_id:path}", response_class=JSONBytes)
-def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
+async def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
     key = ("paper", paper_id, venue, estimates_made())  # a ranking may have estimated its impact since
-    return JSONBytes(state.cached(key, lambda: _json(paper_json(state, paper_id, venue))))
+    return JSONBytes(await state.answer(key, lambda: _json(paper_json(state, paper_id, venue))))
 
 
 @router.get("/institution/{name:path}", response_class=JSONBytes)
-def institution(request: Request, name: str) -> JSONBytes:
+async def institution(request: Request, name: str) -> JSONBytes:
     """An institution's papers (newest first), per-venue counts and acceptance, and its authors; 404 if unknown."""
     state = state_of(request)
     key = ("institution.json", institution_key(name))
-    return JSONBytes(state.cached(key, lambda: _json(institution_of(state, name).to_dict())))
+    return JSONBytes(await state.answer(key, lambda: _json(institution_of(state, name).to_dict())))
 
 
 @router.get("/similar/{paper_id:path}")

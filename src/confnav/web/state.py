@@ -3,9 +3,11 @@ background jobs and the write token."""
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio.to_thread
 from fastapi import Request
 
 from confnav.errors import ConfnavError
@@ -25,6 +28,7 @@ T = TypeVar("T")
 MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go first
 MAX_ANSWER_SHARE = 8  # one answer larger than this share of the budget is served but not kept
 WRITE_WAIT = 5.0  # seconds a request's write waits for another writer (an ingest) before a 503
+STATE_AGE = 0.05  # seconds a read of the store's change counters is trusted for writes made by other processes
 log = logging.getLogger("confnav.web")
 
 
@@ -84,15 +88,46 @@ class AppState:
     _answer_bytes: int = 0
     _answers_lock: threading.Lock = field(default_factory=threading.Lock)
     _computing: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
+    _state: tuple[float, tuple[tuple[str, int], ...]] | None = None
+    _watching: threading.Event | None = None
+
+    def store_state(self) -> tuple[tuple[str, int], ...]:
+        """The store's change counters, read at most every STATE_AGE seconds: a read per request made every
+        request thread wait for the interpreter lock after each query. Writes made here are seen at once
+        (they forget the reading); writes of other processes (workers, an ingest) within STATE_AGE."""
+        known = self._state
+        if known is None or time.monotonic() - known[0] > STATE_AGE:
+            known = self._state = (time.monotonic(), self.store.state())
+        return known[1]
+
+    def watch_state(self) -> None:
+        """Read the counters in a background thread twice per STATE_AGE, so kept answers are found on the event
+        loop without a query; `stop_watching` ends it. Without it, requests read the counters themselves."""
+        stop = self._watching = threading.Event()
+
+        def watch() -> None:
+            while not stop.wait(STATE_AGE / 2):
+                with contextlib.suppress(Exception):  # a busy or closing store: requests read it themselves
+                    self._state = (time.monotonic(), self.store.state())
+
+        threading.Thread(target=watch, name="store-state", daemon=True).start()
+
+    def stop_watching(self) -> None:
+        if self._watching is not None:
+            self._watching.set()
+
+    def forget_state(self) -> None:
+        """After a write through this process: the next answer reads the counters again."""
+        self._state = None
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
         (least recently used go first); requests asking at once for the same answer wait for one computation.
 
-        The state is read from the store on every call, so a write made through another worker is seen at once;
-        a `searched` answer computed while search still loads a new state is served but not kept.
+        The state is read as `store_state` says, so a write made through another worker is seen within
+        STATE_AGE; a `searched` answer computed while search still loads a new state is served but not kept.
         """
-        full = (self.store.state(), *key)
+        full = (self.store_state(), *key)
         with self._answers_lock:
             if full in self._answers:
                 self._answers.move_to_end(full)
@@ -118,6 +153,23 @@ class AppState:
                         self._answer_bytes -= self._answers.popitem(last=False)[1][1]
         return value
 
+    def kept(self, key: tuple[object, ...]) -> object | None:
+        """A kept answer, found without touching the store (None when the counters are not freshly known)."""
+        known = self._state
+        if known is None or time.monotonic() - known[0] > STATE_AGE:
+            return None
+        with self._answers_lock:
+            found = self._answers.get((known[1], *key))
+        return None if found is None else found[0]
+
+    async def answer(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
+        """`cached` for async endpoints: a kept answer straight from the event loop (a hop to a request thread
+        and back costs more than the lookup), anything else in a request thread."""
+        found = self.kept(key)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        return await anyio.to_thread.run_sync(self.cached, key, compute, searched)
+
     def check_write(self, request: Request) -> None:
         """Writes need the start-up token when the app is reachable from other machines; none on a read-only one."""
         if self.read_only:
@@ -133,7 +185,10 @@ class AppState:
         """The store for one write, after the token check; one writer at a time in this process."""
         self.check_write(request)
         with self._writer:
-            yield self.store
+            try:
+                yield self.store
+            finally:
+                self.forget_state()
 
     def start_topics_job(self, venue: str, rebuild: bool = False) -> dict[str, str]:
         """Build a venue's themes in a background thread with its own connection; the job row says how it went."""
@@ -149,6 +204,7 @@ class AppState:
                 with open_store(self.location) as store:
                     ensure_topics(store, venue, rebuild=rebuild)
                     store.finish_job(job["id"], "done", f"themes of {venue} built")
+                self.forget_state()
             except Exception as exc:
                 log.exception("job %s failed", job["id"])
                 with open_store(self.location) as store:
@@ -161,7 +217,7 @@ class AppState:
 
     def theme_of(self, venue: str, paper_id: str) -> dict[str, str] | None:
         """A paper's theme id and label, when its venue has themes (cached per store state)."""
-        state = self.store.state()
+        state = self.store_state()
         cached = self._themes.get(venue)
         if cached is None or cached[0] != state:
             themes = {t.id: t.label for t in self.store.themes(venue, 1)}
