@@ -31,10 +31,11 @@ demo: $(VENV)/.runtime
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
 # The tests on SQLite, and at the same time (one per core) the tests that use a store again on PostgreSQL
-# (pgserver), whose report is printed after the first.
+# (pgserver), whose report is printed after the first; the two share the semantic model's vectors of the corpus.
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
-	mkdir -p .test-runs
+	rm -rf .test-runs/shared && mkdir -p .test-runs
+	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -p no:cacheprovider --basetemp=.test-runs/postgres \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
 	$(BIN)/pytest -q --basetemp=.test-runs/sqlite; sqlite=$$?; \

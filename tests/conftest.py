@@ -12,6 +12,7 @@ from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
 from tests.backends import BACKEND, Location, clone, freeze, new_location
+from tests.shared_embeddings import shared_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -111,8 +112,8 @@ def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) 
     location = clone(iclr2021_db, tmp_path_factory.mktemp("indexed"), "indexed")
     embedder, notice = choose_embedder()
     assert notice is None, notice
-    with open_store(location) as store:
-        build_index(store, embedder)
+    with open_store(location) as store, shared_embedder(embedder) as shared:
+        build_index(store, shared)
     return freeze(location)
 
 
@@ -126,7 +127,8 @@ def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) ->
     location = clone(indexed_db, tmp_path_factory.mktemp("topics"), "topics")
     with open_store(location) as store:
         ingest(store, [ICLR2020])
-        build_index(store, choose_embedder()[0], venue="iclr2020")
+        with shared_embedder(choose_embedder()[0]) as shared:
+            build_index(store, shared, venue="iclr2020")
         ensure_topics(store, "iclr2021")
     return freeze(location)
 
