@@ -83,13 +83,12 @@ class AppState:
     read_only: bool = False
     location: str | Path = ""
     _writer: threading.Lock = field(default_factory=threading.Lock)
-    _themes: dict[str, tuple[object, dict[str, dict[str, str]]]] = field(default_factory=dict)
     _answers: OrderedDict[tuple[object, ...], tuple[object, int]] = field(default_factory=OrderedDict)
     _answer_bytes: int = 0
     _answers_lock: threading.Lock = field(default_factory=threading.Lock)
     _computing: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
     _state: tuple[float, tuple[tuple[str, int], ...]] | None = None
-    _watching: threading.Event | None = None
+    _watching: tuple[threading.Event, threading.Thread] | None = None
 
     def store_state(self) -> tuple[tuple[str, int], ...]:
         """The store's change counters, read at most every STATE_AGE seconds: a read per request made every
@@ -103,18 +102,24 @@ class AppState:
     def watch_state(self) -> None:
         """Read the counters in a background thread twice per STATE_AGE, so kept answers are found on the event
         loop without a query; `stop_watching` ends it. Without it, requests read the counters themselves."""
-        stop = self._watching = threading.Event()
+        stop = threading.Event()
 
         def watch() -> None:
             while not stop.wait(STATE_AGE / 2):
-                with contextlib.suppress(Exception):  # a busy or closing store: requests read it themselves
+                with contextlib.suppress(Exception):  # a busy store: requests read it themselves
                     self._state = (time.monotonic(), self.store.state())
 
-        threading.Thread(target=watch, name="store-state", daemon=True).start()
+        watcher = threading.Thread(target=watch, name="store-state", daemon=True)
+        self._watching = (stop, watcher)
+        watcher.start()
 
     def stop_watching(self) -> None:
+        """End the watcher and wait for it: a connection closed during its query would crash the process."""
         if self._watching is not None:
-            self._watching.set()
+            stop, watcher = self._watching
+            stop.set()
+            watcher.join()
+            self._watching = None
 
     def forget_state(self) -> None:
         """After a write through this process: the next answer reads the counters again."""
@@ -216,21 +221,19 @@ class AppState:
         return job
 
     def theme_of(self, venue: str, paper_id: str) -> dict[str, str] | None:
-        """A paper's theme id and label, when its venue has themes (cached per store state)."""
-        state = self.store_state()
-        cached = self._themes.get(venue)
-        if cached is None or cached[0] != state:
-            themes = {t.id: t.label for t in self.store.themes(venue, 1)}
-            assigned = self.store.assignments(venue)
-            papers = self.store.papers_by_pk(list(assigned))
-            by_paper = {
-                papers[pk].id: {"id": a.theme, "label": themes.get(a.theme, a.theme)}
-                for pk, a in assigned.items()
-                if pk in papers
-            }
-            cached = self._themes[venue] = (state, by_paper)
-        return cached[1].get(paper_id)
+        """A paper's theme id and label, when its venue has themes: the venue's map is built once per store
+        state by one request (every request of a fresh server building it at once took 5 s each)."""
+        return self.cached(("themes by paper", venue), lambda: self._themes_by_paper(venue)).get(paper_id)
 
+    def _themes_by_paper(self, venue: str) -> dict[str, dict[str, str]]:
+        themes = {t.id: t.label for t in self.store.themes(venue, 1)}
+        assigned = self.store.assignments(venue)
+        papers = self.store.papers_by_pk(list(assigned))
+        return {
+            papers[pk].id: {"id": a.theme, "label": themes.get(a.theme, a.theme)}
+            for pk, a in assigned.items()
+            if pk in papers
+        }
 
 def _size(value: object) -> int:
     """About how many bytes an answer holds: exact for encoded bodies, a generous guess for other values."""
