@@ -103,12 +103,12 @@ def test_answers_follow_writes_of_other_processes_within_the_state_age(iclr2021_
     """A kept answer is found without a query while the counters are fresh; a write through another connection
     (an ingest, another worker) is seen within STATE_AGE, and one through the app at once."""
     state = AppState(ThreadStores(iclr2021_copy), Searcher(ThreadStores(iclr2021_copy)))
-    first = state.store_state()
+    first = state.store.state()
     assert state.cached(("answer",), lambda: b"one") == b"one" and state.kept(("answer",)) == b"one"
     with open_store(iclr2021_copy) as other, other.transaction():
         other.count_change("signals")
     time.sleep(STATE_AGE * 2)
     assert state.kept(("answer",)) is None  # stale counters: the answer is not trusted
-    assert state.store_state() != first and state.cached(("answer",), lambda: b"two") == b"two"
-    state.forget_state()
+    assert state.store.state() != first and state.cached(("answer",), lambda: b"two") == b"two"
+    state.store.forget_state()
     assert state.kept(("answer",)) is None and state.cached(("answer",), lambda: b"three") == b"two"

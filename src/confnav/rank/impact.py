@@ -69,16 +69,15 @@ def estimates_made() -> int:
     return _made
 
 
-def known_impact(store: AnalysisStore, venue: str, state: object = None) -> ImpactEstimates | None:
-    """The estimates if a ranking of this store state computed them already (a page view never fits a model);
-    `state` is the store's state when the caller knows it already."""
+def known_impact(store: AnalysisStore, venue: str) -> ImpactEstimates | None:
+    """The estimates if a ranking of this store state computed them already (a page view never fits a model)."""
     with _memo_lock:
-        found = _memo.get(_key(store, venue, state))
+        found = _memo.get(_key(store, venue))
     return found if isinstance(found, ImpactEstimates) else None
 
 
-def _key(store: AnalysisStore, venue: str, state: object = None) -> tuple[object, ...]:
-    return (getattr(store, "location", id(store)), store.state() if state is None else state, venue)
+def _key(store: AnalysisStore, venue: str) -> tuple[object, ...]:
+    return (getattr(store, "location", id(store)), store.state(), venue)
 
 
 def _estimate(store: AnalysisStore, venue: str) -> ImpactEstimates | str:

@@ -39,7 +39,7 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     tldr = ExtractiveSummarizer().tldr(paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
-    if (impact := known_impact(state.store, paper.venue, state.store_state())) and paper.id in impact.percentile:
+    if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:
         data["impact"] = {
             "top_percent": max(1, round(100 * (1 - impact.percentile[paper.id]))),
             "source": impact.source(),

@@ -65,11 +65,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Handlers are plain functions run in a pool of threads, each with its own connection.
+        # Handlers run in a pool of threads, each with its own connection (kept answers come from the event loop).
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
-        app.state.confnav.watch_state()
+        store.watch_state()
         yield
-        app.state.confnav.stop_watching()
         app.state.confnav.searcher.close()  # a reload in progress reads with a connection closed here
         store.close()
 

@@ -40,6 +40,8 @@ class ThreadStores:
     """The store as each request thread sees it: every call goes to that thread's own connection.
 
     Long work (topic builds) is never done inline by these connections: it runs as a background job.
+    The change counters (`state`) are read at most every STATE_AGE seconds, by a watcher thread once started:
+    a read per request made every request thread wait for the interpreter lock after each query.
     """
 
     background_builds = True
@@ -51,6 +53,8 @@ class ThreadStores:
         self._lock = threading.Lock()
         self._rows: dict[Any, Any] = {}  # SQLite's in-memory papers: one copy for all of this process's connections
         self._memos: dict[Any, Any] = {}
+        self._state: tuple[float, tuple[tuple[str, int], ...]] | None = None
+        self._watching: tuple[threading.Event, threading.Thread] | None = None
         self.current()  # fail at start-up, not on the first request, when the store cannot be opened
 
     def current(self) -> SqlStore:
@@ -68,7 +72,48 @@ class ThreadStores:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.current(), name)
 
+    def state(self) -> tuple[tuple[str, int], ...]:
+        """The change counters: writes made through this process are seen at once (they `forget_state`),
+        writes of other processes (workers, an ingest) within STATE_AGE."""
+        known = self.known_state()
+        if known is None:
+            known = self._read_state()
+        return known
+
+    def known_state(self) -> tuple[tuple[str, int], ...] | None:
+        """The counters if read within STATE_AGE, without a query; else None."""
+        known = self._state
+        return None if known is None or time.monotonic() - known[0] > STATE_AGE else known[1]
+
+    def forget_state(self) -> None:
+        """After a write through this process: the next `state` reads the counters again."""
+        self._state = None
+
+    def watch_state(self) -> None:
+        """Read the counters in a background thread twice per STATE_AGE, so `known_state` is always fresh."""
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.wait(STATE_AGE / 2):
+                with contextlib.suppress(Exception):  # a busy store: requests read it themselves
+                    self._read_state()
+
+        watcher = threading.Thread(target=watch, name="store-state", daemon=True)
+        self._watching = (stop, watcher)
+        watcher.start()
+
+    def _read_state(self) -> tuple[tuple[str, int], ...]:
+        state = self.current().state()
+        self._state = (time.monotonic(), state)
+        return state
+
     def close(self) -> None:
+        """Stop the watcher first (a connection closed during its query would crash the process), then close."""
+        if self._watching is not None:
+            stop, watcher = self._watching
+            stop.set()
+            watcher.join()
+            self._watching = None
         with self._lock:
             for store in self._opened:
                 store.close()
@@ -77,7 +122,7 @@ class ThreadStores:
 
 @dataclass
 class AppState:
-    store: Store  # reads: the calling thread's own connection
+    store: ThreadStores  # reads: the calling thread's own connection
     searcher: Searcher
     token: str | None = None
     read_only: bool = False
@@ -87,52 +132,15 @@ class AppState:
     _answer_bytes: int = 0
     _answers_lock: threading.Lock = field(default_factory=threading.Lock)
     _computing: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
-    _state: tuple[float, tuple[tuple[str, int], ...]] | None = None
-    _watching: tuple[threading.Event, threading.Thread] | None = None
-
-    def store_state(self) -> tuple[tuple[str, int], ...]:
-        """The store's change counters, read at most every STATE_AGE seconds: a read per request made every
-        request thread wait for the interpreter lock after each query. Writes made here are seen at once
-        (they forget the reading); writes of other processes (workers, an ingest) within STATE_AGE."""
-        known = self._state
-        if known is None or time.monotonic() - known[0] > STATE_AGE:
-            known = self._state = (time.monotonic(), self.store.state())
-        return known[1]
-
-    def watch_state(self) -> None:
-        """Read the counters in a background thread twice per STATE_AGE, so kept answers are found on the event
-        loop without a query; `stop_watching` ends it. Without it, requests read the counters themselves."""
-        stop = threading.Event()
-
-        def watch() -> None:
-            while not stop.wait(STATE_AGE / 2):
-                with contextlib.suppress(Exception):  # a busy store: requests read it themselves
-                    self._state = (time.monotonic(), self.store.state())
-
-        watcher = threading.Thread(target=watch, name="store-state", daemon=True)
-        self._watching = (stop, watcher)
-        watcher.start()
-
-    def stop_watching(self) -> None:
-        """End the watcher and wait for it: a connection closed during its query would crash the process."""
-        if self._watching is not None:
-            stop, watcher = self._watching
-            stop.set()
-            watcher.join()
-            self._watching = None
-
-    def forget_state(self) -> None:
-        """After a write through this process: the next answer reads the counters again."""
-        self._state = None
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
         (least recently used go first); requests asking at once for the same answer wait for one computation.
 
-        The state is read as `store_state` says, so a write made through another worker is seen within
-        STATE_AGE; a `searched` answer computed while search still loads a new state is served but not kept.
+        The state is `ThreadStores.state`, so a write made through another worker is seen within STATE_AGE;
+        a `searched` answer computed while search still loads a new state is served but not kept.
         """
-        full = (self.store_state(), *key)
+        full = (self.store.state(), *key)
         with self._answers_lock:
             if full in self._answers:
                 self._answers.move_to_end(full)
@@ -160,11 +168,11 @@ class AppState:
 
     def kept(self, key: tuple[object, ...]) -> object | None:
         """A kept answer, found without touching the store (None when the counters are not freshly known)."""
-        known = self._state
-        if known is None or time.monotonic() - known[0] > STATE_AGE:
+        known = self.store.known_state()
+        if known is None:
             return None
         with self._answers_lock:
-            found = self._answers.get((known[1], *key))
+            found = self._answers.get((known, *key))
         return None if found is None else found[0]
 
     async def answer(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
@@ -193,7 +201,7 @@ class AppState:
             try:
                 yield self.store
             finally:
-                self.forget_state()
+                self.store.forget_state()
 
     def start_topics_job(self, venue: str, rebuild: bool = False) -> dict[str, str]:
         """Build a venue's themes in a background thread with its own connection; the job row says how it went."""
@@ -209,7 +217,7 @@ class AppState:
                 with open_store(self.location) as store:
                     ensure_topics(store, venue, rebuild=rebuild)
                     store.finish_job(job["id"], "done", f"themes of {venue} built")
-                self.forget_state()
+                self.store.forget_state()
             except Exception as exc:
                 log.exception("job %s failed", job["id"])
                 with open_store(self.location) as store:
