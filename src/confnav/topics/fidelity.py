@@ -3,8 +3,9 @@
 A paper uses a label when its title or one of its keywords contains the label's words in order
 (stemmed, so "language models" uses "language modeling"), or the label's synonym: the acronym the
 venue's papers spell it out as ("GNNs" for "graph neural networks"), or for an acronym label ("GAN")
-those spelled-out words. A two-part label ("interpretability and object detection") is used when
-either part is. The labeler chooses with it (PhraseUse), and benchmarks/topics_eval.py reports it.
+those spelled-out words; a broad field is used by the narrower phrases that imply it (fields.py). A
+two-part label ("interpretability and object detection") is used when either part is. The labeler
+chooses with it (PhraseUse), and benchmarks/topics_eval.py reports it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
+from confnav.topics.fields import implied_by
 
 PAIR = " and "  # joins the two parts of a label that names a mixed theme
 MODIFIER_EVIDENCE = 3  # keywords containing a phrase needed to call it a modifier
@@ -121,6 +123,8 @@ class PhraseUse:
             mask[self.postings.get(key, [])] = True
         else:
             mask[[i for i, paper in enumerate(self.papers) if _contains(paper, key)]] = True
+        for narrower in implied_by(key):  # a field: "object detection" is computer vision
+            mask[self.postings.get(narrower, [])] = True
         if short := acronym(phrase):
             mask[self.postings.get(self.spelled(short) or key, [])] = True
         elif not ((short := initials(phrase)) and self.spelled(short) == key):

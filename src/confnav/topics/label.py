@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Protocol
 
 import numpy as np
@@ -29,6 +30,9 @@ TOO_GENERIC = frozenset(
     {"deep learning", "machine learning", "neural networks", "neural network", "deep neural networks",
      "deep neural network", "artificial intelligence", "ai", "ml", "dl", "learning", "theory", "empirical study"}
 )  # fmt: skip
+
+
+GENERIC_HEADS = frozenset(stem(w) for w in ("learning", "network", "model", "method", "system", "algorithm", "data"))
 
 
 @dataclass
@@ -205,9 +209,31 @@ def _names(label: str, taking: bool = True) -> set[str]:
 
 def _nested(phrase: str, other: str) -> bool:
     """One phrase inside the other, by its words, written as one ("multitask" in "multi-task learning") or
-    abbreviated ("VAE" for "variational autoencoders"): no second part that repeats the first."""
+    abbreviated ("VAE" for "variational autoencoders"); the same head noun ("self-attention" and "attention
+    mechanisms") or a variant spelling ("explainability", "explanability"): no second part that repeats the first."""
     a, b = sorted((phrase, other), key=lambda p: len(words(p)))
-    return _stems(a) <= _stems(b) or _joined(a, b) or (len(words(a)) == 1 and _abbreviates(a.lower().rstrip("s"), b))
+    return (
+        _stems(a) <= _stems(b) or _joined(a, b) or (len(words(a)) == 1 and _abbreviates(a.lower().rstrip("s"), b))
+        or _same_head(a, b) or _variant_spelling(a, b)
+    )  # fmt: skip
+
+
+def _same_head(phrase: str, other: str) -> bool:
+    """Whether one phrase's last word, unless a generic one ("learning", "networks"), is among the other's."""
+    heads = {stem(w[-1]) for w in (words(phrase), words(other)) if w} - GENERIC_HEADS
+    return any(head in _stems(phrase) and head in _stems(other) for head in heads)
+
+
+def _variant_spelling(phrase: str, other: str) -> bool:
+    """Whether the phrases differ only by near-identical spellings of their long words."""
+    a, b = words(phrase), words(other)
+    if len(a) != len(b) or a == b:
+        return False
+    return all(x == y or (min(len(x), len(y)) >= 6 and _close(x, y)) for x, y in zip(a, b, strict=True))
+
+
+def _close(word: str, other: str) -> bool:
+    return SequenceMatcher(None, word, other).ratio() >= 0.85
 
 
 def _abbreviates(short: str, phrase: str) -> bool:
