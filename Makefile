@@ -36,9 +36,9 @@ test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
-	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -p no:cacheprovider --basetemp=.test-runs/postgres \
+	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q --durations=15 -p no:cacheprovider --basetemp=.test-runs/postgres \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
-	$(BIN)/pytest -q --basetemp=.test-runs/sqlite; sqlite=$$?; \
+	$(BIN)/pytest -q --durations=15 --basetemp=.test-runs/sqlite; sqlite=$$?; \
 	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \
 	exit $$(( sqlite || pg ))
 

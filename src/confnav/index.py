@@ -13,6 +13,7 @@ from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.progress import Progress
 from confnav.store.protocols import SearchStore
+from confnav.summarize.stored import store_tldrs
 
 BATCH = 256
 
@@ -57,6 +58,7 @@ class IndexResult:
     unchanged: int
     dropped_vectors: int
     seconds: float
+    tldrs: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return self.__dict__.copy()
@@ -99,8 +101,10 @@ def build_index(
     from confnav.search.stored import build_keyword_index  # (search builds on this module)
 
     build_keyword_index(store, rebuild=False)  # stored here, so that a server's requests only read it
+    venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
+    tldrs = sum(store_tldrs(store, v, progress) for v in venues)  # likewise
     embedded = len({pk for _, pk, _ in todo})
-    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start)
+    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start, tldrs)
 
 
 def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:

@@ -10,6 +10,7 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer
+from confnav.summarize.stored import venue_summarizer
 
 
 def build_digest(
@@ -17,7 +18,7 @@ def build_digest(
     summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
 ) -> Report:  # fmt: skip
     info = store.get_venue(venue)
-    summarizer = summarizer or ExtractiveSummarizer()
+    summarizer = summarizer or venue_summarizer(store, venue)
     ranked = WeightedRanker().rank(store, venue, theme=theme).papers
     if like:
         ranked = blend_with_profile(store, ranked, like)

@@ -13,6 +13,7 @@ from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.reports.prose import method_name, theme_paragraph
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
+from confnav.summarize.stored import venue_summarizer
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
 
@@ -80,7 +81,7 @@ def build_overview(
 ) -> Report:  # fmt: skip
     """The overview of a venue; needs its themes (built on demand from the semantic index)."""
     info = store.get_venue(venue)
-    summarizer = summarizer or ExtractiveSummarizer()
+    summarizer = summarizer or venue_summarizer(store, venue)
     try:
         ensure_topics(store, venue)
     except ConfnavError as exc:

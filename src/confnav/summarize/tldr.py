@@ -11,7 +11,7 @@ sentence (before the authors first speak) only when no other will do. No word is
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from confnav.model import Paper
@@ -291,10 +291,16 @@ def is_acceptable(summary: str) -> bool:
 
 
 class ExtractiveSummarizer:
-    """The default Summarizer: the author's TL;DR when a source gave one, else an extractive sentence."""
+    """The default Summarizer: the author's TL;DR when a source gave one, else an extractive sentence, read from
+    `known` (the venue's TL;DRs made earlier by the same rules, by paper id) when it is there."""
+
+    def __init__(self, venue: str | None = None, known: Mapping[str, str | None] | None = None) -> None:
+        self.venue, self.known = venue, known or {}
 
     def tldr(self, paper: Paper) -> Tldr:
         if paper.tldr:
             return Tldr(paper.id, paper.tldr, "author")
+        if paper.venue == self.venue and paper.id in self.known:
+            return Tldr(paper.id, self.known[paper.id], "extractive")
         made = extractive_tldr(paper.abstract, paper.title, paper.keywords) if paper.abstract else None
         return Tldr(paper.id, made, "extractive")

@@ -16,7 +16,6 @@ from confnav.reports.institutions import Institution, institution_index, institu
 from confnav.reports.stats import stats_json
 from confnav.search.engine import MODES
 from confnav.store import PaperFilter, Store
-from confnav.summarize.tldr import ExtractiveSummarizer
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
 from confnav.web.state import AppState, state_of
@@ -36,7 +35,7 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     """A paper with its TL;DR and theme, as the paper page and API show it."""
     paper = state.store.get_paper(paper_id, venue)
     data = paper.to_dict()
-    tldr = ExtractiveSummarizer().tldr(paper)
+    tldr = state.summarizer(paper.venue).tldr(paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
     if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:

@@ -23,6 +23,8 @@ from confnav.search.engine import Searcher
 from confnav.store import open_store
 from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
+from confnav.summarize.stored import venue_summarizer
+from confnav.summarize.tldr import ExtractiveSummarizer
 
 T = TypeVar("T")
 MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go first
@@ -79,6 +81,11 @@ class ThreadStores:
         if known is None:
             known = self._read_state()
         return known
+
+    def versions(self) -> tuple[int, int]:
+        """(generation, vectors) out of the remembered counters: the searcher asks before every search."""
+        counters = dict(self.state())
+        return counters["generation"], counters["vectors"]
 
     def known_state(self) -> tuple[tuple[str, int], ...] | None:
         """The counters if read within STATE_AGE, without a query; else None."""
@@ -227,6 +234,10 @@ class AppState:
 
         threading.Thread(target=run, name=f"job-{job['id']}", daemon=True).start()
         return job
+
+    def summarizer(self, venue: str) -> ExtractiveSummarizer:
+        """The venue's summarizer, holding the TL;DRs kept in the store; read once per store state."""
+        return self.cached(("summarizer", venue), lambda: venue_summarizer(self.store, venue))
 
     def theme_of(self, venue: str, paper_id: str) -> dict[str, str] | None:
         """A paper's theme id and label, when its venue has themes: the venue's map is built once per store

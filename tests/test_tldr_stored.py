@@ -1,0 +1,38 @@
+"""TL;DRs kept in the store by `index`: the same as made on demand, and made again once a paper changes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from confnav.store import open_store
+from confnav.summarize.stored import store_tldrs, stored_tldrs, venue_summarizer
+from confnav.summarize.tldr import extractive_tldr
+from tests.backends import Location, clone
+
+
+def test_index_keeps_the_tldr_of_every_paper_with_an_abstract(indexed_db: Location) -> None:
+    with open_store(indexed_db) as store:
+        kept = stored_tldrs(store, "iclr2021")
+        papers = [p for p in store.iter_papers("iclr2021") if p.abstract and not p.tldr]
+        assert len(papers) > 2500 and {p.id for p in papers} == set(kept)
+        summarizer = venue_summarizer(store, "iclr2021")
+        for paper in papers[::100]:
+            made = extractive_tldr(paper.abstract, paper.title, paper.keywords)
+            assert kept[paper.id] == made == summarizer.tldr(paper).tldr
+        assert store_tldrs(store, "iclr2021") == 0  # up to date: nothing made again
+
+
+def test_a_changed_paper_makes_the_venue_tldrs_stale(indexed_db: Location, tmp_path: Path) -> None:
+    with open_store(clone(indexed_db, tmp_path, "changed")) as store:
+        paper = next(p for p in store.iter_papers("iclr2021") if p.abstract and not p.tldr)
+        abstract = "We propose a kettle that boils water with graph neural networks. It is fast."
+        with store.transaction():
+            store.put_papers([replace(paper, abstract=abstract)])
+        assert stored_tldrs(store, "iclr2021") == {}
+        changed = store.get_paper(paper.id, "iclr2021")
+        assert venue_summarizer(store, "iclr2021").tldr(changed).tldr == extractive_tldr(
+            abstract, paper.title, paper.keywords
+        )
+        assert store_tldrs(store, "iclr2021") > 2500
+        assert stored_tldrs(store, "iclr2021")[paper.id] == extractive_tldr(abstract, paper.title, paper.keywords)
