@@ -9,6 +9,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -208,7 +209,7 @@ def test_a_paper_without_a_vector_is_found_by_its_words_with_a_notice(sparse_db:
 
 
 def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse_db: Location, tmp_path: Path) -> None:
-    from confnav.web.state import ThreadStores
+    from confnav.web.state import STATE_AGE, ThreadStores
 
     location = clone(sparse_db, tmp_path, "served")
     served = ThreadStores(location)
@@ -218,6 +219,7 @@ def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse
         for _ in range(12):
             with writer.transaction():
                 writer.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+            time.sleep(STATE_AGE * 1.2)  # another process's write is seen within STATE_AGE
             searcher.corpus  # noqa: B018 - sees the change and starts a refresh
             searcher.wait_for_refresh()
     assert searcher.current()
@@ -225,6 +227,7 @@ def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse
     searcher.close()  # the server stops: no reload starts on a store about to close
     with open_store(location) as writer, writer.transaction():
         writer.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+    time.sleep(STATE_AGE * 1.2)
     searcher.corpus  # noqa: B018
     assert not searcher.current() and searcher._refreshing is not None and searcher._refreshing.done()
     served.close()
