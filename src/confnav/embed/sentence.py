@@ -49,7 +49,9 @@ class SentenceTransformerEmbedder(PretrainedEmbedder):
                 raise MissingExtraError("sentence-transformers models", "semantic") from None
             location = resolve_model(self.name)
             try:
-                self._model = SentenceTransformer(str(location), device="cpu")
+                # local files only: the variables above are read once, by whichever import of huggingface_hub
+                # came first, so in a long-lived process a missing model would otherwise be asked of the network
+                self._model = SentenceTransformer(str(location), device="cpu", local_files_only=True)
             except Exception as exc:  # noqa: BLE001 - any loader failure means "not available offline"
                 raise ConfnavError(
                     f"cannot load the model {self.name!r} offline ({type(exc).__name__}); "
