@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from confnav.store import open_store
-from confnav.summarize.stored import store_tldrs, stored_tldrs, venue_summarizer
+from confnav.summarize.stored import store_tldrs, stored_tldrs, tldr_cache, venue_summarizer
 from confnav.summarize.tldr import extractive_tldr
 from tests.backends import Location, clone
 
@@ -36,3 +36,11 @@ def test_a_changed_paper_makes_the_venue_tldrs_stale(indexed_db: Location, tmp_p
         )
         assert store_tldrs(store, "iclr2021") > 2500
         assert stored_tldrs(store, "iclr2021")[paper.id] == extractive_tldr(abstract, paper.title, paper.keywords)
+
+
+def test_a_damaged_entry_is_made_again_not_shown(indexed_db: Location, tmp_path: Path) -> None:
+    with open_store(clone(indexed_db, tmp_path, "damaged")) as store:
+        with store.transaction():
+            store.put_cache(tldr_cache("iclr2021"), store.venue_generation("iclr2021"), b'["<script>", 1]')
+        assert stored_tldrs(store, "iclr2021") == {}
+        assert store_tldrs(store, "iclr2021") > 2500 and len(stored_tldrs(store, "iclr2021")) > 2500

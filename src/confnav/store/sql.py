@@ -50,6 +50,12 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
+def versions_of(state: tuple[tuple[str, int], ...]) -> tuple[int, int]:
+    """(generation, vectors) out of a store's change counters (`state`)."""
+    counters = dict(state)
+    return counters["generation"], counters["vectors"]
+
+
 def venue_generation_key(venue: str) -> str:
     return f"papers:{venue}"
 
@@ -262,8 +268,7 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
 
     def versions(self) -> tuple[int, int]:
         """(generation, vectors): counters of changes to papers and to stored embeddings."""
-        values = dict(self.conn.execute("SELECT key, value FROM meta WHERE key IN ('generation', 'vectors')"))
-        return values["generation"], values["vectors"]
+        return versions_of(self.state())
 
     def state(self) -> tuple[tuple[str, int], ...]:
         """Every change counter (papers, vectors, themes, external signals): equal states, equal answers."""

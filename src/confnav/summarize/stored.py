@@ -14,13 +14,9 @@ from pathlib import Path
 
 from confnav.progress import Progress
 from confnav.search import text as search_text
-from confnav.store.protocols import CacheStore, PaperReader
+from confnav.store.protocols import CacheStore, SearchStore
 from confnav.summarize import scoring, tldr
 from confnav.summarize.tldr import ExtractiveSummarizer, extractive_tldr
-
-
-class TldrStore(CacheStore, PaperReader):
-    """What keeping TL;DRs needs: the venue's papers and a cache entry tied to its counter."""
 
 
 @cache
@@ -36,31 +32,39 @@ def tldr_cache(venue: str) -> str:
     return f"tldrs:{venue}:{rules_fingerprint()}"
 
 
+def _kept(store: CacheStore, venue: str, generation: int) -> dict[str, str | None] | None:
+    """The TL;DRs kept for the venue at this generation; None when missing, stale or unreadable."""
+    cached = store.get_cache(tldr_cache(venue))
+    if cached is None or cached[0] != generation:
+        return None
+    try:
+        found = json.loads(cached[1])
+    except ValueError:  # a damaged entry is made again, not shown
+        return None
+    if not isinstance(found, dict):
+        return None
+    return {k: v for k, v in found.items() if isinstance(k, str) and (v is None or isinstance(v, str))}
+
+
 def stored_tldrs(store: CacheStore, venue: str) -> dict[str, str | None]:
     """The venue's kept extractive TL;DRs by paper id (None: no sentence qualifies); empty when stale or missing."""
-    cached = store.get_cache(tldr_cache(venue))
-    if cached is None or cached[0] != store.venue_generation(venue):
-        return {}
-    return json.loads(cached[1])
+    return _kept(store, venue, store.venue_generation(venue)) or {}
 
 
-def store_tldrs(store: TldrStore, venue: str, progress: Progress | None = None) -> int:
+def store_tldrs(store: SearchStore, venue: str, progress: Progress | None = None) -> int:
     """Make and keep the extractive TL;DR of every paper of the venue with an abstract and no author's TL;DR,
     unless the kept ones are up to date; returns how many were made."""
     generation = store.venue_generation(venue)  # read first: a change made meanwhile leaves them stale
-    cached = store.get_cache(tldr_cache(venue))
-    if cached is not None and cached[0] == generation:
+    if _kept(store, venue, generation) is not None:
         return 0
     papers = [p for p in store.iter_papers(venue) if p.abstract and not p.tldr]
     if progress:
         progress.start(f"TL;DRs of {venue}", len(papers))
     made: dict[str, str | None] = {}
-    for i, paper in enumerate(papers, 1):
+    for paper in papers:
         made[paper.id] = extractive_tldr(paper.abstract, paper.title, paper.keywords)
-        if progress and i % 100 == 0:
-            progress.advance(100)
-    if progress:
-        progress.advance(len(papers) % 100)
+        if progress:
+            progress.advance()
     with store.transaction():
         store.put_cache(tldr_cache(venue), generation, json.dumps(made, ensure_ascii=False).encode())
     return len(made)

@@ -18,7 +18,7 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.fields import implied_by
+from confnav.topics.fields import FIELDS
 
 PAIR = " and "  # joins the two parts of a label that names a mixed theme
 MODIFIER_EVIDENCE = 3  # keywords containing a phrase needed to call it a modifier
@@ -45,6 +45,10 @@ def initials(phrase: str) -> str:
 
 def _key(tokens: list[str]) -> str:
     return " ".join(stem(w) for w in tokens)
+
+
+# A field's stemmed name → the stemmed phrases implying it.
+_IMPLYING = {_key(words(field)): tuple(_key(words(p)) for p in narrower) for field, narrower in FIELDS.items()}
 
 
 def _plain(text: str) -> list[str]:
@@ -123,7 +127,7 @@ class PhraseUse:
             mask[self.postings.get(key, [])] = True
         else:
             mask[[i for i, paper in enumerate(self.papers) if _contains(paper, key)]] = True
-        for narrower in implied_by(key):  # a field: "object detection" is computer vision
+        for narrower in _IMPLYING.get(key, ()):  # a field: "object detection" is computer vision
             mask[self.postings.get(narrower, [])] = True
         if short := acronym(phrase):
             mask[self.postings.get(self.spelled(short) or key, [])] = True

@@ -22,7 +22,7 @@ from confnav.errors import ConfnavError
 from confnav.search.engine import Searcher
 from confnav.store import open_store
 from confnav.store.protocols import Store
-from confnav.store.sql import SqlStore
+from confnav.store.sql import SqlStore, versions_of
 from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer
 
@@ -84,8 +84,7 @@ class ThreadStores:
 
     def versions(self) -> tuple[int, int]:
         """(generation, vectors) out of the remembered counters: the searcher asks before every search."""
-        counters = dict(self.state())
-        return counters["generation"], counters["vectors"]
+        return versions_of(self.state())
 
     def known_state(self) -> tuple[tuple[str, int], ...] | None:
         """The counters if read within STATE_AGE, without a query; else None."""
