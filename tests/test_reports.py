@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from confnav.cli import cli
 from confnav.reports.model import Citation
-from confnav.reports.prose import method_name, paper_name, paper_sentence, paper_subject
+from confnav.reports.prose import method_name, paper_name, paper_sentence, paper_subject, theme_paragraph
 from confnav.sources import SourceRecord, read_file
 from confnav.store import open_store
 from confnav.summarize import ExtractiveSummarizer, extractive_tldr, is_self_contained
@@ -212,6 +212,36 @@ def test_paper_sentences_name_the_paper_by_its_method_name_never_twice() -> None
     )
     clause = cite("We propose DiffWave, which synthesizes audio.", title="DiffWave: A Diffusion Model")
     assert paper_sentence(clause, "One paper") == "One paper proposes DiffWave, which synthesizes audio [[cite:p1]]."
+
+
+@pytest.mark.parametrize(
+    ("tldr", "title", "sentence"),
+    [
+        ("This paper proposes a retrieval mechanism.", "Retrieval", '"Retrieval" proposes a retrieval mechanism'),
+        ("We aim to reduce bias.", "A Study of Things", '"A Study of Things" aims to reduce bias'),
+        ("We empirically study noise.", "A Study of Things", '"A Study of Things" empirically studies noise'),
+        ("We apply smoothing to flows.", "A Study of Things", '"A Study of Things" applies smoothing to flows'),
+        ("Inspired by smoothing, we incorporate noise.", "A Long Study of Many Things Done With Great Care",
+         "Inspired by smoothing, one paper incorporates noise"),  # an opening clause kept, the ordinal in lower case
+        ("SMiRL alternates between two steps.", "SMiRL: Surprise Minimizing RL", "SMiRL alternates between two steps"),
+        ("We train a model with our loss.", "A Study of Things", '"A Study of Things" trains a model with its loss'),
+        ("We are interested in noise.", "A Study of Things", None),  # "we are" does not turn
+        ("We train a model, allowing us to see.", "A Study of Things", None),  # "us" would need rewording
+    ],
+)  # fmt: skip
+def test_paper_sentences_turn_the_authors_voice_into_the_papers(tldr: str, title: str, sentence: str | None) -> None:
+    found = cite(tldr, title)
+    made = paper_sentence(found, paper_subject(found) or "One paper")
+    assert made == (sentence and f"{sentence} [[cite:p1]].")
+
+
+def test_a_title_that_makes_a_claim_gives_no_name_and_ordinals_count_unnamed_papers() -> None:
+    assert paper_name("Neural gradients are near-lognormal: improved quantized training") is None
+    assert paper_name("Deep symbolic regression: recovering expressions") == "Deep symbolic regression"
+    named = Citation("p1", "DiffWave: A Diffusion Model", None, "We propose a vocoder.", "extractive")
+    unnamed = Citation("p2", "A Long Study of Many Things Done With Great Care", None, "We study X.", "extractive")
+    paragraph = theme_paragraph("Facts.", [named, unnamed])
+    assert paragraph == "Facts. DiffWave proposes a vocoder [[cite:p1]]. One paper studies X [[cite:p2]]."
 
 
 def test_names_come_from_the_abstracts_of_iclr2021() -> None:

@@ -58,7 +58,8 @@ def test_author_theme_and_trends_pages_link_onwards(client: TestClient) -> None:
     assert "<title>Trends ICLR 2020 → ICLR 2021" in trends and 'href="/themes/iclr2021/t' in trends
     assert "Keywords that grew" in trends
     report = client.get("/reports/iclr2021/overview").text
-    assert '<header class="site">' in report and 'class="in-app" href="/paper/' in report
+    assert '<header class="site">' in report and '><a href="/paper/' in report  # titles open the app's pages
+    assert 'class="away" href="https://openreview.net/' in report  # and their own pages stay one click away
 
 
 def test_bibtex_of_one_paper_names_the_proceedings(client: TestClient) -> None:

@@ -40,6 +40,11 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+def site_name(url: str) -> str:
+    """The site a link leads to, as a link's text ("https://www.openreview.net/forum?id=x" → "openreview.net")."""
+    return (urlsplit(url).hostname or "its own page").removeprefix("www.")
+
+
 def _foreign_scheme(target: str, allow_png_data: bool = False) -> str | None:
     """The scheme of a link target as a browser would read it, when it is not http(s); None if it is fine."""
     decoded = _SPACE_OR_CONTROL.sub("", _MD_ESCAPE.sub(r"\1", unescape(target)))

@@ -16,37 +16,45 @@ from confnav.reports.model import Citation
 from confnav.summarize.tldr import clean, sentences
 
 PAPER_SENTENCES = 4  # with the one or two fact sentences: 3-6 sentences a theme
-_VERBS = (
-    "propose|introduce|present|develop|design|show|demonstrate|prove|derive|find|study|provide|establish|"
-    "formulate|analy[sz]e|investigate|learn|identify|argue|report|extend|generalize|describe|explore|use|"
-    "leverage|apply|train|consider|offer|build|obtain|give|evaluate|revisit|characterize|examine|achieve|"
-    "outperform|release|validate|verify|test|compare|discuss|suggest|highlight"
+_ADVERBS = (  # "we also", "we empirically": not the verbs "apply", "rely", "imply"
+    r"(?:(?:also|further|first|then|next|finally|additionally|(?!(?:apply|rely|supply|multiply|reply|comply|imply)\b)"
+    r"\w{3,}ly)\s+){0,2}"
 )
-_WE_VERB = re.compile(
-    rf"^(?:in this (?:paper|work),?\s*)?(?:we|this (?:paper|work|study))\s+(also\s+)?({_VERBS})\b\s*", re.I
+# The authors speaking, after an optional opening clause: "[Inspired by X, ]we [also ]propose", "this paper proposes".
+_SPEAKER = re.compile(
+    rf"^(?P<opening>(?!(?:we|this)\b)[^,;:]{{3,100}},\s+)?(?:in this (?:paper|work),?\s*)?"
+    rf"(?P<speaker>we|this (?:paper|work|study))\s+(?P<adverbs>{_ADVERBS})(?P<verb>[a-z][a-z-]*)\b\s*",
+    re.I,
 )
+# Words after "we" that are not a verb of its own ("we are", "we can"): such a sentence is not turned.
+_AUXILIARIES = frozenset({
+    "are", "were", "be", "have", "had", "can", "could", "will", "would", "may", "might", "should", "must", "do",
+    "did", "shall", "not", "all", "both", "hereby", "here",
+})  # fmt: skip
 # "… and provide insights": verbs that follow "and" only as a second verb of "we" (not "train and test sets")
 _AND_VERB = re.compile(
     r"\b(and|then) (propose|provide|show|demonstrate|prove|derive|introduce|present|develop|establish|achieve|"
-    r"outperform|release|evaluate|validate|analy[sz]e)\b",
+    r"outperform|release|evaluate|validate|analy[sz]e|find|observe|obtain)\b",
     re.I,
 )
-_THIRD_PERSON = {"analyze": "analyzes", "analyse": "analyses", "study": "studies", "identify": "identifies",
-                 "apply": "applies", "generalize": "generalizes", "characterize": "characterizes"}  # fmt: skip
 _ORDINAL = ("One paper", "Another paper", "A third paper", "A fourth paper", "A fifth paper", "A sixth paper")
 _OUR = re.compile(r"\b(our|we|us)\b", re.I)
+
+_CLAIM_WORDS = frozenset({"is", "are", "was", "were", "be", "can", "cannot", "do", "does", "has", "have", "will"})
+_NAME = r"[A-Z][\w-]*[A-Z][\w-]*"  # a name has two capitals or more: "MQES", "SpectralNet", "NJ-ODE"
 
 
 def paper_name(title: str) -> str | None:
     """The short name a title gives its paper ("Deformable DETR: …" → "Deformable DETR"), if any."""
     head, sep, _ = title.partition(":")
     words = head.split()
-    if sep and 1 <= len(words) <= 4 and not head.lower().startswith(("on ", "towards ", "why ", "how ", "what ")):
-        return head.strip()
-    return None
+    if not sep or not 1 <= len(words) <= 4 or head.lower().startswith(("on ", "towards ", "why ", "how ", "what ")):
+        return None
+    if _CLAIM_WORDS.intersection(w.lower() for w in words):  # "Neural gradients are near-lognormal" is a claim
+        return None
+    return head.strip()
 
 
-_NAME = r"[A-Z][\w-]*[A-Z][\w-]*"  # a name has two capitals or more: "MQES", "SpectralNet", "NJ-ODE"
 _CLAUSE_WORDS = r"to|for|of|on|in|with|that|which|by|from|via|using|based|and|or"
 _FOLLOWERS = r"to|for|of|on|in|with|that|which|by|from|via|using|and|is|are|as|can|whose|where"  # not "(LCC) based"
 # "we propose Max-Q Entropy Search (MQES)": the acronym right after what the authors propose, ending the name
@@ -81,21 +89,31 @@ def method_name(abstract: str) -> str | None:
 
 
 def paper_sentence(cite: Citation, subject: str) -> str | None:
-    """The cited paper's TL;DR in the third person with `subject` ("X proposes …"), or None if it will not turn."""
+    """The cited paper's TL;DR in the third person with `subject` ("We propose X" → "X proposes …"), as it is when
+    it already opens with the paper's name, or None if it will not turn cleanly."""
     tldr = (cite.tldr or "").strip()
-    match = _WE_VERB.match(tldr)
-    if not match:
+    names = [n for n in (paper_name(cite.title), cite.name) if n]
+    if any(re.match(rf"{re.escape(name)} [a-z]", tldr) for name in names) and not _OUR.search(tldr):
+        return f"{tldr.rstrip(' .')} [[cite:{cite.paper_id}]]."  # "SMiRL alternates between …"
+    match = _SPEAKER.match(tldr)
+    if not match or match.group("verb").lower() in _AUXILIARIES:
         return None
-    verb = match.group(2).lower()
-    rest = tldr[match.end() :].rstrip(" .")
-    if not rest or _OUR.search(rest):  # "our method" would need rewording: leave the sentence out
+    rest = re.sub(r"^here\s+", "", tldr[match.end() :].rstrip(" ."))  # "we present here a …"
+    rest = re.sub(r"\bour\b", "its", rest)  # "trained with our framework": the paper's own
+    if not rest or _OUR.search(rest):  # "allowing us to …" would need rewording: leave the sentence out
         return None
     rest = _AND_VERB.sub(lambda m: f"{m.group(1)} {_third_person(m.group(2).lower())}", rest)  # "and provide"
-    named = _named_apposition(rest, [n for n in (paper_name(cite.title), cite.name) if n])
-    if named:  # "We propose DiffWave, a model …" → "DiffWave is a model …"
+    named = _named_apposition(rest, names)
+    opening = match.group("opening") or ""
+    if named and not opening:  # "We propose DiffWave, a model …" → "DiffWave is a model …"
         return f"{named[0]} is {named[1]} [[cite:{cite.paper_id}]]."
-    also = "also " if match.group(1) else ""
-    return f"{subject} {also}{_third_person(verb)} {rest} [[cite:{cite.paper_id}]]."
+    verb = match.group("verb")
+    if match.group("speaker").lower() == "we":
+        verb = _third_person(verb.lower())
+    if opening:  # "Inspired by X, we propose" → "Inspired by X, RIDE proposes"; "one paper" within the sentence
+        subject = subject[:1].lower() + subject[1:] if subject in _ORDINAL else subject
+    adverbs = match.group("adverbs").lower()
+    return f"{opening}{subject} {adverbs}{verb} {rest} [[cite:{cite.paper_id}]]."
 
 
 def _named_apposition(rest: str, names: list[str]) -> tuple[str, str] | None:
@@ -110,7 +128,12 @@ def _named_apposition(rest: str, names: list[str]) -> tuple[str, str] | None:
 
 
 def _third_person(verb: str) -> str:
-    return _THIRD_PERSON.get(verb, verb + ("es" if verb.endswith(("sh", "ch", "s", "x")) else "s"))
+    """The third person: "propose" → "proposes", "study" → "studies"; a past tense stays ("proposed")."""
+    if verb.endswith("ed"):
+        return verb
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("sh", "ch", "s", "x", "z", "o")) else "s")
 
 
 def paper_subject(cite: Citation) -> str | None:
@@ -125,10 +148,13 @@ def paper_subject(cite: Citation) -> str | None:
 def theme_paragraph(facts_text: str, cites: list[Citation], limit: int = PAPER_SENTENCES) -> str:
     """The theme's fact sentences followed by up to `limit` paper sentences, best-ranked papers first."""
     sentences: list[str] = []
+    unnamed = 0  # "One paper", "Another paper", … counted among the papers without a name only
     for cite in cites:
-        if len(sentences) == min(limit, len(_ORDINAL)):
+        if len(sentences) == limit:
             break
-        made = paper_sentence(cite, paper_subject(cite) or _ORDINAL[len(sentences)])
+        name = paper_subject(cite)
+        made = paper_sentence(cite, name or _ORDINAL[min(unnamed, len(_ORDINAL) - 1)])
         if made:
             sentences.append(made)
+            unnamed += name is None
     return " ".join([facts_text, *sentences]).strip()

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from confnav.reports.model import Citation, Fact, Report
-from confnav.safe_text import md_text, safe_link
+from confnav.safe_text import md_text, safe_link, site_name
 
 _PLACEHOLDER = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
 _CITE_MARK = re.compile(r"\[\[cite:([A-Za-z0-9_\-~.]+)\]\]")
@@ -26,6 +26,7 @@ background:#fff}main{max-width:52rem;margin:0 auto;padding:1.5rem 1rem 4rem}h1{f
 h2{margin-top:2.2rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}a{color:var(--accent)}
 .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.4rem 1rem;padding:0;list-style:none}
 .facts li{border-left:3px solid var(--accent);padding-left:.5rem}.muted{color:var(--muted);font-size:.92rem}
+.tldr{display:inline-block;margin:.15rem 0}
 ol.papers{padding-left:1.4rem}ol.papers li{margin:.45rem 0}.cite{position:relative;display:inline}
 .cite .card{display:none;position:absolute;left:0;top:1.6em;z-index:5;width:min(26rem,85vw);background:var(--card);
 border:1px solid var(--line);border-radius:6px;padding:.6rem .75rem;box-shadow:0 4px 14px rgba(0,0,0,.12);
@@ -36,7 +37,7 @@ padding:.3rem .5rem;text-align:left}td.num,th.num{text-align:right}figure{margin
 .cite.mark a,.cite.mark span[tabindex]{padding:.2rem .1rem;text-decoration:none}
 header.site{border-bottom:1px solid var(--line);background:#f7f9fb}header.site nav{max-width:52rem;margin:0 auto;
 padding:.6rem 1rem;display:flex;gap:.4rem 1.1rem;flex-wrap:wrap}header.site .brand{font-weight:700;color:var(--ink);
-text-decoration:none}a.in-app{font-size:.85rem}.wide{overflow-x:auto}
+text-decoration:none}a.away{font-size:.85rem}.wide{overflow-x:auto}
 @media (max-width:40rem){body{font-size:15px}th,td{padding:.3rem .2rem}table{font-size:.82rem}}
 @media (prefers-color-scheme:dark){:root{--ink:#e6e9ee;--muted:#a9b2bf;--line:#3a424d;--accent:#8ab8ff;--card:#1e242c}
 body{background:#14181d}header.site{background:#1b2027}.notes{background:#1e242c}}
@@ -131,9 +132,29 @@ def _html_fact(fact: Fact) -> str:
     return f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
 
 
-def _app_link(cite: Citation, report: Report) -> str:
-    href = f"/paper/{quote(cite.paper_id, safe='')}?venue={quote(report.venue.id, safe='')}"
-    return f' <a class="in-app" href="{escape(href)}" aria-label="{escape(cite.title)} in confnav">(in confnav)</a>'
+def _app_href(cite: Citation, report: Report) -> str:
+    return f"/paper/{quote(cite.paper_id, safe='')}?venue={quote(report.venue.id, safe='')}"
+
+
+def _away_link(cite: Citation) -> str:
+    """In the app, beside a paper's title (which opens its app page): its own page out there, named by its site."""
+    url = safe_link(cite.url)
+    if not url:
+        return ""
+    site = site_name(url)
+    label = f"{escape(cite.title)} on {escape(site)}"
+    return f' <a class="away" href="{escape(url)}" rel="noopener noreferrer" aria-label="{label}">{escape(site)} ↗</a>'
+
+
+def _html_item(cite: Citation, report: Report, in_app: bool) -> str:
+    """A listed paper: its title (to its app page in the app, with its own page beside), its TL;DR in the open in
+    the digest (a short list read top to bottom; elsewhere in a card), and why it is listed."""
+    title = f"{_html_cite(cite, None, _app_href(cite, report))}{_away_link(cite)}" if in_app else _html_cite(cite)
+    if report.kind == "digest" and cite.tldr:
+        note = f'<br><span class="muted">{escape(cite.note)}</span>' if cite.note else ""
+        return f'<li>{title}<br><span class="tldr">{escape(cite.tldr)}</span>{note}</li>'
+    note = f' <span class="muted">— {escape(cite.note)}</span>' if cite.note else ""
+    return f"<li>{title}{note}</li>"
 
 
 def _numbers(report: Report) -> dict[str, int]:
@@ -141,15 +162,18 @@ def _numbers(report: Report) -> dict[str, int]:
     return {c.paper_id: i for section in report.sections for i, c in enumerate(section.citations, start=1)}
 
 
-def _html_cite(cite: Citation, mark: str | None = None) -> str:
-    """A cited paper with its TL;DR card: the title (in lists) or a numbered mark (in prose), focusable for taps."""
+def _html_cite(cite: Citation, mark: str | None = None, app_href: str | None = None) -> str:
+    """A cited paper with its TL;DR card: the title (in lists) or a numbered mark (in prose), focusable for taps;
+    it links to `app_href` (its page in the app) when given, else to its own page out there."""
     card = escape(cite.tldr or "No abstract to summarize.")
     shown = escape(mark) if mark else escape(cite.title)
     url = safe_link(cite.url)
-    link = f'<a href="{escape(url)}">{shown}</a>' if url else f'<span tabindex="0">{shown}</span>'
+    href = app_href or url
+    link = f'<a href="{escape(href)}">{shown}</a>' if href else f'<span tabindex="0">{shown}</span>'
     heading = f"<strong>{escape(cite.title)}</strong><br>" if mark else ""
+    away = f' data-url="{escape(url)}"' if app_href and url else ""
     return (
-        f'<span class="cite{" mark" if mark else ""}" data-paper="{escape(cite.paper_id)}">{link}'
+        f'<span class="cite{" mark" if mark else ""}" data-paper="{escape(cite.paper_id)}"{away}>{link}'
         f'<span class="card" role="tooltip">{heading}<strong>TL;DR</strong> ({escape(cite.tldr_source)}): {card}'
         "</span></span>"
     )
@@ -179,7 +203,7 @@ APP_SCRIPT = '<script src="/static/report.js" defer></script>'  # TL;DR cards op
 
 def to_html(report: Report, in_app: bool = False) -> str:
     """One self-contained page: inline CSS and images, no external requests. `in_app` (the web app) adds the
-    site's header and, beside each cited paper, a link to its page in the app."""
+    site's header, and each cited paper links to its page in the app, with its own page out there beside it."""
     facts = _facts_by_key(report)
     numbers, cites = _numbers(report), {c.paper_id: c for sec in report.sections for c in sec.citations}
 
@@ -188,7 +212,7 @@ def to_html(report: Report, in_app: bool = False) -> str:
         cite = cites.get(paper_id)
         if cite is None:
             return f'<span data-paper="{escape(paper_id)}">{escape(paper_id)}</span>'
-        return _html_cite(cite, f"[{numbers.get(paper_id, paper_id)}]")
+        return _html_cite(cite, f"[{numbers.get(paper_id, paper_id)}]", _app_href(cite, report) if in_app else None)
 
     def fill(text: str) -> str:
         text = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))
@@ -207,11 +231,7 @@ def to_html(report: Report, in_app: bool = False) -> str:
         if section.summary:
             body.append(f"<p>{fill(section.summary)}</p>")
         if section.citations:
-            items = "".join(
-                f"<li>{_html_cite(c)}" + (_app_link(c, report) if in_app else "")
-                + (f' <span class="muted">— {escape(c.note)}</span>' if c.note else "") + "</li>"
-                for c in section.citations
-            )  # fmt: skip
+            items = "".join(_html_item(c, report, in_app) for c in section.citations)
             body.append(f'<ol class="papers">{items}</ol>')
         body.append("</section>")
     for table in report.tables:

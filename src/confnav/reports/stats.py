@@ -35,7 +35,7 @@ def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
 def decision_table(papers: list[Paper]) -> Table:
     decided = sum(p.decision.decided for p in papers)
     rows = [
-        [name, group[0].decision.outcome.value, count(len(group)),
+        [name, group[0].decision.outcome.value.replace("-", " "), count(len(group)),
          percent(len(group), decided) if group[0].decision.decided else percent(0, 0)]
         for name, group in _by_decision(papers).items()
     ]  # fmt: skip
@@ -181,7 +181,8 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
         f"Rates count accepted papers {rate_basis(decisions)}. " if lists_rejections(decisions) else ""
     )
     report.intro = (
-        f"{basis}Institutions are counted once per accepted paper after normalising their names (docs/reports.md)."
+        f"{basis}Institutions are counted once per accepted paper after normalising their names "
+        "(Google Research and Google Brain count as Google, for example)."
     )
     report.notes = data_gaps(papers)
     report.tables = stats_tables(store, venue)

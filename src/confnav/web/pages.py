@@ -17,6 +17,7 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
 from confnav.reports.stats import build_stats_report
+from confnav.safe_text import site_name
 from confnav.search.engine import SORTS
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
@@ -26,6 +27,7 @@ from confnav.web.state import state_of
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
+templates.env.filters["site"] = lambda url: site_name(str(url))
 
 
 DEFAULTS = {("mode", "hybrid"), ("sort", "relevance"), ("limit", 20)}  # left out of shareable URLs
@@ -87,7 +89,7 @@ def search_page(
     lists = state.store.reading_lists()
     return page(
         request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions,
-        paging=paging, sorts=list(SORTS), lists=lists,
+        paging=paging, sorts=list(SORTS), lists=lists, nav_venue=venue,
     )  # fmt: skip
 
 
@@ -104,7 +106,7 @@ def paper_page(request: Request, paper_id: str, venue: str | None = None, simila
     here = f"/paper/{quote(paper_id, safe='')}?venue={quote(str(data['venue']), safe='')}"
     switch = {"all": everything, "on": f"{here}&similar=all#similar", "off": f"{here}#similar"}
     return page(request, "paper.html", paper=data, similar=[h.to_dict() for h in found.hits], lists=lists,
-                switch=switch)  # fmt: skip
+                switch=switch, nav_venue=data["venue"])  # fmt: skip
 
 
 @router.get("/author/{name}", response_class=HTMLResponse)
@@ -138,7 +140,7 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
         return page(request, "error.html", 404 if isinstance(exc, NotFoundError) else 409, message=str(exc))
     problem = _topics_ready(request, venue)
     name = store.get_venue(venue).name
-    return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem)
+    return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem, nav_venue=venue)
 
 
 @router.get("/themes/{venue}", response_class=HTMLResponse)
@@ -148,7 +150,8 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     others = [s.venue for s in store.venues() if s.venue.id != venue]
-    return page(request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others)
+    return page(request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others,
+                nav_venue=venue)  # fmt: skip
 
 
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
@@ -167,7 +170,8 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
     )
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
     parent = next((t for t in store.themes(venue, 1) if t.id == theme.parent), None)  # a sub-theme's parent
-    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown, parent=parent)
+    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown, parent=parent,
+                nav_venue=venue)  # fmt: skip
 
 
 @router.get("/trends", response_class=HTMLResponse)
@@ -176,7 +180,7 @@ def trends_page(request: Request, source: str = Query(..., alias="from"), target
     names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}  # unknown: 404
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
-    return page(request, "trends.html", trends=trends(store, source, target), names=names)
+    return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
 
 
 @router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)

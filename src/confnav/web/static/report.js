@@ -23,10 +23,9 @@
     here.href = `/paper/${encodeURIComponent(cite.dataset.paper)}${venue ? `?venue=${encodeURIComponent(venue)}` : ""}`;
     here.textContent = "Open in confnav";
     line.append(document.createElement("br"), here);
-    const own = cite.querySelector(":scope > a[href]");
-    if (own) {
+    if (cite.dataset.url) {  // the title opens the app's page; its own page out there is kept here
       const away = document.createElement("a");
-      away.href = own.href;
+      away.href = cite.dataset.url;
       away.rel = "noopener noreferrer";
       away.textContent = "its own page";
       line.append(" · ", away);
