@@ -35,6 +35,11 @@ class Outcome(StrEnum):
     UNKNOWN = "unknown"
     OTHER = "other"
 
+    @property
+    def label(self) -> str:
+        """The outcome as a reader reads it ("not accepted"); the value stays the key filters take."""
+        return self.value.replace("-", " ")
+
 
 @dataclass(frozen=True)
 class Decision:

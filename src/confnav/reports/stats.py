@@ -35,7 +35,7 @@ def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
 def decision_table(papers: list[Paper]) -> Table:
     decided = sum(p.decision.decided for p in papers)
     rows = [
-        [name, group[0].decision.outcome.value.replace("-", " "), count(len(group)),
+        [name, group[0].decision.outcome.label, count(len(group)),
          percent(len(group), decided) if group[0].decision.decided else percent(0, 0)]
         for name, group in _by_decision(papers).items()
     ]  # fmt: skip

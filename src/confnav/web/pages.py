@@ -34,6 +34,11 @@ DEFAULTS = {("mode", "hybrid"), ("sort", "relevance"), ("limit", 20)}  # left ou
 SPELLINGS_SHOWN = 8  # an institution page lists this many of the ways the data writes its name
 
 
+def site_nav(venue: str) -> str:
+    """The site's navigation for a page about `venue`, as every page's header shows it (report pages too)."""
+    return templates.get_template("_nav.html").render(nav_venue=venue)
+
+
 def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
     return templates.TemplateResponse(request, template, context, status_code=status)
 
@@ -89,7 +94,7 @@ def search_page(
     lists = state.store.reading_lists()
     return page(
         request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions,
-        paging=paging, sorts=list(SORTS), lists=lists, nav_venue=venue,
+        paging=paging, sorts=list(SORTS), lists=lists, nav_venue=venue if venue in {v.id for v in venues} else "",
     )  # fmt: skip
 
 
@@ -193,7 +198,9 @@ def report_page(request: Request, venue: str, kind: str) -> Response:
     if kind not in builders:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
     try:
-        html = state.cached(("report", venue, kind), lambda: to_html(builders[kind](state.store, venue), in_app=True))
+        html = state.cached(
+            ("report", venue, kind), lambda: to_html(builders[kind](state.store, venue), app_nav=site_nav(venue))
+        )
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
     return HTMLResponse(html)
