@@ -14,7 +14,7 @@ from confnav.model import Paper
 from confnav.store import open_store
 from confnav.topics import TopicBuilder, theme_facts, trends
 from confnav.topics.fidelity import coverage, is_cut, parts
-from confnav.topics.label import CTfidfLabeler, _nested
+from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _nested
 from tests.backends import clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
@@ -122,6 +122,18 @@ def test_an_acronym_counts_for_the_phrase_the_venue_spells_it_out_as() -> None:
     assert coverage("graph neural networks", graphs) == 1.0 and coverage("GNN", graphs) == 1.0
     rl = [paper(3, "Reinforcement learning (RL) with options"), paper(4, "Offline RL at scale")]
     assert coverage("reinforcement learning", rl) == 1.0 and coverage("representation learning", rl) == 0.0
+
+
+def test_labels_are_shown_in_the_casing_authors_write_mid_sentence() -> None:
+    abstracts = ["We study Q-learning with Gaussian noise.", "Tabular Q-learning meets Gaussian processes.",
+                 "Q-learning is studied. Our q-learning variant uses Gaussian priors."]  # fmt: skip
+    q = [Paper(f"q{i}", "test", f"Value updates {i}", abstract=a, keywords=["q-learning"]) for i, a in
+         enumerate(abstracts * 2)]  # fmt: skip
+    label = labels_of([q, RL])[0]
+    assert label == "Q-learning", label
+    casing = AuthorsCasing(q)
+    assert casing.apply("gaussian processes and q-learning") == "Gaussian processes and Q-learning"
+    assert casing.apply("tabular methods") == "tabular methods"  # "Tabular" opens its sentence only
 
 
 def test_a_field_is_used_by_the_narrower_phrases_that_imply_it() -> None:

@@ -5,7 +5,8 @@ by class-based TF-IDF (Grootendorst 2022, BERTopic's c-TF-IDF): frequent in the 
 elsewhere. Among them the label is the phrase most members contain (fidelity.py) and few others
 do; a complete phrase (no "shot learning", no bare modifier like "adversarial"), written out
 ("neural architecture search", not "NAS"); for a mixed theme, two phrases ("interpretability and
-object detection"). Labels are distinct across themes, synonyms and order included.
+object detection"). Labels are distinct across themes, synonyms and order included, and shown as
+the authors write their words mid-sentence ("Q-learning", "Gaussian processes").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import chain
 from typing import Protocol
 
 import numpy as np
@@ -130,7 +132,11 @@ class CTfidfLabeler:
                 or _fallback([shown[k] for _, k in ranked[group][:2]], used, group)
             )
             used.update(_names(names[group]))
-        return [ThemeLabel(names[g], [shown[k] for _, k in ranked[g][: self.top]]) for g in range(groups)]
+        casing = AuthorsCasing(papers)
+        return [
+            ThemeLabel(casing.apply(names[g]), [casing.apply(shown[k]) for k in (k for _, k in ranked[g][: self.top])])
+            for g in range(groups)
+        ]
 
     def _best(self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str]) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
@@ -163,6 +169,31 @@ class CTfidfLabeler:
                 continue
             scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, phrase))
         return scored
+
+
+class AuthorsCasing:
+    """How the papers' authors write each word mid-sentence in their abstracts ("Q-learning", "Bayesian",
+    "Wasserstein"): labels are built from folded words and shown in the authors' usual casing."""
+
+    MID_SENTENCE = re.compile(r"(?<=[a-z0-9,;:)] )[A-Za-z][\w'-]*")
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        found = Counter(chain.from_iterable(self.MID_SENTENCE.findall(p.abstract or "") for p in papers))
+        self.forms: dict[str, Counter[str]] = defaultdict(Counter)
+        for form, n in found.items():
+            self.forms[form.lower()][form] = n
+
+    def word(self, word: str) -> str:
+        """The form most authors write, when it is not lower case and more than half of at least two uses."""
+        forms = self.forms.get(word.lower()) if word.islower() else None
+        if not forms:
+            return word
+        form, n = forms.most_common(1)[0]
+        return form if not form.islower() and n >= 2 and n > forms.total() / 2 else word
+
+    def apply(self, phrase: str) -> str:
+        """The phrase with each word in its authors' casing; spacing and joining words kept."""
+        return re.sub(r"[A-Za-z][\w'-]*", lambda m: self.word(m.group(0)), phrase)
 
 
 def _stems(phrase: str) -> set[str]:
