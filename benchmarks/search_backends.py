@@ -21,6 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import machine, postgres_database, prepare_store
+from confnav.model import Paper
 from confnav.search.engine import Searcher
 from confnav.store import open_store
 from confnav.store.copy import copy_store
@@ -46,6 +47,17 @@ WHERE p.venue = 'iclr2021'
 def plain(text: str) -> str:
     """Text as plain query words: no quotes or `field:` syntax of the query language."""
     return " ".join(text.replace('"', " ").replace(":", " ").split())
+
+
+def known_items(papers: list[Paper], count: int) -> list[Paper]:
+    """The same `count` papers with an abstract and keywords for every run (seed 0)."""
+    usable = [p for p in papers if p.abstract and p.keywords]
+    rng = np.random.default_rng(0)
+    return [usable[i] for i in rng.choice(len(usable), size=min(count, len(usable)), replace=False)]
+
+
+def first_sentence(paper: Paper) -> str:
+    return plain((paper.abstract or "").split(". ")[0])
 
 
 def mrr_at_10(ask: Ask, tasks: list[tuple[str, str]]) -> float:
@@ -84,14 +96,10 @@ def main() -> None:
         with open_store(sqlite_path) as source, open_store(url) as target:
             copy_store(source, target)
         with open_store(sqlite_path) as lite, open_store(url) as pg:
-            papers = [p for p in lite.iter_papers("iclr2021") if p.abstract and p.keywords]
-            rng = np.random.default_rng(0)
-            chosen = [papers[i] for i in rng.choice(len(papers), size=min(args.queries, len(papers)), replace=False)]
+            chosen = known_items(list(lite.iter_papers("iclr2021")), args.queries)
             tasks = {
                 "a. author keywords -> paper": [(", ".join(p.keywords), p.id) for p in chosen],
-                "b. first abstract sentence -> paper": [
-                    (plain((p.abstract or "").split(". ")[0]), p.id) for p in chosen
-                ],
+                "b. first abstract sentence -> paper": [(first_sentence(p), p.id) for p in chosen],
             }
             pg.raw.execute(TS_DOCS)  # type: ignore[attr-defined]
             searchers = {"SQLite": Searcher(lite), "PostgreSQL": Searcher(pg)}

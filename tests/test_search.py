@@ -50,6 +50,16 @@ def test_description_finds_both_random_feature_attention_papers(searcher: Search
     assert {PERFORMERS, RFA} <= set(top)
 
 
+def test_relevance_lifts_accepted_papers_a_little_and_match_does_not(searcher: Searcher) -> None:
+    where = PaperFilter(venue="iclr2021")
+    lifted = searcher.search("graph neural networks", where=where, sort="relevance").hits
+    plain = searcher.search("graph neural networks", where=where, sort="match").hits
+    assert sum(h.paper.decision.accepted for h in lifted) > sum(h.paper.decision.accepted for h in plain)
+    assert [h.score for h in plain] == sorted((h.score for h in plain), reverse=True)
+    rejected = searcher.search("Neural Pooling for Graph Neural Networks", where=where).hits[0]  # a clear match wins
+    assert rejected.paper.id == "UEtNMTl6yN" and not rejected.paper.decision.accepted
+
+
 @pytest.mark.parametrize("query", ['author:"Yang Song"', "author:Yang Song", 'author:"song, yang"', "author:Yáng SÓNG"])
 def test_author_forms(searcher: Searcher, query: str) -> None:
     hits = searcher.search(query, limit=50).hits

@@ -75,7 +75,8 @@ def _print_results(results: Results, as_json: bool) -> None:
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many hits.")
 @click.option("--offset", type=click.IntRange(0, 10_000), default=0, help="Skip this many hits (the next page).")
 @click.option("--sort", type=click.Choice(list(SORTS)), default="relevance", show_default=True,
-              help="Order of the hits (other than relevance: the most relevant matches, by that field).")  # fmt: skip
+              help="Order of the hits: relevance (accepted papers lifted 10%), match (words and meaning alone), or "
+                   "the most relevant matches by rating, decision or year.")  # fmt: skip
 @filter_options
 @json_option
 @with_store

@@ -12,7 +12,7 @@ import numpy as np
 
 from confnav.embed.base import Embedder
 from confnav.errors import ReadOnlyStoreError
-from confnav.model import Paper, RatingScale
+from confnav.model import Outcome, Paper, RatingScale
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
 from confnav.store import PaperFilter
@@ -20,7 +20,14 @@ from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
 KEYWORD_CACHE = "keyword-index-2"  # the number changes with the tokenizer
+# How a paper's outcome lifts its relevance (fusion.lift_accepted): unknown, pending and other outcomes ½.
+STANDING = {Outcome.ACCEPTED.value: 1.0, Outcome.NOT_ACCEPTED.value: 0.0}
 MASK_CACHE_BYTES = 32 << 20  # filter masks kept (one byte per row each): 256 at 130,000 papers, 64 at 500,000
+
+
+def standing(outcomes: Iterable[str]) -> np.ndarray:
+    """Each outcome's standing, 0-1 (STANDING)."""
+    return np.array([STANDING.get(outcome, 0.5) for outcome in outcomes], dtype=np.float64)
 
 
 def keyword_fields(paper: Paper) -> dict[str, str]:
@@ -84,6 +91,7 @@ class Corpus:
     keyword: KeywordIndex
     pks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # row keys, ascending
     ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    standing: np.ndarray = field(default_factory=lambda: np.zeros(0))  # of each row's outcome, 0-1
     masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
     rows_of_id: dict[str, list[int]] = field(default_factory=dict)
     short: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
@@ -101,7 +109,8 @@ class Corpus:
         keyword = keyword_index(store, generation, papers)
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
-        return cls(papers, keyword, pks, ratings=ratings, short=short)
+        lift = standing(p.decision.outcome.value for p in papers)
+        return cls(papers, keyword, pks, ratings=ratings, standing=lift, short=short)
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""

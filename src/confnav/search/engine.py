@@ -18,7 +18,7 @@ from confnav.errors import ConfnavError, NotFoundError
 from confnav.index import embedder_state_cache, paper_text, semantic_model
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
-from confnav.search.fusion import ConvexFusion, align_groups
+from confnav.search.fusion import ConvexFusion, align_groups, lift_accepted
 from confnav.search.query import Query, parse_query
 from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
@@ -85,10 +85,14 @@ class Results:
                 "matching": self.matching, "offset": self.offset, "sort": self.sort}  # fmt: skip
 
 
-# Sorts other than relevance order the most relevant matches (at most SORT_POOL) by a field.
+# Relevance lifts accepted papers by 10% (benchmarks/search_standing.py); "match" is words and meaning alone.
+ACCEPTED_LIFT = 0.1
+# Sorts other than relevance and match order the most relevant matches (at most SORT_POOL) by a field.
 SORT_POOL = 500
+BY_SCORE = ("relevance", "match")
 SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
     "relevance": lambda h: (-h.score,),
+    "match": lambda h: (-h.score,),
     "rating": lambda h: (-(h.paper.rating_mean or 0.0), -h.score),
     "decision": lambda h: (h.paper.decision.tier, -(h.paper.rating_mean or 0.0), -h.score),
     "year": lambda h: (-h.paper.year, -h.score),
@@ -98,9 +102,13 @@ SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
 class Searcher:
     """Keyword (BM25F), semantic (cosine) and hybrid retrieval; the corpus is loaded once and reused."""
 
-    def __init__(self, store: SearchStore, embedder: Embedder | None = None, fusion: Fusion | None = None) -> None:
+    def __init__(
+        self, store: SearchStore, embedder: Embedder | None = None, fusion: Fusion | None = None,
+        accepted_lift: float = ACCEPTED_LIFT,
+    ) -> None:  # fmt: skip
         self.store = store
         self.fusion = fusion or ConvexFusion()
+        self.accepted_lift = accepted_lift  # relevance × (1 + lift) for accepted papers, see fusion.lift_accepted
         self._embedder = embedder
         self._corpus: Corpus | None = None
         self._versions = (-1, -1)
@@ -253,8 +261,10 @@ class Searcher:
             score = semantic
         else:
             score = self._fuse(keyword, semantic, mask)
+        if keyword is not None and sort != "match":
+            score = lift_accepted(score, corpus.standing, self.accepted_lift)
         matching = int(np.count_nonzero(mask & (keyword > 0))) if keyword is not None else int(mask.sum())
-        if sort == "relevance":
+        if sort in BY_SCORE:
             hits = self._collect(corpus, score, mask, keyword, semantic, offset + limit, query)[offset:]
         else:
             pool = self._collect(corpus, score, mask, keyword, semantic, SORT_POOL, query)

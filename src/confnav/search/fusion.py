@@ -25,6 +25,12 @@ def normalize_semantic(scores: np.ndarray) -> np.ndarray:
     return np.clip((scores - mean) / (top - mean), 0.0, None) if top > mean else np.zeros_like(scores)
 
 
+def lift_accepted(scores: np.ndarray, standing: np.ndarray, lift: float) -> np.ndarray:
+    """Relevance with each positive score raised by `lift` × its paper's standing (accepted 1, not accepted 0,
+    others ½; corpus.py): among near-equal matches accepted papers come first, a clearly better match stays."""
+    return np.where(scores > 0, scores * (1.0 + lift * standing), scores) if lift else scores
+
+
 def align_groups(scores: np.ndarray, rows: np.ndarray, group: np.ndarray, minimum: int = 20) -> np.ndarray:
     """Scores of the `group` rows (e.g. records without an abstract) mapped onto the other rows' distribution.
 

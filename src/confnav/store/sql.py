@@ -393,15 +393,17 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
                 found[pk] = paper_from_json(data)
         return found
 
-    def row_facts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every paper's row key, whether it lacks an abstract, and its mean rating (0 without), in key order."""
+    def row_facts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+        """Every paper's row key, whether it lacks an abstract, its mean rating (0 without) and its decision's
+        outcome, in key order."""
         rows = self.conn.execute(
-            "SELECT pk, abstract IS NULL OR abstract = '', COALESCE(rating_mean, 0) FROM papers ORDER BY pk"
+            "SELECT pk, abstract IS NULL OR abstract = '', COALESCE(rating_mean, 0), outcome FROM papers ORDER BY pk"
         ).fetchall()
         if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0)
-        pks, short, ratings = zip(*rows, strict=True)
-        return np.array(pks, dtype=np.int64), np.array(short, dtype=bool), np.array(ratings, dtype=np.float64)
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0), []
+        pks, short, ratings, outcomes = zip(*rows, strict=True)
+        return (np.array(pks, dtype=np.int64), np.array(short, dtype=bool), np.array(ratings, dtype=np.float64),
+                list(outcomes))  # fmt: skip
 
     def pks_of(self, paper_id: str, venue: str | None = None) -> list[int]:
         """Row keys of the papers with this id (in one venue when given), in key order."""

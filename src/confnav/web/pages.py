@@ -30,6 +30,7 @@ templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
 templates.env.filters["site"] = lambda url: site_name(str(url))
 
 
+SORT_NAMES = {sort: {"match": "closest match"}.get(sort, sort) for sort in SORTS}  # as the sort menu shows them
 DEFAULTS = {("mode", "hybrid"), ("sort", "relevance"), ("limit", 20)}  # left out of shareable URLs
 SPELLINGS_SHOWN = 8  # an institution page lists this many of the ways the data writes its name
 
@@ -94,7 +95,7 @@ def search_page(
     lists = state.store.reading_lists()
     return page(
         request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions,
-        paging=paging, sorts=list(SORTS), lists=lists, nav_venue=venue if venue in {v.id for v in venues} else "",
+        paging=paging, sorts=SORT_NAMES, lists=lists, nav_venue=venue if venue in {v.id for v in venues} else "",
     )  # fmt: skip
 
 
