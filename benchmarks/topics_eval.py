@@ -11,7 +11,7 @@
 - label fidelity: the share of each theme's papers whose own keywords or title contain its label
   or its synonym (topics/fidelity.py), size-weighted over themes and sub-themes; the largest and the
   least faithful themes with their members' own top keywords, to check the labels against; labels
-  that are cut phrases or modifiers ("shot learning", "adversarial");
+  and keywords shown beside them that are cut phrases or modifiers ("shot learning", "adversarial");
 - speed: themes + labels + map for all papers, and peak memory.
 """
 
@@ -122,6 +122,10 @@ def label_fidelity(themes, papers) -> None:  # type: ignore[no-untyped-def]
         print(f"  {name}: size-weighted mean {np.sum(sizes * shares) / sizes.sum():.1%}, "
               f"median {np.median(shares):.1%}, under 20%: {int(np.sum(shares < 0.2))} of {len(chosen)}, "
               f"two-part labels: {pairs}; cut phrases or modifiers: {cut}")  # fmt: skip
+    shown = [(k, theme) for theme in themes for k in theme.keywords]
+    cut_keywords = [k for k, theme in shown if is_cut(k, [papers[i] for i in theme.paper_ids])]
+    print(f"  keywords shown beside the labels: {len(shown)}, cut phrases or modifiers among them: {len(cut_keywords)}"
+          f"{' (' + ', '.join(cut_keywords[:8]) + ')' if cut_keywords else ''}")  # fmt: skip
     top = [r for r in rows if r[0] == 1]
     largest, worst = sorted(top, key=lambda r: -r[1])[:10], sorted(top, key=lambda r: r[2])[:10]
     for title, chosen in (("largest", largest), ("least faithful", worst)):

@@ -56,6 +56,7 @@ def test_labels_are_whole_phrases_their_members_use(topics_db: Path) -> None:
     for theme in themes:
         members = [papers[i] for i in theme.paper_ids]
         assert not is_cut(theme.label, members), theme.label  # no "shot learning", no "graph neural"
+        assert not [k for k in theme.keywords if is_cut(k, members)], theme.keywords  # nor beside the label
         if theme.level == 1:
             assert coverage(theme.label, members) >= 0.1, theme.label  # checked against members' own words
 

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from itertools import chain
+from itertools import chain, islice
 from typing import Protocol
 
 import numpy as np
@@ -133,10 +133,18 @@ class CTfidfLabeler:
             )
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
-        return [
-            ThemeLabel(casing.apply(names[g]), [casing.apply(shown[k]) for k in (k for _, k in ranked[g][: self.top])])
-            for g in range(groups)
-        ]
+        themes = []
+        for g in range(groups):
+            keywords = self._keywords(ranked[g], shown, uses, labels == g)
+            themes.append(ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in keywords]))
+        return themes
+
+    def _keywords(
+        self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray
+    ) -> list[str]:
+        """A theme's top phrases as shown beside its label: no cut phrase ("graph neural", "shot learning")."""
+        whole = (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own))
+        return list(islice(whole, self.top))
 
     def _best(self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str]) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
