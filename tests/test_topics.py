@@ -137,6 +137,13 @@ def test_labels_are_shown_in_the_casing_authors_write_mid_sentence() -> None:
     assert casing.apply("tabular methods") == "tabular methods"  # "Tabular" opens its sentence only
 
 
+def test_keywords_beside_a_label_spell_each_phrase_once() -> None:
+    spellings = ["multi-task learning", "multitask learning"]
+    shared = [paper(i, f"Sharing layers {i}", spellings[i % 2]) for i in range(12)]
+    keywords = CTfidfLabeler().label(shared + RL, np.array([0] * 12 + [1] * 12))[0].keywords
+    assert sum(k in spellings for k in keywords) == 1, keywords
+
+
 def test_a_field_is_used_by_the_narrower_phrases_that_imply_it() -> None:
     vision = [paper(1, "Deformable transformers", "object detection"), paper(2, "An image is worth 16x16 words")]
     assert coverage("computer vision", vision) == 1.0 and coverage("natural language processing", vision) == 0.0

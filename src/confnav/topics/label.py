@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from itertools import chain, islice
+from itertools import chain
 from typing import Protocol
 
 import numpy as np
@@ -142,9 +142,15 @@ class CTfidfLabeler:
     def _keywords(
         self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray
     ) -> list[str]:
-        """A theme's top phrases as shown beside its label: no cut phrase ("graph neural", "shot learning")."""
-        whole = (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own))
-        return list(islice(whole, self.top))
+        """A theme's top phrases as shown beside its label: no cut phrase ("graph neural", "shot learning"), no
+        second spelling of one already shown ("multitask learning" after "multi-task learning")."""
+        kept: list[str] = []
+        for phrase in (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own)):
+            if not any(_same_words(phrase, other) or _variant_spelling(phrase, other) for other in kept):
+                kept.append(phrase)
+            if len(kept) == self.top:
+                break
+        return kept
 
     def _best(self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str]) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
@@ -261,6 +267,11 @@ def _same_head(phrase: str, other: str) -> bool:
     """Whether one phrase's last word, unless a generic one ("learning", "networks"), is among the other's."""
     heads = {stem(w[-1]) for w in (words(phrase), words(other)) if w} - GENERIC_HEADS
     return any(head in _stems(phrase) and head in _stems(other) for head in heads)
+
+
+def _same_words(phrase: str, other: str) -> bool:
+    """Whether the phrases are the same letters, hyphens and spaces aside ("multi-task", "multitask")."""
+    return "".join(words(phrase)) == "".join(words(other))
 
 
 def _variant_spelling(phrase: str, other: str) -> bool:
