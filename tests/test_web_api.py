@@ -52,6 +52,9 @@ def test_author_theme_and_trends_pages_link_onwards(client: TestClient) -> None:
     assert "Co-authors:" in author and 'href="/author/Stefano%20Ermon"' in author and "Affiliations:" in author
     theme = client.get("/themes/iclr2021/t01").text
     assert 'href="/themes/iclr2021/t01.' in theme or "Sub-themes" not in theme  # sub-themes are linked
+    heading = theme.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    label = next(t["label"] for t in client.get("/api/topics", params={"venue": "iclr2021"}).json() if t["id"] == "t01")
+    assert heading == label[:1].upper() + label[1:]  # "Reinforcement learning": the label as a heading
     kinds = re.findall(r'<span class="badge ([a-z-]+)">', theme.split("accepted first")[1])
     assert kinds == sorted(kinds, key=lambda k: k != "accepted")  # no reject above an accepted paper
     trends = client.get("/trends", params={"from": "iclr2020", "to": "iclr2021"}).text

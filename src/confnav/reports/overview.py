@@ -95,7 +95,7 @@ def build_overview(
     for theme in major:
         members = set(theme.paper_ids)
         chosen = [item for item in ranking.papers if item.paper.id in members][:per_theme]
-        title = theme.label[:1].upper() + theme.label[1:]
+        title = theme.heading
         cites = [citation(item, summarizer) for item in chosen]
         summary = theme_summary(theme)
         if not isinstance(summarizer, LLMSummarizer):

@@ -40,6 +40,11 @@ class ThemeFacts:
     y: float = 0.0
 
     @property
+    def heading(self) -> str:
+        """The label as a heading: its first letter in capitals, the rest as the authors write it."""
+        return self.label[:1].upper() + self.label[1:]
+
+    @property
     def size(self) -> int:
         return len(self.paper_ids)
 
