@@ -25,7 +25,7 @@ STANDING = {Outcome.ACCEPTED.value: 1.0, Outcome.NOT_ACCEPTED.value: 0.0}
 MASK_CACHE_BYTES = 32 << 20  # filter masks kept (one byte per row each): 256 at 130,000 papers, 64 at 500,000
 
 
-def standing(outcomes: Iterable[str]) -> np.ndarray:
+def standing_of(outcomes: Iterable[str]) -> np.ndarray:
     """Each outcome's standing, 0-1 (STANDING)."""
     return np.array([STANDING.get(outcome, 0.5) for outcome in outcomes], dtype=np.float64)
 
@@ -109,8 +109,8 @@ class Corpus:
         keyword = keyword_index(store, generation, papers)
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
-        lift = standing(p.decision.outcome.value for p in papers)
-        return cls(papers, keyword, pks, ratings=ratings, standing=lift, short=short)
+        standing = standing_of(p.decision.outcome.value for p in papers)
+        return cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short)
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""

@@ -91,8 +91,7 @@ ACCEPTED_LIFT = 0.1
 SORT_POOL = 500
 BY_SCORE = ("relevance", "match")
 SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
-    "relevance": lambda h: (-h.score,),
-    "match": lambda h: (-h.score,),
+    **dict.fromkeys(BY_SCORE, lambda h: (-h.score,)),
     "rating": lambda h: (-(h.paper.rating_mean or 0.0), -h.score),
     "decision": lambda h: (h.paper.decision.tier, -(h.paper.rating_mean or 0.0), -h.score),
     "year": lambda h: (-h.paper.year, -h.score),

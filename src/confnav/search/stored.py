@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from confnav.model import Paper
-from confnav.search.corpus import Corpus, keyword_index, standing
+from confnav.search.corpus import Corpus, keyword_index, standing_of
 from confnav.search.keyword import KeywordIndex
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
@@ -73,7 +73,7 @@ class LeanCorpus(Corpus):
         pks, short, ratings, outcomes = store.row_facts()
         keyword = keyword_index(store, generation, (p for _, p in store.paper_rows()))
         papers = LazyPapers(store, pks)
-        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing(outcomes), short=short)  # type: ignore[arg-type]
+        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing_of(outcomes), short=short)  # type: ignore[arg-type]
         corpus.store = store
         return corpus
 

@@ -146,7 +146,7 @@ class CTfidfLabeler:
         second spelling of one already shown ("multitask learning" after "multi-task learning")."""
         kept: list[str] = []
         for phrase in (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own)):
-            if not any(_same_words(phrase, other) or _variant_spelling(phrase, other) for other in kept):
+            if not any(_spelled_alike(phrase, other) for other in kept):
                 kept.append(phrase)
             if len(kept) == self.top:
                 break
@@ -269,9 +269,10 @@ def _same_head(phrase: str, other: str) -> bool:
     return any(head in _stems(phrase) and head in _stems(other) for head in heads)
 
 
-def _same_words(phrase: str, other: str) -> bool:
-    """Whether the phrases are the same letters, hyphens and spaces aside ("multi-task", "multitask")."""
-    return "".join(words(phrase)) == "".join(words(other))
+def _spelled_alike(phrase: str, other: str) -> bool:
+    """Whether the phrases are one phrase spelled two ways: the same letters, hyphens and spaces aside
+    ("multi-task", "multitask"), or near-identical spellings of their long words."""
+    return "".join(words(phrase)) == "".join(words(other)) or _variant_spelling(phrase, other)
 
 
 def _variant_spelling(phrase: str, other: str) -> bool:
