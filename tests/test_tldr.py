@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from confnav.sources import SourceRecord, read_file
-from confnav.summarize.tldr import clean, extractive_tldr, rule_violations, sentences, shorten
+from confnav.summarize.tldr import (
+    background_sentences,
+    clean,
+    extractive_tldr,
+    rule_violations,
+    sentences,
+    shorten,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CORPORA = [DATA / "iclr2021" / "paperlist.tsv", *sorted((DATA / "paperlists").glob("*.json"))]
@@ -28,6 +35,9 @@ CORPORA = [DATA / "iclr2021" / "paperlist.tsv", *sorted((DATA / "paperlists").gl
         ("At a lower level, it learns to plan in a locally observed space.", "points outside itself"),
         ("To address this, we propose a method that plans with learned models.", "points outside itself"),
         ("We alleviate both concerns by constructing an exploration objective.", "points outside itself"),
+        ("We develop a theory of early learning for models trained with softmax-cross-entropy loss and show.",
+         "fragment"),
+        ("This paper investigates the tightness of the algorithmic stability bounds for SGD given by.", "fragment"),
         ("We propose a method that learns the structure of large graphs from raw data and scales to many millions of "
          "nodes and edges with very little memory, no labels and no tuning at all.", "too long"),
     ],
@@ -51,6 +61,28 @@ def test_long_sentences_end_at_a_clause_not_mid_phrase() -> None:
         "We propose a new deep reinforcement learning algorithm based on counterfactual regret minimization that "
         "iteratively updates an approximation to a cumulative clipped advantage function."
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "shown"),
+    [  # ICLR 2021 sentences the previous cut left as "… and show." or "… the exponent bias."
+        ("In this work we develop a theory of early learning for models trained with softmax-cross-entropy loss and "
+         "show that the learning dynamics depend crucially on the inverse-temperature beta as well as the magnitude of "
+         "the logits at initialization.",
+         "We develop a theory of early learning for models trained with softmax-cross-entropy loss."),
+        ("In this paper we introduce an extremely flexible 8-bit floating-point (FFP8) format whose defining factors – "
+         "the bit width of exponent/fraction field, the exponent bias, and even the presence of the sign bit – are all "
+         "configurable.", "We introduce an extremely flexible 8-bit floating-point format."),
+        ("We propose a scalable and efficient approach for finding adversarial physical modifications, using a "
+         "differentiable approximation for the mapping from environmental modifications—namely, rectangles drawn on "
+         "the road—to the corresponding video inputs to the controller network.",
+         "We propose a scalable and efficient approach for finding adversarial physical modifications."),
+    ],
+)  # fmt: skip
+def test_a_long_sentence_is_not_cut_on_a_word_no_sentence_ends_on_nor_inside_an_aside(sentence: str,
+                                                                                    shown: str) -> None:  # fmt: skip
+    assert shorten(sentence) == shown
+    assert rule_violations(shown) == []
 
 
 @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.name)
@@ -107,3 +139,22 @@ def test_a_background_sentence_only_when_no_contribution_sentence_will_do() -> N
     assert extractive_tldr("Graph matching networks match graphs of many sizes. They are fast.", title) == (
         "Graph matching networks match graphs of many sizes."
     )
+
+
+def test_a_definition_of_someone_elses_method_is_background() -> None:
+    abstract = (  # ICLR 2021
+        "GradNorm is a broadly used gradient-based approach for training multitask networks, where different tasks "
+        "share, and thus compete during learning, for the network parameters. GradNorm eases the fitting of all "
+        "individual tasks by dynamically equalizing the contribution of each task to the overall gradient magnitude. "
+        "However, it does not prevent the individual tasks' gradients from conflicting, i.e., pointing towards "
+        "opposite directions, and thus resulting in a poor multitask performance. In this work we propose Rotograd, "
+        "an extension to GradNorm that addresses this problem by dynamically homogenizing not only the gradient "
+        "magnitudes but also their directions across tasks. For this purpose,Rotograd adds a layer of task-specific "
+        "rotation matrices that aligns all the task gradients."
+    )
+    title = "Rotograd: Dynamic Gradient Homogenization for Multitask Learning"
+    assert extractive_tldr(abstract, title) == (
+        "Rotograd adds a layer of task-specific rotation matrices that aligns all the task gradients."
+    )
+    assert 0 in background_sentences(sentences(abstract), title)
+    assert 0 not in background_sentences(sentences(abstract), "GradNorm: …")  # the paper's own method, defined

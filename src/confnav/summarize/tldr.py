@@ -73,6 +73,7 @@ def clean(text: str) -> str:
     text = re.sub(r"\$+([^$]*)\$+", lambda m: _strip_latex(m.group(1)), text)
     text = _strip_latex(text)
     text = text.replace("``", '"').replace("''", '"').replace("`", "'").replace("~", " ")
+    text = re.sub(r'"{2,}', '"', text)  # ``"dot-product attention": one quote mark
     text = re.sub(r"(?<![^\s,;:])\(?([1-9]|i{1,3}|iv|[a-d])\)\s", "", text)  # enumerations: "1) …, 2) …", "(i) …"
     text = re.sub(r"\s+([,.;:])", r"\1", text)
     return " ".join(text.split())
@@ -157,11 +158,25 @@ _CUT_BEFORE = frozenset({  # where a trailing clause holding a pointing phrase m
 _KEEPS_NEXT = frozenset({  # words that do not end a clause: "with respect to", "tries to", "able to"
     "respect", "due", "according", "tries", "try", "aims", "aim", "seeks", "seek", "able", "unable", "needs", "need",
     "wants", "want", "learns", "learn", "attempts", "attempt", "how", "order", "has", "have", "allows", "allow",
-    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways",
+    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways", "so", "such", "show", "shows",
+    "find", "finds", "prove", "proves", "demonstrate", "demonstrates", "argue", "argues", "observe", "suggest",
 })  # fmt: skip
+# Words a shortened sentence must not end on ("… and show.", "… given by.", "… the exponent bias, and the."); the
+# first group never ends an English sentence, so a TL;DR ending on one is a fragment (rule_violations).
+_NEVER_ENDS = frozenset({
+    "a", "an", "the", "and", "or", "but", "nor", "whose", "whereas", "than", "such", "including", "via", "namely",
+    "between", "by", "its", "their", "our", "show", "shows", "prove", "proves", "demonstrate", "demonstrates",
+    "observe", "observes", "reveal", "reveals",
+})  # fmt: skip
+_NO_CUT_ENDS = _NEVER_ENDS | {
+    "that", "which", "where", "while", "however", "of", "to", "for", "with", "from", "in", "on", "at", "as", "into",
+    "onto", "is", "are", "be", "find", "finds", "argue", "argues", "suggest", "suggests", "require", "requires",
+    "ensure", "ensures", "assume", "assumes", "guarantee", "guarantees", "implies", "indicate", "indicates",
+}  # fmt: skip
+_DASH = re.compile(r"(?<=\s)[–—-](?=\s)|—|-{2,}")  # a dash opening or closing an aside ("X -- namely Y -- Z")
 _CLAUSE_WORDS = frozenset({
-    "which", "that", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and", "but",
-    "thereby", "allowing", "enabling",
+    "which", "that", "whose", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and",
+    "but", "thereby", "allowing", "enabling",
 })  # fmt: skip
 _OPENERS = r"under|given|assuming|while|whereas|if|when|since|because|as|for|with"  # words opening a clause
 _SUBORDINATE_OPENING = re.compile(rf"^({_OPENERS})\b", re.I)
@@ -186,6 +201,7 @@ def rule_violations(tldr: str) -> list[str]:
         broken.append("question")
     if (
         tldr.endswith("…")
+        or _last_word(tldr) in _NEVER_ENDS
         or not tldr[:1].isupper()
         or _CONJUNCTION_OPENING.match(tldr)
         or (_SUBORDINATE_OPENING.match(tldr) and not _MAIN_CLAUSE.search(tldr) and "," not in tldr)
@@ -216,7 +232,7 @@ def shorten(sentence: str) -> str:
             words = [*words[: MAX_WORDS - 1], words[MAX_WORDS - 1].rstrip(",;:.") + "…"]
             break
         words = words[:cut]
-    text = " ".join(words).rstrip(",;: ")
+    text = " ".join(words).rstrip(",;:-–— ")
     if not text.endswith(("…", ".", "!", "?")):
         text += "."
     return text[0].upper() + text[1:]
@@ -236,7 +252,7 @@ def _unpoint(text: str) -> str:
             return text
     words = text.split()
     at = len(text[: found.start()].split())  # the pointing phrase's first word
-    cuts = [i for i in range(6, at + 1) if _clause_starts(words, i)]
+    cuts = [i for i in range(6, at + 1) if _clause_starts(words, i) and _may_end(words, i)]
     kept = " ".join(words[: cuts[-1]]).rstrip(",;:") if cuts else ""
     return kept + "." if _MAIN_CLAUSE.search(kept) else text
 
@@ -251,13 +267,26 @@ def _clause_starts(words: list[str], i: int) -> bool:
 
 def _clause_end(words: list[str]) -> int | None:
     """Where to end a long sentence within MAX_WORDS: after the last punctuated clause, else before the last
-    clause word ("which", "by", "and", …), never before the 8th word; None if neither is found."""
+    clause word ("which", "by", "and", …); never before the 8th word, on a word no sentence ends on, or inside
+    a dash aside closed later; None if there is no such place."""
     head = words[:MAX_WORDS]
     punctuated = [i + 1 for i, w in enumerate(head) if w.endswith((",", ";", ":")) and i >= 8]
-    if punctuated:
-        return punctuated[-1]
     joints = [i for i, w in enumerate(head) if i >= 8 and w.lower() in _CLAUSE_WORDS]
-    return joints[-1] if joints else None
+    return next((cut for cut in [*punctuated[::-1], *joints[::-1]] if _may_end(words, cut)), None)
+
+
+def _last_word(text: str) -> str:
+    found = re.findall(r"[\w'-]+", text[-40:])
+    return found[-1].lower() if found else ""
+
+
+def _may_end(words: list[str], cut: int) -> bool:
+    """Whether a sentence cut before words[cut] ends well: not on "and", "by", "show", …, nor inside a dash aside
+    ("X -- the bit width, the bias -- are …") that the rest of the sentence closes."""
+    kept, rest = " ".join(words[:cut]), " ".join(words[cut:])
+    if _last_word(kept) in _NO_CUT_ENDS:
+        return False
+    return len(_DASH.findall(f" {kept} ")) % 2 == 0 or not _DASH.search(f" {rest} ")
 
 
 def extractive_tldr(abstract: str, title: str = "", keywords: Sequence[str] = ()) -> str | None:
@@ -281,8 +310,14 @@ def background_sentences(found: list[str], title: str) -> set[int]:
     names = title_names(title)
     return {
         i for i in range(first)
-        if not (_DEFINITION.match(found[i]) or _NOVELTY.search(found[i]) or any(n in found[i] for n in names))
+        if not (_defines_own(found[i], title) or _NOVELTY.search(found[i]) or any(n in found[i] for n in names))
     }  # fmt: skip
+
+
+def _defines_own(sentence: str, title: str) -> bool:
+    """Whether the sentence defines a name the title has ("DeePa is a framework …"); not "GradNorm is a popular
+    method" in a paper titled "Rotograd: …", which is background."""
+    return bool(_DEFINITION.match(sentence)) and sentence.split()[0].lower() in title.lower()
 
 
 def is_acceptable(summary: str) -> bool:
