@@ -32,7 +32,8 @@ _LEADING = re.compile(
 # Discourse openers dropped only before a comma or "we" ("First, we …", "Then we …"; not "First-order methods").
 _DISCOURSE = re.compile(
     r"^(first(ly)?|second(ly)?|third(ly)?|next|then|further|instead|lastly|importantly|most importantly|crucially|"
-    r"notably|(perhaps )?surprisingly|interestingly|empirically|experimentally|subsequently|meanwhile|together|"
+    r"notably|(perhaps )?surprisingly|interestingly|differently|herein|alternatively|accordingly|empirically|"
+    r"experimentally|subsequently|meanwhile|together|"
     r"more specifically|in (this|our) (article|work|paper)|in the paper|to the best of our knowledge|"
     r"to (do (this|so)|that end|this aim)|for this purpose|in this (way|regard|context)|doing so|in contrast)"
     r"(\s*,\s*|\s+(?=we\b))",
@@ -125,7 +126,7 @@ _FIELD_STATE = re.compile(
     r"\b(in recent years|recent(ly)?|(has|have) (recently )?(attracted|received|gained|drawn|emerged|become|shown "
     r"promise)|(is|are|remains?) (still |often |relatively )?(an open|a challenging|a fundamental|a long-standing|"
     r"a key|an important|under-?studied|less studied|poorly understood|limited|largely unexplored|not well understood|"
-    r"widely used|popular|prevailing|predominant|ubiquitous)|growing interest|increasing attention|"
+    r"widely used|popular|prevailing|predominant|ubiquitous)|(growing|increasing) (interests?|attention)|"
     r"a (significant|major|key|fundamental|further|central) (obstacle|challenge|limitation|bottleneck)|"
     r"(existing|previous|prior|conventional|standard|traditional|classical|current) (\w+ ){0,3}(methods|approaches|"
     r"techniques|works?|models|algorithms|systems))\b",
@@ -138,8 +139,9 @@ _NOVELTY = re.compile(r"\b(novel|new (method|approach|framework|model|algorithm|
 _SUBJECT = r"(we|our|this (paper|work|study|article))\b"
 _OPENER_BEFORE_SUBJECT = re.compile(rf"^(?!{_SUBJECT})[^;]{{3,250}}?,\s*(?=({_SUBJECT}|here\b))", re.I)
 _POINTER_PATTERN = (
-    rf"{_POINTING.pattern}|\b(this|these|those)\s*[,;:.]|\bthe above\b|\baforementioned\b|\bthat (gap|issue|problem|"
-    r"challenge|limitation|shortcoming|question|goal)\b|\b(both|the two) (concerns|issues|problems|limitations|"
+    rf"{_POINTING.pattern}|\b(this|these|those)\s*[,;:.]|\bthe above\b|\b(aforementioned|above-?mentioned)\b|"
+    r"\bthat (gap|issue|problem|challenge|limitation|shortcoming|question|goal)\b|"
+    r"\b(both|the two) (concerns|issues|problems|limitations|"
     r"challenges|shortcomings|drawbacks)\b"
 )
 _POINTER_LOWER, _POINTER_ANY_CASE = re.compile(_POINTER_PATTERN), re.compile(_POINTER_PATTERN, re.I)
