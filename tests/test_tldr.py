@@ -128,6 +128,12 @@ def test_cleaning_and_splitting_leftovers_of_latex_and_missing_spaces() -> None:
     assert clean(r"This paper introduces {\it distributional inclusion vector embedding (DIVE)}.") == (
         "This paper introduces distributional inclusion vector embedding (DIVE)."
     )
+    assert clean(r"any such algorithm requires $\Omega(d^2/\varepsilon)$ samples on $\mathbb{R}^d\times\{\pm 1\}$") == (
+        "any such algorithm requires Ω(d^2/ε) samples on R^d×± 1"
+    )  # symbols as a reader sees them, not "Omega", "times", "pm"
+    assert shorten(clean(r"We show that it requires $O(\sqrt{n})$ samples (i.e. few).")) == (
+        "We show that it requires O(√n) samples."  # a formula's parentheses stay, an aside's go
+    )
     assert sentences("Agents learn by imitation.In this paper, we discuss X. See e.g. Fig. 2 for details.") == [
         "Agents learn by imitation.", "In this paper, we discuss X.", "See e.g. Fig. 2 for details."
     ]  # fmt: skip

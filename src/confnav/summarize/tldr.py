@@ -80,10 +80,29 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+_GREEK = (  # in Unicode order from α (U+03B1) and Α (U+0391); "" for final sigma, which has no LaTeX name
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi",
+    "omicron", "pi", "rho", "", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
+)  # fmt: skip
+# LaTeX symbols as the reader would see them ("\Omega(d^2)" → "Ω(d^2)", "\mathbb{R}^d\times\{\pm 1\}" → "R^d×±1").
+_LATEX_SYMBOLS = {
+    "times": "×", "pm": "±", "cdot": "·", "otimes": "⊗", "infty": "∞", "sqrt": "√", "sim": "~", "approx": "≈",
+    "in": "∈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ll": "≪", "gg": "≫", "to": "→",
+    "rightarrow": "→", "leftarrow": "←", "propto": "∝", "nabla": "∇", "partial": "∂", "ell": "ℓ", "prime": "′",
+    "ldots": "…", "cdots": "…", "dots": "…", "ast": "*", "mid": "|", "epsilon": "ε", "varepsilon": "ε",
+    **{name: chr(code) for name, code in zip(_GREEK, range(0x3B1, 0x3CA), strict=True) if name},
+    **{name.capitalize(): chr(code) for name, code in zip(_GREEK, range(0x391, 0x3AA), strict=True) if name},
+}  # fmt: skip
+
+
 def _strip_latex(text: str) -> str:
-    text = re.sub(r"\\[A-Za-z]+\{([^{}]*)\}", r"\1", text)  # \emph{X}, \underline{c}omposite: the words
-    text = re.sub(r"\\(it|bf|em|sc|tt|rm|sl|sf|small|large|Large|footnotesize|normalsize)\b\s*", "", text)  # {\it X}
-    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
+    text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2", text)
+    # \emph{X}, \underline{c}omposite: the words; \sqrt{n}: √n
+    text = re.sub(r"\\([A-Za-z]+)\{([^{}]*)\}", lambda m: _LATEX_SYMBOLS.get(m[1], "") + m[2], text)
+    text = re.sub(  # {\it X}, \mathbf x
+        r"\\(it|bf|em|sc|tt|rm|sl|sf|small|large|Large|footnotesize|normalsize|math(bf|bb|cal|rm|it|sf)|boldsymbol|bm)"
+        r"\b\s*", "", text)  # fmt: skip
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group(1)), text)
     return text.replace("{", "").replace("}", "").replace("\\", "").replace("$", "")
 
 
@@ -224,7 +243,8 @@ def shorten(sentence: str) -> str:
     if "[" in text:
         text = re.sub(r"\s*\[[^\[\]]*\]", "", text)
     if "(" in text:
-        text = re.sub(r"\s*\(([^()]*)\)", lambda m: m.group(0) if _ACRONYM.fullmatch(m.group(1)) else "", text)
+        aside = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # "Ω(d^2)", "f(x)": part of the formula, kept
+        text = aside.sub(lambda m: m.group(0) if _ACRONYM.fullmatch(m.group(1)) else "", text)
         if len(text.split()) > MAX_WORDS:
             text = re.sub(r"\s*\([^()]*\)", "", text)
     words = text.split()
