@@ -225,6 +225,8 @@ def test_paper_sentences_name_the_paper_by_its_method_name_never_twice() -> None
          "Inspired by smoothing, one paper incorporates noise"),  # an opening clause kept, the ordinal in lower case
         ("SMiRL alternates between two steps.", "SMiRL: Surprise Minimizing RL", "SMiRL alternates between two steps"),
         ("We train a model with our loss.", "A Study of Things", '"A Study of Things" trains a model with its loss'),
+        ("We propose a view of mixup and formulate its optimal batch.", "A Study of Things",
+         '"A Study of Things" proposes a view of mixup and formulates its optimal batch'),  # the second verb too
         ("We are interested in noise.", "A Study of Things", None),  # "we are" does not turn
         ("We train a model, allowing us to see.", "A Study of Things", None),  # "us" would need rewording
     ],

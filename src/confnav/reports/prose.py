@@ -34,7 +34,9 @@ _AUXILIARIES = frozenset({
 # "… and provide insights": verbs that follow "and" only as a second verb of "we" (not "train and test sets")
 _AND_VERB = re.compile(
     r"\b(and|then) (propose|provide|show|demonstrate|prove|derive|introduce|present|develop|establish|achieve|"
-    r"outperform|release|evaluate|validate|analy[sz]e|find|observe|obtain)\b",
+    r"outperform|release|evaluate|validate|analy[sz]e|find|observe|obtain|formulate|investigate|explore|identify|"
+    r"leverage|incorporate|characteri[sz]e|construct|generali[sz]e|extend|discuss|conduct|perform|compare|apply|"
+    r"adopt|exploit|enable|improve|reduce|offer|reveal|verify|highlight|argue)\b",
     re.I,
 )
 _ORDINAL = ("One paper", "Another paper", "A third paper", "A fourth paper", "A fifth paper", "A sixth paper")

@@ -97,12 +97,12 @@ _LATEX_SYMBOLS = {
 
 def _strip_latex(text: str) -> str:
     text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2", text)
-    # \emph{X}, \underline{c}omposite: the words; \sqrt{n}: √n
-    text = re.sub(r"\\([A-Za-z]+)\{([^{}]*)\}", lambda m: _LATEX_SYMBOLS.get(m[1], "") + m[2], text)
+    text = re.sub(r"\\([A-Za-z]+)(?![A-Za-z])", lambda m: _LATEX_SYMBOLS.get(m[1], m[0]), text)  # \in\mathbb{R}: ∈
+    text = re.sub(r"\\[A-Za-z]+\{([^{}]*)\}", r"\1", text)  # \emph{X}, \underline{c}omposite: the words
     text = re.sub(  # {\it X}, \mathbf x
         r"\\(it|bf|em|sc|tt|rm|sl|sf|small|large|Large|footnotesize|normalsize|math(bf|bb|cal|rm|it|sf)|boldsymbol|bm)"
         r"\b\s*", "", text)  # fmt: skip
-    text = re.sub(r"\\([A-Za-z]+)", lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
     return text.replace("{", "").replace("}", "").replace("\\", "").replace("$", "")
 
 
