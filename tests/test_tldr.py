@@ -137,6 +137,9 @@ def test_cleaning_and_splitting_leftovers_of_latex_and_missing_spaces() -> None:
     assert sentences("Agents learn by imitation.In this paper, we discuss X. See e.g. Fig. 2 for details.") == [
         "Agents learn by imitation.", "In this paper, we discuss X.", "See e.g. Fig. 2 for details."
     ]  # fmt: skip
+    assert sentences("We propose X (DATTI).Specifically, we derive two sets.") == [
+        "We propose X (DATTI).", "Specifically, we derive two sets."
+    ]  # fmt: skip
 
 
 def test_a_background_sentence_only_when_no_contribution_sentence_will_do() -> None:

@@ -50,7 +50,9 @@ _ANAPHORA = re.compile(
 )
 _SHORT_OPENER = re.compile(r"^[^,;()]{2,40},\s+")
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|et al|vs|cf|fig|eq|resp|approx|w\.r\.t|etc|a\.k\.a)\.", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s+(?=[A-Z0-9\"'(])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z]))")  # also "…data.We"
+_SENTENCE_END = re.compile(  # also "…data.We", "…(DATTI).Specifically"
+    r"(?<=[.!?])(?:\s+(?=[A-Z0-9\"'(])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])|(?<=\)[.!?])(?=[A-Z][a-z]))"
+)
 _ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
 
 
