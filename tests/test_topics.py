@@ -110,6 +110,24 @@ def test_a_modifier_is_no_label_but_the_phrase_it_starts_is() -> None:
     assert all(part.startswith("adversarial ") for part in parts(label)) and not is_cut(label, adversarial), label
 
 
+@pytest.mark.parametrize(
+    ("titles", "cut"),
+    [  # venues whose papers give no keywords (NeurIPS, CVPR, ACL lists): labels come from title words alone
+        (["Few-Shot Learning with Graphs", "Zero-Shot Learning via Attributes", "One-Shot Learning of Scenes",
+          "Low-Shot Learning Made Easy", "Meta Few-Shot Learning Revisited"], "shot learning"),
+        (["Low Rank Tensor Completion", "Low Rank Approximation in Streams", "Generalized Low Rank Tensor Models",
+          "Fast Low Rank Matrix Sensing", "Low Rank Bandits"], "low rank"),
+        (["Multi-Armed Bandits with Delays", "Combinatorial Multi-Armed Bandits with Costs",
+          "Contextual Multi-Armed Bandit Algorithms", "Regret of Multi-Armed Bandits with Graphs"], "multi armed"),
+    ],
+)  # fmt: skip
+def test_a_label_from_titles_alone_is_no_cut_phrase(titles: list[str], cut: str) -> None:
+    group = [paper(i, title) for i, title in enumerate(titles * 2)]
+    others = [paper(50 + i, f"Policy iteration for agents number {i}") for i in range(10)]
+    label = labels_of([group, others])[0]
+    assert cut not in parts(label) and not is_cut(label, group), label
+
+
 def test_a_mixed_theme_is_named_by_both_halves() -> None:
     mixed = [paper(i, f"Saliency maps explained {i}", "interpretability") for i in range(6)]
     mixed += [paper(20 + i, f"Detecting boxes fast {i}", "object detection") for i in range(6)]

@@ -80,6 +80,7 @@ class PhraseUse:
         self.expansions: dict[str, Counter[str]] = {}  # each acronym: the runs it stands for in papers writing it
         self.in_keywords: dict[str, list[int]] = {}  # each time a run of plain words occurs in a keyword: the paper
         self.ending_keywords: dict[str, list[int]] = {}  # each time such a run ends the keyword
+        self.whole_keywords = Counter[str]()  # each keyword, in plain words: how many times it is written
         for i, paper in enumerate(papers):
             runs = _runs(paper)
             by_initials: dict[str, set[str]] = {}
@@ -97,11 +98,13 @@ class PhraseUse:
                     self.expansions.setdefault(form, Counter()).update(by_initials.get(form, set()))
             for keyword in paper.keywords:
                 plain = _plain(keyword)
+                self.whole_keywords[" ".join(plain)] += 1
                 for n in range(1, min(LONGEST, len(plain)) + 1):
                     for start in range(len(plain) - n + 1):
                         self.in_keywords.setdefault(" ".join(plain[start : start + n]), []).append(i)
                     self.ending_keywords.setdefault(" ".join(plain[-n:]), []).append(i)
         self.titles = [words(paper.title) for paper in papers]
+        self.hyphenated = [_hyphenated(paper.title) for paper in papers]  # words written after a hyphen ("shot")
         self._cache: dict[str, np.ndarray] = {}
 
     def of(self, label: str) -> np.ndarray:
@@ -149,18 +152,26 @@ class PhraseUse:
     def members(self, own: np.ndarray) -> list[Paper]:
         return [self.papers[i] for i in np.flatnonzero(own)]
 
-    def incomplete(self, label: str, own: np.ndarray | None = None, share: float = 0.7, modifier: float = 0.25) -> bool:
+    def incomplete(
+        self, label: str, own: np.ndarray | None = None, share: float = 0.7, modifier: float = 0.25, evidence: int = 0
+    ) -> bool:
         """Whether the label (or a part of one) is cut out of a longer phrase: where its words occur together
         in the titles of the papers in `own` (all by default), the same word mostly comes right before or
-        after ("shot learning" in "few-shot learning", "graph neural" + networks); or it is a modifier, which
-        ends under `modifier` of the keywords containing it, in `own` or in all ("adversarial" in
-        "adversarial robustness", "adversarial examples")."""
+        after ("graph neural" + networks), a word mostly follows ("low rank" tensor, approximation), or its
+        first word is mostly the end of a hyphenated word ("shot learning" in "few-shot learning"), or no
+        keyword has it and fewer than `evidence` titles do (too few to tell); or it is a modifier, which ends under
+        `modifier` of the keywords containing it, in `own` or in all ("adversarial" in "adversarial robustness",
+        "adversarial examples")."""
         own = np.ones(len(self.papers), dtype=bool) if own is None else own
-        titles = [self.titles[i] for i in np.flatnonzero(own)]
         for part in parts(label):
-            key = " ".join(_plain(part))
-            if _cut(words(part), titles, share):
+            key, tokens = " ".join(_plain(part)), words(part)
+            using = sorted({i for i in self.postings.get(_key(tokens), []) if own[i]})  # title or keyword has them
+            runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.hyphenated[i] for i in using])
+            whole = self.whole_keywords[key] > 0  # some author writes it as a keyword of its own: a name
+            if runs.cut(share, modifiers=not whole):
                 return True
+            if key not in self.in_keywords and runs.titles < evidence:
+                return True  # a run of title words no keyword has, in too few titles to tell whether it is whole
             for pool in (own, None):  # the papers in `own`, then all: a modifier in either is no name
                 seen, ends = _count(self.in_keywords, key, pool), _count(self.ending_keywords, key, pool)
                 if seen >= MODIFIER_EVIDENCE and ends < modifier * seen:
@@ -188,18 +199,43 @@ def is_cut(label: str, members: Sequence[Paper]) -> bool:
     return PhraseUse(members).incomplete(label)
 
 
-def _cut(target: list[str], titles: list[list[str]], share: float) -> bool:
-    """Whether the words occur at least three times in the titles, mostly next to the same word."""
-    n = len(target)
-    if n < 2:
-        return False
-    seen, around = 0, Counter[tuple[str, str]]()
-    for title in titles:
-        for i in range(len(title) - n + 1):
-            if title[i : i + n] == target:
-                seen += 1
-                if i + n < len(title):
-                    around["after", title[i + n]] += 1
-                if i > 0:
-                    around["before", title[i - 1]] += 1
-    return seen >= 3 and max(around.values(), default=0) >= share * seen
+_HYPHENATED = re.compile(r"(?<=\w)-(\w+)")
+
+
+def _hyphenated(title: str) -> set[str]:
+    """The words a title writes right after a hyphen, folded ("Few-Shot Learning" → {"shot"})."""
+    return {w for found in _HYPHENATED.findall(title) for w in words(found)[:1]}
+
+
+class TitleRuns:
+    """Where a phrase's words occur together in some titles: what comes right before and after, and whether
+    its first word is written after a hyphen ("few-shot")."""
+
+    def __init__(self, target: list[str], titles: list[list[str]], hyphenated: list[set[str]]) -> None:
+        n, self.target = len(target), target
+        self.seen = self.continued = self.titles = self.after_hyphen = 0
+        self.around = Counter[tuple[str, str]]()
+        for title, after in zip(titles, hyphenated, strict=True):
+            found = [i for i in range(len(title) - n + 1) if title[i : i + n] == target]
+            self.titles += bool(found)
+            self.after_hyphen += bool(found) and target[0] in after
+            for i in found:
+                self.seen += 1
+                if i + n < len(title) and title[i + n] not in STOPWORDS:  # "for", "with": no continuation
+                    self.around["after", title[i + n]] += 1
+                    self.continued += 1
+                if i > 0 and title[i - 1] not in STOPWORDS:
+                    self.around["before", title[i - 1]] += 1
+
+    def cut(self, share: float, modifiers: bool = True) -> bool:
+        """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; in two
+        titles or more, the first word mostly after a hyphen ("shot learning"); with `modifiers`, in three uses or
+        more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation)."""
+        if len(self.target) < 2:
+            return False
+        same = max(self.around.values(), default=0)
+        return (
+            (self.seen >= 2 and same >= share * self.seen)
+            or (self.titles >= 2 and self.after_hyphen >= share * self.titles)
+            or (modifiers and self.seen >= 3 and self.continued >= share * self.seen)
+        )

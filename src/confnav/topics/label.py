@@ -28,6 +28,7 @@ from confnav.topics.fidelity import PAIR, PhraseUse, acronym, initials, parts
 
 KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a phrase cut from a title
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
+TITLE_EVIDENCE = 2  # a label from title words alone must be in this many of its theme's titles (else: too few to judge)
 TOO_GENERIC = frozenset(
     {"deep learning", "machine learning", "neural networks", "neural network", "deep neural networks",
      "deep neural network", "artificial intelligence", "ai", "ml", "dl", "learning", "theory", "empirical study"}
@@ -79,8 +80,14 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
                 continue
             display = " ".join(gram)
             if display not in TOO_GENERIC:
-                found.setdefault(_key(display), (display, TITLE_WEIGHT))
+                found.setdefault(_key(display), (_as_written(paper.title, gram) or display, TITLE_WEIGHT))
     return [(key, display, weight) for key, (display, weight) in found.items()]
+
+
+def _as_written(title: str, gram: list[str]) -> str | None:
+    """The words as the title joins them, hyphens kept ("Few-Shot Learning" → "few-shot learning")."""
+    found = re.search(r"\b" + r"[\s-]+".join(map(re.escape, gram)) + r"\b", title.lower())
+    return " ".join(found.group(0).split()) if found else None
 
 
 class CTfidfLabeler:
@@ -129,7 +136,7 @@ class CTfidfLabeler:
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
                 self._best(keywords, uses, own, used)
                 or self._best([shown[key] for key in shortlist], uses, own, used)
-                or _fallback([shown[k] for _, k in ranked[group][:2]], used, group)
+                or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used, group)
             )
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
@@ -140,12 +147,14 @@ class CTfidfLabeler:
         return themes
 
     def _keywords(
-        self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray
-    ) -> list[str]:
+        self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray,
+        evidence: int = 0,
+    ) -> list[str]:  # fmt: skip
         """A theme's top phrases as shown beside its label: no cut phrase ("graph neural", "shot learning"), no
-        second spelling of one already shown ("multitask learning" after "multi-task learning")."""
+        second spelling of one already shown ("multitask learning" after "multi-task learning"); with `evidence`,
+        none from title words alone in fewer titles."""
         kept: list[str] = []
-        for phrase in (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own)):
+        for phrase in (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own, evidence=evidence)):
             if not any(_spelled_alike(phrase, other) for other in kept):
                 kept.append(phrase)
             if len(kept) == self.top:
@@ -175,7 +184,7 @@ class CTfidfLabeler:
         scored: list[tuple[float, float, str]] = []
         for phrase in phrases:
             label = f"{first}{PAIR}{phrase}" if first else phrase
-            if _names(label, taking=False) & used or uses.incomplete(phrase, own):
+            if _names(label, taking=False) & used or uses.incomplete(phrase, own, evidence=TITLE_EVIDENCE):
                 continue
             using = uses.of(label)
             inside, overall = float(using[own].mean()), float(using.mean())
@@ -315,6 +324,8 @@ def _joined(phrase: str, other: str) -> bool:
 
 
 def _fallback(phrases: list[str], used: set[str], group: int) -> str:
-    """Two top phrases joined, or a numbered name, when no single phrase is free."""
-    joined = PAIR.join(phrases)
-    return joined if phrases and not _names(joined, taking=False) & used else f"theme {group + 1}"
+    """The two top whole phrases, the second not repeating the first, joined; or a numbered name when they are
+    taken."""
+    chosen = phrases[:1] + [p for p in phrases[1:] if not _nested(p, phrases[0])][:1]
+    joined = PAIR.join(chosen)
+    return joined if chosen and not _names(joined, taking=False) & used else f"theme {group + 1}"
