@@ -136,7 +136,10 @@ class CTfidfLabeler:
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
                 self._best(keywords, uses, own, used)
                 or self._best([shown[key] for key in shortlist], uses, own, used)
-                or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used, group)
+                or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
+                or _fallback([p for p in self._keywords(ranked[group], shown, uses, own)  # from one title:
+                              if not STOPWORDS.intersection(words(p))], used, most=1)  # one plain phrase
+                or f"theme {group + 1}"
             )
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
@@ -323,9 +326,10 @@ def _joined(phrase: str, other: str) -> bool:
     return any("".join(b[i:j]) == "".join(a) for i in range(len(b)) for j in range(i + 1, len(b) + 1))
 
 
-def _fallback(phrases: list[str], used: set[str], group: int) -> str:
-    """The two top whole phrases, the second not repeating the first, joined; or a numbered name when they are
-    taken."""
-    chosen = phrases[:1] + [p for p in phrases[1:] if not _nested(p, phrases[0])][:1]
+def _fallback(phrases: list[str], used: set[str], most: int = 2) -> str | None:
+    """The two (or `most`) top whole phrases no other theme has taken, the second not repeating the first,
+    joined; None when there are none."""
+    free = [p for p in phrases if not _names(p, taking=False) & used]
+    chosen = free[:1] + [p for p in free[1:] if not _nested(p, free[0])][: most - 1]
     joined = PAIR.join(chosen)
-    return joined if chosen and not _names(joined, taking=False) & used else f"theme {group + 1}"
+    return joined if chosen and not _names(joined, taking=False) & used else None
