@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from itertools import chain
+from itertools import chain, product
 from typing import Protocol
 
 import numpy as np
@@ -35,6 +35,11 @@ TOO_GENERIC = frozenset(
 )  # fmt: skip
 
 
+# Words that join a phrase to the rest of its title, so a phrase holding one is rarely a name of its own.
+_JOINING = STOPWORDS | {
+    "without", "yet", "more", "most", "very", "also", "using", "towards", "toward", "via", "versus", "beyond",
+    "through", "across", "within", "into", "among", "against",
+}  # fmt: skip
 GENERIC_HEADS = frozenset(stem(w) for w in ("learning", "network", "model", "method", "system", "algorithm", "data"))
 
 
@@ -84,10 +89,23 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
     return [(key, display, weight) for key, (display, weight) in found.items()]
 
 
+_PUNCTUATION = re.compile(r"[^\w\s-]")
+
+
 def _as_written(title: str, gram: list[str]) -> str | None:
-    """The words as the title joins them, hyphens kept ("Few-Shot Learning" → "few-shot learning")."""
-    found = re.search(r"\b" + r"[\s-]+".join(map(re.escape, gram)) + r"\b", title.lower())
-    return " ".join(found.group(0).split()) if found else None
+    """The words as the title joins them, hyphens kept ("Few-Shot Learning" → "few-shot learning"); None when
+    the title has no hyphen there."""
+    if "-" not in title:
+        return None
+    text = " " + " ".join(_PUNCTUATION.sub(" ", title.lower()).split()) + " "
+    for joints in product(" -", repeat=len(gram) - 1):
+        written = gram[0] + "".join(joint + word for joint, word in zip(joints, gram[1:], strict=True))
+        at = text.find(written)
+        while at >= 0:  # whole words: a space or a hyphen on each side ("zero-shot sketch-based")
+            if text[at - 1] in " -" and text[at + len(written)] in " -":
+                return written
+            at = text.find(written, at + 1)
+    return None
 
 
 class CTfidfLabeler:
@@ -138,7 +156,7 @@ class CTfidfLabeler:
                 or self._best([shown[key] for key in shortlist], uses, own, used)
                 or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
                 or _fallback([p for p in self._keywords(ranked[group], shown, uses, own)  # from one title:
-                              if not STOPWORDS.intersection(words(p))], used, most=1)  # one plain phrase
+                              if not _JOINING.intersection(words(p))], used, most=1)  # one plain phrase
                 or f"theme {group + 1}"
             )
             used.update(_names(names[group]))
