@@ -54,6 +54,7 @@ _SENTENCE_END = re.compile(  # also "…data.We", "…(DATTI).Specifically"
     r"(?<=[.!?])(?:\s+(?=[A-Z0-9\"'(])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])|(?<=\)[.!?])(?=[A-Z][a-z]))"
 )
 _ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
+_ASIDE = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # a parenthesis after a space; "Ω(d^2)", "f(x)" are formulas
 
 
 @dataclass
@@ -181,8 +182,7 @@ _CUT_BEFORE = frozenset({  # where a trailing clause holding a pointing phrase m
 _KEEPS_NEXT = frozenset({  # words that do not end a clause: "with respect to", "tries to", "able to"
     "respect", "due", "according", "tries", "try", "aims", "aim", "seeks", "seek", "able", "unable", "needs", "need",
     "wants", "want", "learns", "learn", "attempts", "attempt", "how", "order", "has", "have", "allows", "allow",
-    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways", "so", "such", "show", "shows",
-    "find", "finds", "prove", "proves", "demonstrate", "demonstrates", "argue", "argues", "observe", "suggest",
+    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways",
 })  # fmt: skip
 # Words a shortened sentence must not end on ("… and show.", "… given by.", "… the exponent bias, and the."); the
 # first group never ends an English sentence, so a TL;DR ending on one is a fragment (rule_violations).
@@ -245,8 +245,7 @@ def shorten(sentence: str) -> str:
     if "[" in text:
         text = re.sub(r"\s*\[[^\[\]]*\]", "", text)
     if "(" in text:
-        aside = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # "Ω(d^2)", "f(x)": part of the formula, kept
-        text = aside.sub(lambda m: m.group(0) if _ACRONYM.fullmatch(m.group(1)) else "", text)
+        text = _ASIDE.sub(lambda m: m.group(0) if _ACRONYM.fullmatch(m.group(1)) else "", text)
         if len(text.split()) > MAX_WORDS:
             text = re.sub(r"\s*\([^()]*\)", "", text)
     words = text.split()

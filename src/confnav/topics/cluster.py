@@ -88,9 +88,10 @@ class LeidenClusterer:
         for _ in range(12):
             membership, quality = self._partition(graph, resolution, self.seed)
             labels = merge_small(membership, vectors, min_size)
-            if low <= int(labels.max()) + 1 <= high:
+            count = int(labels.max()) + 1
+            if low <= count <= high:
                 break
-            lo, hi = (resolution, hi) if labels.max() + 1 < low else (lo, resolution)
+            lo, hi = (resolution, hi) if count < low else (lo, resolution)
             resolution = (lo + hi) / 2
         else:
             return labels

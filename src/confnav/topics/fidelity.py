@@ -170,7 +170,7 @@ class PhraseUse:
             whole = self.whole_keywords[key] > 0  # some author writes it as a keyword of its own: a name
             if runs.cut(share, modifiers=not whole):
                 return True
-            if key not in self.in_keywords and runs.titles < evidence:
+            if key not in self.in_keywords and runs.in_titles < evidence:
                 return True  # a run of title words no keyword has, in too few titles to tell whether it is whole
             for pool in (own, None):  # the papers in `own`, then all: a modifier in either is no name
                 seen, ends = _count(self.in_keywords, key, pool), _count(self.ending_keywords, key, pool)
@@ -213,11 +213,11 @@ class TitleRuns:
 
     def __init__(self, target: list[str], titles: list[list[str]], hyphenated: list[set[str]]) -> None:
         n, self.target = len(target), target
-        self.seen = self.continued = self.titles = self.after_hyphen = 0
+        self.seen = self.continued = self.in_titles = self.after_hyphen = 0
         self.around = Counter[tuple[str, str]]()
         for title, after in zip(titles, hyphenated, strict=True):
             found = [i for i in range(len(title) - n + 1) if title[i : i + n] == target]
-            self.titles += bool(found)
+            self.in_titles += bool(found)
             self.after_hyphen += bool(found) and target[0] in after
             for i in found:
                 self.seen += 1
@@ -236,6 +236,6 @@ class TitleRuns:
         same = max(self.around.values(), default=0)
         return (
             (self.seen >= 2 and same >= share * self.seen)
-            or (self.titles >= 2 and self.after_hyphen >= share * self.titles)
+            or (self.in_titles >= 2 and self.after_hyphen >= share * self.in_titles)
             or (modifiers and self.seen >= 3 and self.continued >= share * self.seen)
         )

@@ -146,6 +146,7 @@ class CTfidfLabeler:
             ranked.append(sorted(scored, reverse=True))
         used = {name for label in taken or () for name in _names(label)}
         uses = PhraseUse(papers)
+        shown_beside = [self._keywords(ranked[g], shown, uses, labels == g) for g in range(groups)]
         names: dict[int, str] = {}
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
@@ -155,17 +156,12 @@ class CTfidfLabeler:
                 self._best(keywords, uses, own, used)
                 or self._best([shown[key] for key in shortlist], uses, own, used)
                 or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
-                or _fallback([p for p in self._keywords(ranked[group], shown, uses, own)  # from one title:
-                              if not _JOINING.intersection(words(p))], used, most=1)  # one plain phrase
+                or _fallback([p for p in shown_beside[group] if _plain_phrase(p)], used, most=1)  # from one title
                 or f"theme {group + 1}"
             )
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
-        themes = []
-        for g in range(groups):
-            keywords = self._keywords(ranked[g], shown, uses, labels == g)
-            themes.append(ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in keywords]))
-        return themes
+        return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in shown_beside[g]]) for g in range(groups)]
 
     def _keywords(
         self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray,
@@ -342,6 +338,11 @@ def _joined(phrase: str, other: str) -> bool:
     """Whether one phrase, its words run together, is a run of the other's words run together."""
     a, b = sorted((words(phrase), words(other)), key=len)
     return any("".join(b[i:j]) == "".join(a) for i in range(len(b)) for j in range(i + 1, len(b) + 1))
+
+
+def _plain_phrase(phrase: str) -> bool:
+    """Whether a phrase holds no joining word ("without ground truth" does): one that can stand as a name."""
+    return not _JOINING.intersection(words(phrase))
 
 
 def _fallback(phrases: list[str], used: set[str], most: int = 2) -> str | None:
