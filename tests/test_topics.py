@@ -13,8 +13,8 @@ from confnav.cli import cli
 from confnav.model import Paper
 from confnav.store import open_store
 from confnav.topics import TopicBuilder, theme_facts, trends
-from confnav.topics.fidelity import coverage, is_cut, parts
-from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _nested
+from confnav.topics.fidelity import Prose, coverage, is_cut, parts
+from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _candidates, _nested
 from tests.backends import clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
@@ -126,6 +126,24 @@ def test_a_label_from_titles_alone_is_no_cut_phrase(titles: list[str], cut: str)
     others = [paper(50 + i, f"Policy iteration for agents number {i}") for i in range(10)]
     label = labels_of([group, others])[0]
     assert cut not in parts(label) and not is_cut(label, group), label
+
+
+def test_a_title_phrase_the_papers_write_as_a_modifier_is_no_label() -> None:
+    """Authors write "distributed stochastic" before "gradient" or "optimization" in their abstracts: no label."""
+    rest = ["gradient descent", "optimization", "gradient methods", "optimization algorithms"]
+    group = [Paper(f"d{i}", "test", f"Distributed Stochastic {rest[i % 4].title()} for Clusters {i}",
+                   abstract=f"We study distributed stochastic {rest[(i + 1) % 4]}.") for i in range(8)]  # fmt: skip
+    others = [paper(50 + i, f"Policy iteration for agents number {i}") for i in range(10)]
+    label = labels_of([group, others])[0]
+    assert "distributed stochastic" not in parts(label) and not is_cut(label, group), label
+    prose = Prose(group + [Paper("e", "test", "Point clouds", abstract="Point clouds. We segment point clouds.")] * 3)
+    assert prose.runs_on(["distributed", "stochastic"]) and not prose.runs_on(["point", "clouds"])
+    assert prose.runs_on(["efficient", "distributed", "stochastic"])  # too rare itself: its last word runs on
+
+
+def test_no_phrase_runs_across_a_title_s_punctuation() -> None:
+    phrases = {display for _, display, _ in _candidates(paper(1, "VRSTC: Occlusion-Free Video Person Search"))}
+    assert "occlusion-free video" in phrases and not [p for p in phrases if "vrstc" in p], phrases
 
 
 def test_a_mixed_theme_is_named_by_both_halves() -> None:

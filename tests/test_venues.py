@@ -315,6 +315,22 @@ def test_themes_and_map_from_titles_alone(themed_venues_db: Path) -> None:
     assert len(themes) >= 3 and sum(t.size for t in themes) == 313 and len(placed) == 313
 
 
+@pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019"])
+def test_labels_from_titles_alone_are_whole_phrases(themed_venues_db: Path, venue: str) -> None:
+    """No label of a venue without keywords is cut from a longer phrase: judged on its members' titles and on
+    how the whole venue writes the phrase in its prose ("distributed stochastic" gradient)."""
+    from confnav.topics import theme_facts
+    from confnav.topics.fidelity import PhraseUse, Prose, parts
+
+    with open_store(themed_venues_db, create=True) as store:
+        themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
+        papers = {p.id: p for p in store.iter_papers(venue)}
+    prose = Prose(list(papers.values()))
+    cut = [t.label for t in themes if any(
+        PhraseUse([papers[i] for i in t.paper_ids], prose).incomplete(part) for part in parts(t.label))]  # fmt: skip
+    assert not cut, cut
+
+
 def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:
     """ICLR 2020 records have titles only; for topic queries over both venues, most hits carry an abstract."""
     from confnav.search.engine import Searcher

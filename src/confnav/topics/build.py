@@ -15,6 +15,7 @@ from confnav.progress import Progress, Silent
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
 from confnav.topics.cluster import Clusterer, LeidenClusterer
+from confnav.topics.fidelity import Prose
 from confnav.topics.label import CTfidfLabeler, Labeler
 from confnav.topics.layout import Layout, TsneLayout
 
@@ -119,7 +120,8 @@ class TopicBuilder:
         sub = self._subthemes(data.vectors, labels)
         progress.advance()
         mark = time.perf_counter()
-        top_labels = self.labeler.label(data.papers, labels)
+        prose = Prose(data.papers)  # tells sub-themes' labels too whether a phrase is a modifier
+        top_labels = self.labeler.label(data.papers, labels, prose=prose)
         taken = {t.label for t in top_labels}
         clock["label"] = time.perf_counter() - mark
         progress.advance()
@@ -127,7 +129,7 @@ class TopicBuilder:
         xy = self.layout.fit_transform(data.vectors)
         clock["layout"] = time.perf_counter() - mark
         progress.advance()
-        stored_themes, sub_ids = self._themes(venue, data, labels, sub, top_labels, taken, own, xy)
+        stored_themes, sub_ids = self._themes(venue, data, labels, sub, top_labels, taken, own, xy, prose)
         assignments = [
             StoredAssignment(
                 pk,
@@ -163,7 +165,7 @@ class TopicBuilder:
 
     def _themes(
         self, venue: str, data: TopicVectors, labels: np.ndarray, sub: np.ndarray,
-        top_labels: list, taken: set[str], closeness: np.ndarray, xy: np.ndarray,
+        top_labels: list, taken: set[str], closeness: np.ndarray, xy: np.ndarray, prose: Prose,
     ) -> tuple[list[StoredTheme], list[str | None]]:  # fmt: skip
         themes: list[StoredTheme] = []
         sub_ids: list[str | None] = [None] * len(labels)
@@ -175,7 +177,7 @@ class TopicBuilder:
             )
             if sub[rows].max() == 0:
                 continue
-            sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken)
+            sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken, prose)
             for part, sub_name in enumerate(sub_labels):
                 members = rows[sub[rows] == part]
                 sid = f"{tid}.{part + 1}"

@@ -23,6 +23,8 @@ from confnav.topics.fields import FIELDS
 PAIR = " and "  # joins the two parts of a label that names a mixed theme
 MODIFIER_EVIDENCE = 3  # keywords containing a phrase needed to call it a modifier
 LONGEST = 6  # runs of up to this many words are indexed; a longer phrase is looked for by a scan
+PROSE_EVIDENCE = 5  # uses in the papers' prose needed to tell whether a phrase runs on into another word
+RUNS_ON, WORD_RUNS_ON = 0.75, 0.9  # a phrase (or, when rare, its last word) this often followed by a word: modifier
 _CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 
 
@@ -73,7 +75,7 @@ class PhraseUse:
     """Which of a set of papers use a label, by phrase postings: the one rule the labeler and the fidelity
     measure share."""
 
-    def __init__(self, papers: Sequence[Paper]) -> None:
+    def __init__(self, papers: Sequence[Paper], prose: Prose | None = None) -> None:
         self.papers = papers
         self.postings: dict[str, list[int]] = {}  # each run of up to LONGEST stemmed words: the papers using it
         self.abbreviations: dict[str, list[int]] = {}  # each acronym: the papers writing it
@@ -105,6 +107,7 @@ class PhraseUse:
                     self.ending_keywords.setdefault(" ".join(plain[-n:]), []).append(i)
         self.titles = [words(paper.title) for paper in papers]
         self.hyphenated = [_hyphenated(paper.title) for paper in papers]  # words written after a hyphen ("shot")
+        self.prose = prose or Prose(papers)  # the venue's, when these papers are one theme's
         self._cache: dict[str, np.ndarray] = {}
 
     def of(self, label: str) -> np.ndarray:
@@ -161,7 +164,7 @@ class PhraseUse:
         first word is mostly the end of a hyphenated word ("shot learning" in "few-shot learning"), or no
         keyword has it and fewer than `evidence` titles do (too few to tell); or it is a modifier, which ends under
         `modifier` of the keywords containing it, in `own` or in all ("adversarial" in "adversarial robustness",
-        "adversarial examples")."""
+        "adversarial examples"), or, written as no keyword, mostly runs on in the papers' prose (Prose)."""
         own = np.ones(len(self.papers), dtype=bool) if own is None else own
         for part in parts(label):
             key, tokens = " ".join(_plain(part)), words(part)
@@ -176,7 +179,51 @@ class PhraseUse:
                 seen, ends = _count(self.in_keywords, key, pool), _count(self.ending_keywords, key, pool)
                 if seen >= MODIFIER_EVIDENCE and ends < modifier * seen:
                     return True
+            if not whole and self.prose.runs_on(tokens):  # last: it reads the prose
+                return True
         return False
+
+
+BREAK = re.compile(r"[^\w\s'-]+")  # punctuation: a phrase never runs across it ("VRSTC: Occlusion-Free …")
+
+
+class Prose:
+    """The papers' titles and abstracts as runs of words between punctuation marks, to tell a name from a modifier
+    by what authors write after it: "distributed stochastic" runs on (gradient, optimization), "point clouds" ends."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = papers
+        self._text = ""  # " | "-separated runs of folded words, joined on first use
+        self._found: dict[str, tuple[int, int]] = {}
+
+    def runs_on(self, tokens: list[str]) -> bool:
+        """Whether, in PROSE_EVIDENCE uses or more, the words are followed by a word that is not a stop word in RUNS_ON
+        of them; for a rarer phrase, whether its last word is in WORD_RUNS_ON ("distributed deep" learning), or
+        in RUNS_ON when each of the phrase's uses runs on ("communication-efficient distributed" optimization)."""
+        seen, continued = self._uses(" ".join(tokens))
+        if seen >= PROSE_EVIDENCE or len(tokens) == 1:
+            return seen >= PROSE_EVIDENCE and continued >= RUNS_ON * seen
+        word_seen, word_continued = self._uses(tokens[-1])
+        share = RUNS_ON if continued == seen > 1 else WORD_RUNS_ON  # every one of its few uses runs on: less needed
+        return word_seen >= PROSE_EVIDENCE and word_continued >= share * word_seen
+
+    def _uses(self, phrase: str) -> tuple[int, int]:
+        """How many times the prose writes the phrase, and how many of those a word that is not a stop word follows."""
+        if phrase not in self._found:
+            if not self._text:
+                texts = (f"{paper.title}. {paper.abstract or ''}" for paper in self.papers)
+                runs = (" ".join(words(run)) for text in texts for run in BREAK.split(text))
+                self._text = f" | {' | '.join(runs)} | "
+            needle, seen, continued = f" {phrase} ", 0, 0
+            at = self._text.find(needle)
+            while at >= 0:
+                after = at + len(needle)
+                following = self._text[after : self._text.find(" ", after)]
+                seen += 1
+                continued += following != "|" and following not in STOPWORDS
+                at = self._text.find(needle, after - 1)
+            self._found[phrase] = seen, continued
+        return self._found[phrase]
 
 
 def _contains(paper: Paper, key: str) -> bool:
@@ -228,14 +275,14 @@ class TitleRuns:
                     self.around["before", title[i - 1]] += 1
 
     def cut(self, share: float, modifiers: bool = True) -> bool:
-        """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; in two
-        titles or more, the first word mostly after a hyphen ("shot learning"); with `modifiers`, in three uses or
+        """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; the first
+        word mostly after a hyphen ("shot learning"); with `modifiers`, in three uses or
         more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation)."""
         if len(self.target) < 2:
             return False
         same = max(self.around.values(), default=0)
         return (
             (self.seen >= 2 and same >= share * self.seen)
-            or (self.in_titles >= 2 and self.after_hyphen >= share * self.in_titles)
+            or (self.in_titles >= 1 and self.after_hyphen >= share * self.in_titles)
             or (modifiers and self.seen >= 3 and self.continued >= share * self.seen)
         )

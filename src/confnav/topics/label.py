@@ -24,7 +24,7 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.fidelity import PAIR, PhraseUse, acronym, initials, parts
+from confnav.topics.fidelity import BREAK, PAIR, PhraseUse, Prose, acronym, initials, parts
 
 KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a phrase cut from a title
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
@@ -52,9 +52,12 @@ class ThemeLabel:
 
 
 class Labeler(Protocol):
-    """Name each group of papers (`labels[i]` is the group of `papers[i]`)."""
+    """Name each group of papers (`labels[i]` is the group of `papers[i]`), no group by a name in `taken`; `prose`
+    is the venue's own writing, when the papers are one theme's (default: these papers')."""
 
-    def label(self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None) -> list[ThemeLabel]: ...
+    def label(
+        self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None, prose: Prose | None = None
+    ) -> list[ThemeLabel]: ...
 
 
 def _key(phrase: str) -> str:
@@ -69,14 +72,14 @@ def _display(keyword: str) -> str:
 
 def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
     """(key, display form, weight) of a paper's candidate phrases, each key once; none with "and", which
-    joins the two parts of a label."""
+    joins the two parts of a label, nor across a title's punctuation."""
     found: dict[str, tuple[str, float]] = {}
     for keyword in paper.keywords:
         display = _display(keyword)
         if display and len(display) <= 40 and display.lower() not in TOO_GENERIC and "and" not in words(display):
             found.setdefault(_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
-    title = words(paper.title)
-    for n in (2, 3):
+    runs = [words(run) for run in BREAK.split(paper.title)]
+    for title, n in product(runs, (2, 3)):
         for i in range(len(title) - n + 1):
             gram = title[i : i + n]
             if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or "and" in gram:
@@ -124,7 +127,9 @@ class CTfidfLabeler:
         self.broad = broad
         self.mixed = mixed
 
-    def label(self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None) -> list[ThemeLabel]:
+    def label(
+        self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None, prose: Prose | None = None
+    ) -> list[ThemeLabel]:
         groups = int(labels.max()) + 1 if len(labels) else 0
         counts: list[Counter[str]] = [Counter() for _ in range(groups)]
         keyword_forms: dict[str, Counter[str]] = defaultdict(Counter)  # as authors write them (hyphens kept)
@@ -145,7 +150,7 @@ class CTfidfLabeler:
             scored = [((n / mass) * math.log(1 + average / totals[key]), key) for key, n in c.items()]
             ranked.append(sorted(scored, reverse=True))
         used = {name for label in taken or () for name in _names(label)}
-        uses = PhraseUse(papers)
+        uses = PhraseUse(papers, prose)
         shown_beside = [self._keywords(ranked[g], shown, uses, labels == g) for g in range(groups)]
         names: dict[int, str] = {}
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first

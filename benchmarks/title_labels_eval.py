@@ -1,0 +1,75 @@
+"""Theme labels of venues whose lists give no author keywords (NeurIPS 2018, CVPR 2019, ACL 2022).
+
+Their labels come from title word runs alone. For each venue: themes and sub-themes built on the
+venue's vectors (MiniLM when the store given by --db holds them, else a fresh TF-IDF index), the
+labels with a part cut from a longer phrase or a modifier ("distributed stochastic",
+"information-theoretic", "shot learning"), judged on the members' titles and on the venue's
+prose (topics/fidelity.py), every label, and the label step's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _util import DATA, machine
+from confnav.embed import SparseEmbedder
+from confnav.index import build_index
+from confnav.ingest import ingest
+from confnav.store import SqliteStore
+from confnav.topics import TopicBuilder, theme_facts
+from confnav.topics.fidelity import PhraseUse, Prose, parts
+
+VENUES = {"neurips2018": "nips2018.json", "cvpr2019": "cvpr2019.json", "acl2022": "acl2022.json"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", type=Path, help="A store already holding these venues with their vectors.")
+    parser.add_argument("--as-built", action="store_true", help="Judge the themes in --db (built by another version).")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as name:
+        path = Path(name) / "labels.db"
+        if args.db:
+            shutil.copy(args.db, path)
+        with SqliteStore(path) as store:
+            loaded = {s.venue.id for s in store.venues()}
+            missing = [DATA / "paperlists" / file for venue, file in VENUES.items() if venue not in loaded]
+            if missing:
+                ingest(store, missing)
+                build_index(store, SparseEmbedder())
+            total = cut_total = 0
+            for venue in VENUES:
+                took = "" if args.as_built else _build(store, venue)
+                themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
+                papers = {p.id: p for p in store.iter_papers(venue)}
+                prose = Prose(list(papers.values()))
+                cut = [t.label for t in themes if _cut(t.label, [papers[i] for i in t.paper_ids], prose)]
+                total, cut_total = total + len(themes), cut_total + len(cut)
+                print(f"\n{venue}: {len(themes)} labels, {len(cut)} with a cut part or modifier: {cut or 'none'}")
+                print(f"  {took}" if took else "  (themes as built)")
+                for level in (1, 2):
+                    shown = [t.label for t in themes if t.level == level]
+                    print(f"  level {level}: " + "; ".join(shown))
+            print(f"\nall: {cut_total} of {total} labels with a cut part or modifier")
+
+
+def _build(store: SqliteStore, venue: str) -> str:
+    start = time.perf_counter()
+    built = TopicBuilder().build(store, venue)
+    return f"themes + labels + map {time.perf_counter() - start:.1f} s, label step {built.seconds['label']:.2f} s"
+
+
+def _cut(label: str, members: list, prose: Prose) -> bool:  # type: ignore[type-arg]
+    """Whether a part of the label is cut or a modifier, judged on the members' titles and the venue's prose."""
+    return any(PhraseUse(members, prose).incomplete(part) for part in parts(label))
+
+
+if __name__ == "__main__":
+    main()
