@@ -44,20 +44,24 @@ def main() -> None:
             if missing:
                 ingest(store, missing)
                 build_index(store, SparseEmbedder())
-            total = cut_total = 0
+            labels = cut_labels = phrases = cut_phrases = 0
             for venue in VENUES:
                 took = "" if args.as_built else _build(store, venue)
                 themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
                 papers = {p.id: p for p in store.iter_papers(venue)}
                 prose = Prose(list(papers.values()))
                 cut = [t.label for t in themes if _cut(t.label, [papers[i] for i in t.paper_ids], prose)]
-                total, cut_total = total + len(themes), cut_total + len(cut)
+                beside = [(k, t) for t in themes for k in t.keywords]
+                cut_beside = [k for k, t in beside if _cut(k, [papers[i] for i in t.paper_ids], prose)]
+                labels, cut_labels = labels + len(themes), cut_labels + len(cut)
+                phrases, cut_phrases = phrases + len(beside), cut_phrases + len(cut_beside)
                 print(f"\n{venue}: {len(themes)} labels, {len(cut)} with a cut part or modifier: {cut or 'none'}")
+                print(f"  phrases shown beside them: {len(beside)}, {len(cut_beside)} cut: {cut_beside or 'none'}")
                 print(f"  {took}" if took else "  (themes as built)")
                 for level in (1, 2):
                     shown = [t.label for t in themes if t.level == level]
                     print(f"  level {level}: " + "; ".join(shown))
-            print(f"\nall: {cut_total} of {total} labels with a cut part or modifier")
+            print(f"\nall: {cut_labels} of {labels} labels cut or modifiers; {cut_phrases} of {phrases} beside them")
 
 
 def _build(store: SqliteStore, venue: str) -> str:

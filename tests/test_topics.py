@@ -141,6 +141,13 @@ def test_a_title_phrase_the_papers_write_as_a_modifier_is_no_label() -> None:
     assert prose.runs_on(["efficient", "distributed", "stochastic"])  # too rare itself: its last word runs on
 
 
+def test_a_phrase_tied_by_a_hyphen_to_a_word_outside_it_is_cut() -> None:
+    sight = [paper(i, title) for i, title in enumerate(["Non-Line-of-Sight Imaging", "Fast Non-Line-of-Sight Scenes"])]
+    assert is_cut("non-line", sight) and is_cut("sight imaging", sight) and not is_cut("non-line-of-sight", sight)
+    translation = [paper(i, f"Image-to-Image Translation {w}") for i, w in enumerate(["Done Fast", "Without Pairs"])]
+    assert not is_cut("image-to-image translation", translation) and is_cut("image translation", translation)
+
+
 def test_no_phrase_runs_across_a_title_s_punctuation() -> None:
     phrases = {display for _, display, _ in _candidates(paper(1, "VRSTC: Occlusion-Free Video Person Search"))}
     assert "occlusion-free video" in phrases and not [p for p in phrases if "vrstc" in p], phrases

@@ -106,7 +106,7 @@ class PhraseUse:
                         self.in_keywords.setdefault(" ".join(plain[start : start + n]), []).append(i)
                     self.ending_keywords.setdefault(" ".join(plain[-n:]), []).append(i)
         self.titles = [words(paper.title) for paper in papers]
-        self.hyphenated = [_hyphenated(paper.title) for paper in papers]  # words written after a hyphen ("shot")
+        self.joints = [_joints(paper.title) for paper in papers]  # which title words a hyphen ties to the one before
         self.prose = prose or Prose(papers)  # the venue's, when these papers are one theme's
         self._cache: dict[str, np.ndarray] = {}
 
@@ -161,7 +161,7 @@ class PhraseUse:
         """Whether the label (or a part of one) is cut out of a longer phrase: where its words occur together
         in the titles of the papers in `own` (all by default), the same word mostly comes right before or
         after ("graph neural" + networks), a word mostly follows ("low rank" tensor, approximation), or its
-        first word is mostly the end of a hyphenated word ("shot learning" in "few-shot learning"), or no
+        words are mostly tied by a hyphen to one outside ("shot learning" in "few-shot learning"), or no
         keyword has it and fewer than `evidence` titles do (too few to tell); or it is a modifier, which ends under
         `modifier` of the keywords containing it, in `own` or in all ("adversarial" in "adversarial robustness",
         "adversarial examples"), or, written as no keyword, mostly runs on in the papers' prose (Prose)."""
@@ -169,7 +169,7 @@ class PhraseUse:
         for part in parts(label):
             key, tokens = " ".join(_plain(part)), words(part)
             using = sorted({i for i in self.postings.get(_key(tokens), []) if own[i]})  # title or keyword has them
-            runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.hyphenated[i] for i in using])
+            runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
             whole = self.whole_keywords[key] > 0  # some author writes it as a keyword of its own: a name
             if runs.cut(share, modifiers=not whole):
                 return True
@@ -246,26 +246,33 @@ def is_cut(label: str, members: Sequence[Paper]) -> bool:
     return PhraseUse(members).incomplete(label)
 
 
-_HYPHENATED = re.compile(r"(?<=\w)-(\w+)")
+_NOT_WORD = re.compile(r"[^\w-]+")
 
 
-def _hyphenated(title: str) -> set[str]:
-    """The words a title writes right after a hyphen, folded ("Few-Shot Learning" → {"shot"})."""
-    return {w for found in _HYPHENATED.findall(title) for w in words(found)[:1]}
+def _joints(title: str) -> list[bool]:
+    """For each of a title's words, whether a hyphen joins it to the word before ("Few-Shot" → shot)."""
+    joined: list[bool] = []
+    for chunk in _NOT_WORD.split(title):
+        before = 0  # words of this chunk so far: a hyphen with none before it joins nothing
+        for piece in chunk.split("-"):
+            count = len(words(piece))
+            joined += [before > 0 and j == 0 for j in range(count)]
+            before += count
+    return joined if len(joined) == len(words(title)) else [False] * len(words(title))
 
 
 class TitleRuns:
     """Where a phrase's words occur together in some titles: what comes right before and after, and whether
-    its first word is written after a hyphen ("few-shot")."""
+    a hyphen ties it to a word outside it ("few-shot", "non-line-of-sight")."""
 
-    def __init__(self, target: list[str], titles: list[list[str]], hyphenated: list[set[str]]) -> None:
+    def __init__(self, target: list[str], titles: list[list[str]], joints: list[list[bool]]) -> None:
         n, self.target = len(target), target
-        self.seen = self.continued = self.in_titles = self.after_hyphen = 0
+        self.seen = self.continued = self.in_titles = self.tied = 0
         self.around = Counter[tuple[str, str]]()
-        for title, after in zip(titles, hyphenated, strict=True):
+        for title, joined in zip(titles, joints, strict=True):
             found = [i for i in range(len(title) - n + 1) if title[i : i + n] == target]
             self.in_titles += bool(found)
-            self.after_hyphen += bool(found) and target[0] in after
+            self.tied += any(joined[i] or (i + n < len(title) and joined[i + n]) for i in found)
             for i in found:
                 self.seen += 1
                 if i + n < len(title) and title[i + n] not in STOPWORDS:  # "for", "with": no continuation
@@ -275,14 +282,14 @@ class TitleRuns:
                     self.around["before", title[i - 1]] += 1
 
     def cut(self, share: float, modifiers: bool = True) -> bool:
-        """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; the first
-        word mostly after a hyphen ("shot learning"); with `modifiers`, in three uses or
+        """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; in most
+        titles, tied by a hyphen to a word outside ("shot learning", "non-line"); with `modifiers`, in three uses or
         more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation)."""
         if len(self.target) < 2:
             return False
         same = max(self.around.values(), default=0)
         return (
             (self.seen >= 2 and same >= share * self.seen)
-            or (self.in_titles >= 1 and self.after_hyphen >= share * self.in_titles)
+            or (self.in_titles >= 1 and self.tied >= share * self.in_titles)
             or (modifiers and self.seen >= 3 and self.continued >= share * self.seen)
         )
