@@ -23,7 +23,7 @@ from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
-from confnav.topics.fidelity import PhraseUse, Prose, parts
+from confnav.topics.fidelity import PhraseUse, Prose
 
 VENUES = {"neurips2018": "nips2018.json", "cvpr2019": "cvpr2019.json", "acl2022": "acl2022.json"}
 
@@ -50,9 +50,10 @@ def main() -> None:
                 themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
                 papers = {p.id: p for p in store.iter_papers(venue)}
                 prose = Prose(list(papers.values()))
-                cut = [t.label for t in themes if _cut(t.label, [papers[i] for i in t.paper_ids], prose)]
+                uses = {t.id: PhraseUse([papers[i] for i in t.paper_ids], prose) for t in themes}
+                cut = [t.label for t in themes if uses[t.id].incomplete(t.label)]
                 beside = [(k, t) for t in themes for k in t.keywords]
-                cut_beside = [k for k, t in beside if _cut(k, [papers[i] for i in t.paper_ids], prose)]
+                cut_beside = [k for k, t in beside if uses[t.id].incomplete(k)]
                 labels, cut_labels = labels + len(themes), cut_labels + len(cut)
                 phrases, cut_phrases = phrases + len(beside), cut_phrases + len(cut_beside)
                 print(f"\n{venue}: {len(themes)} labels, {len(cut)} with a cut part or modifier: {cut or 'none'}")
@@ -68,11 +69,6 @@ def _build(store: SqliteStore, venue: str) -> str:
     start = time.perf_counter()
     built = TopicBuilder().build(store, venue)
     return f"themes + labels + map {time.perf_counter() - start:.1f} s, label step {built.seconds['label']:.2f} s"
-
-
-def _cut(label: str, members: list, prose: Prose) -> bool:  # type: ignore[type-arg]
-    """Whether a part of the label is cut or a modifier, judged on the members' titles and the venue's prose."""
-    return any(PhraseUse(members, prose).incomplete(part) for part in parts(label))
 
 
 if __name__ == "__main__":

@@ -320,14 +320,13 @@ def test_labels_from_titles_alone_are_whole_phrases(themed_venues_db: Path, venu
     """No label of a venue without keywords is cut from a longer phrase: judged on its members' titles and on
     how the whole venue writes the phrase in its prose ("distributed stochastic" gradient)."""
     from confnav.topics import theme_facts
-    from confnav.topics.fidelity import PhraseUse, Prose, parts
+    from confnav.topics.fidelity import Prose, is_cut
 
     with open_store(themed_venues_db, create=True) as store:
         themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
         papers = {p.id: p for p in store.iter_papers(venue)}
     prose = Prose(list(papers.values()))
-    cut = [t.label for t in themes if any(
-        PhraseUse([papers[i] for i in t.paper_ids], prose).incomplete(part) for part in parts(t.label))]  # fmt: skip
+    cut = [t.label for t in themes if is_cut(t.label, [papers[i] for i in t.paper_ids], prose)]
     assert not cut, cut
 
 

@@ -106,7 +106,7 @@ class PhraseUse:
                         self.in_keywords.setdefault(" ".join(plain[start : start + n]), []).append(i)
                     self.ending_keywords.setdefault(" ".join(plain[-n:]), []).append(i)
         self.titles = [words(paper.title) for paper in papers]
-        self.joints = [_joints(paper.title) for paper in papers]  # which title words a hyphen ties to the one before
+        self.joints = [_joints(p.title, len(t)) for p, t in zip(papers, self.titles, strict=True)]  # "few-SHOT"
         self.prose = prose or Prose(papers)  # the venue's, when these papers are one theme's
         self._cache: dict[str, np.ndarray] = {}
 
@@ -241,24 +241,25 @@ def coverage(label: str, members: Sequence[Paper]) -> float:
     return float(PhraseUse(members).of(label).mean()) if members else 0.0
 
 
-def is_cut(label: str, members: Sequence[Paper]) -> bool:
-    """Whether the label is incomplete, judged on the members' titles and keywords (PhraseUse.incomplete)."""
-    return PhraseUse(members).incomplete(label)
+def is_cut(label: str, members: Sequence[Paper], prose: Prose | None = None) -> bool:
+    """Whether the label is incomplete, judged on the members' titles and keywords and on `prose` (the venue's;
+    default: the members') (PhraseUse.incomplete)."""
+    return PhraseUse(members, prose).incomplete(label)
 
 
 _NOT_WORD = re.compile(r"[^\w-]+")
 
 
-def _joints(title: str) -> list[bool]:
-    """For each of a title's words, whether a hyphen joins it to the word before ("Few-Shot" → shot)."""
+def _joints(title: str, count: int) -> list[bool]:
+    """For each of a title's `count` words, whether a hyphen joins it to the word before ("Few-Shot" → shot)."""
     joined: list[bool] = []
     for chunk in _NOT_WORD.split(title):
         before = 0  # words of this chunk so far: a hyphen with none before it joins nothing
         for piece in chunk.split("-"):
-            count = len(words(piece))
-            joined += [before > 0 and j == 0 for j in range(count)]
-            before += count
-    return joined if len(joined) == len(words(title)) else [False] * len(words(title))
+            found = len(words(piece))
+            joined += [before > 0 and j == 0 for j in range(found)]
+            before += found
+    return joined if len(joined) == count else [False] * count
 
 
 class TitleRuns:
