@@ -1,10 +1,13 @@
-"""Theme labels of venues whose lists give no author keywords (NeurIPS 2018, CVPR 2019, ACL 2022).
+"""Theme labels of venues whose lists give no author keywords (NeurIPS 2018, CVPR 2019, ACL 2022, and SIGGRAPH
+2022, which gives titles alone).
 
 Their labels come from title word runs alone. For each venue: themes and sub-themes built on the
 venue's vectors (MiniLM when the store given by --db holds them, else a fresh TF-IDF index), the
 labels with a part cut from a longer phrase or a modifier ("distributed stochastic",
 "information-theoretic", "shot learning"), judged on the members' titles and on the venue's
-prose (topics/fidelity.py), every label, and the label step's time.
+prose (topics/fidelity.py); the labels only one member's title holds, and how many of those run on
+into a word of that title ("efficiency-aware multiple" importance sampling); every label, and the
+label step's time.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -21,11 +25,16 @@ from _util import DATA, machine
 from confnav.embed import SparseEmbedder
 from confnav.index import build_index
 from confnav.ingest import ingest
+from confnav.model import Paper
+from confnav.search.text import STOPWORDS, words
 from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.fidelity import PhraseUse, Prose
 
-VENUES = {"neurips2018": "nips2018.json", "cvpr2019": "cvpr2019.json", "acl2022": "acl2022.json"}
+VENUES = {
+    "neurips2018": "nips2018.json", "cvpr2019": "cvpr2019.json", "acl2022": "acl2022.json",
+    "siggraph2022": "siggraph2022.json",
+}  # fmt: skip
 
 
 def main() -> None:
@@ -44,7 +53,7 @@ def main() -> None:
             if missing:
                 ingest(store, missing)
                 build_index(store, SparseEmbedder())
-            labels = cut_labels = phrases = cut_phrases = 0
+            labels = cut_labels = phrases = cut_phrases = singles = runs_on = 0
             for venue in VENUES:
                 took = "" if args.as_built else _build(store, venue)
                 themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
@@ -54,15 +63,31 @@ def main() -> None:
                 cut = [t.label for t in themes if uses[t.id].incomplete(t.label)]
                 beside = [(k, t) for t in themes for k in t.keywords]
                 cut_beside = [k for k, t in beside if uses[t.id].incomplete(k)]
+                single = [t.label for t in themes if uses[t.id].of(t.label).sum() == 1]
+                running = [label for label in single if _runs_on(label, papers.values())]
+                singles, runs_on = singles + len(single), runs_on + len(running)
                 labels, cut_labels = labels + len(themes), cut_labels + len(cut)
                 phrases, cut_phrases = phrases + len(beside), cut_phrases + len(cut_beside)
                 print(f"\n{venue}: {len(themes)} labels, {len(cut)} with a cut part or modifier: {cut or 'none'}")
                 print(f"  phrases shown beside them: {len(beside)}, {len(cut_beside)} cut: {cut_beside or 'none'}")
+                print(f"  from one title: {len(single)}, running on in it: {len(running)}: {running or 'none'}")
                 print(f"  {took}" if took else "  (themes as built)")
                 for level in (1, 2):
                     shown = [t.label for t in themes if t.level == level]
                     print(f"  level {level}: " + "; ".join(shown))
             print(f"\nall: {cut_labels} of {labels} labels cut or modifiers; {cut_phrases} of {phrases} beside them")
+            print(f"all: {singles} labels from one title, {runs_on} of them running on in it")
+
+
+def _runs_on(label: str, papers: Iterable[Paper]) -> bool:
+    """Whether a label from one title is followed there by a word that is not a stop word."""
+    tokens = words(label)
+    for paper in papers:
+        title = words(paper.title)
+        for i in range(len(title) - len(tokens) + 1):
+            if title[i : i + len(tokens)] == tokens:
+                return i + len(tokens) < len(title) and title[i + len(tokens)] not in STOPWORDS
+    return False
 
 
 def _build(store: SqliteStore, venue: str) -> str:

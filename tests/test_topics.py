@@ -153,6 +153,27 @@ def test_no_phrase_runs_across_a_title_s_punctuation() -> None:
     assert "occlusion-free video" in phrases and not [p for p in phrases if "vrstc" in p], phrases
 
 
+def test_a_paper_s_own_name_is_no_candidate_phrase() -> None:
+    phrases = {display for _, display, _ in _candidates(paper(1, "DuLa-Net: A Dual-Projection Network for Layouts"))}
+    assert "dual-projection network" in phrases and not [p for p in phrases if "dula" in p], phrases
+    assert [p for _, p, _ in _candidates(paper(2, "Scaling laws", "deep-learning"))] == ["scaling laws"]  # generic
+
+
+def test_phrases_each_in_one_title_are_ranked_by_the_theme_s_words_not_the_alphabet() -> None:
+    titles = ["Whitewater simulation at scale", "Cloth simulation made fast", "Yarn-level simulation revisited",
+              "Vortical flow simulation on grids", "Wet foam rendering", "Zebra stripes painting"]  # fmt: skip
+    group = [paper(i, title) for i, title in enumerate(titles)]
+    label, keywords = CTfidfLabeler().label(group + RL, np.array([0] * 6 + [1] * 12))[0].__dict__.values()
+    assert label == "vortical flow simulation" and all("simulation" in k for k in keywords[:4]), (label, keywords)
+
+
+def test_a_label_from_one_title_ends_where_the_title_s_words_end() -> None:
+    titles = ["Zone-aware multiple importance sampling", "Adaptive kinematic rigs", "Bending beams"]
+    group = [paper(i, title) for i, title in enumerate(titles)]
+    label = labels_of([group, RL])[0]
+    assert label == "adaptive kinematic rigs", label  # not "zone-aware multiple", "aware multiple importance"
+
+
 def test_a_mixed_theme_is_named_by_both_halves() -> None:
     mixed = [paper(i, f"Saliency maps explained {i}", "interpretability") for i in range(6)]
     mixed += [paper(20 + i, f"Detecting boxes fast {i}", "object detection") for i in range(6)]

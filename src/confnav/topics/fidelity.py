@@ -184,6 +184,15 @@ class PhraseUse:
         return False
 
 
+    def open_ends(self, phrase: str, own: np.ndarray) -> int:
+        """On how many sides (0-2), in the titles of `own` holding the phrase, a word that is not a stop word
+        joins it: "vortical flow simulation" on grids has none, "simulation made fast" after cloth has one."""
+        tokens = words(phrase)
+        using = [i for i in self.postings.get(_key(tokens), []) if own[i]]
+        runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
+        return len({side for side, _ in runs.around})
+
+
 BREAK = re.compile(r"[^\w\s'-]+")  # punctuation: a phrase never runs across it ("VRSTC: Occlusion-Free …")
 
 

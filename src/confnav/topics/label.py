@@ -72,13 +72,14 @@ def _display(keyword: str) -> str:
 
 def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
     """(key, display form, weight) of a paper's candidate phrases, each key once; none with "and", which
-    joins the two parts of a label, nor across a title's punctuation."""
+    joins the two parts of a label, nor across a title's punctuation, nor from the name a title opens with."""
     found: dict[str, tuple[str, float]] = {}
     for keyword in paper.keywords:
         display = _display(keyword)
-        if display and len(display) <= 40 and display.lower() not in TOO_GENERIC and "and" not in words(display):
+        generic = display.lower().replace("-", " ") in TOO_GENERIC  # "deep-learning" too
+        if display and len(display) <= 40 and not generic and "and" not in words(display):
             found.setdefault(_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
-    runs = [words(run) for run in BREAK.split(paper.title)]
+    runs = [words(run) for run in BREAK.split(_PAPER_NAME.sub("", paper.title))]
     for title, n in product(runs, (2, 3)):
         for i in range(len(title) - n + 1):
             gram = title[i : i + n]
@@ -93,6 +94,7 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
 
 
 _PUNCTUATION = re.compile(r"[^\w\s-]")
+_PAPER_NAME = re.compile(r"^\s*[\w'-]+\s*:")  # "DuLa-Net: A Dual-Projection Network …": the paper's own name
 
 
 def _as_written(title: str, gram: list[str]) -> str | None:
@@ -144,11 +146,13 @@ class CTfidfLabeler:
             totals.update(c)
         average = sum(sum(c.values()) for c in counts) / max(groups, 1)
         sizes = np.bincount(labels, minlength=groups)
+        typical = _word_scores(papers, labels, groups)
         ranked: list[list[tuple[float, str]]] = []
-        for c in counts:
+        for c, words_of_theme in zip(counts, typical, strict=True):
             mass = sum(c.values()) or 1.0
-            scored = [((n / mass) * math.log(1 + average / totals[key]), key) for key, n in c.items()]
-            ranked.append(sorted(scored, reverse=True))
+            scored = {key: (n / mass) * math.log(1 + average / totals[key]) for key, n in c.items()}
+            ties = {key: sum(words_of_theme.get(w, 0.0) for w in key.split()) for key in c}
+            ranked.append([(scored[key], key) for key in sorted(c, key=lambda k: (-scored[k], -ties[k], k))])
         used = {name for label in taken or () for name in _names(label)}
         uses = PhraseUse(papers, prose)
         shown_beside = [self._keywords(ranked[g], shown, uses, labels == g) for g in range(groups)]
@@ -161,7 +165,9 @@ class CTfidfLabeler:
                 self._best(keywords, uses, own, used)
                 or self._best([shown[key] for key in shortlist], uses, own, used)
                 or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
-                or _fallback([p for p in shown_beside[group] if _plain_phrase(p)], used, most=1)  # from one title
+                or _fallback(  # from one title
+                    _whole_first([p for p in shown_beside[group] if _plain_phrase(p)], uses, own), used, most=1
+                )
                 or f"theme {group + 1}"
             )
             used.update(_names(names[group]))
@@ -189,13 +195,13 @@ class CTfidfLabeler:
         scored = self._scored(phrases, uses, own, used)
         if not scored:
             return None
-        top = max(scored)
-        score, share, best = max((row for row in scored if _fuller(row, top, uses, own)), default=top)
+        top = max(scored, key=_merit)  # on a tie, the phrase ranked first
+        score, share, best = max((row for row in scored if _fuller(row, top, uses, own)), key=_merit, default=top)
         if share >= self.broad:
             return best
         pairs = [(s, f"{best}{PAIR}{phrase}") for s, inside, phrase in self._scored(
             [p for _, _, p in scored if not _nested(p, best)], uses, own, used, best) if s > score]  # fmt: skip
-        return max(pairs)[1] if pairs else best
+        return max(pairs, key=lambda pair: pair[0])[1] if pairs else best
 
     def _scored(
         self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str], first: str | None = None
@@ -214,6 +220,30 @@ class CTfidfLabeler:
                 continue
             scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, phrase))
         return scored
+
+
+def _merit(row: tuple[float, float, str]) -> tuple[float, float]:
+    """A scored phrase's score, then its share of the theme."""
+    return row[0], row[1]
+
+
+def _word_scores(papers: Sequence[Paper], labels: np.ndarray, groups: int) -> list[dict[str, float]]:
+    """Each theme's words (stemmed, from titles and keywords) by c-TF-IDF over the members using them. A phrase's
+    words added up break ties between phrases as frequent: "vortical flow simulation" over "wet foam" among
+    simulation papers, not the alphabet."""
+    used: list[Counter[str]] = [Counter() for _ in range(groups)]
+    for paper, group in zip(papers, labels, strict=True):
+        text = " ".join([paper.title, *paper.keywords])
+        used[group].update({stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 2})
+    totals = Counter[str]()
+    for c in used:
+        totals.update(c)
+    sizes = np.bincount(labels, minlength=groups)
+    average = len(labels) / max(groups, 1)
+    return [
+        {w: (n / max(int(size), 1)) * math.log(1 + average / totals[w]) for w, n in c.items()}
+        for c, size in zip(used, sizes, strict=True)
+    ]
 
 
 class AuthorsCasing:
@@ -343,6 +373,12 @@ def _joined(phrase: str, other: str) -> bool:
     """Whether one phrase, its words run together, is a run of the other's words run together."""
     a, b = sorted((words(phrase), words(other)), key=len)
     return any("".join(b[i:j]) == "".join(a) for i in range(len(b)) for j in range(i + 1, len(b) + 1))
+
+
+def _whole_first(phrases: list[str], uses: PhraseUse, own: np.ndarray) -> list[str]:
+    """Phrases from one title, those starting and ending where its words do first ("clustered vector textures"
+    before "efficiency-aware multiple" importance sampling); else in rank order."""
+    return sorted(phrases, key=lambda phrase: uses.open_ends(phrase, own))
 
 
 def _plain_phrase(phrase: str) -> bool:
