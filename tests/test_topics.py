@@ -139,13 +139,21 @@ def test_a_title_phrase_the_papers_write_as_a_modifier_is_no_label() -> None:
     prose = Prose(group + [Paper("e", "test", "Point clouds", abstract="Point clouds. We segment point clouds.")] * 3)
     assert prose.runs_on(["distributed", "stochastic"]) and not prose.runs_on(["point", "clouds"])
     assert prose.runs_on(["efficient", "distributed", "stochastic"])  # too rare itself: its last word runs on
+    rare = Prose([Paper(f"t{i}", "test", f"Text-Driven {w}") for i, w in enumerate(["Avatars", "Garments", "Art"])])
+    assert rare.runs_on(["text", "driven"]) and not rare.runs_on(["driven", "avatars"])  # each of three uses runs on
 
 
 def test_a_phrase_tied_by_a_hyphen_to_a_word_outside_it_is_cut() -> None:
-    sight = [paper(i, title) for i, title in enumerate(["Non-Line-of-Sight Imaging", "Fast Non-Line-of-Sight Scenes"])]
+    sight = [paper(i, title) for i, title in enumerate(["Non-Line-of-Sight Imaging", "Seeing Non-Line-of-Sight"])]
     assert is_cut("non-line", sight) and is_cut("sight imaging", sight) and not is_cut("non-line-of-sight", sight)
-    translation = [paper(i, f"Image-to-Image Translation {w}") for i, w in enumerate(["Done Fast", "Without Pairs"])]
+    translation = [paper(i, f"Image-to-Image Translation {w}") for i, w in enumerate(["for Faces", "with Pairs"])]
     assert not is_cut("image-to-image translation", translation) and is_cut("image translation", translation)
+
+
+def test_a_title_phrase_both_of_whose_two_uses_run_on_is_a_modifier() -> None:
+    driven = [paper(1, "Text-Driven Avatars"), paper(2, "Fast Text-Driven Garment Design")]
+    assert is_cut("text-driven", driven) and not is_cut("text-driven avatars", driven)
+    assert not is_cut("view synthesis", [paper(3, "Novel View Synthesis"), paper(4, "View Synthesis for Scenes")])
 
 
 def test_no_phrase_runs_across_a_title_s_punctuation() -> None:

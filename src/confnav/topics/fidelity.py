@@ -207,11 +207,14 @@ class Prose:
 
     def runs_on(self, tokens: list[str]) -> bool:
         """Whether, in PROSE_EVIDENCE uses or more, the words are followed by a word that is not a stop word in RUNS_ON
-        of them; for a rarer phrase, whether its last word is in WORD_RUNS_ON ("distributed deep" learning), or
-        in RUNS_ON when each of the phrase's uses runs on ("communication-efficient distributed" optimization)."""
+        of them; for a rarer phrase, whether each of its uses runs on, MODIFIER_EVIDENCE or more ("text-driven"
+        generation, avatars, art), or its last word does in WORD_RUNS_ON ("distributed deep" learning), or in RUNS_ON
+        when each of the phrase's few uses runs on ("communication-efficient distributed" optimization)."""
         seen, continued = self._uses(" ".join(tokens))
         if seen >= PROSE_EVIDENCE or len(tokens) == 1:
             return seen >= PROSE_EVIDENCE and continued >= RUNS_ON * seen
+        if seen >= MODIFIER_EVIDENCE and continued == seen:
+            return True
         word_seen, word_continued = self._uses(tokens[-1])
         share = RUNS_ON if continued == seen > 1 else WORD_RUNS_ON  # every one of its few uses runs on: less needed
         return word_seen >= PROSE_EVIDENCE and word_continued >= share * word_seen
@@ -294,7 +297,8 @@ class TitleRuns:
     def cut(self, share: float, modifiers: bool = True) -> bool:
         """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; in most
         titles, tied by a hyphen to a word outside ("shot learning", "non-line"); with `modifiers`, in three uses or
-        more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation)."""
+        more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation), in
+        two, both ("piecewise linear" approximation, functions)."""
         if len(self.target) < 2:
             return False
         same = max(self.around.values(), default=0)
@@ -302,4 +306,5 @@ class TitleRuns:
             (self.seen >= 2 and same >= share * self.seen)
             or (self.in_titles >= 1 and self.tied >= share * self.in_titles)
             or (modifiers and self.seen >= 3 and self.continued >= share * self.seen)
+            or (modifiers and self.seen == 2 and self.continued == 2)
         )
