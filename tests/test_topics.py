@@ -14,7 +14,8 @@ from confnav.model import Paper
 from confnav.store import open_store
 from confnav.topics import TopicBuilder, theme_facts, trends
 from confnav.topics.fidelity import Prose, coverage, is_cut, parts
-from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _candidates, _nested
+from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _candidates
+from confnav.topics.phrases import nested
 from tests.backends import clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
@@ -86,7 +87,7 @@ def test_no_label_repeats_itself(topics_db: Path) -> None:
     other ("self-attention and attention mechanisms", "explainability and explanability")."""
     with open_store(topics_db, create=True) as store:
         labels = [t.label for level in (1, 2) for t in theme_facts(store, "iclr2021", level=level)]
-    assert not [label for label in labels if len(parts(label)) == 2 and _nested(*parts(label))]
+    assert not [label for label in labels if len(parts(label)) == 2 and nested(*parts(label))]
 
 
 def paper(number: int, title: str, *keywords: str) -> Paper:

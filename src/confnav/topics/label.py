@@ -16,7 +16,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from itertools import chain, product
 from typing import Protocol
 
@@ -25,6 +24,7 @@ import numpy as np
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
 from confnav.topics.fidelity import BREAK, PAIR, PhraseUse, Prose, acronym, initials, parts
+from confnav.topics.phrases import abbreviates, nested, spelled_alike, stems
 
 KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a phrase cut from a title
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
@@ -40,7 +40,6 @@ _JOINING = STOPWORDS | {
     "without", "yet", "more", "most", "very", "also", "using", "towards", "toward", "via", "versus", "beyond",
     "through", "across", "within", "into", "among", "against",
 }  # fmt: skip
-GENERIC_HEADS = frozenset(stem(w) for w in ("learning", "network", "model", "method", "system", "algorithm", "data"))
 
 
 @dataclass
@@ -183,7 +182,7 @@ class CTfidfLabeler:
         none from title words alone in fewer titles."""
         kept: list[str] = []
         for phrase in (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own, evidence=evidence)):
-            if not any(_spelled_alike(phrase, other) for other in kept):
+            if not any(spelled_alike(phrase, other) for other in kept):
                 kept.append(phrase)
             if len(kept) == self.top:
                 break
@@ -200,7 +199,7 @@ class CTfidfLabeler:
         if share >= self.broad:
             return best
         pairs = [(s, f"{best}{PAIR}{phrase}") for s, inside, phrase in self._scored(
-            [p for _, _, p in scored if not _nested(p, best)], uses, own, used, best) if s > score]  # fmt: skip
+            [p for _, _, p in scored if not nested(p, best)], uses, own, used, best) if s > score]  # fmt: skip
         return max(pairs, key=lambda pair: pair[0])[1] if pairs else best
 
     def _scored(
@@ -271,10 +270,6 @@ class AuthorsCasing:
         return re.sub(r"[A-Za-z][\w'-]*", lambda m: self.word(m.group(0)), phrase)
 
 
-def _stems(phrase: str) -> set[str]:
-    return {stem(w) for w in words(phrase)}
-
-
 def _fuller(row: tuple[float, float, str], best: tuple[float, float, str], uses: PhraseUse, own: np.ndarray) -> bool:
     """Whether a phrase says more than the best one and should replace it: one word is vague ("graphs" →
     "graph neural networks"), an acronym terse ("NAS"), when SPECIFIC of the same share uses the fuller
@@ -286,12 +281,12 @@ def _fuller(row: tuple[float, float, str], best: tuple[float, float, str], uses:
     if len(tokens) <= len(words(short)):
         return False
     if acronym(short):
-        return _abbreviates(acronym(short), phrase) and inside >= SPECIFIC * share
-    if not _stems(short) <= _stems(phrase):
+        return abbreviates(acronym(short), phrase) and inside >= SPECIFIC * share
+    if not stems(short) <= stems(phrase):
         return False
     if inside >= SPECIFIC * share:
         return True
-    added = uses.with_words(_stems(phrase) - _stems(short))
+    added = uses.with_words(stems(phrase) - stems(short))
     short_users = uses.of(short)
     return float(added[short_users & own].mean()) >= SPECIFIC and _lift(added, own) >= _lift(short_users, own)
 
@@ -313,68 +308,6 @@ def _names(label: str, taking: bool = True) -> set[str]:
     return found
 
 
-def _nested(phrase: str, other: str) -> bool:
-    """One phrase inside the other, by its words, written as one ("multitask" in "multi-task learning") or
-    abbreviated ("VAE" for "variational autoencoders"); the same head noun ("self-attention" and "attention
-    mechanisms") or a variant spelling ("explainability", "explanability"): no second part that repeats the first."""
-    a, b = sorted((phrase, other), key=lambda p: len(words(p)))
-    return (
-        _stems(a) <= _stems(b) or _joined(a, b) or (len(words(a)) == 1 and _abbreviates(a.lower().rstrip("s"), b))
-        or _same_head(a, b) or _variant_spelling(a, b)
-    )  # fmt: skip
-
-
-def _same_head(phrase: str, other: str) -> bool:
-    """Whether one phrase's last word, unless a generic one ("learning", "networks"), is among the other's."""
-    heads = {stem(w[-1]) for w in (words(phrase), words(other)) if w} - GENERIC_HEADS
-    return any(head in _stems(phrase) and head in _stems(other) for head in heads)
-
-
-def _spelled_alike(phrase: str, other: str) -> bool:
-    """Whether the phrases are one phrase spelled two ways: the same letters, hyphens and spaces aside
-    ("multi-task", "multitask"), or near-identical spellings of their long words."""
-    return "".join(words(phrase)) == "".join(words(other)) or _variant_spelling(phrase, other)
-
-
-def _variant_spelling(phrase: str, other: str) -> bool:
-    """Whether the phrases differ only by near-identical spellings of their long words."""
-    a, b = words(phrase), words(other)
-    if len(a) != len(b) or a == b:
-        return False
-    return all(x == y or (min(len(x), len(y)) >= 6 and _close(x, y)) for x, y in zip(a, b, strict=True))
-
-
-def _close(word: str, other: str) -> bool:
-    return SequenceMatcher(None, word, other).ratio() >= 0.85
-
-
-def _abbreviates(short: str, phrase: str) -> bool:
-    """Whether the letters spell the phrase's words in order, each word giving its first letter and maybe some
-    later ones ("gnn": graph neural networks; "vae": variational autoencoders)."""
-    tokens = words(phrase)
-
-    def fits(letter: int, word: int) -> bool:
-        if word == len(tokens):
-            return letter == len(short)
-        if letter == len(short) or short[letter] != tokens[word][0]:
-            return False
-        rest, end = tokens[word][1:], letter + 1
-        while True:
-            if fits(end, word + 1):
-                return True
-            if end == len(short) or short[end] not in rest:
-                return False
-            rest, end = rest[rest.index(short[end]) + 1 :], end + 1
-
-    return len(tokens) > 1 and fits(0, 0)
-
-
-def _joined(phrase: str, other: str) -> bool:
-    """Whether one phrase, its words run together, is a run of the other's words run together."""
-    a, b = sorted((words(phrase), words(other)), key=len)
-    return any("".join(b[i:j]) == "".join(a) for i in range(len(b)) for j in range(i + 1, len(b) + 1))
-
-
 def _whole_first(phrases: list[str], uses: PhraseUse, own: np.ndarray) -> list[str]:
     """Phrases from one title, those starting and ending where its words do first ("clustered vector textures"
     before "efficiency-aware multiple" importance sampling); else in rank order."""
@@ -390,6 +323,6 @@ def _fallback(phrases: list[str], used: set[str], most: int = 2) -> str | None:
     """The two (or `most`) top whole phrases no other theme has taken, the second not repeating the first,
     joined; None when there are none."""
     free = [p for p in phrases if not _names(p, taking=False) & used]
-    chosen = free[:1] + [p for p in free[1:] if not _nested(p, free[0])][: most - 1]
+    chosen = free[:1] + [p for p in free[1:] if not nested(p, free[0])][: most - 1]
     joined = PAIR.join(chosen)
     return joined if chosen and not _names(joined, taking=False) & used else None
