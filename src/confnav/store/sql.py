@@ -23,6 +23,7 @@ from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary, canonical_json
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
+from confnav.store.derived import DerivedTables, venue_generation_key
 from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
 from confnav.store.topics import TopicTables
@@ -50,20 +51,7 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
-def versions_of(state: tuple[tuple[str, int], ...]) -> tuple[int, int]:
-    """(generation, vectors) out of a store's change counters (`state`)."""
-    counters = dict(state)
-    return counters["generation"], counters["vectors"]
-
-
-def venue_generation_key(venue: str) -> str:
-    return f"papers:{venue}"
-
-
-CACHE_PIECE = 8 << 20  # bytes of a cached value read per query
-
-
-class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
+class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTables):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
     conn: Connection
@@ -243,115 +231,6 @@ class SqlStore(TopicTables, ReadingLists, DecisionTables, JobTables):
             "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
             [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
         )
-
-    # --- derived data: embeddings and caches, tied to the store's generation ---
-
-    def merge_version(self) -> int:
-        """The version of the merge rules the stored papers were merged with (0 before it was recorded)."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'merge-version'").fetchone()
-        return row[0] if row else 0
-
-    def set_merge_version(self, version: int) -> None:
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('merge-version', ?) ON CONFLICT(key) DO UPDATE SET value = ?",
-            (version, version),
-        )
-
-    def generation(self) -> int:
-        """A number that grows whenever any paper changes, so caches know when they are stale."""
-        return self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
-
-    def venue_generation(self, venue: str) -> int:
-        """A number that grows whenever a paper of this venue changes (what its themes are built from)."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (venue_generation_key(venue),)).fetchone()
-        return row[0] if row else 0
-
-    def versions(self) -> tuple[int, int]:
-        """(generation, vectors): counters of changes to papers and to stored embeddings."""
-        return versions_of(self.state())
-
-    def state(self) -> tuple[tuple[str, int], ...]:
-        """Every change counter (papers, vectors, themes, external signals): equal states, equal answers."""
-        return tuple(self.conn.execute("SELECT key, value FROM meta ORDER BY key"))
-
-    def count_change(self, kind: str) -> None:
-        """Advance the counter of one kind of change (inside the transaction that makes it)."""
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = meta.value + 1", (kind,)
-        )
-
-    def get_cache(self, name: str) -> tuple[int, bytes] | None:
-        """A cached value and its generation, read in pieces: a driver that reads one 300 MB value at once
-        keeps a buffer of that size for the life of the connection."""
-        row = self.conn.execute("SELECT generation, length(data) FROM caches WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            return None
-        generation, size = row
-        pieces = []
-        for start in range(1, size + 1, CACHE_PIECE):
-            piece = self.conn.execute(
-                "SELECT generation, substr(data, CAST(? AS INTEGER), CAST(? AS INTEGER)) FROM caches WHERE name = ?",
-                (start, CACHE_PIECE, name),
-            ).fetchone()
-            if piece is None or piece[0] != generation:
-                return None  # replaced while being read: treat as missing, the caller rebuilds
-            pieces.append(bytes(piece[1]))
-        return generation, b"".join(pieces)
-
-    def put_cache(self, name: str, generation: int, data: bytes) -> None:
-        self.conn.execute(
-            "INSERT INTO caches (name, generation, data) VALUES (?, ?, ?)"
-            " ON CONFLICT(name) DO UPDATE SET generation = excluded.generation, data = excluded.data",
-            (name, generation, data),
-        )
-
-    def embedding_hashes(self, model: str) -> dict[int, str]:
-        """Paper pk → hash of the text its stored embedding was computed from."""
-        return dict(self.conn.execute("SELECT paper_pk, text_hash FROM embeddings WHERE model = ?", (model,)))
-
-    def put_embeddings(self, model: str, rows: list[tuple[int, str, bytes]]) -> None:
-        """Store (pk, text hash, float32 vector bytes) for a model, replacing older ones."""
-        self.conn.executemany(
-            "INSERT INTO embeddings (paper_pk, model, text_hash, vector) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
-            [(pk, model, digest, self.vector_value(vector)) for pk, digest, vector in rows],
-        )
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
-
-    def vector_size(self, model: str) -> int | None:
-        """How many numbers each stored vector of a model holds (None when it has none)."""
-        row = self.conn.execute("SELECT vector FROM embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
-        return None if row is None else len(self.vector_bytes(row[0])) // 4
-
-    def drop_vectors(self, model: str) -> int:
-        """Delete every vector of a model: a refit that changes their size leaves none of them usable."""
-        cursor = self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,))
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
-        return cursor.rowcount
-
-    def delete_embeddings(self, keep_models: list[str]) -> int:
-        """Drop embeddings of every model but `keep_models` (a model change re-embeds everything)."""
-        marks = ", ".join("?" * len(keep_models))
-        cursor = self.conn.execute(f"DELETE FROM embeddings WHERE model NOT IN ({marks})", keep_models)
-        if cursor.rowcount:
-            self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
-        return cursor.rowcount
-
-    def embedding_models(self) -> dict[str, int]:
-        """Models with stored embeddings and how many papers each covers."""
-        return dict(self.conn.execute("SELECT model, COUNT(*) FROM embeddings GROUP BY model ORDER BY model"))
-
-    def embeddings(self, model: str, venue: str | None = None) -> tuple[list[int], list[bytes]]:
-        """The stored vectors of a model (of one venue's papers when given), as paper pks and float32 bytes."""
-        sql, params = "SELECT paper_pk, vector FROM embeddings WHERE model = ?", [model]
-        if venue:
-            sql, params = sql + " AND paper_pk IN (SELECT pk FROM papers WHERE venue = ?)", [model, venue]
-        rows = self.conn.execute(sql + " ORDER BY paper_pk", params)
-        pks, vectors = [], []
-        for pk, vector in rows:
-            pks.append(pk)
-            vectors.append(self.vector_bytes(vector))
-        return pks, vectors
 
     # --- reads ---
 

@@ -21,8 +21,9 @@ from fastapi import Request
 from confnav.errors import ConfnavError
 from confnav.search.engine import Searcher
 from confnav.store import open_store
+from confnav.store.derived import versions_of
 from confnav.store.protocols import Store
-from confnav.store.sql import SqlStore, versions_of
+from confnav.store.sql import SqlStore
 from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer
 
