@@ -8,7 +8,8 @@ from confnav.cli import cli
 from confnav.cli.common import RichProgress, filter_options, json_option, out, print_json, with_store
 from confnav.embed import choose_embedder
 from confnav.index import build_index
-from confnav.search.engine import MODES, SORTS, Results, Searcher
+from confnav.search.engine import Searcher
+from confnav.search.results import MODES, SORTS, Results
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
 

@@ -6,9 +6,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 from itertools import islice
-from typing import Literal
 
 import numpy as np
 
@@ -20,6 +18,7 @@ from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.fusion import ConvexFusion, align_groups, lift_accepted
 from confnav.search.query import Query, parse_query
+from confnav.search.results import BY_SCORE, SORT_POOL, SORTS, Hit, Mode, Results
 from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
 from confnav.search.text import terms
@@ -27,8 +26,6 @@ from confnav.store import PaperFilter
 from confnav.store.base import serves_requests
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
-Mode = Literal["keyword", "semantic", "hybrid"]
-MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 Fusion = Callable[[np.ndarray, np.ndarray], np.ndarray]
 log = logging.getLogger("confnav.search")
 RUN_INDEX = "run 'confnav index'"
@@ -36,66 +33,8 @@ NO_INDEX = f"this store has no semantic index yet: {RUN_INDEX}"
 AnyVectors = Vectors | StoredVectors  # in this process's memory, or searched inside the database
 
 
-@dataclass
-class Hit:
-    """One result: the paper, its fused score, the parts it came from, and a marked snippet."""
-
-    paper: Paper
-    score: float
-    keyword_score: float | None
-    semantic_score: float | None
-    snippet: str
-    rating_scale: str | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        p = self.paper
-        return {
-            "id": p.id,
-            "title": p.title,
-            "venue": p.venue,
-            "venue_name": p.venue_name,
-            "year": p.year,
-            "decision": p.decision.name,
-            "outcome": p.decision.outcome.value,
-            "authors": [a.name for a in p.authors],
-            "rating_mean": p.rating_mean,
-            "rating_scale": self.rating_scale,
-            "fields": p.fields_present(),
-            "score": round(self.score, 6),
-            "keyword_score": None if self.keyword_score is None else round(self.keyword_score, 6),
-            "semantic_score": None if self.semantic_score is None else round(self.semantic_score, 6),
-            "snippet": self.snippet,
-        }
-
-
-@dataclass
-class Results:
-    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), and how many papers
-    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning)."""
-
-    hits: list[Hit]
-    mode: Mode
-    notices: list[str] = field(default_factory=list)
-    matching: int | None = None
-    offset: int = 0
-    sort: str = "relevance"
-
-    def to_dict(self) -> dict[str, object]:
-        return {"hits": [h.to_dict() for h in self.hits], "mode": self.mode, "notices": self.notices,
-                "matching": self.matching, "offset": self.offset, "sort": self.sort}  # fmt: skip
-
-
 # Relevance lifts accepted papers by 10% (benchmarks/search_standing.py); "match" is words and meaning alone.
 ACCEPTED_LIFT = 0.1
-# Sorts other than relevance and match order the most relevant matches (at most SORT_POOL) by a field.
-SORT_POOL = 500
-BY_SCORE = ("relevance", "match")
-SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
-    **dict.fromkeys(BY_SCORE, lambda h: (-h.score,)),
-    "rating": lambda h: (-(h.paper.rating_mean or 0.0), -h.score),
-    "decision": lambda h: (h.paper.decision.tier, -(h.paper.rating_mean or 0.0), -h.score),
-    "year": lambda h: (-h.paper.year, -h.score),
-}
 
 
 class Searcher:

@@ -14,7 +14,7 @@ from confnav.rank import WeightedRanker
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.stats import stats_json
-from confnav.search.engine import MODES
+from confnav.search.results import MODES
 from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections

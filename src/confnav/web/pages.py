@@ -18,7 +18,7 @@ from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
-from confnav.search.engine import SORTS
+from confnav.search.results import SORTS
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json

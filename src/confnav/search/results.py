@@ -1,0 +1,72 @@
+"""What a search answers: hits with their scores and snippets, the notices a user should see, and the sorts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from confnav.model import Paper
+
+Mode = Literal["keyword", "semantic", "hybrid"]
+MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
+
+
+@dataclass
+class Hit:
+    """One result: the paper, its fused score, the parts it came from, and a marked snippet."""
+
+    paper: Paper
+    score: float
+    keyword_score: float | None
+    semantic_score: float | None
+    snippet: str
+    rating_scale: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        p = self.paper
+        return {
+            "id": p.id,
+            "title": p.title,
+            "venue": p.venue,
+            "venue_name": p.venue_name,
+            "year": p.year,
+            "decision": p.decision.name,
+            "outcome": p.decision.outcome.value,
+            "authors": [a.name for a in p.authors],
+            "rating_mean": p.rating_mean,
+            "rating_scale": self.rating_scale,
+            "fields": p.fields_present(),
+            "score": round(self.score, 6),
+            "keyword_score": None if self.keyword_score is None else round(self.keyword_score, 6),
+            "semantic_score": None if self.semantic_score is None else round(self.semantic_score, 6),
+            "snippet": self.snippet,
+        }
+
+
+@dataclass
+class Results:
+    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), and how many papers
+    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning)."""
+
+    hits: list[Hit]
+    mode: Mode
+    notices: list[str] = field(default_factory=list)
+    matching: int | None = None
+    offset: int = 0
+    sort: str = "relevance"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"hits": [h.to_dict() for h in self.hits], "mode": self.mode, "notices": self.notices,
+                "matching": self.matching, "offset": self.offset, "sort": self.sort}  # fmt: skip
+
+
+# Sorts other than relevance and match order the most relevant matches (at most SORT_POOL) by a field.
+SORT_POOL = 500
+BY_SCORE = ("relevance", "match")
+SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
+    **dict.fromkeys(BY_SCORE, lambda h: (-h.score,)),
+    "rating": lambda h: (-(h.paper.rating_mean or 0.0), -h.score),
+    "decision": lambda h: (h.paper.decision.tier, -(h.paper.rating_mean or 0.0), -h.score),
+    "year": lambda h: (-h.paper.year, -h.score),
+}
