@@ -17,7 +17,6 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,8 +24,6 @@ from _util import DATA, machine
 from confnav.embed import SparseEmbedder
 from confnav.index import build_index
 from confnav.ingest import ingest
-from confnav.model import Paper
-from confnav.search.text import STOPWORDS, words
 from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.fidelity import PhraseUse, Prose
@@ -63,8 +60,8 @@ def main() -> None:
                 cut = [t.label for t in themes if uses[t.id].incomplete(t.label)]
                 beside = [(k, t) for t in themes for k in t.keywords]
                 cut_beside = [k for k, t in beside if uses[t.id].incomplete(k)]
-                single = [t.label for t in themes if uses[t.id].of(t.label).sum() == 1]
-                running = [label for label in single if _runs_on(label, papers.values())]
+                single = [t for t in themes if uses[t.id].of(t.label).sum() == 1]
+                running = [t.label for t in single if "after" in uses[t.id].open_ends(t.label)]
                 singles, runs_on = singles + len(single), runs_on + len(running)
                 labels, cut_labels = labels + len(themes), cut_labels + len(cut)
                 phrases, cut_phrases = phrases + len(beside), cut_phrases + len(cut_beside)
@@ -77,17 +74,6 @@ def main() -> None:
                     print(f"  level {level}: " + "; ".join(shown))
             print(f"\nall: {cut_labels} of {labels} labels cut or modifiers; {cut_phrases} of {phrases} beside them")
             print(f"all: {singles} labels from one title, {runs_on} of them running on in it")
-
-
-def _runs_on(label: str, papers: Iterable[Paper]) -> bool:
-    """Whether a label from one title is followed there by a word that is not a stop word."""
-    tokens = words(label)
-    for paper in papers:
-        title = words(paper.title)
-        for i in range(len(title) - len(tokens) + 1):
-            if title[i : i + len(tokens)] == tokens:
-                return i + len(tokens) < len(title) and title[i + len(tokens)] not in STOPWORDS
-    return False
 
 
 def _build(store: SqliteStore, venue: str) -> str:

@@ -184,13 +184,14 @@ class PhraseUse:
         return False
 
 
-    def open_ends(self, phrase: str, own: np.ndarray) -> int:
-        """On how many sides (0-2), in the titles of `own` holding the phrase, a word that is not a stop word
-        joins it: "vortical flow simulation" on grids has none, "simulation made fast" after cloth has one."""
+    def open_ends(self, phrase: str, own: np.ndarray | None = None) -> set[str]:
+        """The sides ("before", "after") on which, in a title of `own` (all by default) holding the phrase, a word
+        that is not a stop word joins it: "vortical flow simulation" on grids has none, "simulation made fast"
+        after cloth has one."""
         tokens = words(phrase)
-        using = [i for i in self.postings.get(_key(tokens), []) if own[i]]
+        using = [i for i in self.postings.get(_key(tokens), []) if own is None or own[i]]
         runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
-        return len({side for side, _ in runs.around})
+        return {side for side, _ in runs.around}
 
 
 BREAK = re.compile(r"[^\w\s'-]+")  # punctuation: a phrase never runs across it ("VRSTC: Occlusion-Free …")

@@ -311,7 +311,7 @@ def _names(label: str, taking: bool = True) -> set[str]:
 def _whole_first(phrases: list[str], uses: PhraseUse, own: np.ndarray) -> list[str]:
     """Phrases from one title, those starting and ending where its words do first ("clustered vector textures"
     before "efficiency-aware multiple" importance sampling); else in rank order."""
-    return sorted(phrases, key=lambda phrase: uses.open_ends(phrase, own))
+    return sorted(phrases, key=lambda phrase: len(uses.open_ends(phrase, own)))
 
 
 def _plain_phrase(phrase: str) -> bool:
