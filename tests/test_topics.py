@@ -208,6 +208,9 @@ def test_labels_are_shown_in_the_casing_authors_write_mid_sentence() -> None:
     casing = AuthorsCasing(q)
     assert casing.apply("gaussian processes and q-learning") == "Gaussian processes and Q-learning"
     assert casing.apply("tabular methods") == "tabular methods"  # "Tabular" opens its sentence only
+    titles = ["Fast NAS for Phones", "NAS Without Training", "Few-Shot Learning of BRDFs", "Layered BRDFs"]
+    titled = AuthorsCasing([Paper(f"t{i}", "test", title) for i, title in enumerate(titles)])  # no abstracts
+    assert titled.apply("nas and few-shot learning of brdfs") == "NAS and few-shot learning of BRDFs"
 
 
 def test_keywords_beside_a_label_spell_each_phrase_once() -> None:

@@ -247,12 +247,16 @@ def _word_scores(papers: Sequence[Paper], labels: np.ndarray, groups: int) -> li
 
 class AuthorsCasing:
     """How the papers' authors write each word mid-sentence in their abstracts ("Q-learning", "Bayesian",
-    "Wasserstein"): labels are built from folded words and shown in the authors' usual casing."""
+    "Wasserstein"), or in their titles when a capital there is no title case ("NAS", "AutoML", "BRDFs"): labels
+    are built from folded words and shown in the authors' usual casing."""
 
     MID_SENTENCE = re.compile(r"(?<=[a-z0-9,;:)] )[A-Za-z][\w'-]*")
+    IN_TITLE = re.compile(r"(?<![\w'-])[A-Za-z][\w']+(?![\w'-])")  # a word no hyphen joins ("Few-Shot" is title case)
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         found = Counter(chain.from_iterable(self.MID_SENTENCE.findall(p.abstract or "") for p in papers))
+        titles = (p.title for p in papers if not p.title.isupper())
+        found.update(w for t in titles for w in self.IN_TITLE.findall(t) if any(c.isupper() for c in w[1:]))
         self.forms: dict[str, Counter[str]] = defaultdict(Counter)
         for form, n in found.items():
             self.forms[form.lower()][form] = n
