@@ -220,6 +220,13 @@ def test_keywords_beside_a_label_spell_each_phrase_once() -> None:
     assert sum(k in spellings for k in keywords) == 1, keywords
 
 
+def test_keywords_beside_a_label_show_one_phrase_of_the_same_papers_words() -> None:
+    titles = ["Adjoint nonlinear ray tracing", "Neural fields for clouds", "Quad meshes via flips"]
+    group = [paper(i, title) for i, title in enumerate(titles)]
+    keywords = CTfidfLabeler().label(group + RL, np.array([0] * 3 + [1] * 12))[0].keywords
+    assert "nonlinear ray tracing" in keywords and not {"adjoint nonlinear", "ray tracing"} & set(keywords), keywords
+
+
 def test_a_field_is_used_by_the_narrower_phrases_that_imply_it() -> None:
     vision = [paper(1, "Deformable transformers", "object detection"), paper(2, "An image is worth 16x16 words")]
     assert coverage("computer vision", vision) == 1.0 and coverage("natural language processing", vision) == 0.0

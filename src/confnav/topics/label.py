@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, product
+from itertools import chain, islice, product
 from typing import Protocol
 
 import numpy as np
@@ -154,7 +154,8 @@ class CTfidfLabeler:
             ranked.append([(scored[key], key) for key in sorted(c, key=lambda k: (-scored[k], -ties[k], k))])
         used = {name for label in taken or () for name in _names(label)}
         uses = PhraseUse(papers, prose)
-        shown_beside = [self._keywords(ranked[g], shown, uses, labels == g) for g in range(groups)]
+        usable = [self._usable(ranked[g], shown, uses, labels == g) for g in range(groups)]  # read as needed
+        shown_beside = [list(islice(found, self.top)) for found in usable]
         names: dict[int, str] = {}
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
@@ -171,22 +172,28 @@ class CTfidfLabeler:
             )
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
-        return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in shown_beside[g]]) for g in range(groups)]
+        beside = [_distinct(chain(shown_beside[g], usable[g]), uses, labels == g, self.top) for g in range(groups)]
+        return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]]) for g in range(groups)]
 
     def _keywords(
         self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray,
         evidence: int = 0,
     ) -> list[str]:  # fmt: skip
-        """A theme's top phrases as shown beside its label: no cut phrase ("graph neural", "shot learning"), no
-        second spelling of one already shown ("multitask learning" after "multi-task learning"); with `evidence`,
-        none from title words alone in fewer titles."""
+        """A theme's top phrases (`top` of them, see _usable)."""
+        return list(islice(self._usable(ranked, shown, uses, own, evidence), self.top))
+
+    def _usable(
+        self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray,
+        evidence: int = 0,
+    ) -> Iterator[str]:  # fmt: skip
+        """A theme's phrases in rank order: no cut phrase ("graph neural", "shot learning"), no second spelling of
+        one already given ("multitask learning" after "multi-task learning"); with `evidence`, none from title
+        words alone in fewer titles."""
         kept: list[str] = []
         for phrase in (shown[key] for _, key in ranked if not uses.incomplete(shown[key], own, evidence=evidence)):
             if not any(spelled_alike(phrase, other) for other in kept):
                 kept.append(phrase)
-            if len(kept) == self.top:
-                break
-        return kept
+                yield phrase
 
     def _best(self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str]) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
@@ -316,6 +323,19 @@ def _whole_first(phrases: list[str], uses: PhraseUse, own: np.ndarray) -> list[s
     """Phrases from one title, those starting and ending where its words do first ("clustered vector textures"
     before "efficiency-aware multiple" importance sampling); else in rank order."""
     return sorted(phrases, key=lambda phrase: len(uses.open_ends(phrase, own)))
+
+
+def _distinct(phrases: Iterable[str], uses: PhraseUse, own: np.ndarray, most: int) -> list[str]:
+    """The first `most` phrases less any inside another kept before it, or holding it, used by the same members:
+    one title gives "nonlinear ray tracing" and "ray tracing", one phrase to show."""
+    kept: list[tuple[str, set[str], np.ndarray]] = []
+    for phrase in phrases:
+        words_of, users = stems(phrase), uses.of(phrase) & own
+        if not any((words_of <= w or w <= words_of) and np.array_equal(users, u) for _, w, u in kept):
+            kept.append((phrase, words_of, users))
+        if len(kept) == most:
+            break
+    return [phrase for phrase, _, _ in kept]
 
 
 def _plain_phrase(phrase: str) -> bool:
