@@ -313,6 +313,9 @@ def test_themes_and_map_from_titles_alone(themed_venues_db: Path) -> None:
         themes = theme_facts(store, "siggraph2022", level=1)
         placed = store.assignments("siggraph2022")
     assert len(themes) >= 3 and sum(t.size for t in themes) == 313 and len(placed) == 313
+    kinds = {kind: sum(t.accepted_kinds.get(kind, 0) for t in themes) for kind in ("technical", "journal", "poster")}
+    assert kinds == {"technical": 194, "journal": 53, "poster": 66}  # its own kinds, not "0 oral, 0 spotlight"
+    assert "oral" not in themes[0].accepted_as and "technical" in themes[0].accepted_as
 
 
 @pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019", "siggraph2022"])

@@ -63,7 +63,7 @@ def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None
     rating = "-" if facts.mean_rating is None else f"{facts.mean_rating:.2f}"
     out.print(
         f"{facts.size} papers ({facts.share:.1%} of the venue); {facts.accepted} accepted"
-        f" ({facts.oral} oral, {facts.spotlight} spotlight, {facts.poster} poster), acceptance"
+        f"{f' ({facts.accepted_as})' if facts.accepted_as else ''}, acceptance"
         f" {_rate(facts.acceptance_rate)}, mean rating {rating}",
         markup=False,
     )

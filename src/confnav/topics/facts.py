@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError, NotFoundError
@@ -26,9 +26,7 @@ class ThemeFacts:
     keywords: list[str]
     paper_ids: list[str]
     accepted: int
-    oral: int
-    spotlight: int
-    poster: int
+    accepted_kinds: dict[str, int]  # accepted papers by the venue's kind of acceptance, in tier order ("oral": 3)
     decided: int
     rates: bool
     mean_rating: float | None
@@ -49,6 +47,23 @@ class ThemeFacts:
         return len(self.paper_ids)
 
     @property
+    def oral(self) -> int:
+        return self.accepted_kinds.get("oral", 0)
+
+    @property
+    def spotlight(self) -> int:
+        return self.accepted_kinds.get("spotlight", 0)
+
+    @property
+    def poster(self) -> int:
+        return self.accepted_kinds.get("poster", 0)
+
+    @property
+    def accepted_as(self) -> str:
+        """The accepted papers by kind as a reader sees them: "3 oral, 9 poster"; "23 technical, 8 journal"."""
+        return ", ".join(f"{n} {kind}" for kind, n in self.accepted_kinds.items())
+
+    @property
     def acceptance_rate(self) -> float | None:
         """Accepted over the decided submissions that entered review; None where the data has no rejections."""
         return self.accepted / self.decided if self.decided and self.rates else None
@@ -64,6 +79,7 @@ class ThemeFacts:
             "size": self.size,
             "share": round(self.share, 4),
             "accepted": self.accepted,
+            "accepted_kinds": self.accepted_kinds,
             "oral": self.oral,
             "spotlight": self.spotlight,
             "poster": self.poster,
@@ -137,6 +153,12 @@ def lists_rejections(decisions: list[Decision]) -> bool:
     return any(d.decided and not d.accepted for d in decisions)
 
 
+def _by_kind(accepted: list[Decision]) -> dict[str, int]:
+    """Accepted papers by kind, the highest tier first, then the most common ("23 technical, 8 journal, 4 poster")."""
+    counts, tiers = Counter(d.kind for d in accepted), {d.kind: d.tier for d in accepted}
+    return {kind: counts[kind] for kind in sorted(counts, key=lambda k: (tiers[k], -counts[k], k))}
+
+
 def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: int, rates: bool) -> ThemeFacts:
     papers = sorted((p for p, _ in members), key=lambda p: p.id)
     decisions = [p.decision for p in papers]
@@ -150,9 +172,7 @@ def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: in
         keywords=theme.data.get("keywords", []),
         paper_ids=[p.id for p in papers],
         accepted=sum(d.accepted for d in decisions),
-        oral=sum(d.accepted and d.kind == "oral" for d in decisions),
-        spotlight=sum(d.accepted and d.kind == "spotlight" for d in decisions),
-        poster=sum(d.accepted and d.kind == "poster" for d in decisions),
+        accepted_kinds=_by_kind([d for d in decisions if d.accepted]),
         decided=sum(d.decided for d in decisions),
         rates=rates,
         mean_rating=sum(ratings) / len(ratings) if ratings else None,
