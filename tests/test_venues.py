@@ -316,6 +316,8 @@ def test_themes_and_map_from_titles_alone(themed_venues_db: Path) -> None:
     kinds = {kind: sum(t.accepted_kinds.get(kind, 0) for t in themes) for kind in ("technical", "journal", "poster")}
     assert kinds == {"technical": 194, "journal": 53, "poster": 66}  # its own kinds, not "0 oral, 0 spotlight"
     assert "oral" not in themes[0].accepted_as and "technical" in themes[0].accepted_as
+    listed = CliRunner().invoke(cli, ["topics", "--db", str(themed_venues_db), "--venue", "siggraph2022", "-q"])
+    assert listed.exit_code == 0 and "technical" in listed.output and "oral" not in listed.output, listed.output
 
 
 @pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019", "siggraph2022"])

@@ -39,9 +39,10 @@ def topics(
         return
     for f in facts:
         parent = f" (in {f.parent})" if f.parent else ""
+        kinds = f"  [{f.accepted_as}]" if f.accepted_as else ""  # the venue's own kinds: oral, technical, findings
         out.print(
             f"{f.id:<7} {f.size:>4} papers {f.share:>5.1%}  accepted {_rate(f.acceptance_rate):>4}"
-            f"  orals {f.oral:>2}  {f.label}{parent}",
+            f"  {f.label}{parent}{kinds}",
             markup=False,
         )
 
