@@ -26,7 +26,7 @@ from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
-from confnav.topics.fidelity import PhraseUse, Prose
+from confnav.topics.fidelity import Prose, label_faults
 
 VENUES = {
     "neurips2018": "nips2018.json", "cvpr2019": "cvpr2019.json", "acl2022": "acl2022.json",
@@ -56,18 +56,18 @@ def main() -> None:
                 themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
                 papers = {p.id: p for p in store.iter_papers(venue)}
                 prose = Prose(list(papers.values()))
-                uses = {t.id: PhraseUse([papers[i] for i in t.paper_ids], prose) for t in themes}
-                cut = [t.label for t in themes if uses[t.id].incomplete(t.label)]
-                beside = [(k, t) for t in themes for k in t.keywords]
-                cut_beside = [k for k, t in beside if uses[t.id].incomplete(k)]
-                single = [t for t in themes if uses[t.id].of(t.label).sum() == 1]
-                running = [t.label for t in single if "after" in uses[t.id].open_ends(t.label)]
-                singles, runs_on = singles + len(single), runs_on + len(running)
+                faults = [label_faults(t.label, [papers[i] for i in t.paper_ids], prose, t.keywords) for t in themes]
+                cut = [t.label for t, f in zip(themes, faults, strict=True) if f.cut]
+                beside = sum(len(t.keywords) for t in themes)
+                cut_beside = [k for f in faults for k in f.cut_beside]
+                single = sum(f.one_title for f in faults)
+                running = [t.label for t, f in zip(themes, faults, strict=True) if f.runs_on]
+                singles, runs_on = singles + single, runs_on + len(running)
                 labels, cut_labels = labels + len(themes), cut_labels + len(cut)
-                phrases, cut_phrases = phrases + len(beside), cut_phrases + len(cut_beside)
+                phrases, cut_phrases = phrases + beside, cut_phrases + len(cut_beside)
                 print(f"\n{venue}: {len(themes)} labels, {len(cut)} with a cut part or modifier: {cut or 'none'}")
-                print(f"  phrases shown beside them: {len(beside)}, {len(cut_beside)} cut: {cut_beside or 'none'}")
-                print(f"  from one title: {len(single)}, running on in it: {len(running)}: {running or 'none'}")
+                print(f"  phrases shown beside them: {beside}, {len(cut_beside)} cut: {cut_beside or 'none'}")
+                print(f"  from one title: {single}, running on in it: {len(running)}: {running or 'none'}")
                 print(f"  {took}" if took else "  (themes as built)")
                 for level in (1, 2):
                     shown = [t.label for t in themes if t.level == level]

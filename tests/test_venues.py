@@ -326,17 +326,16 @@ def test_labels_from_titles_alone_are_whole_phrases(themed_venues_db: Path, venu
     how the whole venue writes the phrase in its prose ("distributed stochastic" gradient); one from a single
     title mostly ends where that title's words do ("wave function" collapse)."""
     from confnav.topics import theme_facts
-    from confnav.topics.fidelity import PhraseUse, Prose
+    from confnav.topics.fidelity import Prose, label_faults
 
     with open_store(themed_venues_db, create=True) as store:
         themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
         papers = {p.id: p for p in store.iter_papers(venue)}
     prose = Prose(list(papers.values()))
-    uses = {t.id: PhraseUse([papers[i] for i in t.paper_ids], prose) for t in themes}
-    cut = [t.label for t in themes if uses[t.id].incomplete(t.label)]
-    single = [t for t in themes if uses[t.id].of(t.label).sum() == 1]
-    running = [t.label for t in single if "after" in uses[t.id].open_ends(t.label)]
-    assert not cut and len(running) <= max(1, len(single) // 10), (cut, running)
+    faults = {t.label: label_faults(t.label, [papers[i] for i in t.paper_ids], prose) for t in themes}
+    cut = [label for label, f in faults.items() if f.cut]
+    single, running = sum(f.one_title for f in faults.values()), [label for label, f in faults.items() if f.runs_on]
+    assert not cut and len(running) <= max(1, single // 10), (cut, running)
 
 
 def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:

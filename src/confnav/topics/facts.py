@@ -60,7 +60,7 @@ class ThemeFacts:
 
     @property
     def accepted_as(self) -> str:
-        """The accepted papers by kind as a reader sees them: "3 oral, 9 poster"; "23 technical, 8 journal"."""
+        """The accepted papers by kind as a reader sees them: "3 oral, 9 poster"; "8 journal, 23 technical"."""
         return ", ".join(f"{n} {kind}" for kind, n in self.accepted_kinds.items())
 
     @property
@@ -154,9 +154,8 @@ def lists_rejections(decisions: list[Decision]) -> bool:
 
 
 def _by_kind(accepted: list[Decision]) -> dict[str, int]:
-    """Accepted papers by kind, the highest tier first, then the most common ("23 technical, 8 journal, 4 poster")."""
-    counts, tiers = Counter(d.kind for d in accepted), {d.kind: d.tier for d in accepted}
-    return {kind: counts[kind] for kind in sorted(counts, key=lambda k: (tiers[k], -counts[k], k))}
+    """Accepted papers by kind, in the order `confnav venues` lists a venue's: by tier, then name."""
+    return dict(Counter(d.kind for d in sorted(accepted, key=lambda d: (d.tier, d.kind))))
 
 
 def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: int, rates: bool) -> ThemeFacts:

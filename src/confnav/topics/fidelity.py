@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -168,8 +169,7 @@ class PhraseUse:
         own = np.ones(len(self.papers), dtype=bool) if own is None else own
         for part in parts(label):
             key, tokens = " ".join(_plain(part)), words(part)
-            using = sorted({i for i in self.postings.get(_key(tokens), []) if own[i]})  # title or keyword has them
-            runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
+            runs = self._title_runs(tokens, own)
             whole = self.whole_keywords[key] > 0  # some author writes it as a keyword of its own: a name
             if runs.cut(share, modifiers=not whole):
                 return True
@@ -183,15 +183,18 @@ class PhraseUse:
                 return True
         return False
 
-
     def open_ends(self, phrase: str, own: np.ndarray | None = None) -> set[str]:
         """The sides ("before", "after") on which, in a title of `own` (all by default) holding the phrase, a word
         that is not a stop word joins it: "vortical flow simulation" on grids has none, "simulation made fast"
         after cloth has one."""
-        tokens = words(phrase)
-        using = [i for i in self.postings.get(_key(tokens), []) if own is None or own[i]]
-        runs = TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
-        return {side for side, _ in runs.around}
+        own = np.ones(len(self.papers), dtype=bool) if own is None else own
+        return {side for side, _ in self._title_runs(words(phrase), own).around}
+
+    def _title_runs(self, tokens: list[str], own: np.ndarray) -> TitleRuns:
+        """The words where they occur together in the titles of `own` (each paper once, its title or keywords
+        holding them)."""
+        using = sorted({i for i in self.postings.get(_key(tokens), []) if own[i]})
+        return TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
 
 
 BREAK = re.compile(r"[^\w\s'-]+")  # punctuation: a phrase never runs across it ("VRSTC: Occlusion-Free …")
@@ -254,6 +257,26 @@ def coverage(label: str, members: Sequence[Paper]) -> float:
     return float(PhraseUse(members).of(label).mean()) if members else 0.0
 
 
+@dataclass
+class LabelFaults:
+    """What a theme's label and the phrases beside it get wrong, judged on its members' titles and keywords and
+    on the venue's prose: what benchmarks and tests of labels from titles both check."""
+
+    cut: bool  # cut from a longer phrase, or a modifier (PhraseUse.incomplete)
+    one_title: bool  # only one member's title or keywords hold it
+    runs_on: bool  # from one title, and followed there by a word that is not a stop word
+    cut_beside: list[str]  # the phrases beside it that are cut
+
+
+def label_faults(label: str, members: Sequence[Paper], prose: Prose, beside: Sequence[str] = ()) -> LabelFaults:
+    uses = PhraseUse(members, prose)
+    one_title = int(uses.of(label).sum()) == 1
+    return LabelFaults(
+        uses.incomplete(label), one_title, one_title and "after" in uses.open_ends(label),
+        [phrase for phrase in beside if uses.incomplete(phrase)],
+    )  # fmt: skip
+
+
 def is_cut(label: str, members: Sequence[Paper], prose: Prose | None = None) -> bool:
     """Whether the label is incomplete, judged on the members' titles and keywords and on `prose` (the venue's;
     default: the members') (PhraseUse.incomplete)."""
@@ -297,15 +320,14 @@ class TitleRuns:
 
     def cut(self, share: float, modifiers: bool = True) -> bool:
         """Whether the words are cut out of longer ones: in two uses or more, mostly next to the same word; in most
-        titles, tied by a hyphen to a word outside ("shot learning", "non-line"); with `modifiers`, in three uses or
-        more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation), in
-        two, both ("piecewise linear" approximation, functions)."""
+        titles, tied by a hyphen to a word outside ("shot learning", "non-line"); with `modifiers`, in two uses or
+        more, mostly followed by a word that is not a stop word ("low rank" tensor, "low rank" approximation; of two,
+        both: "piecewise linear" approximation, functions)."""
         if len(self.target) < 2:
             return False
         same = max(self.around.values(), default=0)
         return (
             (self.seen >= 2 and same >= share * self.seen)
             or (self.in_titles >= 1 and self.tied >= share * self.in_titles)
-            or (modifiers and self.seen >= 3 and self.continued >= share * self.seen)
-            or (modifiers and self.seen == 2 and self.continued == 2)
+            or (modifiers and self.seen >= 2 and self.continued >= share * self.seen)
         )

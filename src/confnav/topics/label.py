@@ -140,18 +140,13 @@ class CTfidfLabeler:
                 counts[group][key] += weight
                 (keyword_forms if weight == KEYWORD_WEIGHT else title_forms)[key][display] += 1
         shown = {key: (keyword_forms.get(key) or title_forms[key]).most_common(1)[0][0] for c in counts for key in c}
-        totals = Counter[str]()
-        for c in counts:
-            totals.update(c)
-        average = sum(sum(c.values()) for c in counts) / max(groups, 1)
         sizes = np.bincount(labels, minlength=groups)
-        typical = _word_scores(papers, labels, groups)
+        typical = _word_scores(papers, labels, groups, sizes)
         ranked: list[list[tuple[float, str]]] = []
-        for c, words_of_theme in zip(counts, typical, strict=True):
-            mass = sum(c.values()) or 1.0
-            scored = {key: (n / mass) * math.log(1 + average / totals[key]) for key, n in c.items()}
-            ties = {key: sum(words_of_theme.get(w, 0.0) for w in key.split()) for key in c}
-            ranked.append([(scored[key], key) for key in sorted(c, key=lambda k: (-scored[k], -ties[k], k))])
+        phrase_scores = _class_tfidf(counts, [sum(c.values()) for c in counts])
+        for scored, words_of_theme in zip(phrase_scores, typical, strict=True):
+            ties = {key: sum(words_of_theme.get(w, 0.0) for w in key.split()) for key in scored}
+            ranked.append([(scored[key], key) for key in sorted(scored, key=lambda k: (-scored[k], -ties[k], k))])
         used = {name for label in taken or () for name in _names(label)}
         uses = PhraseUse(papers, prose)
         usable = [self._usable(ranked[g], shown, uses, labels == g) for g in range(groups)]  # read as needed
@@ -233,7 +228,22 @@ def _merit(row: tuple[float, float, str]) -> tuple[float, float]:
     return row[0], row[1]
 
 
-def _word_scores(papers: Sequence[Paper], labels: np.ndarray, groups: int) -> list[dict[str, float]]:
+def _class_tfidf(counts: list[Counter[str]], sizes: Sequence[float]) -> list[dict[str, float]]:
+    """Class-based TF-IDF of each class's terms: the term's count over its class's size, times log(1 + the
+    average class size over the term's count in all classes)."""
+    totals = Counter[str]()
+    for c in counts:
+        totals.update(c)
+    average = sum(sizes) / max(len(sizes), 1)
+    return [
+        {term: (n / (size or 1.0)) * math.log(1 + average / totals[term]) for term, n in c.items()}
+        for c, size in zip(counts, sizes, strict=True)
+    ]
+
+
+def _word_scores(
+    papers: Sequence[Paper], labels: np.ndarray, groups: int, sizes: np.ndarray
+) -> list[dict[str, float]]:
     """Each theme's words (stemmed, from titles and keywords) by c-TF-IDF over the members using them. A phrase's
     words added up break ties between phrases as frequent: "vortical flow simulation" over "wet foam" among
     simulation papers, not the alphabet."""
@@ -241,15 +251,7 @@ def _word_scores(papers: Sequence[Paper], labels: np.ndarray, groups: int) -> li
     for paper, group in zip(papers, labels, strict=True):
         text = " ".join([paper.title, *paper.keywords])
         used[group].update({stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 2})
-    totals = Counter[str]()
-    for c in used:
-        totals.update(c)
-    sizes = np.bincount(labels, minlength=groups)
-    average = len(labels) / max(groups, 1)
-    return [
-        {w: (n / max(int(size), 1)) * math.log(1 + average / totals[w]) for w, n in c.items()}
-        for c, size in zip(used, sizes, strict=True)
-    ]
+    return _class_tfidf(used, [float(size) for size in sizes])
 
 
 class AuthorsCasing:
