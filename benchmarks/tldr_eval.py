@@ -30,13 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import DATA, ICLR2021, machine
 from confnav.sources import SourceRecord, read_file
 from confnav.summarize import scoring
+from confnav.summarize.text import clean, sentences
 from confnav.summarize.tldr import (
     background_sentences,
-    clean,
     extractive_tldr,
     is_acceptable,
     rule_violations,
-    sentences,
     shorten,
 )
 

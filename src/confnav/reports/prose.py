@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from confnav.reports.model import Citation
-from confnav.summarize.tldr import clean, sentences
+from confnav.summarize.text import clean, sentences
 
 PAPER_SENTENCES = 4  # with the one or two fact sentences: 3-6 sentences a theme
 _ADVERBS = (  # "we also", "we empirically": not the verbs "apply", "rely", "imply"

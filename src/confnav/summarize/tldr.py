@@ -3,7 +3,8 @@
 Every sentence is cleaned (citations, LaTeX) and shortened as a TL;DR would show it: the leading
 connective ("In this paper, we" → "We"), a clause pointing outside the sentence ("To address these
 issues, we …", "… to solve this problem") and parentheses other than a defined name ("(GANs)") are
-dropped, then trailing clauses until it fits 30 words. The shortened sentences are scored
+dropped, then trailing clauses until it fits 30 words, cut only where a whole thought ends (not inside a list, an
+aside or a pair such as "not only … but also", nor between a subject and its verb). The shortened sentences are scored
 (scoring.py); the best one that breaks no rule (`rule_violations`) is the TL;DR, and a background
 sentence (before the authors first speak) only when no other will do. No word is added.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from confnav.model import Paper
 from confnav.summarize.scoring import score_sentences, title_names
+from confnav.summarize.text import clean, sentences
 
 MAX_WORDS = 30
 DANGLING = frozenset({"this", "these", "it", "they", "such", "those", "its", "their", "them", "that"})
@@ -49,10 +51,6 @@ _ANAPHORA = re.compile(
     re.I,
 )
 _SHORT_OPENER = re.compile(r"^[^,;()]{2,40},\s+")
-_ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|et al|vs|cf|fig|eq|resp|approx|w\.r\.t|etc|a\.k\.a)\.", re.I)
-_SENTENCE_END = re.compile(  # also "…data.We", "…(DATTI).Specifically"
-    r"(?<=[.!?])(?:\s+(?=[A-Z0-9\"'(])|(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])|(?<=\)[.!?])(?=[A-Z][a-z]))"
-)
 _ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
 _ASIDE = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # a parenthesis after a space; "Ω(d^2)", "f(x)" are formulas
 
@@ -67,52 +65,6 @@ class Tldr:
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "tldr": self.tldr, "source": self.source}
-
-
-def clean(text: str) -> str:
-    """Remove citations, LaTeX, footnote marks and odd quotes; collapse spaces."""
-    text = re.sub(r"\\cite[tp]?\{[^}]*\}", "", text)
-    text = re.sub(r"\[[^\[\]]*(\d{2}|et al)[^\[\]]*\]", "", text)  # [Smith'20], [12], [Smith et al., 2019]
-    text = re.sub(r"\(([A-Z][A-Za-z-]+( et al\.?)?( and [A-Z][a-z]+)?,? (19|20)\d\d[a-z]?;? ?)+\)", "", text)
-    text = re.sub(r"\$+([^$]*)\$+", lambda m: _strip_latex(m.group(1)), text)
-    text = _strip_latex(text)
-    text = text.replace("``", '"').replace("''", '"').replace("`", "'").replace("~", " ")
-    text = re.sub(r'"{2,}', '"', text)  # ``"dot-product attention": one quote mark
-    text = re.sub(r"(?<![^\s,;:])\(?([1-9]|i{1,3}|iv|[a-d])\)\s", "", text)  # enumerations: "1) …, 2) …", "(i) …"
-    text = re.sub(r"\s+([,.;:])", r"\1", text)
-    return " ".join(text.split())
-
-
-_GREEK = (  # in Unicode order from α (U+03B1) and Α (U+0391); "" for final sigma, which has no LaTeX name
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi",
-    "omicron", "pi", "rho", "", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
-)  # fmt: skip
-# LaTeX symbols as the reader would see them ("\Omega(d^2)" → "Ω(d^2)", "\mathbb{R}^d\times\{\pm 1\}" → "R^d×±1").
-_LATEX_SYMBOLS = {
-    "times": "×", "pm": "±", "cdot": "·", "otimes": "⊗", "infty": "∞", "sqrt": "√", "sim": "~", "approx": "≈",
-    "in": "∈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ll": "≪", "gg": "≫", "to": "→",
-    "rightarrow": "→", "leftarrow": "←", "propto": "∝", "nabla": "∇", "partial": "∂", "ell": "ℓ", "prime": "′",
-    "ldots": "…", "cdots": "…", "dots": "…", "ast": "*", "mid": "|", "epsilon": "ε", "varepsilon": "ε",
-    **{name: chr(code) for name, code in zip(_GREEK, range(0x3B1, 0x3CA), strict=True) if name},
-    **{name.capitalize(): chr(code) for name, code in zip(_GREEK, range(0x391, 0x3AA), strict=True) if name},
-}  # fmt: skip
-
-
-def _strip_latex(text: str) -> str:
-    text = re.sub(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"\1/\2", text)
-    text = re.sub(r"\\([A-Za-z]+)(?![A-Za-z])", lambda m: _LATEX_SYMBOLS.get(m[1], m[0]), text)  # \in\mathbb{R}: ∈
-    text = re.sub(r"\\[A-Za-z]+\{([^{}]*)\}", r"\1", text)  # \emph{X}, \underline{c}omposite: the words
-    text = re.sub(  # {\it X}, \mathbf x
-        r"\\(it|bf|em|sc|tt|rm|sl|sf|small|large|Large|footnotesize|normalsize|math(bf|bb|cal|rm|it|sf)|boldsymbol|bm)"
-        r"\b\s*", "", text)  # fmt: skip
-    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
-    return text.replace("{", "").replace("}", "").replace("\\", "").replace("$", "")
-
-
-def sentences(text: str) -> list[str]:
-    """Split into sentences without breaking at e.g., i.e., et al. or decimals."""
-    protected = _ABBREVIATIONS.sub(lambda m: m.group(0).replace(".", "\0"), text)
-    return [s.replace("\0", ".").strip() for s in _SENTENCE_END.split(protected) if s.strip()]
 
 
 def is_self_contained(text: str) -> bool:
@@ -154,12 +106,13 @@ _FIELD_STATE = re.compile(
     r"techniques|works?|models|algorithms|systems))\b",
     re.I,
 )
+_ASKS = re.compile(r"(^|[;:]\s*)(how|why|what|which|whether) (can|do|does|did|is|are|should|could|would|will)\b", re.I)
 _AUTHORS = re.compile(r"\b(we|our|us|this (paper|work|study|article)|the proposed|propose[sd]?)\b", re.I)
 _DEFINITION = re.compile(r"^[A-Z][\w-]*[A-Z0-9][\w-]* (is|are) (a|an)\b")  # "DeePa is a framework that …"
 _NOVELTY = re.compile(r"\b(novel|new (method|approach|framework|model|algorithm|architecture))\b", re.I)
 # A clause holding the pointing phrase: the opener before the main clause, or where a trailing clause may be cut.
 _SUBJECT = r"(we|our|this (paper|work|study|article))\b"
-_OPENER_BEFORE_SUBJECT = re.compile(rf"^(?!{_SUBJECT})[^;]{{3,250}}?,\s*(?=({_SUBJECT}|here\b))", re.I)
+_OPENER_BEFORE_SUBJECT = re.compile(rf"^(?!{_SUBJECT})[^;]{{3,400}}?,\s*(?=({_SUBJECT}|here\b))", re.I)
 _POINTER_PATTERN = (
     rf"{_POINTING.pattern}|\b(this|these|those)\s*[,;:.]|\bthe above\b|\b(aforementioned|above-?mentioned)\b|"
     r"\bthat (gap|issue|problem|challenge|limitation|shortcoming|question|goal)\b|"
@@ -195,7 +148,31 @@ _NO_CUT_ENDS = _NEVER_ENDS | {
     "that", "which", "where", "while", "however", "of", "to", "for", "with", "from", "in", "on", "at", "as", "into",
     "onto", "is", "are", "be", "find", "finds", "argue", "argues", "suggest", "suggests", "require", "requires",
     "ensure", "ensures", "assume", "assumes", "guarantee", "guarantees", "implies", "indicate", "indicates",
+    "more", "less", "much", "very", "various", "several", "each", "every", "some", "any", "another", "both", "also",
+    "first", "firstly", "second", "secondly", "showing", "demonstrating", "suggesting", "indicating", "proving",
 }  # fmt: skip
+# A cut must not leave the first half of a pair open ("not only X" without "but also Y", "between X" without "and Y").
+_PAIR_OPENS = re.compile(r"\b(not only|one hand|between|both|either|neither)\b", re.I)
+_PAIR_CLOSES = {
+    opens: re.compile(rf"\b{closes}\b", re.I)
+    for opens, closes in (("not only", "but"), ("one hand", "other hand"), ("between", "and"), ("both", "and"),
+                          ("either", "or"), ("neither", "nor"))
+}  # fmt: skip
+_VERB_FIRST = frozenset({  # a rest opening with one of these leaves its subject in the kept part, its verb cut off
+    "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "shall", "should", "must", "has",
+    "have", "had", "does", "do", "did",
+})  # fmt: skip
+# A word opening another item of a list, not another clause: a name, a noun or an adjective ("depth prediction," |
+# "optical flow"); after "and", also an adverb ("integrates convolutional" | "and fully connected layers").
+_NAME_OR_NOUN = r"[A-Z'\"‘“(\d].*|.*(ions?|ity|ities|ness|al|ic|ive|ous|ful|able|ible)"
+_LIST_ITEM, _AND_ITEM = re.compile(rf"({_NAME_OR_NOUN})$"), re.compile(rf"({_NAME_OR_NOUN}|.*ly)$")
+_OPENS_REPORTED = re.compile(  # "we find that by designing X, detectors can …": a comma closes the opener
+    r"^(by|if|when|under|given|assuming|while|whereas|although|though|despite|unlike|since|because|once|unless)\b", re.I
+)
+_MAIN_AFTER_OPENER = re.compile(r",\s+(?!(and|or|but|nor)\b)\w.*\s")  # "Instead of X, DAGMM optimizes …"
+_ADJECTIVE = re.compile(r".*(al|ic|ive|ous|ful|able|ible)$")
+_ASIDE_IN_CLAUSE = re.compile(r"\b(which|that|who|where),\s[^,]*,$")  # "losses, which, besides L^p losses,"
+_REPORTED = re.compile(r"\b(show|demonstrate|prove|find|argue|observe|establish|verify|conclude)s? that\b", re.I)
 _DASH = re.compile(r"(?<=\s)[–—-](?=\s)|—|-{2,}")  # a dash opening or closing an aside ("X -- namely Y -- Z")
 _CLAUSE_WORDS = frozenset({
     "which", "that", "whose", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and",
@@ -205,6 +182,12 @@ _OPENERS = r"under|given|assuming|while|whereas|if|when|since|because|as|for|wit
 _SUBORDINATE_OPENING = re.compile(rf"^({_OPENERS})\b", re.I)
 _CONJUNCTION_OPENING = re.compile(r"^(and|or|but|nor|yet|so)\b", re.I)
 _MAIN_CLAUSE = re.compile(r"\b(we|this (paper|work))\b", re.I)
+# Openers of a clause that needs a main clause after it ("Motivated by X, we …", "…: given X, the task is …").
+_NEEDS_MAIN = re.compile(
+    rf"^({_OPENERS}|motivated|inspired|based|building|following|unlike|although|though|despite|rather than|"
+    r"instead of|compared|in contrast|on (the )?one hand)\b",
+    re.I,
+)
 
 
 def rule_violations(tldr: str) -> list[str]:
@@ -218,9 +201,9 @@ def rule_violations(tldr: str) -> list[str]:
     if _RESULT_ONLY.search(tldr) and not _MAIN_CLAUSE.search(tldr):  # "our approach" alone says no more
         broken.append("result only")
     bare = re.sub(r"\s*\([^()]*\)", "", tldr)  # "Graph networks (GNNs) have emerged": the words, not the acronym
-    if _BACKGROUND_OPENING.match(bare) or (_FIELD_STATE.search(bare) and not _AUTHORS.search(bare)):
+    if _BACKGROUND_OPENING.match(bare) or (_FIELD_STATE.search(bare) and not _AUTHORS.search(bare)) or _others(bare):
         broken.append("background")
-    if tldr.endswith("?"):
+    if tldr.endswith("?") or _ASKS.search(tldr):
         broken.append("question")
     if (
         tldr.endswith("…")
@@ -231,6 +214,12 @@ def rule_violations(tldr: str) -> list[str]:
     ):
         broken.append("fragment")
     return broken
+
+
+def _others(sentence: str) -> bool:
+    """Whether the sentence tells someone else's work ("Gretton et al. show that we can …"), not opening with the
+    authors ("We extend the method of Smith et al. …")."""
+    return "et al" in sentence and not re.match(rf"{_SUBJECT}", sentence, re.I)
 
 
 def shorten(sentence: str) -> str:
@@ -304,12 +293,58 @@ def _last_word(text: str) -> str:
 
 
 def _may_end(words: list[str], cut: int) -> bool:
-    """Whether a sentence cut before words[cut] ends well: not on "and", "by", "show", …, nor inside a dash aside
-    ("X -- the bit width, the bias -- are …") that the rest of the sentence closes."""
-    kept, rest = " ".join(words[:cut]), " ".join(words[cut:])
-    if _last_word(kept) in _NO_CUT_ENDS:
-        return False
-    return len(_DASH.findall(f" {kept} ")) % 2 == 0 or not _DASH.search(f" {rest} ")
+    """Whether a sentence cut before words[cut] ends a whole thought: no fault of _CUT_FAULTS."""
+    kept, rest = " ".join(words[:cut]), words[cut:]
+    return not any(fault(kept, rest) for fault in _CUT_FAULTS)
+
+
+def _ends_badly(kept: str, rest: list[str]) -> bool:
+    """On a word no sentence ends on ("… and show", "… given by"), or before a verb ("the result" | "may be …")."""
+    return _last_word(kept) in _NO_CUT_ENDS or _last_word(rest[0]) in _VERB_FIRST
+
+
+def _inside_aside(kept: str, rest: list[str]) -> bool:
+    """Inside a dash aside the rest closes ("X -- the bit width, the bias" | "-- are …"), or an aside of a clause
+    before its verb ("losses, which, besides L^p losses," | "includes …")."""
+    open_dash = len(_DASH.findall(f" {kept} ")) % 2 == 1 and bool(_DASH.search(f" {' '.join(rest)} "))
+    return open_dash or bool(_ASIDE_IN_CLAUSE.search(kept))
+
+
+def _inside_pair(kept: str, rest: list[str]) -> bool:
+    """With the first half of a pair open ("not only X" | "but also Y", "between X" | "and Y")."""
+    opened = {found.group(1).lower(): found.end() for found in _PAIR_OPENS.finditer(kept)}  # each pair's last opening
+    return any(not _PAIR_CLOSES[pair].search(kept, end) for pair, end in opened.items())
+
+
+def _inside_list(kept: str, rest: list[str]) -> bool:
+    """Between the items of a list ("depth prediction, motion estimation," | "optical flow", "types" | "and direction
+    of …", "a ResNet with one neuron per layer" | "and ReLU units can …")."""
+    item = rest[0].rstrip(",;:.")
+    if kept.endswith(",") and item != "We" and _LIST_ITEM.match(item):
+        return True
+    after = rest[1].rstrip(",;:.") if len(rest) > 1 else ""
+    joined = _AND_ITEM.match(after) or _ADJECTIVE.match(_last_word(kept))  # "from partial" | "and noisy data"
+    return item in ("and", "or") and after != "We" and bool(joined)
+
+
+def _verb_cut_off(kept: str, rest: list[str]) -> bool:
+    """With the verb of the kept words' subject after an aside in the rest ("the result" | ", which we call X, may be
+    …")."""
+    first = next((i for i, word in enumerate(rest) if word.endswith((",", ";", ":"))), len(rest))
+    return rest[0].lower() in ("which", "who") and first + 1 < len(rest) and rest[first + 1].lower() in _VERB_FIRST
+
+
+def _main_clause_cut_off(kept: str, rest: list[str]) -> bool:
+    """In an opening clause whose main clause is in the rest: after a colon ("a two-fold aim: on one hand" | …,
+    "Motivated by X," | "we …") or in a reported clause ("we find that by designing X," | "detectors can …")."""
+    clause = kept.rsplit(": ", 1)[-1]
+    if _NEEDS_MAIN.match(clause) and not _MAIN_CLAUSE.search(clause) and not _MAIN_AFTER_OPENER.search(clause):
+        return True
+    reported = kept[found[-1].end() :].strip() if (found := list(_REPORTED.finditer(kept))) else ""
+    return bool(_OPENS_REPORTED.match(reported)) and "," not in reported.rstrip(",;:")
+
+
+_CUT_FAULTS = (_ends_badly, _inside_aside, _inside_pair, _inside_list, _verb_cut_off, _main_clause_cut_off)
 
 
 def extractive_tldr(abstract: str, title: str = "", keywords: Sequence[str] = ()) -> str | None:
