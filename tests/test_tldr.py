@@ -129,11 +129,26 @@ def test_a_long_sentence_is_not_cut_on_a_word_no_sentence_ends_on_nor_inside_an_
          'without any extra computational cost.',  # not "We find that by designing a novel loss function entitled."
          'We find that by designing a novel loss function entitled, "tracking loss", Convolutional Neural Network '
          'based object detectors can be successfully converted to well-performed visual trackers.'),
+        ("When pre-trained on large amounts of data and transferred to multiple recognition benchmarks (ImageNet, "
+         "CIFAR-100, VTAB, etc), Vision Transformer attains excellent results compared to state-of-the-art "
+         "convolutional networks while requiring substantially fewer computational resources to train.",
+         "When pre-trained on large amounts of data and transferred to multiple recognition benchmarks, Vision "
+         "Transformer attains excellent results compared to state-of-the-art convolutional networks."),  # a main clause
+        ("Because each spatial location in the stylemap contributes to its corresponding region of the generated "
+         "images, the real-time projection through the encoder becomes accurate as well as editing real images becomes "
+         "spatially controllable.",  # not "…, the real-time projection." (its verb cut off): not cut, and no TL;DR
+         "Because each spatial location in the stylemap contributes to its corresponding region of the generated "
+         "images, the real-time projection through the encoder becomes accurate as well as editing real images…"),
+        ("Inspired by these findings, we introduce DECSTR, an intrinsically motivated agent endowed with a high-level "
+         "representation of spatial relations between objects that freely explores its environment and sets its own "
+         "goals as target constraints on these spatial relations.",  # "between objects" waits for no "and"
+         "We introduce DECSTR, an intrinsically motivated agent endowed with a high-level representation of spatial "
+         "relations between objects that freely explores its environment."),
     ],
 )  # fmt: skip
 def test_a_long_sentence_is_cut_where_a_whole_thought_ends(sentence: str, shown: str) -> None:
     assert shorten(sentence) == shown
-    assert rule_violations(shown) == []
+    assert rule_violations(shown) == ([] if not shown.endswith("…") else ["fragment"])
 
 
 @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.name)

@@ -20,6 +20,7 @@ from confnav.summarize.scoring import score_sentences, title_names
 from confnav.summarize.text import clean, sentences
 
 MAX_WORDS = 30
+MAIN_WORDS = 6  # after an opening clause ("When pre-trained on X, …"), a cut keeps this many words of the main clause
 DANGLING = frozenset({"this", "these", "it", "they", "such", "those", "its", "their", "them", "that"})
 _SELF_REFERENCE = re.compile(r"^(this|our) (paper|work|study|article|submission)\b", re.I)
 _LEADING = re.compile(
@@ -158,6 +159,7 @@ _PAIR_CLOSES = {
     for opens, closes in (("not only", "but"), ("one hand", "other hand"), ("between", "and"), ("both", "and"),
                           ("either", "or"), ("neither", "nor"))
 }  # fmt: skip
+_PLURAL = re.compile(r"\b(?!(its|this|thus|various|previous)\b)\w+[^su's]s\b", re.I)
 _VERB_FIRST = frozenset({  # a rest opening with one of these leaves its subject in the kept part, its verb cut off
     "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "shall", "should", "must", "has",
     "have", "had", "does", "do", "did",
@@ -169,7 +171,6 @@ _LIST_ITEM, _AND_ITEM = re.compile(rf"({_NAME_OR_NOUN})$"), re.compile(rf"({_NAM
 _OPENS_REPORTED = re.compile(  # "we find that by designing X, detectors can …": a comma closes the opener
     r"^(by|if|when|under|given|assuming|while|whereas|although|though|despite|unlike|since|because|once|unless)\b", re.I
 )
-_MAIN_AFTER_OPENER = re.compile(r",\s+(?!(and|or|but|nor)\b)\w.*\s")  # "Instead of X, DAGMM optimizes …"
 _ADJECTIVE = re.compile(r".*(al|ic|ive|ous|ful|able|ible)$")
 _ASIDE_IN_CLAUSE = re.compile(r"\b(which|that|who|where),\s[^,]*,$")  # "losses, which, besides L^p losses,"
 _REPORTED = re.compile(r"\b(show|demonstrate|prove|find|argue|observe|establish|verify|conclude)s? that\b", re.I)
@@ -313,6 +314,8 @@ def _inside_aside(kept: str, rest: list[str]) -> bool:
 def _inside_pair(kept: str, rest: list[str]) -> bool:
     """With the first half of a pair open ("not only X" | "but also Y", "between X" | "and Y")."""
     opened = {found.group(1).lower(): found.end() for found in _PAIR_OPENS.finditer(kept)}  # each pair's last opening
+    if "between" in opened and _PLURAL.search(" ".join(kept[opened["between"] :].split()[:3])):
+        del opened["between"]  # "between objects", "between the two paths": no "and" to come
     return any(not _PAIR_CLOSES[pair].search(kept, end) for pair, end in opened.items())
 
 
@@ -335,10 +338,13 @@ def _verb_cut_off(kept: str, rest: list[str]) -> bool:
 
 
 def _main_clause_cut_off(kept: str, rest: list[str]) -> bool:
-    """In an opening clause whose main clause is in the rest: after a colon ("a two-fold aim: on one hand" | …,
-    "Motivated by X," | "we …") or in a reported clause ("we find that by designing X," | "detectors can …")."""
+    """In an opening clause whose main clause is, or may be, in the rest: a sentence or colon clause opening with one
+    is cut after its "we" or MAIN_WORDS words after its comma ("Motivated by X," | "we …", "Because X, the projection"
+    | "through Y becomes …", "a two-fold aim: on one hand" | …); nor a reported clause ("we find that by designing X,"
+    | "detectors can …")."""
     clause = kept.rsplit(": ", 1)[-1]
-    if _NEEDS_MAIN.match(clause) and not _MAIN_CLAUSE.search(clause) and not _MAIN_AFTER_OPENER.search(clause):
+    main = clause.split(", ", 1)[1] if ", " in clause else ""  # the main clause after the opener, if any
+    if _NEEDS_MAIN.match(clause) and not _MAIN_CLAUSE.search(clause) and len(main.split()) < MAIN_WORDS:
         return True
     reported = kept[found[-1].end() :].strip() if (found := list(_REPORTED.finditer(kept))) else ""
     return bool(_OPENS_REPORTED.match(reported)) and "," not in reported.rstrip(",;:")
