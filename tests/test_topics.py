@@ -144,6 +144,15 @@ def test_a_title_phrase_the_papers_write_as_a_modifier_is_no_label() -> None:
     assert rare.runs_on(["text", "driven"]) and not rare.runs_on(["driven", "avatars"])  # each of three uses runs on
 
 
+def test_a_keyword_the_prose_grades_like_an_adjective_is_no_label() -> None:
+    """ICLR 2021 labelled a sub-theme "efficient": authors write it as a keyword, and "more efficient" in prose."""
+    prose = "Our sampler is more efficient than MCMC and highly efficient on GPUs; memory stays low."
+    group = [Paper(f"e{i}", "test", f"Fast samplers number {i}", keywords=["efficient", "memory"], abstract=prose)
+             for i in range(6)]  # fmt: skip
+    assert is_cut("efficient", group) and not is_cut("memory", group)
+    assert labels_of([group, RL])[0] == "memory"
+
+
 def test_a_phrase_tied_by_a_hyphen_to_a_word_outside_it_is_cut() -> None:
     sight = [paper(i, title) for i, title in enumerate(["Non-Line-of-Sight Imaging", "Seeing Non-Line-of-Sight"])]
     assert is_cut("non-line", sight) and is_cut("sight imaging", sight) and not is_cut("non-line-of-sight", sight)
@@ -166,6 +175,16 @@ def test_a_paper_s_own_name_is_no_candidate_phrase() -> None:
     phrases = {display for _, display, _ in _candidates(paper(1, "DuLa-Net: A Dual-Projection Network for Layouts"))}
     assert "dual-projection network" in phrases and not [p for p in phrases if "dula" in p], phrases
     assert [p for _, p, _ in _candidates(paper(2, "Scaling laws", "deep-learning"))] == ["scaling laws"]  # generic
+
+
+def test_a_name_and_a_3d_phrase_a_title_writes_are_candidates() -> None:
+    """SIGGRAPH 2022 titles name StyleGAN in half a theme, CVPR 2019's say "3D Reconstruction": both can be labels."""
+    phrases = {display for _, display, _ in _candidates(paper(1, "Scaling StyleGAN to Diverse CNNs With 3D Scenes"))}
+    assert {"StyleGAN", "3d scenes"} <= phrases and "CNNs" not in phrases, phrases  # an acronym alone is no name
+    styled = [paper(i, f"{w} With StyleGAN") for i, w in enumerate(["Editing Faces", "Patterns", "Domain Shift"])]
+    assert labels_of([styled, RL])[0] == "StyleGAN"
+    rebuilt = [paper(i, f"{w} 3D Reconstruction of Rooms") for i, w in enumerate(["Neural", "Fast", "Robust"])]
+    assert labels_of([rebuilt, RL])[0] == "3D reconstruction"
 
 
 def test_phrases_each_in_one_title_are_ranked_by_the_theme_s_words_not_the_alphabet() -> None:

@@ -26,6 +26,10 @@ MODIFIER_EVIDENCE = 3  # keywords containing a phrase needed to call it a modifi
 LONGEST = 6  # runs of up to this many words are indexed; a longer phrase is looked for by a scan
 PROSE_EVIDENCE = 5  # uses in the papers' prose needed to tell whether a phrase runs on into another word
 RUNS_ON, WORD_RUNS_ON = 0.75, 0.9  # a phrase (or, when rare, its last word) this often followed by a word: modifier
+GRADED = 0.1  # a word this often after "more", "highly", "very" … is an adjective ("more efficient"), not a name
+_AFTER_DEGREE = re.compile(  # each word after one of degree ("more efficient")
+    r" (?:more|most|less|least|highly|very|extremely|quite|too|so|sufficiently|equally) (?=(\S+) )"
+)
 _CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 
 
@@ -165,7 +169,8 @@ class PhraseUse:
         words are mostly tied by a hyphen to one outside ("shot learning" in "few-shot learning"), or no
         keyword has it and fewer than `evidence` titles do (too few to tell); or it is a modifier, which ends under
         `modifier` of the keywords containing it, in `own` or in all ("adversarial" in "adversarial robustness",
-        "adversarial examples"), or, written as no keyword, mostly runs on in the papers' prose (Prose)."""
+        "adversarial examples"), or, written as no keyword, mostly runs on in the papers' prose (Prose), or is one
+        word the prose grades like an adjective ("more efficient", "highly robust")."""
         own = np.ones(len(self.papers), dtype=bool) if own is None else own
         for part in parts(label):
             key, tokens = " ".join(_plain(part)), words(part)
@@ -179,8 +184,8 @@ class PhraseUse:
                 seen, ends = _count(self.in_keywords, key, pool), _count(self.ending_keywords, key, pool)
                 if seen >= MODIFIER_EVIDENCE and ends < modifier * seen:
                     return True
-            if not whole and self.prose.runs_on(tokens):  # last: it reads the prose
-                return True
+            if (not whole and self.prose.runs_on(tokens)) or (len(tokens) == 1 and self.prose.graded(tokens[0])):
+                return True  # last: it reads the prose
         return False
 
     def open_ends(self, phrase: str, own: np.ndarray | None = None) -> set[str]:
@@ -208,6 +213,7 @@ class Prose:
         self.papers = papers
         self._text = ""  # " | "-separated runs of folded words, joined on first use
         self._found: dict[str, tuple[int, int]] = {}
+        self._graded: tuple[Counter[str], Counter[str]] | None = None
 
     def runs_on(self, tokens: list[str]) -> bool:
         """Whether, in PROSE_EVIDENCE uses or more, the words are followed by a word that is not a stop word in RUNS_ON
@@ -223,13 +229,25 @@ class Prose:
         share = RUNS_ON if continued == seen > 1 else WORD_RUNS_ON  # every one of its few uses runs on: less needed
         return word_seen >= PROSE_EVIDENCE and word_continued >= share * word_seen
 
+    def graded(self, word: str) -> bool:
+        """Whether, in PROSE_EVIDENCE uses or more, the word follows "more", "highly", "very" … in GRADED of them: an
+        adjective ("efficient", "robust", "interpretable"), even where an author writes it as a keyword."""
+        if self._graded is None:  # every word, and every word after a degree word, counted in one pass each
+            self._graded = Counter(self._joined().split()), Counter(_AFTER_DEGREE.findall(self._joined()))
+        seen, graded = self._graded[0][word], self._graded[1][word]
+        return seen >= PROSE_EVIDENCE and graded >= GRADED * seen
+
+    def _joined(self) -> str:
+        """The prose, joined on first use."""
+        if not self._text:
+            runs = (_runs_of(f"{paper.title}. {paper.abstract or ''}") for paper in self.papers)
+            self._text = f" | {' | '.join(runs)} | "
+        return self._text
+
     def _uses(self, phrase: str) -> tuple[int, int]:
         """How many times the prose writes the phrase, and how many of those a word that is not a stop word follows."""
         if phrase not in self._found:
-            if not self._text:
-                texts = (f"{paper.title}. {paper.abstract or ''}" for paper in self.papers)
-                runs = (" ".join(words(run)) for text in texts for run in BREAK.split(text))
-                self._text = f" | {' | '.join(runs)} | "
+            self._joined()
             needle, seen, continued = f" {phrase} ", 0, 0
             at = self._text.find(needle)
             while at >= 0:
@@ -240,6 +258,16 @@ class Prose:
                 at = self._text.find(needle, after - 1)
             self._found[phrase] = seen, continued
         return self._found[phrase]
+
+
+_ASCII_RUN_WORDS = re.compile(r"[a-z0-9]+|\|")
+
+
+def _runs_of(text: str) -> str:
+    """A text's folded words, runs between punctuation marks separated by " | " (one pass for ASCII text)."""
+    if text.isascii():
+        return " ".join(_ASCII_RUN_WORDS.findall(BREAK.sub(" | ", text.lower())))
+    return " | ".join(" ".join(words(run)) for run in BREAK.split(text))
 
 
 def _contains(paper: Paper, key: str) -> bool:

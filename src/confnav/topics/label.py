@@ -78,20 +78,28 @@ def _candidates(paper: Paper) -> list[tuple[str, str, float]]:
         generic = display.lower().replace("-", " ") in TOO_GENERIC  # "deep-learning" too
         if display and len(display) <= 40 and not generic and "and" not in words(display):
             found.setdefault(_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
-    runs = [words(run) for run in BREAK.split(_PAPER_NAME.sub("", paper.title))]
+    title_text = _PAPER_NAME.sub("", paper.title)
+    runs = [words(run) for run in BREAK.split(title_text)]
     for title, n in product(runs, (2, 3)):
         for i in range(len(title) - n + 1):
             gram = title[i : i + n]
             if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or "and" in gram:
                 continue
-            if any(len(w) < 3 or w.isdigit() for w in gram):
+            if any((len(w) < 3 and not _DIMENSION.fullmatch(w)) or w.isdigit() for w in gram):  # "3D" stays
                 continue
             display = " ".join(gram)
             if display not in TOO_GENERIC:
                 found.setdefault(_key(display), (_as_written(paper.title, gram) or display, TITLE_WEIGHT))
+    if not paper.title.isupper():  # a name the title writes ("StyleGAN", "NeRF"; not an acronym): a one-word phrase
+        for name in _NAME.findall(title_text):
+            if not acronym(name):
+                found.setdefault(_key(name.lower()), (name, TITLE_WEIGHT))
     return [(key, display, weight) for key, (display, weight) in found.items()]
 
 
+_DIMENSION = re.compile(r"\d[a-z]")  # "3d", "2d", "6d"
+_DIMENSION_WORD = re.compile(r"(?<![\w.-])\d[dD](?![\w])")
+_NAME = re.compile(r"(?<![\w'-])([A-Z][a-z]*[A-Z][A-Za-z]*)(?![\w'])")  # two capitals or more, hyphen after allowed
 _PUNCTUATION = re.compile(r"[^\w\s-]")
 _PAPER_NAME = re.compile(r"^\s*[\w'-]+\s*:")  # "DuLa-Net: A Dual-Projection Network …": the paper's own name
 
@@ -279,7 +287,8 @@ class AuthorsCasing:
         return form if not form.islower() and n >= 2 and n > forms.total() / 2 else word
 
     def apply(self, phrase: str) -> str:
-        """The phrase with each word in its authors' casing; spacing and joining words kept."""
+        """The phrase with each word in its authors' casing ("3D" too); spacing and joining words kept."""
+        phrase = _DIMENSION_WORD.sub(lambda m: m.group(0).upper(), phrase)
         return re.sub(r"[A-Za-z][\w'-]*", lambda m: self.word(m.group(0)), phrase)
 
 
