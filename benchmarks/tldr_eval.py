@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import DATA, ICLR2021, machine
 from confnav.sources import SourceRecord, read_file
 from confnav.summarize import scoring
+from confnav.summarize.shorten import shorten
 from confnav.summarize.text import clean, sentences
 from confnav.summarize.tldr import (
     background_sentences,
     extractive_tldr,
     is_acceptable,
     rule_violations,
-    shorten,
 )
 
 VENUES = {"ICLR 2018": "iclr2018.json", "CoRL 2023": "corl2023.json"}

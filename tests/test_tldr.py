@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from confnav.sources import SourceRecord, read_file
+from confnav.summarize.shorten import shorten
 from confnav.summarize.text import clean, sentences
 from confnav.summarize.tldr import (
     background_sentences,
     extractive_tldr,
     rule_violations,
-    shorten,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -46,6 +46,10 @@ CORPORA = [DATA / "iclr2021" / "paperlist.tsv", *sorted((DATA / "paperlists").gl
          "square of the MMD between the two distributions.", "background"),  # someone else's work
         ("We consider two questions at the heart of machine learning; how can we predict if a minimum will generalize "
          "to the test set.", "question"),
+        ("Additional efforts are needed for us to explore the role of the stronger augmentations.", "background"),
+        ("For instance, on CIFAR-10 we are the first to obtain a high standard accuracy with certified robustness.",
+         "points outside itself"),
+        ("While encouraging results are shown, two fundamental questions need to be answered.", "background"),
     ],
 )  # fmt: skip
 def test_rules_catch_the_bad_kinds(sentence: str, rule: str) -> None:
@@ -238,3 +242,22 @@ def test_a_definition_of_someone_elses_method_is_background() -> None:
     )
     assert 0 in background_sentences(sentences(abstract), title)
     assert 0 not in background_sentences(sentences(abstract), "GradNorm: …")  # the paper's own method, defined
+
+
+@pytest.mark.parametrize(
+    ("title", "silent", "spoken"),
+    [  # ICLR 2021: the best-scored sentence told the field or a detail; a sentence where the authors speak is chosen
+        ("Meta-learning with negative learning rates", "A successful approach is meta-learning",
+         "We study the performance of MAML as a function of the learning rate of the inner loop"),
+        ("Continual Prototype Evolution: Learning Online from Non-Stationary Data Streams",
+         "In contrast to the major body of work in continual learning",
+         "We generalize the existing paradigms in continual learning"),
+        ("Rotograd: Dynamic Gradient Homogenization for Multitask Learning", "",  # the title's name speaks for them
+         "Rotograd adds a layer of task-specific rotation matrices"),
+    ],
+)  # fmt: skip
+def test_a_sentence_where_the_authors_speak_is_preferred(title: str, silent: str, spoken: str) -> None:
+    _, items = read_file(DATA / "iclr2021" / "paperlist.tsv")
+    record = next(i.fields for i in items if isinstance(i, SourceRecord) and i.fields.get("title") == title)
+    tldr = extractive_tldr(record["abstract"], title, record.get("keywords") or []) or ""
+    assert tldr.startswith(spoken) and not (silent and tldr.startswith(silent)), tldr

@@ -15,15 +15,15 @@ from pathlib import Path
 from confnav.progress import Progress
 from confnav.search import text as search_text
 from confnav.store.protocols import CacheStore, SearchStore
-from confnav.summarize import scoring, text, tldr
+from confnav.summarize import scoring, shorten, text, tldr
 from confnav.summarize.tldr import ExtractiveSummarizer, extractive_tldr
 
 
 @cache
 def rules_fingerprint() -> str:
-    """A hash of the code that makes extractive TL;DRs (cleaning, sentence rules, weights, word stemming)."""
+    """A hash of the code that makes extractive TL;DRs (cleaning, shortening, sentence rules, weights, stemming)."""
     digest = hashlib.sha1()
-    for module in (text, tldr, scoring, search_text):
+    for module in (text, shorten, tldr, scoring, search_text):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:12]
 
