@@ -185,6 +185,12 @@ def test_every_tldr_of_the_shared_corpora_follows_the_rules(path: Path) -> None:
          "We propose ElimiNet, a neural network based model."),
         ("We propose Automatic Waypoint Extraction (AWE) for imitation, a module (see [3]) for demonstrations.",
          "We propose Automatic Waypoint Extraction (AWE) for imitation, a module for demonstrations."),
+        ("We address this gap by proposing a novel method for interpreting uncertainty estimates from differentiable "
+         "probabilistic models.",  # ICLR 2021's CLUE: the deed, not the gap it points back to
+         "We propose a novel method for interpreting uncertainty estimates from differentiable probabilistic models."),
+        ("This paper addresses this issue by proposing a novel dynamic quantized SGD (DQSGD) framework.",
+         "This paper proposes a novel dynamic quantized SGD (DQSGD) framework."),
+        ("In this paper, we address these challenges by studying the critic.", "We study the critic."),
     ],
 )  # fmt: skip
 def test_shortening_keeps_the_contribution_and_drops_what_points_outside(sentence: str, shown: str) -> None:

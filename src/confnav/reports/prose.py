@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from confnav.reports.model import Citation
+from confnav.summarize.shorten import third_person
 from confnav.summarize.text import clean, sentences
 
 PAPER_SENTENCES = 4  # with the one or two fact sentences: 3-6 sentences a theme
@@ -104,14 +105,14 @@ def paper_sentence(cite: Citation, subject: str) -> str | None:
     rest = re.sub(r"\bour\b", "its", rest)  # "trained with our framework": the paper's own
     if not rest or _OUR.search(rest):  # "allowing us to …" would need rewording: leave the sentence out
         return None
-    rest = _AND_VERB.sub(lambda m: f"{m.group(1)} {_third_person(m.group(2).lower())}", rest)  # "and provide"
+    rest = _AND_VERB.sub(lambda m: f"{m.group(1)} {third_person(m.group(2).lower())}", rest)  # "and provide"
     named = _named_apposition(rest, names)
     opening = match.group("opening") or ""
     if named and not opening:  # "We propose DiffWave, a model …" → "DiffWave is a model …"
         return f"{named[0]} is {named[1]} [[cite:{cite.paper_id}]]."
     verb = match.group("verb")
     if match.group("speaker").lower() == "we":
-        verb = _third_person(verb.lower())
+        verb = third_person(verb.lower())
     if opening:  # "Inspired by X, we propose" → "Inspired by X, RIDE proposes"; "one paper" within the sentence
         subject = subject[:1].lower() + subject[1:] if subject in _ORDINAL else subject
     adverbs = match.group("adverbs").lower()
@@ -127,15 +128,6 @@ def _named_apposition(rest: str, names: list[str]) -> tuple[str, str] | None:
             if re.match(r"(a|an|the|one) ", tail):
                 return head[0].upper() + head[1:], tail
     return None
-
-
-def _third_person(verb: str) -> str:
-    """The third person: "propose" → "proposes", "study" → "studies"; a past tense stays ("proposed")."""
-    if verb.endswith("ed"):
-        return verb
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + ("es" if verb.endswith(("sh", "ch", "s", "x", "z", "o")) else "s")
 
 
 def paper_subject(cite: Citation) -> str | None:

@@ -59,6 +59,24 @@ def find_pointer(text: str) -> re.Match[str] | None:
     return _POINTER_LOWER.search(lowered) if len(lowered) == len(text) else _POINTER_ANY_CASE.search(text)
 
 
+# "We address this issue by proposing X", "This paper fills that gap by introducing X": a deed that answers an
+# earlier sentence's problem. _DEEDS: the gerunds that may be told as the deed itself, and their base form.
+_ADDRESSED_BY = re.compile(
+    r"(?P<subject>we|this (paper|work))\s+(\w+\s+)?(address|tackle|solve|bridge|fill|close|overcome|alleviate|"
+    r"mitigate|remedy|circumvent|resolve|handle|approach)(es|s)?\s+(this|these|that|those|the above|such|both)\b"
+    r"[^.;,]{0,60}?,?\s+by\s+(?P<deed>\w+ing)\s+",
+    re.I,
+)
+_DEEDS = {
+    gerund: base
+    for base in ("propose", "introduce", "develop", "leverage", "provide", "analyze", "analyse", "use", "present",
+                 "construct", "study", "combine", "generate", "characterize", "formulate", "prove", "design", "learn",
+                 "exploit", "incorporate", "employ", "adopt", "apply", "build", "extend", "train", "derive", "devise",
+                 "reformulate", "cast", "define", "identify", "establish", "augment", "replace", "impose", "enforce",
+                 "add", "model", "explore", "investigate", "conduct", "consider")
+    for gerund in ((base[:-1] if base.endswith("e") else base) + "ing", "modelling" if base == "model" else "")
+    if gerund
+}  # fmt: skip
 _CUT_BEFORE = frozenset({  # where a trailing clause holding a pointing phrase may be cut off
     "to", "for", "which", "thereby", "and", "so", "thus", "in", "while", "whereas", "where", "using", "via",
     "through", "with", "allowing", "enabling",
@@ -126,7 +144,7 @@ def shorten(sentence: str) -> str:
     text = _DISCOURSE.sub("", _LEADING.sub("", sentence).strip())
     if CONJUNCTION_OPENING.match(text):  # "[Inspired by this idea,] and the rise of X, we propose Y"
         text = _OPENER_BEFORE_SUBJECT.sub("", text)
-    text = _unpoint(text)
+    text = _unpoint(_by_doing(text))
     if len(text.split()) > MAX_WORDS:  # "Under assumption A, we show B": keep the main clause, not the opener
         text = _OPENER_BEFORE_SUBJECT.sub("", text)
     if "[" in text:
@@ -146,6 +164,27 @@ def shorten(sentence: str) -> str:
     if not text.endswith(("…", ".", "!", "?")):
         text += "."
     return text[0].upper() + text[1:]
+
+
+def _by_doing(text: str) -> str:
+    """ "We address this issue by proposing X" → "We propose X": the authors' deed, without the problem it points
+    back to; unchanged when the verb is not one of _DEEDS."""
+    found = _ADDRESSED_BY.match(text)
+    if not found or found.group("deed").lower() not in _DEEDS:
+        return text
+    deed = _DEEDS[found.group("deed").lower()]
+    if found.group("subject").lower() != "we":  # "This paper addresses … by proposing" → "This paper proposes"
+        deed = third_person(deed)
+    return f"{found.group('subject')} {deed} {text[found.end() :]}"
+
+
+def third_person(verb: str) -> str:
+    """The third person: "propose" → "proposes", "study" → "studies"; a past tense stays ("proposed")."""
+    if verb.endswith("ed"):
+        return verb
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("sh", "ch", "s", "x", "z", "o")) else "s")
 
 
 def _unpoint(text: str) -> str:
