@@ -60,6 +60,21 @@ def test_a_contribution_sentence_passes() -> None:
     assert rule_violations("We propose Performers, linear-time Transformers that approximate softmax attention.") == []
 
 
+@pytest.mark.parametrize(
+    ("sentence", "broken"),
+    [  # ICLR 2018 and NeurIPS 2018: "this", "those" pointing at the sentence's own words, or outside it
+        ("We learn dense representations from large unlabelled image datasets, then use those representations to "
+         "learn classifiers from small labeled sets.", []),
+        ("We consider the setting of prediction with expert advice; a learner makes predictions by aggregating those "
+         "of a group of experts.", []),
+        ("We directly integrate these with architectures for image understanding.", ["points outside itself"]),
+        ("We use iterated learning to encourage structure within this language.", ["points outside itself"]),
+    ],
+)  # fmt: skip
+def test_a_pointing_phrase_is_judged_by_what_the_sentence_named(sentence: str, broken: list[str]) -> None:
+    assert rule_violations(sentence) == broken
+
+
 def test_long_sentences_end_at_a_clause_not_mid_phrase() -> None:
     abstract = (
         "We propose a new deep reinforcement learning algorithm based on counterfactual regret minimization that "

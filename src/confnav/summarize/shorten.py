@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from confnav.search.text import STOPWORDS
+
 MAX_WORDS = 30
 
 MAIN_WORDS = 6  # after an opening clause ("When pre-trained on X, …"), a cut keeps this many words of the main clause
@@ -28,7 +30,7 @@ _DISCOURSE = re.compile(
     r"^(first(ly)?|second(ly)?|third(ly)?|next|then|further|instead|lastly|importantly|most importantly|crucially|"
     r"notably|(perhaps )?surprisingly|interestingly|differently|herein|alternatively|accordingly|empirically|"
     r"experimentally|subsequently|meanwhile|together|"
-    r"more specifically|in (this|our) (article|work|paper)|in the paper|to the best of our knowledge|"
+    r"more specifically|in (this|our) (article|work|paper)|in the paper|to the best of our knowledge|in response|"
     r"to (do (this|so)|that end|this aim)|for this purpose|in this (way|regard|context)|doing so|in contrast)"
     r"(\s*,\s*|\s+(?=we\b))",
     re.I,
@@ -37,6 +39,7 @@ _DISCOURSE = re.compile(
 _ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
 _ASIDE = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # a parenthesis after a space; "Ω(d^2)", "f(x)" are formulas
 
+_POINTED_NOUN = re.compile(r"(?:this|these|those|such)\s+([a-z][\w-]+)")  # the noun a pointing phrase names
 _POINTING = re.compile(  # "this reliance", "such effects"; not "this paper", "such as"
     r"\b(this|these|those|such)\s+(?!(paper|work|study|article|submission|end|as|that)\b)[a-z]", re.I
 )
@@ -54,9 +57,20 @@ _POINTER_LOWER, _POINTER_ANY_CASE = re.compile(_POINTER_PATTERN), re.compile(_PO
 
 
 def find_pointer(text: str) -> re.Match[str] | None:
-    """The first phrase pointing outside the sentence (searched in lower case: several times faster)."""
+    """The first phrase pointing outside the sentence (searched in lower case: several times faster); not one whose
+    noun the sentence named before ("We learn dense representations …, then use those representations …"), nor
+    "those" of the sentence's own ("those of a group of experts")."""
     lowered = text.lower()
-    return _POINTER_LOWER.search(lowered) if len(lowered) == len(text) else _POINTER_ANY_CASE.search(text)
+    pattern = _POINTER_LOWER if len(lowered) == len(text) else _POINTER_ANY_CASE
+    for found in pattern.finditer(lowered if pattern is _POINTER_LOWER else text):
+        noun = _POINTED_NOUN.match(lowered, found.start())
+        if noun and noun.group(0).startswith("those") and noun.group(1) in STOPWORDS:
+            continue  # "a subset of those in the target domain": the sentence's own
+        named = noun.group(1) if noun and noun.group(1) not in STOPWORDS else ""  # "these with X": no noun
+        stem = named[: max(5, len(named) - 2)]  # "representations", "biases"
+        if not (stem and re.search(rf"\b{re.escape(stem)}", lowered[: found.start()])):
+            return found
+    return None
 
 
 # "We address this issue by proposing X", "This paper fills that gap by introducing X": a deed that answers an
