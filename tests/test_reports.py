@@ -184,6 +184,7 @@ def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Pa
         ("We study PTQ, called Post-training Quantization (PTQ). We propose a framework, dubbed BRECQ, for it.",
          "BRECQ"),  # the name of what the authors propose, before the name of the task
         ("Our prover, dubbed DeepHOL Zero, outperforms provers trained on human proofs.", "DeepHOL Zero"),
+        ("Our method, Counterfactual Latent Uncertainty Explanations (CLUE), shows how to change an input.", "CLUE"),
         ("Popular language models such as the one called BERT are large. They are slow.", None),  # not the authors'
         ("We propose a generative adversarial network (GAN) that draws faces.", None),  # a kind of model, not a name
         ("We propose a Local Coordinate Coding (LCC) based prior predictor.", None),  # a part, not the method
@@ -240,6 +241,8 @@ def test_paper_sentences_turn_the_authors_voice_into_the_papers(tldr: str, title
 def test_a_title_that_makes_a_claim_gives_no_name_and_ordinals_count_unnamed_papers() -> None:
     assert paper_name("Neural gradients are near-lognormal: improved quantized training") is None
     assert paper_name("Deep symbolic regression: recovering expressions") == "Deep symbolic regression"
+    assert paper_name("Getting a CLUE: A Method for Explaining Uncertainty Estimates") is None  # a deed
+    assert paper_name("Self-Organizing Intelligent Matter: A blueprint") == "Self-Organizing Intelligent Matter"
     named = Citation("p1", "DiffWave: A Diffusion Model", None, "We propose a vocoder.", "extractive")
     unnamed = Citation("p2", "A Long Study of Many Things Done With Great Care", None, "We study X.", "extractive")
     paragraph = theme_paragraph("Facts.", [named, unnamed])

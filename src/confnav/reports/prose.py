@@ -55,6 +55,8 @@ def paper_name(title: str) -> str | None:
         return None
     if _CLAIM_WORDS.intersection(w.lower() for w in words):  # "Neural gradients are near-lognormal" is a claim
         return None
+    if len(words) > 1 and words[0].lower().endswith("ing") and "-" not in words[0]:
+        return None  # a deed, not a name: "Getting a CLUE", "Rethinking Parameter Counting"
     return head.strip()
 
 
@@ -64,6 +66,11 @@ _FOLLOWERS = r"to|for|of|on|in|with|that|which|by|from|via|using|and|is|are|as|c
 _PROPOSED_ACRONYM = re.compile(
     rf"\b(?i:we|this (?:paper|work)) (?:propose|introduce|present|develop|design|describe)s? "
     rf"(?:(?!(?:{_CLAUSE_WORDS})\b)[\w-]+,? ){{1,7}}\((?P<name>{_NAME})\)(?=[,.;:]|$|\s+(?:{_FOLLOWERS})\b)"
+)
+# "Our method, Counterfactual Latent Uncertainty Explanations (CLUE), indicates …": the method the authors name
+_OUR_METHOD = re.compile(
+    rf"\b(?i:our) (?i:method|approach|model|framework|algorithm|technique|system|architecture),? "
+    rf"(?:[A-Z][\w-]*,? ){{1,7}}\((?P<name>{_NAME})\)"
 )
 # "a framework called SpectralNet", "dubbed Deformable DETR", "named Label Propagation Meta-learning (LPM)"
 _CALLED = re.compile(
@@ -81,10 +88,11 @@ _PROPOSAL = re.compile(r"\b(we|this (paper|work)) (propose|introduce|present|dev
 
 def method_name(abstract: str) -> str | None:
     """The name an abstract gives the authors' method ("we propose X (ACRONYM)" → ACRONYM, "called NAME",
-    "dubbed NAME"): first from a sentence proposing it, else from one where the authors speak; None if none."""
+    "dubbed NAME", "our method, X (ACRONYM),"): first from a sentence proposing it, else from one where the authors
+    speak; None if none."""
     spoken = [s for s in sentences(clean(abstract)) if _AUTHORS_SPEAK.search(s)]
     for sentence in sorted(spoken, key=lambda s: not _PROPOSAL.search(s)):  # proposals first, in order
-        found = _CALLED.search(sentence) or _PROPOSED_ACRONYM.search(sentence)
+        found = _CALLED.search(sentence) or _PROPOSED_ACRONYM.search(sentence) or _OUR_METHOD.search(sentence)
         name = found and (found.groupdict().get("acronym") or found.group("name"))
         if name and name.rstrip("s") not in _GENERIC:
             return name
