@@ -131,7 +131,9 @@ _VERB_FIRST = frozenset({  # a rest opening with one of these leaves its subject
 _NAME_OR_NOUN = r"[A-Z'\"‘“(\d].*|.*(ions?|ity|ities|ness|al|ic|ive|ous|ful|able|ible)"
 _LIST_ITEM, _AND_ITEM = re.compile(rf"({_NAME_OR_NOUN})$"), re.compile(rf"({_NAME_OR_NOUN}|.*ly)$")
 _OPENS_REPORTED = re.compile(  # "we find that by designing X, detectors can …": a comma closes the opener
-    r"^(by|if|when|under|given|assuming|while|whereas|although|though|despite|unlike|since|because|once|unless)\b", re.I
+    r"^(by|if|when|under|given|assuming|while|whereas|although|though|despite|unlike|since|because|once|unless|for|in|"
+    r"with|during|after|before|compared)\b",
+    re.I,
 )
 _ADJECTIVE = re.compile(r".*(al|ic|ive|ous|ful|able|ible)$")
 _ASIDE_IN_CLAUSE = re.compile(r"\b(which|that|who|where),\s[^,]*,$")  # "losses, which, besides L^p losses,"
@@ -296,7 +298,7 @@ def _main_clause_cut_off(kept: str, rest: list[str]) -> bool:
     main = clause.split(", ", 1)[1] if ", " in clause else ""  # the main clause after the opener, if any
     if _NEEDS_MAIN.match(clause) and not MAIN_CLAUSE.search(clause) and len(main.split()) < MAIN_WORDS:
         return True
-    reported = kept[found[-1].end() :].strip() if (found := list(_REPORTED.finditer(kept))) else ""
+    reported = kept[found[-1].end() :].strip(" ,") if (found := list(_REPORTED.finditer(kept))) else ""
     return bool(_OPENS_REPORTED.match(reported)) and "," not in reported.rstrip(",;:")
 
 
