@@ -39,7 +39,7 @@ _DISCOURSE = re.compile(
 _ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
 _ASIDE = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # a parenthesis after a space; "Ω(d^2)", "f(x)" are formulas
 
-_POINTED_NOUN = re.compile(r"(?:this|these|those|such)\s+([a-z][\w-]+)")  # the noun a pointing phrase names
+_POINTED_NOUN = re.compile(r"(?:this|these|those|such)\s+([a-z][\w-]+)", re.I)  # the noun a pointing phrase names
 _POINTING = re.compile(  # "this reliance", "such effects"; not "this paper", "such as"
     r"\b(this|these|those|such)\s+(?!(paper|work|study|article|submission|end|as|that)\b)[a-z]", re.I
 )
@@ -60,15 +60,16 @@ def find_pointer(text: str) -> re.Match[str] | None:
     """The first phrase pointing outside the sentence (searched in lower case: several times faster); not one whose
     noun the sentence named before ("We learn dense representations …, then use those representations …"), nor
     "those" of the sentence's own ("those of a group of experts")."""
-    lowered = text.lower()
-    pattern = _POINTER_LOWER if len(lowered) == len(text) else _POINTER_ANY_CASE
-    for found in pattern.finditer(lowered if pattern is _POINTER_LOWER else text):
-        noun = _POINTED_NOUN.match(lowered, found.start())
-        if noun and noun.group(0).startswith("those") and noun.group(1) in STOPWORDS:
+    lowered = text.lower()  # where lower case changes a length ("İ"), the text itself, searched ignoring case
+    source, pattern = (lowered, _POINTER_LOWER) if len(lowered) == len(text) else (text, _POINTER_ANY_CASE)
+    for found in pattern.finditer(source):
+        noun = _POINTED_NOUN.match(source, found.start())
+        word = noun.group(1).lower() if noun else ""
+        if word in STOPWORDS and noun and noun.group(0).lower().startswith("those"):
             continue  # "a subset of those in the target domain": the sentence's own
-        named = noun.group(1) if noun and noun.group(1) not in STOPWORDS else ""  # "these with X": no noun
+        named = "" if word in STOPWORDS else word  # "these with X": no noun
         stem = named[: max(5, len(named) - 2)]  # "representations", "biases"
-        if not (stem and re.search(rf"\b{re.escape(stem)}", lowered[: found.start()])):
+        if not (stem and re.search(rf"\b{re.escape(stem)}", source[: found.start()], re.I)):
             return found
     return None
 
