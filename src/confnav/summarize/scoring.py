@@ -93,8 +93,10 @@ _NAME = re.compile(r"[\w-]*[A-Z][\w-]*[A-Z][\w-]*")  # "GAN", "DeePa", "BERT-sty
 
 
 def title_names(title: str) -> frozenset[str]:
-    """Names in a title: words with two capitals or more ("GAN", "DeePa")."""
-    return frozenset(_NAME.findall(title))
+    """Names in a title: words with two capitals or more ("GAN", "DeePa"), and the one word a title opens with before
+    its colon ("Rotograd: …")."""
+    opening = title.split(":", 1)[0].strip() if ":" in title else ""
+    return frozenset(_NAME.findall(title)) | ({opening} if opening and " " not in opening else set())
 
 
 def _pairs(found: list[str]) -> set[tuple[str, str]]:

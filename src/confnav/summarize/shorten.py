@@ -129,14 +129,10 @@ _VERB_FIRST = frozenset({  # a rest opening with one of these leaves its subject
 })  # fmt: skip
 # A word opening another item of a list, not another clause: a name, a noun or an adjective ("depth prediction," |
 # "optical flow"); after "and", also an adverb ("integrates convolutional" | "and fully connected layers").
-_NAME_OR_NOUN = r"[A-Z'\"‘“(\d].*|.*(ions?|ity|ities|ness|al|ic|ive|ous|ful|able|ible)"
+_ADJECTIVE_ENDINGS = "al|ic|ive|ous|ful|able|ible"
+_NAME_OR_NOUN = rf"[A-Z'\"‘“(\d].*|.*(ions?|ity|ities|ness|{_ADJECTIVE_ENDINGS})"
 _LIST_ITEM, _AND_ITEM = re.compile(rf"({_NAME_OR_NOUN})$"), re.compile(rf"({_NAME_OR_NOUN}|.*ly)$")
-_OPENS_REPORTED = re.compile(  # "we find that by designing X, detectors can …": a comma closes the opener
-    r"^(by|if|when|under|given|assuming|while|whereas|although|though|despite|unlike|since|because|once|unless|for|in|"
-    r"with|during|after|before|compared)\b",
-    re.I,
-)
-_ADJECTIVE = re.compile(r".*(al|ic|ive|ous|ful|able|ible)$")
+_ADJECTIVE = re.compile(rf".*({_ADJECTIVE_ENDINGS})$")
 _ASIDE_IN_CLAUSE = re.compile(r"\b(which|that|who|where),\s[^,]*,$")  # "losses, which, besides L^p losses,"
 _REPORTED = re.compile(r"\b(show|demonstrate|prove|find|argue|observe|establish|verify|conclude)s? that\b", re.I)
 _DASH = re.compile(r"(?<=\s)[–—-](?=\s)|—|-{2,}")  # a dash opening or closing an aside ("X -- namely Y -- Z")
@@ -147,6 +143,10 @@ _CLAUSE_WORDS = frozenset({
 OPENERS = r"under|given|assuming|while|whereas|if|when|since|because|as|for|with"  # words opening a clause
 CONJUNCTION_OPENING = re.compile(r"^(and|or|but|nor|yet|so)\b", re.I)
 MAIN_CLAUSE = re.compile(r"\b(we|this (paper|work))\b", re.I)
+# A reported clause opening with a clause of its own: "we find that by designing X, detectors can …".
+_OPENS_REPORTED = re.compile(
+    rf"^({OPENERS}|by|in|during|after|before|once|unless|although|though|despite|unlike|compared)\b", re.I
+)
 # Openers of a clause that needs a main clause after it ("Motivated by X, we …", "…: given X, the task is …").
 _NEEDS_MAIN = re.compile(
     rf"^({OPENERS}|motivated|inspired|based|building|following|unlike|although|though|despite|rather than|"

@@ -154,21 +154,19 @@ def extractive_tldr(abstract: str, title: str = "", keywords: Sequence[str] = ()
     background = background_sentences(candidates, title)
     ranked = sorted(range(len(shown)), key=lambda i: (i in background, -scores[i], i))
     best = next((i for i in ranked if is_acceptable(shown[i])), None)
-    if best is None or best in background or _speaks(shown[best], title):
+    names = title_names(title)
+    if best is None or best in background or _speaks(shown[best], names):
         return shown[best] if best is not None else None
     speaking = (  # telling what they do, not how it scored ("our method outperforms …")
         i for i in ranked
-        if i not in background and _speaks(shown[i], title) and not _SCORED.search(shown[i]) and is_acceptable(shown[i])
+        if i not in background and _speaks(shown[i], names) and not _SCORED.search(shown[i]) and is_acceptable(shown[i])
     )  # fmt: skip
     spoken = next(speaking, best)
     return shown[spoken if scores[best] < scores[spoken] + SILENT_MARGIN else best]
 
 
-def _speaks(sentence: str, title: str) -> bool:
-    """Whether the authors speak in the sentence: "we", "this paper", "the proposed", or a name from the title
-    ("GAN", "DeePa", or the one its title opens with: "Rotograd: …")."""
-    opening = title.split(":")[0].strip() if ":" in title else ""
-    names = title_names(title) | ({opening} if opening and " " not in opening else set())
+def _speaks(sentence: str, names: frozenset[str]) -> bool:
+    """Whether the authors speak in the sentence: "we", "this paper", "the proposed", or one of the title's names."""
     return bool(_AUTHORS.search(sentence)) or any(name in sentence for name in names)
 
 
