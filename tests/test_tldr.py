@@ -50,6 +50,9 @@ CORPORA = [DATA / "iclr2021" / "paperlist.tsv", *sorted((DATA / "paperlists").gl
         ("For instance, on CIFAR-10 we are the first to obtain a high standard accuracy with certified robustness.",
          "points outside itself"),
         ("While encouraging results are shown, two fundamental questions need to be answered.", "background"),
+        ("Visualizations are available at https://sites.google.com/view/opal-iclr.", "points outside itself"),
+        ("Our code and pretrained models are publicly available.", "points outside itself"),
+        ("We show that the bound is tight because.", "fragment"),
     ],
 )  # fmt: skip
 def test_rules_catch_the_bad_kinds(sentence: str, rule: str) -> None:
@@ -169,6 +172,25 @@ def test_a_long_sentence_is_not_cut_on_a_word_no_sentence_ends_on_nor_inside_an_
          "correlation that spreads residual errors.",  # was "We show that for many standard … benchmarks."
          "We show that for many standard transductive node classification benchmarks, we can exceed or match the "
          "performance of state-of-the-art GNNs by combining shallow multilayer perceptrons models."),
+        ("We demonstrate that anyone with access to the classifier, even without access to any original training data "
+         "or trigger, can construct several alternative triggers that are as effective or more so at eliciting the "
+         "target class at test time.",  # was "We demonstrate that anyone with access to the classifier." (no verb)
+         "We demonstrate that anyone with access to the classifier, even without access to any original training data "
+         "or trigger, can construct several alternative triggers."),
+        ("We show here how to optimally select reverse kernels in this setting and, by building upon Hamiltonian "
+         "Importance Sampling (HIS), we obtain a scheme that provides low-variance unbiased estimators of the ELBO and "
+         "its gradients using the reparameterization trick.",  # not "… and, by building upon HIS." (main clause cut)
+         "We show here how to optimally select reverse kernels and, by building upon Hamiltonian Importance Sampling, "
+         "we obtain a scheme that provides low-variance unbiased estimators of the ELBO."),
+        ("In addition, we produce and release a collection of test sets featuring an amended version of the standard "
+         "evaluation benchmark that fixes its lexical and semantic inaccuracies, 42D, a challenge set devised to "
+         "assess the resilience of systems with respect to least frequent word senses, and hardEN, a challenge set "
+         "made up solely of instances which none of the investigated systems can solve.",  # not "…inaccuracies, 42D."
+         "We produce and release a collection of test sets featuring an amended version of the standard evaluation "
+         "benchmark."),
+        ("In this paper, we present a novel distributional actor-critic frame-work, GMAC, to address such problems, "
+         "and, in the process, show that GMAC, CMAC, and other variants learn distributions with fewer samples.",
+         "We present a novel distributional actor-critic frame-work, GMAC."),  # an appositive name, not a list's item
     ],
 )  # fmt: skip
 def test_a_long_sentence_is_cut_where_a_whole_thought_ends(sentence: str, shown: str) -> None:
@@ -212,6 +234,13 @@ def test_every_tldr_of_the_shared_corpora_follows_the_rules(path: Path) -> None:
         ("This paper addresses this issue by proposing a novel dynamic quantized SGD (DQSGD) framework.",
          "This paper proposes a novel dynamic quantized SGD (DQSGD) framework."),
         ("In this paper, we address these challenges by studying the critic.", "We study the critic."),
+        ("In addition to benefiting offline policy optimization, we show that performing offline primitive learning in "
+         "this way can also be leveraged for improving few-shot imitation learning.",  # "in this way": dropped whole
+         "In addition to benefiting offline policy optimization, we show that performing offline primitive learning "
+         "can also be leveraged for improving few-shot imitation learning."),
+        ("To improve both instance synthesis and classification in this setting, we propose an enhanced TripleGAN.",
+         "To improve both instance synthesis and classification, we propose an enhanced TripleGAN."),
+        ("In such settings, we find, in this case, that the bound is tight.", "We find that the bound is tight."),
     ],
 )  # fmt: skip
 def test_shortening_keeps_the_contribution_and_drops_what_points_outside(sentence: str, shown: str) -> None:

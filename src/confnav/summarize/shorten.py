@@ -20,7 +20,7 @@ _LEADING = re.compile(
     r"^(however|in this (paper|work|study)|here|to this end|"
     r"(to (address|tackle|solve|overcome|fill|mitigate|alleviate|bridge|remedy|resolve|circumvent)|motivated by|"
     r"inspired by|based on) (this|these|that|the|such|both)\b[^,;]{0,60}?(,|(?= we\b))|"
-    r"specifically|therefore|thus|hence|finally|moreover|furthermore|in addition|additionally|"
+    r"specifically|therefore|thus|hence|finally|moreover|furthermore|in addition(?! to\b)|additionally|"
     r"consequently|as a result|in particular|concretely|overall)\s*,?\s+"
     r"(in this (paper|work|study)\s*,?\s+)?",
     re.I,
@@ -39,6 +39,13 @@ _DISCOURSE = re.compile(
 _ACRONYM = re.compile(r"[A-Z][\w-]*[A-Z][\w-]*")  # "(DIVE)", "(GraphSAGE)": a name the sentence defines
 _ASIDE = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # a parenthesis after a space; "Ω(d^2)", "f(x)" are formulas
 
+# "in this way", "under such settings": an adverbial pointing outside that leaves a whole sentence when dropped (not
+# "in such a way that …", whose clause needs it).
+_POINTING_ADVERBIAL = re.compile(
+    r"(?P<before>,\s*)?\b(in|under) (this|these|such)( a)? (way|manner|fashion|cases?|settings?|contexts?|scenarios?|"
+    r"regimes?|situations?)\b(?!\s+(that|as)\b)(?P<after>\s*,)?",
+    re.I,
+)
 _POINTED_NOUN = re.compile(r"(?:this|these|those|such)\s+([a-z][\w-]+)", re.I)  # the noun a pointing phrase names
 _POINTING = re.compile(  # "this reliance", "such effects"; not "this paper", "such as"
     r"\b(this|these|those|such)\s+(?!(paper|work|study|article|submission|end|as|that)\b)[a-z]", re.I
@@ -99,14 +106,15 @@ _CUT_BEFORE = frozenset({  # where a trailing clause holding a pointing phrase m
 _KEEPS_NEXT = frozenset({  # words that do not end a clause: "with respect to", "tries to", "able to"
     "respect", "due", "according", "tries", "try", "aims", "aim", "seeks", "seek", "able", "unable", "needs", "need",
     "wants", "want", "learns", "learn", "attempts", "attempt", "how", "order", "has", "have", "allows", "allow",
-    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways",
+    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways", "leads", "lead", "led", "leading",
+    "contributes", "contribute", "refers", "refer", "corresponds", "correspond", "belongs", "belong", "amounts",
 })  # fmt: skip
 # Words a shortened sentence must not end on ("… and show.", "… given by.", "… the exponent bias, and the."); the
 # first group never ends an English sentence, so a TL;DR ending on one is a fragment (rule_violations).
 NEVER_ENDS = frozenset({
     "a", "an", "the", "and", "or", "but", "nor", "whose", "whereas", "than", "such", "including", "via", "namely",
     "between", "by", "its", "their", "our", "show", "shows", "prove", "proves", "demonstrate", "demonstrates",
-    "observe", "observes", "reveal", "reveals",
+    "observe", "observes", "reveal", "reveals", "because", "unless", "although", "whether", "whenever",
 })  # fmt: skip
 _NO_CUT_ENDS = NEVER_ENDS | {
     "that", "which", "where", "while", "however", "of", "to", "for", "with", "from", "in", "on", "at", "as", "into",
@@ -114,6 +122,7 @@ _NO_CUT_ENDS = NEVER_ENDS | {
     "ensure", "ensures", "assume", "assumes", "guarantee", "guarantees", "implies", "indicate", "indicates",
     "more", "less", "much", "very", "various", "several", "each", "every", "some", "any", "another", "both", "also",
     "first", "firstly", "second", "secondly", "showing", "demonstrating", "suggesting", "indicating", "proving",
+    "when", "if", "since", "though", "until",
 }  # fmt: skip
 # A cut must not leave the first half of a pair open ("not only X" without "but also Y", "between X" without "and Y").
 _PAIR_OPENS = re.compile(r"\b(not only|one hand|between|both|either|neither)\b", re.I)
@@ -132,9 +141,18 @@ _VERB_FIRST = frozenset({  # a rest opening with one of these leaves its subject
 _ADJECTIVE_ENDINGS = "al|ic|ive|ous|ful|able|ible"
 _NAME_OR_NOUN = rf"[A-Z'\"‘“(\d].*|.*(ions?|ity|ities|ness|{_ADJECTIVE_ENDINGS})"
 _LIST_ITEM, _AND_ITEM = re.compile(rf"({_NAME_OR_NOUN})$"), re.compile(rf"({_NAME_OR_NOUN}|.*ly)$")
+_NAME_ITEM = re.compile(r"\w,\s+[A-Z\d][\w-]*,?$")  # a list's item that is one name, its next one cut off
+_NEXT_NAME_ITEM = re.compile(r",\s+and\s+[\w-]*[A-Z\d][\w-]*")
 _ADJECTIVE = re.compile(rf".*({_ADJECTIVE_ENDINGS})$")
 _ASIDE_IN_CLAUSE = re.compile(r"\b(which|that|who|where),\s[^,]*,$")  # "losses, which, besides L^p losses,"
 _REPORTED = re.compile(r"\b(show|demonstrate|prove|find|argue|observe|establish|verify|conclude)s? that\b", re.I)
+# A word that may be a reported clause's verb: an auxiliary, or a word ending as a finite verb may ("outperforms",
+# "learned"); lenient, so that only a clause with surely no verb counts as cut before it ("that precise detection").
+_MAY_BE_VERB = re.compile(
+    r"\b(is|are|was|were|be|can|could|may|might|will|would|shall|should|must|has|have|had|does|do|did|\w+[^s\W]s|"
+    r"\w+ed)\b",
+    re.I,
+)
 _DASH = re.compile(r"(?<=\s)[–—-](?=\s)|—|-{2,}")  # a dash opening or closing an aside ("X -- namely Y -- Z")
 _CLAUSE_WORDS = frozenset({
     "which", "that", "whose", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and",
@@ -161,7 +179,7 @@ def shorten(sentence: str) -> str:
     text = _DISCOURSE.sub("", _LEADING.sub("", sentence).strip())
     if CONJUNCTION_OPENING.match(text):  # "[Inspired by this idea,] and the rise of X, we propose Y"
         text = _OPENER_BEFORE_SUBJECT.sub("", text)
-    text = _unpoint(_by_doing(text))
+    text = _unpoint(_by_doing(_drop_pointing_adverbials(text)))
     if len(text.split()) > MAX_WORDS:  # "Under assumption A, we show B": keep the main clause, not the opener
         text = _OPENER_BEFORE_SUBJECT.sub("", text)
     if "[" in text:
@@ -193,6 +211,21 @@ def _by_doing(text: str) -> str:
     if found.group("subject").lower() != "we":  # "This paper addresses … by proposing" → "This paper proposes"
         deed = third_person(deed)
     return f"{found.group('subject')} {deed} {text[found.end() :]}"
+
+
+def _drop_pointing_adverbials(text: str) -> str:
+    """ "We show that learning primitives in this way can …" → "… primitives can …"; "We find, in this case, that"
+    → "We find that"."""
+    if not _POINTING_ADVERBIAL.search(text):
+        return text
+    dropped = _POINTING_ADVERBIAL.sub(_adverbial_gap, text)
+    dropped = re.sub(r"\s+(?=[.,;:])", "", re.sub(r"\s{2,}", " ", dropped)).strip(" ,")
+    return dropped[:1].upper() + dropped[1:]
+
+
+def _adverbial_gap(found: re.Match[str]) -> str:
+    """What a dropped adverbial leaves: an opener's closing comma ("To improve X in this setting, we"), else a space."""
+    return "," if found.group("after") and not found.group("before") and found.start() > 0 else " "
 
 
 def third_person(verb: str) -> str:
@@ -278,6 +311,8 @@ def _inside_list(kept: str, rest: list[str]) -> bool:
     item = rest[0].rstrip(",;:.")
     if kept.endswith(",") and item != "We" and _LIST_ITEM.match(item):
         return True
+    if _NAME_ITEM.search(kept) and _NEXT_NAME_ITEM.search(" ".join(rest)):  # "its inaccuracies, 42D," | "a challenge
+        return True  # set …, and hardEN, …"; not an appositive name ("a novel framework, GMAC," | "which …")
     after = rest[1].rstrip(",;:.") if len(rest) > 1 else ""
     joined = _AND_ITEM.match(after) or _ADJECTIVE.match(last_word(kept))  # "from partial" | "and noisy data"
     return item in ("and", "or") and after != "We" and bool(joined)
@@ -299,8 +334,28 @@ def _main_clause_cut_off(kept: str, rest: list[str]) -> bool:
     main = clause.split(", ", 1)[1] if ", " in clause else ""  # the main clause after the opener, if any
     if _NEEDS_MAIN.match(clause) and not MAIN_CLAUSE.search(clause) and len(main.split()) < MAIN_WORDS:
         return True
-    reported = kept[found[-1].end() :].strip(" ,") if (found := list(_REPORTED.finditer(kept))) else ""
+    if (inserted := _INSERTED_OPENER.search(kept)) and _OPENS_REPORTED.match(inserted.group(1)):
+        return True  # "we select X and, by building upon Y," | "we obtain …"
+    reported = _reported_clause(kept)
     return bool(_OPENS_REPORTED.match(reported)) and "," not in reported.rstrip(",;:")
 
 
-_CUT_FAULTS = (_ends_badly, _inside_aside, _inside_pair, _inside_list, _verb_cut_off, _main_clause_cut_off)
+_INSERTED_OPENER = re.compile(r"\b(?:and|but|or),\s+([^,]+),$")  # "… and, by building upon Y," before its main clause
+
+
+def _reported_without_verb(kept: str, rest: list[str]) -> bool:
+    """In a reported clause before its verb ("we show that precise object detection" | "in such scenes remains …",
+    "we demonstrate that anyone with access to the classifier," | "…, can construct …")."""
+    reported = _reported_clause(kept)
+    return bool(reported) and not _MAY_BE_VERB.search(reported)
+
+
+def _reported_clause(kept: str) -> str:
+    """The words after the last "we show / find / … that" of the kept words, or "" if there is none."""
+    found = list(_REPORTED.finditer(kept))
+    return kept[found[-1].end() :].strip(" ,") if found else ""
+
+
+_CUT_FAULTS = (
+    _ends_badly, _inside_aside, _inside_pair, _inside_list, _verb_cut_off, _main_clause_cut_off, _reported_without_verb,
+)  # fmt: skip

@@ -40,6 +40,13 @@ _ANAPHORA = re.compile(
     re.I,
 )
 _SHORT_OPENER = re.compile(r"^[^,;()]{2,40},\s+")
+# A link or where to get the code: it points at a page, not at what the paper does.
+_LINK = re.compile(
+    r"https?://|\bwww\.|(^|\b(our|the|all|its|their|source|pretrained|pre-trained) )"
+    r"(code|implementation|data(sets?)?|models?|visualizations?|videos?|demos?|software)\b[^.;]{0,40}"
+    r"\b(is|are|will be) (made )?(publicly |freely |openly )?(available|released)\b",
+    re.I,
+)
 
 
 @dataclass
@@ -61,7 +68,7 @@ def is_self_contained(text: str) -> bool:
     first = re.sub(r"[^a-z]", "", subject.split()[0].lower()) if subject.split() else ""
     if first in DANGLING and not _SELF_REFERENCE.match(subject):
         return False
-    if re.search(r"[$\\{}~]|\[\d|et al\.,? \d{4}", text) or _ANAPHORA.search(text):
+    if re.search(r"[$\\{}~]|\[\d|et al\.,? \d{4}", text) or _ANAPHORA.search(text) or _LINK.search(text):
         return False
     return len(text.split()) <= MAX_WORDS and text.count("(") == text.count(")")
 
