@@ -191,6 +191,22 @@ def test_a_long_sentence_is_not_cut_on_a_word_no_sentence_ends_on_nor_inside_an_
         ("In this paper, we present a novel distributional actor-critic frame-work, GMAC, to address such problems, "
          "and, in the process, show that GMAC, CMAC, and other variants learn distributions with fewer samples.",
          "We present a novel distributional actor-critic frame-work, GMAC."),  # an appositive name, not a list's item
+        ("In this work, we define a probing classifier that we then use to extract the underlying knowledge graph of "
+         "nine of the most influential models of the last years, including word embeddings, context encoders, and text "
+         "generators.",  # was "…, including word embeddings." (the first of three examples)
+         "We define a probing classifier that we then use to extract the underlying knowledge graph of nine of the "
+         "most influential models of the last years."),
+        ("Given (small amounts of) time-series' data from a high-dimensional, fine-grained, multiscale dynamical "
+         "system, we propose a generative framework for learning an effective, lower-dimensional, coarse-grained "
+         "dynamical model that is predictive of the fine-grained system's long-term evolution but also of its "
+         "behavior under different initial conditions.",  # was "… learning an effective, lower-dimensional."
+         "We propose a generative framework for learning an effective, lower-dimensional, coarse-grained dynamical "
+         "model that is predictive of the fine-grained system's long-term evolution."),
+        ("This paper presents the new Property controllable VAE (PCVAE), where a new Bayesian model is proposed to "
+         "inductively bias the latent presentation using explicit data properties via novel group-wise and "
+         "property-wise disentanglement.",  # was "… via novel group-wise."
+         "This paper presents the new Property controllable VAE, where a new Bayesian model is proposed to inductively "
+         "bias the latent presentation using explicit data properties."),
     ],
 )  # fmt: skip
 def test_a_long_sentence_is_cut_where_a_whole_thought_ends(sentence: str, shown: str) -> None:

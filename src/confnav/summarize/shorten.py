@@ -122,7 +122,7 @@ _NO_CUT_ENDS = NEVER_ENDS | {
     "ensure", "ensures", "assume", "assumes", "guarantee", "guarantees", "implies", "indicate", "indicates",
     "more", "less", "much", "very", "various", "several", "each", "every", "some", "any", "another", "both", "also",
     "first", "firstly", "second", "secondly", "showing", "demonstrating", "suggesting", "indicating", "proving",
-    "when", "if", "since", "though", "until",
+    "when", "if", "since", "though", "until", "denoted", "called", "named", "termed", "dubbed",
 }  # fmt: skip
 # A cut must not leave the first half of a pair open ("not only X" without "but also Y", "between X" without "and Y").
 _PAIR_OPENS = re.compile(r"\b(not only|one hand|between|both|either|neither)\b", re.I)
@@ -143,7 +143,10 @@ _NAME_OR_NOUN = rf"[A-Z'\"‘“(\d].*|.*(ions?|ity|ities|ness|{_ADJECTIVE_ENDIN
 _LIST_ITEM, _AND_ITEM = re.compile(rf"({_NAME_OR_NOUN})$"), re.compile(rf"({_NAME_OR_NOUN}|.*ly)$")
 _NAME_ITEM = re.compile(r"\w,\s+[A-Z\d][\w-]*,?$")  # a list's item that is one name, its next one cut off
 _NEXT_NAME_ITEM = re.compile(r",\s+and\s+[\w-]*[A-Z\d][\w-]*")
-_ADJECTIVE = re.compile(rf".*({_ADJECTIVE_ENDINGS})$")
+_ADJECTIVE = re.compile(rf".*({_ADJECTIVE_ENDINGS}|wise)$")  # before "and": "group-wise" | "and property-wise"
+# A list of examples cut after its first ("including word embeddings," | "context encoders, and …"; not "such as X
+# and Y,", whose list is whole).
+_EXAMPLES = re.compile(r"\b(including|such as|e\.g\.,?)\s(?![^,;:()]*\b(and|or)\b)[^,;:()]*,$", re.I)
 _ASIDE_IN_CLAUSE = re.compile(r"\b(which|that|who|where),\s[^,]*,$")  # "losses, which, besides L^p losses,"
 _REPORTED = re.compile(r"\b(show|demonstrate|prove|find|argue|observe|establish|verify|conclude)s? that\b", re.I)
 # A word that may be a reported clause's verb: an auxiliary, or a word ending as a finite verb may ("outperforms",
@@ -313,9 +316,12 @@ def _inside_list(kept: str, rest: list[str]) -> bool:
         return True
     if _NAME_ITEM.search(kept) and _NEXT_NAME_ITEM.search(" ".join(rest)):  # "its inaccuracies, 42D," | "a challenge
         return True  # set …, and hardEN, …"; not an appositive name ("a novel framework, GMAC," | "which …")
+    if kept.endswith(",") and (_EXAMPLES.search(kept) or ("-" in last_word(kept) and "-" in item)):
+        return True  # "including word embeddings," | "context encoders, …"; "real-world," | "large-scale graphs"
     after = rest[1].rstrip(",;:.") if len(rest) > 1 else ""
-    joined = _AND_ITEM.match(after) or _ADJECTIVE.match(last_word(kept))  # "from partial" | "and noisy data"
-    return item in ("and", "or") and after != "We" and bool(joined)
+    before = last_word(kept)  # "from partial" | "and noisy data", "on labeled" | "and unlabeled data"
+    joined = _AND_ITEM.match(after) or _ADJECTIVE.match(before) or (before.endswith("ed") and after.endswith("ed"))
+    return item in ("and", "or") and after.lower() != "we" and bool(joined)
 
 
 def _verb_cut_off(kept: str, rest: list[str]) -> bool:
