@@ -92,6 +92,7 @@ def _terms(text: str) -> list[str]:
 _NAME = re.compile(r"[\w-]*[A-Z][\w-]*[A-Z][\w-]*")  # "GAN", "DeePa", "BERT-style"
 
 
+@lru_cache(maxsize=10_000)  # asked for by scoring, by the background rule and by choosing, for the same title
 def title_names(title: str) -> frozenset[str]:
     """Names in a title: words with two capitals or more ("GAN", "DeePa"), and the one word a title opens with before
     its colon ("Rotograd: …")."""

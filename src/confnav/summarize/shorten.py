@@ -31,7 +31,7 @@ _DISCOURSE = re.compile(
     r"notably|(perhaps )?surprisingly|interestingly|differently|herein|alternatively|accordingly|empirically|"
     r"experimentally|subsequently|meanwhile|together|"
     r"more specifically|in (this|our) (article|work|paper)|in the paper|to the best of our knowledge|in response|"
-    r"to (do (this|so)|that end|this aim)|for this purpose|in this (way|regard|context)|doing so|in contrast)"
+    r"to (do (this|so)|that end|this aim)|for this purpose|doing so|in contrast)"
     r"(\s*,\s*|\s+(?=we\b))",
     re.I,
 )
@@ -42,8 +42,8 @@ _ASIDE = re.compile(r"(?:^|\s+)\(([^()]*)\)")  # a parenthesis after a space; "�
 # "in this way", "under such settings": an adverbial pointing outside that leaves a whole sentence when dropped (not
 # "in such a way that …", whose clause needs it).
 _POINTING_ADVERBIAL = re.compile(
-    r"(?P<before>,\s*)?\b(in|under) (this|these|such)( a)? (way|manner|fashion|cases?|settings?|contexts?|scenarios?|"
-    r"regimes?|situations?)\b(?!\s+(that|as)\b)(?P<after>\s*,)?",
+    r"(?P<before>,\s*)?\b(in|under) (this|these|such)( a)? (way|manner|fashion|regard|cases?|settings?|contexts?|"
+    r"scenarios?|regimes?|situations?)\b(?!\s+(that|as)\b)(?P<after>\s*,)?",
     re.I,
 )
 _POINTED_NOUN = re.compile(r"(?:this|these|those|such)\s+([a-z][\w-]+)", re.I)  # the noun a pointing phrase names
@@ -219,9 +219,9 @@ def _by_doing(text: str) -> str:
 def _drop_pointing_adverbials(text: str) -> str:
     """ "We show that learning primitives in this way can …" → "… primitives can …"; "We find, in this case, that"
     → "We find that"."""
-    if not _POINTING_ADVERBIAL.search(text):
+    dropped, found = _POINTING_ADVERBIAL.subn(_adverbial_gap, text)
+    if not found:
         return text
-    dropped = _POINTING_ADVERBIAL.sub(_adverbial_gap, text)
     dropped = re.sub(r"\s+(?=[.,;:])", "", re.sub(r"\s{2,}", " ", dropped)).strip(" ,")
     return dropped[:1].upper() + dropped[1:]
 
