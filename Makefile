@@ -34,6 +34,7 @@ demo: $(VENV)/.runtime
 # (pgserver), whose report is printed after the first; the two share the semantic model's vectors of the corpus.
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q --durations=15 -p no:cacheprovider --basetemp=.test-runs/postgres \

@@ -61,10 +61,14 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"OpenReview-like local server: {args.submissions:,} submissions with {reviews:,} reviews and decisions")
     first, again = timings
-    print(f"  first fetch + ingest: {first[0]:.1f} s, {first[1]:,} notes transferred, {first[2].requests} requests,"
-          f" {first[2].ingest.added:,} papers added; goal <= 60 s")  # fmt: skip
-    print(f"  again, nothing changed: {again[0]:.2f} s, {again[1]:,} notes transferred, {again[2].requests} requests;"
-          " goal <= 5 s")  # fmt: skip
+    print(
+        f"  first fetch + ingest: {first[0]:.1f} s, {first[1]:,} notes transferred, {first[2].requests} requests,"
+        f" {first[2].ingest.added:,} papers added; goal <= 60 s"
+    )
+    print(
+        f"  again, nothing changed: {again[0]:.2f} s, {again[1]:,} notes transferred, {again[2].requests} requests;"
+        " goal <= 5 s"
+    )
     print(f"  peak RSS {peak_rss_mb():.0f} MB (server and client in one process)")
 
 

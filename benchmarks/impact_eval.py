@@ -91,8 +91,10 @@ def main() -> None:
             start = time.perf_counter()
             fit(cited_venues(list(features.values())))
             fitted = time.perf_counter() - start
-            print(f"speed: features of {sum(len(f.papers) for f in features.values()):,} papers in "
-                  f"{len(features)} venues {built:.1f} s, fit {fitted:.2f} s")  # fmt: skip
+            print(
+                f"speed: features of {sum(len(f.papers) for f in features.values()):,} papers in "
+                f"{len(features)} venues {built:.1f} s, fit {fitted:.2f} s"
+            )
             rows, took = [], {}
             for held in HELD_OUT:
                 train = cited_venues([f for v, f in features.items() if v != held])
@@ -111,8 +113,10 @@ def main() -> None:
         cells = "".join(f"{found[n][0]:>13.2f} / {found[n][1]:>5.2f}" if n in found else f"{'-':>22}" for n in names)
         best = max(v[0] for k, v in found.items() if k not in ("predictor", "confnav rank"))
         print(f"{held:<12}{cells}{found['confnav rank'][0] / best:>21.2f}x")
-    print("\nranking at conference (features, fit, topics when first built): "
-          + ", ".join(f"{v} {t:.1f} s" for v, t in took.items()))
+    print(
+        "\nranking at conference (features, fit, topics when first built): "
+        + ", ".join(f"{v} {t:.1f} s" for v, t in took.items())
+    )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,9 @@ def make_input(folder: Path, files: int, records: int) -> list[Path]:
     """`files` paperlists files holding `records` records in all, each cut from one real file under its own
     conference-year; a file longer than its source repeats records with their titles and ids marked."""
     loaded = [json.loads(path.read_text()) for path in SOURCES]
-    series = [f"{path.stem.replace('paperlists-', '').rstrip('0123456789')}{'abcdefgh'[i]}" for i, path in
-              enumerate(SOURCES)]  # fmt: skip
+    series = [
+        f"{path.stem.replace('paperlists-', '').rstrip('0123456789')}{'abcdefgh'[i]}" for i, path in enumerate(SOURCES)
+    ]
     per_file = records // files
     paths = []
     for i in range(files):
@@ -74,10 +75,12 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=250)
     parser.add_argument("--records", type=int, default=96_000)
     parser.add_argument(
-        "--baseline", type=Path, metavar="SRC",
+        "--baseline",
+        type=Path,
+        metavar="SRC",
         help="Also run another confnav checkout's src folder on the same input (with skip-bad: older versions refuse"
         " records they cannot read)",
-    )  # fmt: skip
+    )
     parser.add_argument("--child", nargs=2, metavar=("DB", "INPUTS"), help=argparse.SUPPRESS)
     parser.add_argument("--skip-bad", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -96,17 +99,23 @@ def main() -> None:
         base = _baseline(args.baseline, Path(folder), inputs) if args.baseline else None
     print(f"machine: {machine()}")
     print(f"ingest {len(paths)} paperlists files, {total:,} records, {first['venues']} venues, in one call")
-    print(f"  first:  {first['seconds']:.1f} s, {first['added']:,} papers added, peak RSS {first['peak_mb']:.0f} MB;"
-          " goal <= 60 s and <= 1,536 MB")  # fmt: skip
-    print(f"  again:  {again['seconds']:.1f} s, {again['unchanged']:,} unchanged, {again['added']} added,"
-          f" {again['updated']} updated, peak RSS {again['peak_mb']:.0f} MB; goal <= 30 s")  # fmt: skip
+    print(
+        f"  first:  {first['seconds']:.1f} s, {first['added']:,} papers added, peak RSS {first['peak_mb']:.0f} MB;"
+        " goal <= 60 s and <= 1,536 MB"
+    )
+    print(
+        f"  again:  {again['seconds']:.1f} s, {again['unchanged']:,} unchanged, {again['added']} added,"
+        f" {again['updated']} updated, peak RSS {again['peak_mb']:.0f} MB; goal <= 30 s"
+    )
     print(f"  store:  {size:.0f} MB")
     if base:
         first_b, again_b = base
         print(f"baseline {args.baseline} on the same input (skip-bad):")
-        print(f"  first:  {first_b['seconds']:.1f} s, {first_b['added']:,} papers added (this version: "
-              f"{first['seconds'] / first_b['seconds']:.2f}x the time, {first['added'] / max(first_b['added'], 1):.2f}x"
-              f" the papers), peak RSS {first_b['peak_mb']:.0f} MB")  # fmt: skip
+        print(
+            f"  first:  {first_b['seconds']:.1f} s, {first_b['added']:,} papers added (this version: "
+            f"{first['seconds'] / first_b['seconds']:.2f}x the time, {first['added'] / max(first_b['added'], 1):.2f}x"
+            f" the papers), peak RSS {first_b['peak_mb']:.0f} MB"
+        )
         print(f"  again:  {again_b['seconds']:.1f} s (this version: {again['seconds'] / again_b['seconds']:.2f}x)")
 
 

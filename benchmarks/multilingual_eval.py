@@ -68,8 +68,10 @@ def main() -> None:
         with SqliteStore(multilingual) as store:
             start = time.perf_counter()
             done = build_index(store, load_embedder(MULTILINGUAL_MODEL))
-            print(f"indexing {done.embedded:,} papers (two views) with {MULTILINGUAL_MODEL}: "
-                  f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+            print(
+                f"indexing {done.embedded:,} papers (two views) with {MULTILINGUAL_MODEL}: "
+                f"{time.perf_counter() - start:.0f} s"
+            )
         for label, path in (("MiniLM (English)", english), (MULTILINGUAL_MODEL, multilingual)):
             with SqliteStore(path) as store:
                 searcher = Searcher(store)

@@ -76,8 +76,9 @@ def big_venue(store: SqliteStore, size: int = BIG) -> str:
     copies = [(f"{p.id}~{i // len(rows)}", pk, p) for i in range(size) for pk, p in [rows[i % len(rows)]]]
     with store.transaction():
         store.put_venue(venue)
-        store.put_papers([replace(p, id=new, venue=venue.id, venue_name=venue.name, year=venue.year)
-                          for new, _, p in copies])  # fmt: skip
+        store.put_papers(
+            [replace(p, id=new, venue=venue.id, venue_name=venue.name, year=venue.year) for new, _, p in copies]
+        )
     new_pk = {p.id: pk for pk, p in store.paper_rows(venue.id)}
     for model in store.embedding_models():  # every view, with the hashes of the original texts
         pks, blobs = store.embeddings(model, "iclr2021")
@@ -138,9 +139,11 @@ def main() -> None:
             big_cold = time.perf_counter() - start
         big_warm = run_child(Path(__file__), "--time", str(path), big).split()  # a process like a server's
     print(f"signals used: {', '.join(full.weights)}; not used: {full.missing or 'none'}")
-    print(f"speed: ranking all {len(full.papers):,} papers warm {warm:.2f} s (first run with signals {cold:.2f} s); "
-          f"{BIG:,}-paper venue warm {big_warm[0]} s (median of 5, max {big_warm[1]} s; "
-          f"first run, themes built, {big_cold:.1f} s); peak RSS {peak_rss_mb():.0f} MB")  # fmt: skip
+    print(
+        f"speed: ranking all {len(full.papers):,} papers warm {warm:.2f} s (first run with signals {cold:.2f} s); "
+        f"{BIG:,}-paper venue warm {big_warm[0]} s (median of 5, max {big_warm[1]} s; "
+        f"first run, themes built, {big_cold:.1f} s); peak RSS {peak_rss_mb():.0f} MB"
+    )
 
     no_decision = WeightedRanker(exclude=["decision"], diversify=False).rank_signals(signals)
     ours = auc_of({r.paper.id: r.score for r in no_decision.papers}, signals)
@@ -160,8 +163,10 @@ def main() -> None:
         sample = WeightedRanker(diversify=False).rank_signals(bootstrap(signals, rng))
         scores = {r.paper.id: r.score for r in sample.papers}
         taus.append(kendalltau([r.base_score for r in top], [scores[r.paper.id] for r in top]).statistic)
-    print(f"\n(b) Kendall tau of the top 100 under review bootstrap: mean {np.mean(taus):.3f} "
-          f"(min {np.min(taus):.3f}, {args.samples} samples)")  # fmt: skip
+    print(
+        f"\n(b) Kendall tau of the top 100 under review bootstrap: mean {np.mean(taus):.3f} "
+        f"(min {np.min(taus):.3f}, {args.samples} samples)"
+    )
 
     plain = WeightedRanker(diversify=False).rank_signals(signals).papers
     print("\n(c) distinct themes in the top 50")
@@ -171,6 +176,7 @@ def main() -> None:
     themes = {r.paper.id: r.theme for r in full.papers}
     baseline_order = [p.paper for p in tier_and_rating(signals)]
     ours_at, base_at = at_100([r.paper for r in full.papers], themes), at_100(baseline_order, themes)
+
     def default_scores(s: VenueSignals) -> dict[str, float]:
         return {r.paper.id: r.score for r in WeightedRanker().rank_signals(s).papers}
 

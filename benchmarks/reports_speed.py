@@ -78,9 +78,11 @@ def prose(report: Report) -> None:
         first += bool(listed) and listed[0] in cited
     unnamed = sum(len(re.findall(r"\b(One|Another|A \w+) paper\b", s.summary)) for s in report.sections)
     sections = len(report.sections)
-    print(f"  overview prose: {told} paper sentences in {sections} sections; the top-ranked paper told in {first} "
-          f"of {sections}; mean list position of the papers told {sum(positions) / max(1, len(positions)):.2f}; "
-          f"named only by an ordinal: {unnamed}")  # fmt: skip
+    print(
+        f"  overview prose: {told} paper sentences in {sections} sections; the top-ranked paper told in {first} "
+        f"of {sections}; mean list position of the papers told {sum(positions) / max(1, len(positions)):.2f}; "
+        f"named only by an ordinal: {unnamed}"
+    )
 
 
 if __name__ == "__main__":

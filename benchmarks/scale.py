@@ -60,10 +60,17 @@ def fill(store: SqlStore, papers: list, vectors: list[np.ndarray], model: str, t
         venue = Venue(f"synth{copy:04d}", f"Synthetic {copy}", f"synth{copy:04d}", 1990 + copy % 36)
         part = papers[: target - written]
         made = [
-            replace(p, id=f"{p.id}~{copy}", venue=venue.id, venue_name=venue.name, year=venue.year,
-                    title=perturb(p.title, rng), abstract=perturb(p.abstract, rng) if p.abstract else None)
+            replace(
+                p,
+                id=f"{p.id}~{copy}",
+                venue=venue.id,
+                venue_name=venue.name,
+                year=venue.year,
+                title=perturb(p.title, rng),
+                abstract=perturb(p.abstract, rng) if p.abstract else None,
+            )
             for p in part
-        ]  # fmt: skip
+        ]
         with store.transaction():
             store.put_venue(venue)
             store.put_papers(made)
@@ -112,8 +119,16 @@ def workers_rss(process: subprocess.Popen[bytes]) -> list[float]:
     return [r for r in found if r > 100] or found  # uvicorn's supervisor is small; workers hold the app
 
 
-def measure(backend: str, location: str, papers: list, vectors: list[np.ndarray], model: str, size: int,
-            clients: int, seconds: float) -> None:  # fmt: skip
+def measure(
+    backend: str,
+    location: str,
+    papers: list,
+    vectors: list[np.ndarray],
+    model: str,
+    size: int,
+    clients: int,
+    seconds: float,
+) -> None:
     with open_store(location, create=True) as store:
         if store.count_papers() >= size:  # --keep: measured before, only the search figures again
             print(f"  (the store of {store.count_papers():,} papers built by an earlier run)")
@@ -139,9 +154,11 @@ def measure(backend: str, location: str, papers: list, vectors: list[np.ndarray]
             store.conn.execute(f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL").fetchone()
         latency(searcher, warming)  # a worker builds each filter's row mask once per store change
         times = latency(searcher, workload)
-        print(f"  hybrid, one client, warm ({len(workload)} queries after {len(warming)} others): "
-              f"p50 {percentile(times, 50):.1f} ms, "
-              f"p99 {percentile(times, 99):.1f} ms")  # fmt: skip
+        print(
+            f"  hybrid, one client, warm ({len(workload)} queries after {len(warming)} others): "
+            f"p50 {percentile(times, 50):.1f} ms, "
+            f"p99 {percentile(times, 99):.1f} ms"
+        )
     with serving(location, 2) as (port, process):
         ids = [f"{p.id}~{i}" for i in range(3) for p in papers]
         topics = [text for text, where in queries(papers) if where == PaperFilter()]
@@ -149,9 +166,11 @@ def measure(backend: str, location: str, papers: list, vectors: list[np.ndarray]
         rss = workers_rss(process)
     lat = np.array([t for t, _ in results]) * 1000
     errors = sum(1 for _, ok in results if not ok)
-    print(f"  {clients} clients, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f} requests/s, "
-          f"p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors}; "
-          f"RSS per worker {', '.join(f'{r:.0f}' for r in rss)} MB")  # fmt: skip
+    print(
+        f"  {clients} clients, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f} requests/s, "
+        f"p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors}; "
+        f"RSS per worker {', '.join(f'{r:.0f}' for r in rss)} MB"
+    )
 
 
 def main() -> None:

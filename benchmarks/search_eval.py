@@ -55,8 +55,9 @@ def known_item(scorer: Scorer, queries: list[int]) -> tuple[float, float, float]
     return float(np.mean(np.where(r <= 10, 1.0 / r, 0.0))), float(np.mean(r == 1)), float(np.mean(r <= 10))
 
 
-def run_task(name: str, keyword: KeywordIndex, query_text: list[str], docs: np.ndarray, qvecs: np.ndarray,
-             queries: list[int]) -> None:  # fmt: skip
+def run_task(
+    name: str, keyword: KeywordIndex, query_text: list[str], docs: np.ndarray, qvecs: np.ndarray, queries: list[int]
+) -> None:
     keyword_scores = {i: keyword.score(query_text[i]) for i in queries}
     semantic_scores = {i: docs @ qvecs[i] for i in queries}
     rows: dict[str, Scorer] = {
@@ -102,12 +103,24 @@ def main() -> None:
     print(f"embedded {4 * len(papers)} texts with {embedder.name} in {time.perf_counter() - start:.0f} s")
 
     abstract_index = KeywordIndex.build([{"abstract": p.abstract or ""} for p in papers], {"abstract": 1.0})
-    run_task("1. title -> abstract-only documents", abstract_index, [p.title for p in papers], abstracts, titles,
-             list(range(len(papers))))  # fmt: skip
+    run_task(
+        "1. title -> abstract-only documents",
+        abstract_index,
+        [p.title for p in papers],
+        abstracts,
+        titles,
+        list(range(len(papers))),
+    )
     weights = {k: v for k, v in DEFAULT_FIELD_WEIGHTS.items() if k in ("title", "abstract")}
     text_index = KeywordIndex.build([{"title": p.title, "abstract": p.abstract or ""} for p in papers], weights)
-    run_task("2. author keywords -> title + abstract documents", text_index, keyword_queries, full, keyword_vecs,
-             with_keywords)  # fmt: skip
+    run_task(
+        "2. author keywords -> title + abstract documents",
+        text_index,
+        keyword_queries,
+        full,
+        keyword_vecs,
+        with_keywords,
+    )
 
     labelled = [(i, label) for i, p in enumerate(papers) if (label := keyword_label(p.keywords))]
     rows, labels = [i for i, _ in labelled], [label for _, label in labelled]

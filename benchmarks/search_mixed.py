@@ -19,10 +19,17 @@ from confnav.search.engine import Searcher
 from confnav.store import SqliteStore
 
 QUERIES = [
-    "graph neural networks", "reinforcement learning exploration", "generative adversarial networks",
-    "adversarial robustness", "meta-learning few-shot", "transformers attention", "federated learning",
-    "neural architecture search", "contrastive self-supervised learning", "continual learning catastrophic forgetting",
-]  # fmt: skip
+    "graph neural networks",
+    "reinforcement learning exploration",
+    "generative adversarial networks",
+    "adversarial robustness",
+    "meta-learning few-shot",
+    "transformers attention",
+    "federated learning",
+    "neural architecture search",
+    "contrastive self-supervised learning",
+    "continual learning catastrophic forgetting",
+]
 
 
 def full_share(store: SqliteStore, mode: engine.Mode) -> float:
@@ -38,8 +45,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, SqliteStore(prepare_store(Path(folder), args.db)) as store:
         papers = list(store.iter_papers())
         print(f"machine: {machine()}")
-        print(f"{len(papers):,} papers, {sum(bool(p.abstract) for p in papers) / len(papers):.0%} with an abstract;"
-              f" {len(QUERIES)} topic queries, top 10 each")  # fmt: skip
+        print(
+            f"{len(papers):,} papers, {sum(bool(p.abstract) for p in papers) / len(papers):.0%} with an abstract;"
+            f" {len(QUERIES)} topic queries, top 10 each"
+        )
         aligned = {mode: full_share(store, mode) for mode in ("hybrid", "semantic", "keyword")}
         original = engine.align_groups
         engine.align_groups = lambda scores, rows, group: scores  # the baseline: raw scores

@@ -52,8 +52,10 @@ def bench_embed() -> None:
         vectors = embedder.embed(texts)
         seconds = time.perf_counter() - start
         results[name] = (seconds, vectors)
-        print(f"  {name:36} {seconds:6.1f} s  {len(texts) / seconds:5.1f} papers/s  "
-              f"10-NN {knn_accuracy(vectors[rows], labels):.1%}")  # fmt: skip
+        print(
+            f"  {name:36} {seconds:6.1f} s  {len(texts) / seconds:5.1f} papers/s  "
+            f"10-NN {knn_accuracy(vectors[rows], labels):.1%}"
+        )
     (base_s, base_v), (fast_s, fast_v) = results.values()
     agreement = float(np.mean(np.sum(base_v * fast_v, axis=1)))
     print(f"  speed-up {base_s / fast_s:.2f}x; mean cosine between the two embeddings of a paper {agreement:.4f}")
@@ -62,10 +64,20 @@ def bench_embed() -> None:
 def queries(papers: list[Paper], count: int = 200, seed: int = 7) -> list[tuple[str, PaperFilter]]:
     """Varied queries: titles, keyword lists, short topics, phrases, authors, with and without filters."""
     rng = random.Random(seed)
-    topics = ["graph neural networks", "offline reinforcement learning", "adversarial robustness",
-              "contrastive self-supervised learning", "neural architecture search", "federated learning privacy",
-              "normalizing flows", "linear attention with random features", "meta-learning few-shot",
-              "knowledge distillation", "implicit bias of gradient descent", "protein structure"]  # fmt: skip
+    topics = [
+        "graph neural networks",
+        "offline reinforcement learning",
+        "adversarial robustness",
+        "contrastive self-supervised learning",
+        "neural architecture search",
+        "federated learning privacy",
+        "normalizing flows",
+        "linear attention with random features",
+        "meta-learning few-shot",
+        "knowledge distillation",
+        "implicit bias of gradient descent",
+        "protein structure",
+    ]
     made: list[tuple[str, PaperFilter]] = []
     for i in range(count):
         paper = rng.choice(papers)
@@ -113,8 +125,10 @@ def bench_cold(db: Path) -> None:
         start = time.perf_counter()
         subprocess.run(command, capture_output=True, check=True)
         walls.append(time.perf_counter() - start)
-    print(f"  confnav search (whole process): median {statistics.median(walls):.2f} s, "
-          f"runs {', '.join(f'{w:.2f}' for w in walls)}")  # fmt: skip
+    print(
+        f"  confnav search (whole process): median {statistics.median(walls):.2f} s, "
+        f"runs {', '.join(f'{w:.2f}' for w in walls)}"
+    )
 
 
 def perturb(text: str, rng: random.Random) -> str:

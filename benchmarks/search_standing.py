@@ -36,8 +36,10 @@ def broad(searcher: Searcher, queries: list[str]) -> str:
         accepted.append(np.mean([h.paper.decision.accepted for h in hits]))
         ratings.append(np.mean([h.paper.rating_mean or 0.0 for h in hits]))
         rejected_first += not hits[0].paper.decision.accepted
-    return f"accepted in top 10 {np.mean(accepted):6.1%}   mean rating {np.mean(ratings):.2f}   " \
-           f"not accepted first {rejected_first:>2} of {len(queries)}"  # fmt: skip
+    return (
+        f"accepted in top 10 {np.mean(accepted):6.1%}   mean rating {np.mean(ratings):.2f}   "
+        f"not accepted first {rejected_first:>2} of {len(queries)}"
+    )
 
 
 def known_item_mrr(searcher: Searcher, tasks: dict[str, list[tuple[str, Paper]]]) -> str:
@@ -68,10 +70,14 @@ def main() -> None:
                 "first sentence": [(first_sentence(p), p) for p in chosen],
             }
             share = np.mean([p.decision.accepted for p in chosen])
-            print(f"broad queries: {len(topics)} ({', '.join(topics[:5])}, ...); known items: {len(chosen)} per task, "
-                  f"{share:.0%} of them accepted")  # fmt: skip
-            print("lift   a. broad queries (hybrid)                                            "
-                  "b. known items MRR@10, accepted / other targets")  # fmt: skip
+            print(
+                f"broad queries: {len(topics)} ({', '.join(topics[:5])}, ...); known items: {len(chosen)} per task, "
+                f"{share:.0%} of them accepted"
+            )
+            print(
+                "lift   a. broad queries (hybrid)                                            "
+                "b. known items MRR@10, accepted / other targets"
+            )
             for lift in LIFTS:
                 searcher = Searcher(store, accepted_lift=lift)
                 searcher.warm()

@@ -41,12 +41,34 @@ from _util import ICLR2021, confnav_server, machine
 CONFNAV = str(Path(sys.executable).parent / "confnav")
 TIMEOUT = 10.0
 IDLE = 4.0  # seconds a client reuses an idle keep-alive connection (the server keeps one open 5 s)
-TOPICS = ["graph neural networks", "offline reinforcement learning", "adversarial robustness", "contrastive learning",
-          "federated learning privacy", "transformers long sequences", "meta-learning few-shot", "normalizing flows",
-          "knowledge distillation", "neural architecture search", "implicit bias gradient descent", "protein",
-          '"neural tangent kernel"', "author:Sergey Levine", "diffusion", "lottery ticket pruning"]  # fmt: skip
-READS = {"search": 30, "paper": 15, "similar": 8, "stats": 4, "rank": 1, "page:home": 4, "page:search": 10,
-         "page:paper": 10}  # fmt: skip
+TOPICS = [
+    "graph neural networks",
+    "offline reinforcement learning",
+    "adversarial robustness",
+    "contrastive learning",
+    "federated learning privacy",
+    "transformers long sequences",
+    "meta-learning few-shot",
+    "normalizing flows",
+    "knowledge distillation",
+    "neural architecture search",
+    "implicit bias gradient descent",
+    "protein",
+    '"neural tangent kernel"',
+    "author:Sergey Levine",
+    "diffusion",
+    "lottery ticket pruning",
+]
+READS = {
+    "search": 30,
+    "paper": 15,
+    "similar": 8,
+    "stats": 4,
+    "rank": 1,
+    "page:home": 4,
+    "page:search": 10,
+    "page:paper": 10,
+}
 
 
 @dataclass
@@ -67,11 +89,14 @@ class Corpus:
             abstracts = [row["abstract"] for row in csv.DictReader(table, delimiter="\t") if row["abstract"]]
         items = json.loads(ICLR2021[2].read_text(encoding="utf-8"))
         return cls(
-            ids=[i["id"] for i in items], titles=[i["title"] for i in items], abstracts=abstracts,
+            ids=[i["id"] for i in items],
+            titles=[i["title"] for i in items],
+            abstracts=abstracts,
             authors=[i["author"].split(";") for i in items if i.get("author")],
             keywords=sorted({k.strip() for i in items for k in i.get("keywords", "").split(";") if k.strip()}),
-            statuses=[i["status"] for i in items], ratings=[i["rating"] for i in items if i.get("rating")],
-        )  # fmt: skip
+            statuses=[i["status"] for i in items],
+            ratings=[i["rating"] for i in items if i.get("rating")],
+        )
 
 
 def synthetic_venue(corpus: Corpus, folder: Path, slot: int, turn: int, records: int) -> tuple[str, Path, list[str]]:
@@ -173,15 +198,25 @@ def reader(port: int, corpus: Corpus, stop: threading.Event, log: Log, seed: int
         query = rng.choice([rng.choice(TOPICS), rng.choice(corpus.titles), " ".join(rng.sample(corpus.keywords, 2))])
         params = {"q": query, "limit": rng.choice([10, 20, 50]), "mode": rng.choice(["hybrid", "keyword", "semantic"])}
         if rng.random() < 0.5:
-            filters = [{"venue": "iclr2021"}, {"decision": "accepted"}, {"min_rating": 6}, {"sort": "rating"},
-                       {"offset": 20}, {"keyword": rng.choice(corpus.keywords)}]  # fmt: skip
+            filters = [
+                {"venue": "iclr2021"},
+                {"decision": "accepted"},
+                {"min_rating": 6},
+                {"sort": "rating"},
+                {"offset": 20},
+                {"keyword": rng.choice(corpus.keywords)},
+            ]
             params |= rng.choice(filters)
         path = {
-            "search": f"/api/search?{urlencode(params)}", "paper": f"/api/paper/{paper}",
-            "similar": f"/api/similar/{paper}", "stats": "/api/stats?venue=iclr2021",
-            "rank": "/api/rank?venue=iclr2021", "page:home": "/", "page:search": f"/search?q={quote(query)}",
+            "search": f"/api/search?{urlencode(params)}",
+            "paper": f"/api/paper/{paper}",
+            "similar": f"/api/similar/{paper}",
+            "stats": "/api/stats?venue=iclr2021",
+            "rank": "/api/rank?venue=iclr2021",
+            "page:home": "/",
+            "page:search": f"/search?q={quote(query)}",
             "page:paper": f"/paper/{paper}",
-        }[kind]  # fmt: skip
+        }[kind]
         client.call(kind, "GET", path)
 
 
@@ -260,8 +295,17 @@ class Writers:
         return {"kind": kind, "outcome": "failed", "seconds": seconds, "error": message}
 
 
-def writer_loop(writers: Writers, corpus: Corpus, folder: Path, stop: threading.Event, every: float, records: int,
-                venues: int, files: dict[str, tuple[Path, list[str]]], index_args: list[str]) -> None:  # fmt: skip
+def writer_loop(
+    writers: Writers,
+    corpus: Corpus,
+    folder: Path,
+    stop: threading.Event,
+    every: float,
+    records: int,
+    venues: int,
+    files: dict[str, tuple[Path, list[str]]],
+    index_args: list[str],
+) -> None:
     """Every `every` seconds one writer job: ingest a synthetic venue (half the jobs), re-ingest a file, or index.
     The first `venues` ingests add new venues; later ones rewrite those venues' papers, so the store stops growing
     while the writes go on (memory must then stop growing too)."""
@@ -301,10 +345,14 @@ def summary(log: Log, seconds: float, warmup: float) -> dict[str, object]:
     for kind, latency, _ in log.requests:
         by_kind[kind].append(latency * 1000)
     kinds = {
-        kind: {"requests": len(ms), "errors": sum(1 for k, _ in errors if k == kind),
-               **{f"p{p}_ms": float(np.percentile(ms, p)) for p in (50, 95, 99)}, "max_ms": max(ms)}
+        kind: {
+            "requests": len(ms),
+            "errors": sum(1 for k, _ in errors if k == kind),
+            **{f"p{p}_ms": float(np.percentile(ms, p)) for p in (50, 95, 99)},
+            "max_ms": max(ms),
+        }
         for kind, ms in sorted(by_kind.items())
-    }  # fmt: skip
+    }
     rss = [mb for _, mb in log.rss]
     after = [mb for t, mb in log.rss if t >= warmup] or rss[-1:]
     step = max(1, len(log.rss) // 12)
@@ -312,15 +360,25 @@ def summary(log: Log, seconds: float, warmup: float) -> dict[str, object]:
     for run in log.writers:
         writers[str(run["kind"])][str(run["outcome"])] += 1
     return {
-        "seconds": seconds, "requests": len(log.requests), "kinds": kinds, "errors": len(errors),
-        "first_errors": [e for _, e in errors[:8]], "client_errors": len(log.client_errors),
-        "first_client_errors": log.client_errors[:5], "retried_503": len(log.retries),
-        "rss_mb": {"start": rss[0], "after_warmup": after[0], "max": max(rss), "end": rss[-1],
-                   "growth_after_warmup": max(after) - after[0],
-                   "series": [(round(t), round(mb)) for t, mb in log.rss[::step]]},
+        "seconds": seconds,
+        "requests": len(log.requests),
+        "kinds": kinds,
+        "errors": len(errors),
+        "first_errors": [e for _, e in errors[:8]],
+        "client_errors": len(log.client_errors),
+        "first_client_errors": log.client_errors[:5],
+        "retried_503": len(log.retries),
+        "rss_mb": {
+            "start": rss[0],
+            "after_warmup": after[0],
+            "max": max(rss),
+            "end": rss[-1],
+            "growth_after_warmup": max(after) - after[0],
+            "series": [(round(t), round(mb)) for t, mb in log.rss[::step]],
+        },
         "writers": {k: dict(v) for k, v in writers.items()},
         "writer_failures": [f"{r['kind']}: {r['error']}" for r in log.writers if r["outcome"] == "failed"],
-    }  # fmt: skip
+    }
 
 
 def build_store(folder: Path, index_args: list[str]) -> Path:
@@ -365,9 +423,21 @@ def main() -> None:
             threads += [
                 threading.Thread(target=list_writer, args=(port, corpus, stop, log, 99)),
                 threading.Thread(target=sampler, args=(server.pid, stop, log, start, 5.0)),
-                threading.Thread(target=writer_loop, args=(writers, corpus, folder, stop, args.writer_every,
-                                                           args.records, args.venues, files, index_args)),
-            ]  # fmt: skip
+                threading.Thread(
+                    target=writer_loop,
+                    args=(
+                        writers,
+                        corpus,
+                        folder,
+                        stop,
+                        args.writer_every,
+                        args.records,
+                        args.venues,
+                        files,
+                        index_args,
+                    ),
+                ),
+            ]
             for thread in threads:
                 thread.start()
             stop.wait(seconds)
@@ -386,20 +456,28 @@ def main() -> None:
 def print_report(report: dict, bound: float) -> str:  # type: ignore[type-arg]
     """Print the report; return PASS or FAIL."""
     seconds = report["seconds"]
-    print(f"{seconds:g} s of load: {report['requests']:,} requests ({report['requests'] / seconds:.0f}/s), "
-          f"errors {report['errors']}, unexpected 4xx {report['client_errors']}")  # fmt: skip
+    print(
+        f"{seconds:g} s of load: {report['requests']:,} requests ({report['requests'] / seconds:.0f}/s), "
+        f"errors {report['errors']}, unexpected 4xx {report['client_errors']}"
+    )
     print(f"  {'kind':<13} {'requests':>8} {'errors':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, k in report["kinds"].items():
-        print(f"  {kind:<13} {k['requests']:>8} {k['errors']:>6} {k['p50_ms']:>8.1f} {k['p95_ms']:>8.1f}"
-              f" {k['p99_ms']:>8.1f} {k['max_ms']:>8.1f}")  # fmt: skip
-    print(f"  writes told to retry (503 with Retry-After while a writer held the store), then asked again: "
-          f"{report['retried_503']}")  # fmt: skip
+        print(
+            f"  {kind:<13} {k['requests']:>8} {k['errors']:>6} {k['p50_ms']:>8.1f} {k['p95_ms']:>8.1f}"
+            f" {k['p99_ms']:>8.1f} {k['max_ms']:>8.1f}"
+        )
+    print(
+        f"  writes told to retry (503 with Retry-After while a writer held the store), then asked again: "
+        f"{report['retried_503']}"
+    )
     for error in report["first_errors"] + report["first_client_errors"]:
         print(f"  error: {error}")
     rss = report["rss_mb"]
-    print(f"server RSS: start {rss['start']:.0f} MB, after warm-up {rss['after_warmup']:.0f} MB, max {rss['max']:.0f}"
-          f" MB, end {rss['end']:.0f} MB; growth after warm-up {rss['growth_after_warmup']:.0f} MB"
-          f" (bound {bound:g})")  # fmt: skip
+    print(
+        f"server RSS: start {rss['start']:.0f} MB, after warm-up {rss['after_warmup']:.0f} MB, max {rss['max']:.0f}"
+        f" MB, end {rss['end']:.0f} MB; growth after warm-up {rss['growth_after_warmup']:.0f} MB"
+        f" (bound {bound:g})"
+    )
     print("  series (s, MB): " + ", ".join(f"{t}:{mb}" for t, mb in rss["series"]))
     for kind, outcomes in report["writers"].items():
         print(f"writer {kind}: " + ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items())))

@@ -29,9 +29,11 @@ from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.fidelity import Prose, label_faults
 
 VENUES = {
-    "neurips2018": "nips2018.json", "cvpr2019": "cvpr2019.json", "acl2022": "acl2022.json",
+    "neurips2018": "nips2018.json",
+    "cvpr2019": "cvpr2019.json",
+    "acl2022": "acl2022.json",
     "siggraph2022": "siggraph2022.json",
-}  # fmt: skip
+}
 
 
 def main() -> None:

@@ -62,14 +62,18 @@ def main() -> None:
             wall = time.perf_counter() - start
             facts = theme_facts(store, "iclr2021")
             assigned = store.assignments("iclr2021")
-        print(f"themes + labels + map for {build.papers:,} papers: {wall:.1f} s "
-              f"(cluster {build.seconds['cluster']:.1f}, label {build.seconds['label']:.1f}, "
-              f"layout {build.seconds['layout']:.1f}); peak RSS {peak_rss_mb():.0f} MB")  # fmt: skip
+        print(
+            f"themes + labels + map for {build.papers:,} papers: {wall:.1f} s "
+            f"(cluster {build.seconds['cluster']:.1f}, label {build.seconds['label']:.1f}, "
+            f"layout {build.seconds['layout']:.1f}); peak RSS {peak_rss_mb():.0f} MB"
+        )
         top = [f for f in facts if f.level == 1]
         labels = [f.label for f in facts]
         papers = {p.id: p for p in data.papers}
-        print(f"{len(top)} themes, {build.subthemes} sub-themes, {len(set(labels))} distinct labels of {len(labels)}; "
-              f"low confidence {build.low_confidence} ({build.low_confidence / build.papers:.1%})")  # fmt: skip
+        print(
+            f"{len(top)} themes, {build.subthemes} sub-themes, {len(set(labels))} distinct labels of {len(labels)}; "
+            f"low confidence {build.low_confidence} ({build.low_confidence / build.papers:.1%})"
+        )
 
         rows = [i for i, p in enumerate(data.papers) if p.abstract and keyword_label(p.keywords)]
         truth = [keyword_label(data.papers[i].keywords) or "" for i in rows]
@@ -81,8 +85,10 @@ def main() -> None:
         text = normalize(data.vectors[:, :half])
         start = time.perf_counter()
         text_only = LeidenClusterer().fit_predict(text, 15, 40)
-        print(f"  same, text vectors only               {scores(truth, text_only[rows])}  "
-              f"({text_only.max() + 1} themes, {time.perf_counter() - start:.1f} s)")  # fmt: skip
+        print(
+            f"  same, text vectors only               {scores(truth, text_only[rows])}  "
+            f"({text_only.max() + 1} themes, {time.perf_counter() - start:.1f} s)"
+        )
         from sklearn.cluster import KMeans
 
         start = time.perf_counter()
@@ -103,8 +109,10 @@ def seed_spread(vectors: np.ndarray, rows: list[int], truth: list[str], seeds: i
     found = [LeidenClusterer(seed=seed * tries).fit_predict(vectors, low, high)[rows] for seed in range(seeds)]
     nmi = [normalized_mutual_info_score(truth, labels) for labels in found]
     ari = [adjusted_rand_score(truth, labels) for labels in found]
-    print(f"  same, {seeds} sets of Leiden seeds          NMI {np.mean(nmi):.3f} ({min(nmi):.3f}-{max(nmi):.3f})  "
-          f"ARI {np.mean(ari):.3f} ({min(ari):.3f}-{max(ari):.3f})")  # fmt: skip
+    print(
+        f"  same, {seeds} sets of Leiden seeds          NMI {np.mean(nmi):.3f} ({min(nmi):.3f}-{max(nmi):.3f})  "
+        f"ARI {np.mean(ari):.3f} ({min(ari):.3f}-{max(ari):.3f})"
+    )
 
 
 def label_fidelity(themes, papers) -> None:  # type: ignore[no-untyped-def]
@@ -121,13 +129,17 @@ def label_fidelity(themes, papers) -> None:  # type: ignore[no-untyped-def]
         shares = np.array([r[2] for r in chosen])
         cut = ", ".join(r[3] for r in chosen if is_cut(r[3], r[4])) or "none"
         pairs = sum(PAIR in r[3] for r in chosen)
-        print(f"  {name}: size-weighted mean {np.sum(sizes * shares) / sizes.sum():.1%}, "
-              f"median {np.median(shares):.1%}, under 20%: {int(np.sum(shares < 0.2))} of {len(chosen)}, "
-              f"two-part labels: {pairs}; cut phrases or modifiers: {cut}")  # fmt: skip
+        print(
+            f"  {name}: size-weighted mean {np.sum(sizes * shares) / sizes.sum():.1%}, "
+            f"median {np.median(shares):.1%}, under 20%: {int(np.sum(shares < 0.2))} of {len(chosen)}, "
+            f"two-part labels: {pairs}; cut phrases or modifiers: {cut}"
+        )
     shown = [(k, theme) for theme in themes for k in theme.keywords]
     cut_keywords = [k for k, theme in shown if is_cut(k, [papers[i] for i in theme.paper_ids])]
-    print(f"  keywords shown beside the labels: {len(shown)}, cut phrases or modifiers among them: {len(cut_keywords)}"
-          f"{' (' + ', '.join(cut_keywords[:8]) + ')' if cut_keywords else ''}")  # fmt: skip
+    print(
+        f"  keywords shown beside the labels: {len(shown)}, cut phrases or modifiers among them: {len(cut_keywords)}"
+        f"{' (' + ', '.join(cut_keywords[:8]) + ')' if cut_keywords else ''}"
+    )
     top = [r for r in rows if r[0] == 1]
     largest, worst = sorted(top, key=lambda r: -r[1])[:10], sorted(top, key=lambda r: r[2])[:10]
     for title, chosen in (("largest", largest), ("least faithful", worst)):
@@ -149,8 +161,10 @@ def run_bertopic(data, text: np.ndarray, rows: list[int], truth: list[str]) -> N
     wall = time.perf_counter() - start
     topics = np.array(topics)
     outliers = float(np.mean(topics == -1))
-    print(f"  BERTopic defaults, text vectors       {scores(truth, topics[rows])}  ({topics.max() + 1} topics, "
-          f"{outliers:.1%} outliers, {wall:.1f} s)")  # fmt: skip
+    print(
+        f"  BERTopic defaults, text vectors       {scores(truth, topics[rows])}  ({topics.max() + 1} topics, "
+        f"{outliers:.1%} outliers, {wall:.1f} s)"
+    )
 
 
 def title_placement(data, assigned) -> None:  # type: ignore[no-untyped-def]
@@ -164,8 +178,10 @@ def title_placement(data, assigned) -> None:  # type: ignore[no-untyped-def]
     truth = np.array([themes.index(assigned[pk].theme) for pk in data.pks])
     centres = normalize(np.vstack([data.vectors[truth == t].mean(axis=0) for t in range(len(themes))]))
     guess = np.argmax(placed @ centres.T, axis=1)
-    print(f"\ntitle-only placement: {np.mean(guess == truth):.1%} of papers land in their own theme "
-          f"when only title + keywords are known (chance {1 / len(themes):.1%})")  # fmt: skip
+    print(
+        f"\ntitle-only placement: {np.mean(guess == truth):.1%} of papers land in their own theme "
+        f"when only title + keywords are known (chance {1 / len(themes):.1%})"
+    )
 
 
 if __name__ == "__main__":

@@ -34,10 +34,22 @@ from confnav.store import SqliteStore
 from confnav.topics import ensure_topics
 
 CHROMIUM = "/usr/bin/chromium"
-QUERIES = ["graph neural networks", "offline reinforcement learning", "adversarial robustness certified",
-           "contrastive learning", "author:Sergey Levine", '"neural tangent kernel"', "federated learning privacy",
-           "transformers for long sequences", "meta-learning few-shot", "normalizing flows", "knowledge distillation",
-           "protein structure", "implicit bias of gradient descent", "neural architecture search"]  # fmt: skip
+QUERIES = [
+    "graph neural networks",
+    "offline reinforcement learning",
+    "adversarial robustness certified",
+    "contrastive learning",
+    "author:Sergey Levine",
+    '"neural tangent kernel"',
+    "federated learning privacy",
+    "transformers for long sequences",
+    "meta-learning few-shot",
+    "normalizing flows",
+    "knowledge distillation",
+    "protein structure",
+    "implicit bias of gradient descent",
+    "neural architecture search",
+]
 
 
 def prepare(db: Path | None, folder: Path) -> tuple[Path, list[str], list[str], list[str]]:
@@ -55,9 +67,14 @@ def prepare(db: Path | None, folder: Path) -> tuple[Path, list[str], list[str], 
 
 
 def client(
-    port: int, ids: list[str], next_query: Callable[[random.Random], str], start_line: threading.Barrier,
-    seconds: float, seed: int, results: list[tuple[float, bool]],
-) -> None:  # fmt: skip
+    port: int,
+    ids: list[str],
+    next_query: Callable[[random.Random], str],
+    start_line: threading.Barrier,
+    seconds: float,
+    seed: int,
+    results: list[tuple[float, bool]],
+) -> None:
     """One closed-loop client: connect first, then start with the others and stop after `seconds`."""
     rng = random.Random(seed)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -85,8 +102,13 @@ def page_weight(port: int) -> dict[str, tuple[int, int]]:
     """Bytes of each part of the map page: as sent plain, and as sent to a browser (gzip)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     sizes = {}
-    for path in ("/map?venue=iclr2021", "/static/style.css", "/static/app.js", "/static/map.js",
-                 "/api/map?venue=iclr2021"):  # fmt: skip
+    for path in (
+        "/map?venue=iclr2021",
+        "/static/style.css",
+        "/static/app.js",
+        "/static/map.js",
+        "/api/map?venue=iclr2021",
+    ):
         plain, packed = 0, 0
         for encoding in ("identity", "gzip"):
             connection.request("GET", path, headers={"Accept-Encoding": encoding})
@@ -97,10 +119,15 @@ def page_weight(port: int) -> dict[str, tuple[int, int]]:
 
 
 PAGE_KINDS = {
-    "home": "/", "search": "/search?q=graph+neural+networks", "paper": "/paper/Ua6zuk0WRH",
-    "author": "/author/Yang%20Song", "institution": "/institution/Google", "themes": "/themes/iclr2021",
-    "overview": "/reports/iclr2021/overview", "statistics": "/reports/iclr2021/stats",
-}  # fmt: skip
+    "home": "/",
+    "search": "/search?q=graph+neural+networks",
+    "paper": "/paper/Ua6zuk0WRH",
+    "author": "/author/Yang%20Song",
+    "institution": "/institution/Google",
+    "themes": "/themes/iclr2021",
+    "overview": "/reports/iclr2021/overview",
+    "statistics": "/reports/iclr2021/stats",
+}
 
 
 def page_times(port: int) -> dict[str, tuple[int, float, float]]:
@@ -147,8 +174,9 @@ def server(db: Path) -> Iterator[int]:
         yield port
 
 
-def load(port: int, ids: list[str], next_query: Callable[[random.Random], str], clients: int,
-         seconds: float) -> list[tuple[float, bool]]:  # fmt: skip
+def load(
+    port: int, ids: list[str], next_query: Callable[[random.Random], str], clients: int, seconds: float
+) -> list[tuple[float, bool]]:
     """Latency and success of every request made by `clients` closed-loop clients in `seconds`."""
     results: list[tuple[float, bool]] = []
     start_line = threading.Barrier(clients)
@@ -166,10 +194,14 @@ def load(port: int, ids: list[str], next_query: Callable[[random.Random], str], 
 def report(name: str, results: list[tuple[float, bool]], clients: int, seconds: float) -> None:
     latencies = np.array([t for t, _ in results]) * 1000
     errors = sum(1 for _, ok in results if not ok)
-    print(f"{name}: {clients} clients, {seconds:g} s, search and paper APIs half each: {len(results):,} requests "
-          f"({len(results) / seconds:.0f}/s), errors {errors}")  # fmt: skip
-    print(f"  p50 {np.percentile(latencies, 50):.1f} ms  p99 {np.percentile(latencies, 99):.1f} ms  "
-          f"max {latencies.max():.1f} ms; goals p50 <= 30 ms, p99 <= 200 ms, no errors")  # fmt: skip
+    print(
+        f"{name}: {clients} clients, {seconds:g} s, search and paper APIs half each: {len(results):,} requests "
+        f"({len(results) / seconds:.0f}/s), errors {errors}"
+    )
+    print(
+        f"  p50 {np.percentile(latencies, 50):.1f} ms  p99 {np.percentile(latencies, 99):.1f} ms  "
+        f"max {latencies.max():.1f} ms; goals p50 <= 30 ms, p99 <= 200 ms, no errors"
+    )
 
 
 def main() -> None:
@@ -188,8 +220,9 @@ def main() -> None:
             draws = None if args.no_browser else map_draw_ms(port)
             repeated = load(port, ids, lambda rng: rng.choice(queries), args.clients, args.seconds)
         with server(db) as port:
-            unique = load(port, ids, lambda rng: f"{rng.choice(keywords)} {rng.choice(keywords)}", args.clients,
-                          args.seconds)  # fmt: skip
+            unique = load(
+                port, ids, lambda rng: f"{rng.choice(keywords)} {rng.choice(keywords)}", args.clients, args.seconds
+            )
     report(f"repeated queries ({len(queries)} distinct)", repeated, args.clients, args.seconds)
     report("unique queries (two random author keywords each: no cached answers)", unique, args.clients, args.seconds)
     plain, packed = (sum(sizes[i] for sizes in weights.values()) for i in (0, 1))
@@ -200,8 +233,10 @@ def main() -> None:
     for kind, (size, first, second) in pages.items():
         print(f"  {kind}: {size / 1024:.1f} KiB, {first:.0f} ms then {second:.1f} ms")
     if draws:
-        print(f"map redraw of 3,014 points, headless Chromium (software rendering): median {np.median(draws):.1f} ms, "
-              f"max {max(draws):.1f} ms (a 60 fps frame is 16.7 ms)")  # fmt: skip
+        print(
+            f"map redraw of 3,014 points, headless Chromium (software rendering): median {np.median(draws):.1f} ms, "
+            f"max {max(draws):.1f} ms (a 60 fps frame is 16.7 ms)"
+        )
 
 
 if __name__ == "__main__":

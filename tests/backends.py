@@ -72,8 +72,7 @@ def clone_postgres(folder: Path, source: str, stem: str) -> str:
     with psycopg.connect(admin, autocommit=True) as conn:
         if template == _name(source):
             conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
-                " AND pid <> pg_backend_pid()",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
                 (template,),
             )
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')

@@ -52,8 +52,13 @@ class Services:
 
 def _s2(work: Work, index: int) -> dict[str, Any]:
     ids = {k: v for k, v in (("DOI", work.doi), ("ACL", work.acl), ("CorpusId", 1000 + index)) if v}
-    return {"paperId": f"{index:040x}", "externalIds": ids, "title": work.title, "year": work.year,
-            "citationCount": work.citations}  # fmt: skip
+    return {
+        "paperId": f"{index:040x}",
+        "externalIds": ids,
+        "title": work.title,
+        "year": work.year,
+        "citationCount": work.citations,
+    }
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -74,8 +79,14 @@ class Handler(BaseHTTPRequestHandler):
         self.services.requests += 1
         if self.services.faults and self.services.faults[0] == "429":
             self.services.faults.pop(0)
-            self._send(429, {"message": "Too Many Requests. Please wait and try again or apply for a key for higher"
-                             " rate limits.", "code": "429"})  # fmt: skip
+            self._send(
+                429,
+                {
+                    "message": "Too Many Requests. Please wait and try again or apply for a key for higher"
+                    " rate limits.",
+                    "code": "429",
+                },
+            )
             return True
         return False
 
@@ -121,14 +132,32 @@ class Handler(BaseHTTPRequestHandler):
         if "search" in query:
             words = set(query["search"].lower().split())
             year = query.get("filter", "").partition("publication_year:")[2]
-            found += [w for w in self.services.works
-                      if words <= set(w.title.lower().replace(",", " ").replace(":", " ").split())
-                      and (not year or str(w.year) == year)]  # fmt: skip
-        results = [{"id": f"https://openalex.org/W{i}", "doi": f"https://doi.org/{w.doi}" if w.doi else None,
-                    "title": w.title, "display_name": w.title, "publication_year": w.year,
-                    "cited_by_count": w.citations} for i, w in enumerate(found)]  # fmt: skip
-        return {"meta": {"count": len(results), "db_response_time_ms": 3, "page": 1,
-                         "per_page": int(query.get("per-page", 25))}, "results": results}  # fmt: skip
+            found += [
+                w
+                for w in self.services.works
+                if words <= set(w.title.lower().replace(",", " ").replace(":", " ").split())
+                and (not year or str(w.year) == year)
+            ]
+        results = [
+            {
+                "id": f"https://openalex.org/W{i}",
+                "doi": f"https://doi.org/{w.doi}" if w.doi else None,
+                "title": w.title,
+                "display_name": w.title,
+                "publication_year": w.year,
+                "cited_by_count": w.citations,
+            }
+            for i, w in enumerate(found)
+        ]
+        return {
+            "meta": {
+                "count": len(results),
+                "db_response_time_ms": 3,
+                "page": 1,
+                "per_page": int(query.get("per-page", 25)),
+            },
+            "results": results,
+        }
 
 
 @contextmanager

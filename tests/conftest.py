@@ -28,9 +28,16 @@ MARKDOWN_PAGE = EXAMPLES / "iclr2021-paperlist-page1.md"
 
 # Tests that use one of these run on the backend CONFNAV_TEST_BACKEND names; with postgres, only they run.
 STORE_FIXTURES = {
-    "store", "iclr2021_db", "iclr2021_copy", "indexed_db", "topics_db", "web_db", "served", "sparse_db",
+    "store",
+    "iclr2021_db",
+    "iclr2021_copy",
+    "indexed_db",
+    "topics_db",
+    "web_db",
+    "served",
+    "sparse_db",
     "fresh_location",
-}  # fmt: skip
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -175,8 +182,16 @@ def browser():  # type: ignore[no-untyped-def]
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )  # fmt: skip
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield launched
         launched.close()

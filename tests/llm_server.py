@@ -51,11 +51,15 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
 
         def _theme(self, user: str) -> str:
             first = re.search(r"^\[([^\]]+)\]", user, re.M).group(1)  # type: ignore[union-attr]
-            return json.dumps({"summary": {
-                "good": f"These papers learn policies from data [{first}]. They study exploration and transfer.",
-                "outside": f"These papers build on [{first}] and on [B1e-kxSKDH].",
-                "numbers": f"About 42 papers follow [{first}].",
-            }[state.theme_mode]})  # fmt: skip
+            return json.dumps(
+                {
+                    "summary": {
+                        "good": f"These papers learn policies from data [{first}]. They study exploration and transfer.",
+                        "outside": f"These papers build on [{first}] and on [B1e-kxSKDH].",
+                        "numbers": f"About 42 papers follow [{first}].",
+                    }[state.theme_mode]
+                }
+            )
 
         def _reply(self, content: str, broken: bool = False) -> None:
             payload = {"choices": [{"message": {"role": "assistant", "content": content}}]}

@@ -51,8 +51,11 @@ class FakeOpenReview:
 
     def add_venue(self, venue: Venue) -> None:
         if venue.api == 2:
-            venue.group = {"id": venue.id, "domain": venue.id,
-                           "content": {"submission_id": {"value": f"{venue.id}/-/Submission"}}}  # fmt: skip
+            venue.group = {
+                "id": venue.id,
+                "domain": venue.id,
+                "content": {"submission_id": {"value": f"{venue.id}/-/Submission"}},
+            }
         else:
             venue.group = {"id": venue.id, "web": "// legacy webfield"}
         self.venues[venue.id] = venue
@@ -68,16 +71,26 @@ def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state
     forum = record["id"]
     authors = [a.strip() for a in record.get("author", "").split(";") if a.strip()]
     ids = [a.strip() for a in record.get("authorids", "").split(";")]
-    venueid = {"accepted": venue, "rejected": f"{venue}/Rejected_Submission",
-               "withdrawn": f"{venue}/Withdrawn_Submission", "review": f"{venue}/Submission"}[state]  # fmt: skip
+    venueid = {
+        "accepted": venue,
+        "rejected": f"{venue}/Rejected_Submission",
+        "withdrawn": f"{venue}/Withdrawn_Submission",
+        "review": f"{venue}/Submission",
+    }[state]
     content: dict[str, Any] = {
-        "title": {"value": record["title"]}, "abstract": {"value": record.get("abstract", "")},
+        "title": {"value": record["title"]},
+        "abstract": {"value": record.get("abstract", "")},
         "keywords": {"value": [k for k in record.get("keywords", "").split(";") if k]},
-        "venueid": {"value": venueid}, "pdf": {"value": f"/pdf/{forum}.pdf"},
-    }  # fmt: skip
+        "venueid": {"value": venueid},
+        "pdf": {"value": f"/pdf/{forum}.pdf"},
+    }
     if number % 2:  # the newer "unified authors" form
-        content["authors"] = {"value": [{"fullname": a, "username": i if i.startswith("~") else ""}
-                                        for a, i in zip(authors, ids + [""] * len(authors), strict=False)]}  # fmt: skip
+        content["authors"] = {
+            "value": [
+                {"fullname": a, "username": i if i.startswith("~") else ""}
+                for a, i in zip(authors, ids + [""] * len(authors), strict=False)
+            ]
+        }
     else:
         content["authors"] = {"value": authors}
         content["authorids"] = {"value": ids[: len(authors)]}
@@ -87,23 +100,47 @@ def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state
     ratings = [r for r in record.get("rating", "").split(";") if r]
     confidences = [c for c in record.get("confidence", "").split(";") if c]
     for i, rating in enumerate(ratings):
-        replies.append({
-            "id": f"{forum}-r{i}", "forum": forum, "replyto": forum, "tmdate": stamp, "domain": venue,
-            "invitations": [f"{venue}/Submission{number}/-/Official_Review"],
-            "signatures": [f"{venue}/Submission{number}/Reviewer_{i}"],
-            "content": {"rating": {"value": int(float(rating))} if i % 2 else {"value": f"{int(float(rating))}: fine"},
-                        "confidence": {"value": int(float(confidences[i]))} if i < len(confidences) else {}},
-        })  # fmt: skip
+        replies.append(
+            {
+                "id": f"{forum}-r{i}",
+                "forum": forum,
+                "replyto": forum,
+                "tmdate": stamp,
+                "domain": venue,
+                "invitations": [f"{venue}/Submission{number}/-/Official_Review"],
+                "signatures": [f"{venue}/Submission{number}/Reviewer_{i}"],
+                "content": {
+                    "rating": {"value": int(float(rating))} if i % 2 else {"value": f"{int(float(rating))}: fine"},
+                    "confidence": {"value": int(float(confidences[i]))} if i < len(confidences) else {},
+                },
+            }
+        )
     if state in ("accepted", "rejected"):
         decision = f"Accept ({record['status']})" if state == "accepted" else "Reject"
-        replies.append({"id": f"{forum}-d", "forum": forum, "replyto": forum, "tmdate": stamp, "domain": venue,
-                        "invitations": [f"{venue}/Submission{number}/-/Decision"],
-                        "content": {"decision": {"value": decision}}})  # fmt: skip
+        replies.append(
+            {
+                "id": f"{forum}-d",
+                "forum": forum,
+                "replyto": forum,
+                "tmdate": stamp,
+                "domain": venue,
+                "invitations": [f"{venue}/Submission{number}/-/Decision"],
+                "content": {"decision": {"value": decision}},
+            }
+        )
     return {
-        "id": forum, "forum": forum, "number": number, "cdate": stamp, "mdate": stamp, "tcdate": stamp,
-        "tmdate": stamp, "domain": venue, "invitations": [f"{venue}/-/Submission"], "content": content,
+        "id": forum,
+        "forum": forum,
+        "number": number,
+        "cdate": stamp,
+        "mdate": stamp,
+        "tcdate": stamp,
+        "tmdate": stamp,
+        "domain": venue,
+        "invitations": [f"{venue}/-/Submission"],
+        "content": content,
         "details": {"replies": replies},
-    }  # fmt: skip
+    }
 
 
 def api1_note(venue: str, number: int, record: dict[str, Any], stamp: int) -> dict[str, Any]:
@@ -114,25 +151,55 @@ def api1_note(venue: str, number: int, record: dict[str, Any], stamp: int) -> di
         status, "Blind_Submission"
     )
     replies = [
-        {"id": f"{forum}-r{i}", "forum": forum, "replyto": forum, "tmdate": stamp,
-         "invitation": f"{venue}/Paper{number}/-/Official_Review",
-         "content": {"rating": f"{int(float(r))}: Good paper, accept", "confidence": f"{c}: The reviewer is confident"}}
-        for i, (r, c) in enumerate(zip([x for x in record.get("rating", "").split(";") if x],
-                                       [x for x in record.get("confidence", "").split(";") if x], strict=False))
-    ]  # fmt: skip
+        {
+            "id": f"{forum}-r{i}",
+            "forum": forum,
+            "replyto": forum,
+            "tmdate": stamp,
+            "invitation": f"{venue}/Paper{number}/-/Official_Review",
+            "content": {
+                "rating": f"{int(float(r))}: Good paper, accept",
+                "confidence": f"{c}: The reviewer is confident",
+            },
+        }
+        for i, (r, c) in enumerate(
+            zip(
+                [x for x in record.get("rating", "").split(";") if x],
+                [x for x in record.get("confidence", "").split(";") if x],
+                strict=False,
+            )
+        )
+    ]
     if invitation == "Blind_Submission":
         decision = "Reject" if status == "Reject" else f"Accept ({status})"
         decided = f"{venue}/Paper{number}/-/Decision"
-        replies.append({"id": f"{forum}-d", "forum": forum, "tmdate": stamp, "invitation": decided,
-                        "content": {"decision": decision}})  # fmt: skip
+        replies.append(
+            {
+                "id": f"{forum}-d",
+                "forum": forum,
+                "tmdate": stamp,
+                "invitation": decided,
+                "content": {"decision": decision},
+            }
+        )
     return {
-        "id": forum, "forum": forum, "number": number, "original": f"orig-{forum}", "cdate": stamp, "tcdate": stamp,
-        "tmdate": stamp, "invitation": f"{venue}/-/{invitation}",
-        "content": {"title": record["title"], "authors": [a for a in record["author"].split(";") if a],
-                    "authorids": [a for a in record.get("authorids", "").split(";") if a],
-                    "keywords": [k for k in record.get("keywords", "").split(";") if k], "abstract": "An abstract."},
+        "id": forum,
+        "forum": forum,
+        "number": number,
+        "original": f"orig-{forum}",
+        "cdate": stamp,
+        "tcdate": stamp,
+        "tmdate": stamp,
+        "invitation": f"{venue}/-/{invitation}",
+        "content": {
+            "title": record["title"],
+            "authors": [a for a in record["author"].split(";") if a],
+            "authorids": [a for a in record.get("authorids", "").split(";") if a],
+            "keywords": [k for k in record.get("keywords", "").split(";") if k],
+            "abstract": "An abstract.",
+        },
         "details": {"directReplies": replies},
-    }  # fmt: skip
+    }
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -96,8 +96,10 @@ def test_map_legend_highlight_filter_and_state_in_the_url(page, base_url: str) -
     page.wait_for_selector("#map-status:has-text('match')")
     status = page.inner_text("#map-status")
     assert "federated" in page.url and page.input_value("#map-query") == "federated"
-    matching = page.evaluate("fetch('/api/search?mode=keyword&limit=1&venue=iclr2021&q=federated')"
-                             ".then((r) => r.json()).then((d) => d.matching)")  # fmt: skip
+    matching = page.evaluate(
+        "fetch('/api/search?mode=keyword&limit=1&venue=iclr2021&q=federated')"
+        ".then((r) => r.json()).then((d) => d.matching)"
+    )
     assert str(matching) in status  # only papers with the words, counted
     page.select_option("#map-decision", "accepted")
     page.click("#zoom-in")

@@ -21,8 +21,14 @@ def _gesture(cdp, start: list[Point], end: list[Point], steps: int = 8) -> None:
     """Fingers put down at `start`, moved in `steps` even steps to `end`, lifted."""
     _touch(cdp, "touchStart", start)
     for step in range(1, steps + 1):
-        _touch(cdp, "touchMove", [(a[0] + (b[0] - a[0]) * step / steps, a[1] + (b[1] - a[1]) * step / steps)
-                                  for a, b in zip(start, end, strict=True)])  # fmt: skip
+        _touch(
+            cdp,
+            "touchMove",
+            [
+                (a[0] + (b[0] - a[0]) * step / steps, a[1] + (b[1] - a[1]) * step / steps)
+                for a, b in zip(start, end, strict=True)
+            ],
+        )
     _touch(cdp, "touchEnd", [])
 
 
@@ -40,13 +46,17 @@ def test_map_pinch_zooms_about_the_fingers_and_one_finger_drags(browser, base_ur
     tab.on("pageerror", lambda error: errors.append(str(error)))
     tab.goto(f"{base_url}/map?venue=iclr2021")
     tab.wait_for_selector("#map[data-ready='1']")
-    left, top, width, height = tab.evaluate("(() => { const c = document.getElementById('map'),"
-                                            " r = c.getBoundingClientRect(); return [r.left + c.clientLeft,"
-                                            " r.top + c.clientTop, c.clientWidth, c.clientHeight]; })()")  # fmt: skip
+    left, top, width, height = tab.evaluate(
+        "(() => { const c = document.getElementById('map'),"
+        " r = c.getBoundingClientRect(); return [r.left + c.clientLeft,"
+        " r.top + c.clientTop, c.clientWidth, c.clientHeight]; })()"
+    )
     mx, my = left + width * 0.3, top + height * 0.4  # off the centre, to see what stays put
-    nearest = "([x, y]) => window.confnavMap.ids.map((_, i) => i).reduce((best, i) => {" \
-        " const d = (p) => Math.hypot(window.confnavMap.at(p)[0] - x, window.confnavMap.at(p)[1] - y);" \
-        " return d(i) < d(best) ? i : best; }, 0)"  # fmt: skip
+    nearest = (
+        "([x, y]) => window.confnavMap.ids.map((_, i) => i).reduce((best, i) => {"
+        " const d = (p) => Math.hypot(window.confnavMap.at(p)[0] - x, window.confnavMap.at(p)[1] - y);"
+        " return d(i) < d(best) ? i : best; }, 0)"
+    )
     under = tab.evaluate(nearest, [mx - left, my - top])
     before = tab.evaluate("(i) => window.confnavMap.at(i)", under)
     cdp = context.new_cdp_session(tab)

@@ -29,8 +29,11 @@ def papers() -> dict[str, list[dict[str, object]]]:
 def services(papers: dict[str, list[dict[str, object]]]) -> Iterator[tuple[Services, str]]:
     """ACL papers known by their Anthology ids, SIGGRAPH ones by DOI, the first 40 NeurIPS ones by title only."""
     works = [Work(str(r["title"]), 2022, int(r["gs_citation"]), acl=str(r["id"])) for r in papers["acl2022"][:1000]]
-    works += [Work(str(r["title"]), 2022, 7 + i, doi=str(r["doi"]).split("doi.org/")[1])
-              for i, r in enumerate(papers["siggraph2022"]) if r.get("doi")]  # fmt: skip
+    works += [
+        Work(str(r["title"]), 2022, 7 + i, doi=str(r["doi"]).split("doi.org/")[1])
+        for i, r in enumerate(papers["siggraph2022"])
+        if r.get("doi")
+    ]
     works += [Work(str(r["title"]), 2018, int(r["gs_citation"])) for r in papers["nips2018"][:40]]
     state = Services(works)
     with serving(state) as url:
@@ -58,13 +61,26 @@ def test_semantic_scholar_batch_by_acl_ids_and_title_matches(services, store: Sq
 
 def test_the_ranking_explains_fetched_citations(services, store: SqlStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _, url = services
-    result = CliRunner().invoke(cli, ["fetch", "citations", "--venue", "siggraph2022", "--db", str(tmp_path / "s.db"),
-                                      "--base-url", url + "/graph/v1", "--no-titles"])  # fmt: skip
+    result = CliRunner().invoke(
+        cli,
+        [
+            "fetch",
+            "citations",
+            "--venue",
+            "siggraph2022",
+            "--db",
+            str(tmp_path / "s.db"),
+            "--base-url",
+            url + "/graph/v1",
+            "--no-titles",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "citation counts for 283 papers from Semantic Scholar (283 by id" in result.stdout
     assert "30 papers not found" in result.stdout
-    ranked = CliRunner().invoke(cli, ["rank", "--venue", "siggraph2022", "--db", str(tmp_path / "s.db"), "--json",
-                                      "--top", "5"])  # fmt: skip
+    ranked = CliRunner().invoke(
+        cli, ["rank", "--venue", "siggraph2022", "--db", str(tmp_path / "s.db"), "--json", "--top", "5"]
+    )
     top = json.loads(ranked.stdout)["papers"] if ranked.stdout.strip().startswith("{") else json.loads(ranked.stdout)
     assert any("citations" in reason for item in top for reason in item["reasons"])
 
@@ -72,8 +88,9 @@ def test_the_ranking_explains_fetched_citations(services, store: SqlStore, tmp_p
 def test_rate_limits_are_waited_out(services, store: SqlStore) -> None:  # type: ignore[no-untyped-def]
     state, url = services
     state.faults = ["429", "429"]
-    result = fetch_citations(store, "acl2022", SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0),
-                             titles=False)  # fmt: skip
+    result = fetch_citations(
+        store, "acl2022", SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0), titles=False
+    )
     assert result.by_id == 1000 and state.faults == []
 
 

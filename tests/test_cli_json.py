@@ -13,11 +13,20 @@ from confnav.cli import cli
 
 FORMATTED = re.compile(r"-?\d{1,3}(,\d{3})+(\.\d+)?|-?\d+(\.\d+)?%|-?\d+\.\d+|-?\d+")
 VERBS = [
-    ["venues"], ["decisions"], ["ls", "--limit", "5"], ["show", "Ua6zuk0WRH"], ["rank", "--top", "5"],
-    ["tldr", "Ua6zuk0WRH"], ["stats"], ["search", "linear attention", "--limit", "3"],
-    ["similar", "Ua6zuk0WRH", "--limit", "3"], ["recommend", "--like", "Ua6zuk0WRH", "--limit", "3"], ["topics"],
-    ["topic", "t01"], ["trends", "--from", "iclr2020", "--to", "iclr2021"],
-]  # fmt: skip
+    ["venues"],
+    ["decisions"],
+    ["ls", "--limit", "5"],
+    ["show", "Ua6zuk0WRH"],
+    ["rank", "--top", "5"],
+    ["tldr", "Ua6zuk0WRH"],
+    ["stats"],
+    ["search", "linear attention", "--limit", "3"],
+    ["similar", "Ua6zuk0WRH", "--limit", "3"],
+    ["recommend", "--like", "Ua6zuk0WRH", "--limit", "3"],
+    ["topics"],
+    ["topic", "t01"],
+    ["trends", "--from", "iclr2020", "--to", "iclr2021"],
+]
 
 
 def strings_that_are_numbers(value: object, key: str = "") -> list[str]:

@@ -35,17 +35,28 @@ from tests.conftest import DATA
 pytestmark = pytest.mark.failure_injection
 
 HOSTILE = [
-    {"id": "evil-formula", "venue": "TEST 2021", "decision": "Accept (Poster)", "url": "javascript:alert(1)",
-     "title": '=HYPERLINK("http://evil","click") <script>window.pwned = 1</script> Attention Models',
-     "abstract": "We propose [a link](javascript:alert(1)) and ![pixel](http://evil/x.png) with <img src=x "
-                 "onerror=alert(1)> for attention where $x<y$ and 3 < 4; # not a heading | not a cell.",
-     "authors": ["@SUM(1)", "-2+3 Mallory", "+Eve Example"], "keywords": ["attention", "=cmd|' /C calc'!A0"]},
-    {"id": "evil-data", "venue": "TEST 2021", "decision": "Reject", "url": "data:text/html,<script>alert(1)</script>",
-     "title": "# Heading } , note = {pwned | <b>bold</b> [x](javascript:alert(1))",
-     "abstract": "We introduce <svg onload=alert(1)> [click](javascript:alert(1)) a reinforcement learning agent.",
-     "tldr": "We introduce <svg onload=alert(1)> [click](javascript:alert(1)) a reinforcement learning agent.",
-     "authors": ["\tTab Person", "Back\\slash"]},
-]  # fmt: skip
+    {
+        "id": "evil-formula",
+        "venue": "TEST 2021",
+        "decision": "Accept (Poster)",
+        "url": "javascript:alert(1)",
+        "title": '=HYPERLINK("http://evil","click") <script>window.pwned = 1</script> Attention Models',
+        "abstract": "We propose [a link](javascript:alert(1)) and ![pixel](http://evil/x.png) with <img src=x "
+        "onerror=alert(1)> for attention where $x<y$ and 3 < 4; # not a heading | not a cell.",
+        "authors": ["@SUM(1)", "-2+3 Mallory", "+Eve Example"],
+        "keywords": ["attention", "=cmd|' /C calc'!A0"],
+    },
+    {
+        "id": "evil-data",
+        "venue": "TEST 2021",
+        "decision": "Reject",
+        "url": "data:text/html,<script>alert(1)</script>",
+        "title": "# Heading } , note = {pwned | <b>bold</b> [x](javascript:alert(1))",
+        "abstract": "We introduce <svg onload=alert(1)> [click](javascript:alert(1)) a reinforcement learning agent.",
+        "tldr": "We introduce <svg onload=alert(1)> [click](javascript:alert(1)) a reinforcement learning agent.",
+        "authors": ["\tTab Person", "Back\\slash"],
+    },
+]
 BAD_LINKS = {"evil-formula": "javascript:alert(1)", "evil-data": "data:text/html,<script>alert(1)</script>"}
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 COMMONMARK = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -55,9 +66,18 @@ def hostile_venue(store: SqlStore, write, real_papers: int = 0) -> list[Paper]: 
     """Ingest the hostile papers (and some real ICLR 2021 ones) as TEST 2021; then put the links ingest refuses
     straight into the store, as an older or edited store could hold them."""
     rows = list(csv.DictReader((DATA / "iclr2021" / "paperlist.tsv").open(encoding="utf-8"), delimiter="\t"))
-    real = [{"id": row["paper_id"], "venue": "TEST 2021", "title": row["title"], "abstract": row["abstract"],
-             "keywords": row["keywords"], "authors": ["A. Author"], "decision": "Reject" if i % 3 else "Poster"}
-            for i, row in enumerate(rows[:real_papers])]  # fmt: skip
+    real = [
+        {
+            "id": row["paper_id"],
+            "venue": "TEST 2021",
+            "title": row["title"],
+            "abstract": row["abstract"],
+            "keywords": row["keywords"],
+            "authors": ["A. Author"],
+            "decision": "Reject" if i % 3 else "Poster",
+        }
+        for i, row in enumerate(rows[:real_papers])
+    ]
     path = write("hostile.jsonl", "".join(json.dumps(record) + "\n" for record in [*HOSTILE, *real]))
     ingest(store, [path])
     hostile = [store.get_paper(paper_id, "test2021") for paper_id in BAD_LINKS]
@@ -76,8 +96,19 @@ def test_csv_cell_rule() -> None:
 
 
 def test_safe_link_rule() -> None:
-    for bad in ("javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,x", "vbscript:x", "/relative",
-                "//evil.org", "https://", "https://a.org/x y", "http://[::1", None, ""):  # fmt: skip
+    for bad in (
+        "javascript:alert(1)",
+        " JavaScript:alert(1)",
+        "data:text/html,x",
+        "vbscript:x",
+        "/relative",
+        "//evil.org",
+        "https://",
+        "https://a.org/x y",
+        "http://[::1",
+        None,
+        "",
+    ):
         assert safe_link(bad) is None, bad
     assert safe_link("https://openreview.net/forum?id=-a_b") == "https://openreview.net/forum?id=-a_b"
     assert safe_link('https://a.org/x(1)"<b>{c}\\') == "https://a.org/x%281%29%22%3Cb%3E%7Bc%7D%5C"
@@ -197,8 +228,9 @@ def test_verify_rejects_a_tampered_report_naming_the_line(iclr2021_copy: Locatio
     with open_store(iclr2021_copy) as store:
         hostile_venue(store, write)
     report = tmp_path / "digest.md"
-    run = CliRunner().invoke(cli, ["report", "digest", "--db", str(iclr2021_copy), "--venue", "test2021", "-o",
-                                   str(report)])  # fmt: skip
+    run = CliRunner().invoke(
+        cli, ["report", "digest", "--db", str(iclr2021_copy), "--venue", "test2021", "-o", str(report)]
+    )
     assert run.exit_code == 0, run.stderr
     assert CliRunner().invoke(cli, ["verify", "--db", str(iclr2021_copy), str(report)]).exit_code == 0
     lines = report.read_text().split("\n")
@@ -214,9 +246,14 @@ def test_verify_rejects_a_tampered_report_naming_the_line(iclr2021_copy: Locatio
 
 @pytest.mark.parametrize(
     "tamper",
-    ['<a href="javascript:alert(1)">x</a>', '<img src="x" onerror="alert(1)">', "<script>alert(1)</script>",
-     '<a href="JaVa&#115;cript:alert(1)">x</a>', '<img src="data:text/html;base64,PHNjcmlwdD4=">'],
-)  # fmt: skip
+    [
+        '<a href="javascript:alert(1)">x</a>',
+        '<img src="x" onerror="alert(1)">',
+        "<script>alert(1)</script>",
+        '<a href="JaVa&#115;cript:alert(1)">x</a>',
+        '<img src="data:text/html;base64,PHNjcmlwdD4=">',
+    ],
+)
 def test_verify_rejects_tampered_html(store: SqlStore, write, tamper: str) -> None:  # type: ignore[no-untyped-def]
     hostile_venue(store, write)
     html = to_html(build_digest(store, "test2021"))

@@ -89,8 +89,10 @@ def test_three_venues_give_the_papers_ratings_and_decisions_of_the_server(server
     for paper_id, paper in iclr.items():
         want = expected[paper_id]
         assert (paper.title, paper.decision.outcome, paper.decision.kind) == (
-            want.title, want.decision.outcome, want.decision.kind
-        ), paper_id  # fmt: skip
+            want.title,
+            want.decision.outcome,
+            want.decision.kind,
+        ), paper_id
         assert paper.ratings == want.ratings and paper.links["forum"].endswith(paper_id)
     notes = {n["id"]: n for n in state.venues[CORL].notes}
     assert set(corl) == set(notes) and all(p.decision.accepted for p in corl.values())
@@ -112,16 +114,28 @@ def test_a_second_fetch_asks_only_for_what_changed(server, tmp_path: Path) -> No
     assert run_fetch(db, url, ICLR2018)[0] == 0
     assert state.notes_served - before == 1  # nothing changed: one note read to see that
     changed = state.venues[ICLR2018].notes[0]  # a decision arrives for one paper, a new review for another
-    changed["details"]["replies"].append({
-        "id": "late-decision", "forum": changed["id"], "tmdate": state.tick(), "domain": ICLR2018,
-        "invitations": [f"{ICLR2018}/Submission1/-/Decision"], "content": {"decision": {"value": "Accept (Oral)"}},
-    })  # fmt: skip
+    changed["details"]["replies"].append(
+        {
+            "id": "late-decision",
+            "forum": changed["id"],
+            "tmdate": state.tick(),
+            "domain": ICLR2018,
+            "invitations": [f"{ICLR2018}/Submission1/-/Decision"],
+            "content": {"decision": {"value": "Accept (Oral)"}},
+        }
+    )
     changed["content"]["venueid"] = {"value": ICLR2018}
     other = state.venues[ICLR2018].notes[2]
-    other["details"]["replies"].append({
-        "id": "late-review", "forum": other["id"], "tmdate": state.tick(), "domain": ICLR2018,
-        "invitations": [f"{ICLR2018}/Submission3/-/Official_Review"], "content": {"rating": {"value": 9}},
-    })  # fmt: skip
+    other["details"]["replies"].append(
+        {
+            "id": "late-review",
+            "forum": other["id"],
+            "tmdate": state.tick(),
+            "domain": ICLR2018,
+            "invitations": [f"{ICLR2018}/Submission3/-/Official_Review"],
+            "content": {"rating": {"value": 9}},
+        }
+    )
     before = state.notes_served
     code, out, _ = run_fetch(db, url, ICLR2018)
     assert code == 0 and "1 updated" not in out
@@ -152,8 +166,9 @@ def test_unknown_venue_and_no_network_fail_in_one_line(server, tmp_path: Path) -
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
-    result = CliRunner().invoke(cli, ["fetch", "openreview", CORL, "--db", str(tmp_path / "s.db"), "--base-url",
-                                      closed, "--v1-url", closed])  # fmt: skip
+    result = CliRunner().invoke(
+        cli, ["fetch", "openreview", CORL, "--db", str(tmp_path / "s.db"), "--base-url", closed, "--v1-url", closed]
+    )
     assert result.exit_code == 1 and f"cannot reach {closed[7:]}" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 

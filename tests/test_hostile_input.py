@@ -276,8 +276,14 @@ def ingest_one(store: SqlStore, path: Path, **options: object) -> IngestResult:
 
 
 def test_text_over_its_limit_is_cut_with_a_warning(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]
-    row = {"id": "p1", "title": "T", "abstract": "a" * 50_000, "keywords": [f"k{i}" for i in range(150)],
-           "authors": [f"Author {i}" for i in range(1_200)], "tldr": "t" * 3_000}  # fmt: skip
+    row = {
+        "id": "p1",
+        "title": "T",
+        "abstract": "a" * 50_000,
+        "keywords": [f"k{i}" for i in range(150)],
+        "authors": [f"Author {i}" for i in range(1_200)],
+        "tldr": "t" * 3_000,
+    }
     result = ingest_one(store, write("big.jsonl", jsonl(row)))
     paper = store.get_paper("p1")
     assert len(paper.abstract or "") == 20_000 and len(paper.tldr or "") == 2_000
@@ -307,8 +313,10 @@ def test_scores_out_of_range_are_dropped_and_the_record_kept(store: SqlStore, wr
 
 
 def test_unknown_citations_stay_silent_and_long_links_are_dropped(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]
-    rows = [{"id": "p1", "title": "T", "citations": -1, "pdf": "https://x.org/" + "p" * 3_000},
-            {"id": "p2", "title": "U", "citations": "n/a", "pdf": "https://x.org/p.pdf"}]  # fmt: skip
+    rows = [
+        {"id": "p1", "title": "T", "citations": -1, "pdf": "https://x.org/" + "p" * 3_000},
+        {"id": "p2", "title": "U", "citations": "n/a", "pdf": "https://x.org/p.pdf"},
+    ]
     result = ingest_one(store, write("c.jsonl", jsonl(*rows)))
     assert store.get_paper("p1").citations is None and "pdf" not in store.get_paper("p1").links
     assert store.get_paper("p2").links["pdf"] == "https://x.org/p.pdf"

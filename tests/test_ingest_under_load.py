@@ -39,8 +39,13 @@ def write_load_file(path: Path, count: int) -> Path:
     with path.open("w", encoding="utf-8") as out:
         for i in range(count):
             row = rows[i % len(rows)]
-            record = {"id": f"load-{i}", "title": f"{row['title']} ({i})", "abstract": row["abstract"],
-                      "authors": [f"Author {i % 997}"], "decision": "Accept" if i % 3 else "Reject"}  # fmt: skip
+            record = {
+                "id": f"load-{i}",
+                "title": f"{row['title']} ({i})",
+                "abstract": row["abstract"],
+                "authors": [f"Author {i % 997}"],
+                "decision": "Accept" if i % 3 else "Reject",
+            }
             out.write(json.dumps(record) + "\n")
     return path
 
@@ -67,8 +72,12 @@ def test_reads_are_all_answered_during_a_large_ingest(iclr2021_copy: Location, t
                 latencies.append(time.perf_counter() - start)
 
         def write_list(i: int) -> None:
-            request = urllib.request.Request(base + "/api/lists", json.dumps({"name": f"during-{i}"}).encode(),
-                                             {"Content-Type": "application/json"}, method="POST")  # fmt: skip
+            request = urllib.request.Request(
+                base + "/api/lists",
+                json.dumps({"name": f"during-{i}"}).encode(),
+                {"Content-Type": "application/json"},
+                method="POST",
+            )
             try:
                 with urllib.request.urlopen(request, timeout=60) as answer:
                     writes.append(answer.status)
@@ -92,7 +101,9 @@ def test_reads_are_all_answered_during_a_large_ingest(iclr2021_copy: Location, t
             reader.join(timeout=120)
         assert ingest.returncode == 0, ingest.stderr.read() if ingest.stderr else ""
     p50, p99 = np.percentile(latencies, [50, 99]) * 1000
-    print(f"\n{RECORDS:,} records ingested; {len(latencies)} reads, {len(errors)} errors, "
-          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies) * 1000:.0f} ms; list writes {writes}")  # fmt: skip
+    print(
+        f"\n{RECORDS:,} records ingested; {len(latencies)} reads, {len(errors)} errors, "
+        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies) * 1000:.0f} ms; list writes {writes}"
+    )
     assert not errors, errors[:5]
     assert set(writes) <= {201, 503}, writes  # a write waits for the ingest, or is told to retry; never a 500

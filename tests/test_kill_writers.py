@@ -81,10 +81,13 @@ def comparable(location: Location) -> list[tuple[object, ...]]:
     rows = [row[:3] if row[0] == "caches" else row[:2] if row[0] == "reading_lists" else row for row in rows]
     identity = {row[1]: (row[2], row[3]) for row in rows if row[0] == "papers"}
     named = [
-        (row[0], None, *row[2:]) if row[0] == "papers"
-        else (row[0], identity[row[1]], *row[2:]) if row[0] in PAPER_TABLES else row
+        (row[0], None, *row[2:])
+        if row[0] == "papers"
+        else (row[0], identity[row[1]], *row[2:])
+        if row[0] in PAPER_TABLES
+        else row
         for row in rows
-    ]  # fmt: skip
+    ]
     return sorted(named, key=repr)
 
 

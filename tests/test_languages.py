@@ -45,9 +45,12 @@ def test_a_chinese_query_returns_results_instead_of_an_error(indexed_db: Path) -
 
 
 def test_papers_in_chinese_are_found_by_their_words(store, write) -> None:  # type: ignore[no-untyped-def]
-    path = write("papers.csv", "id,title,abstract,venue\n"
-                 "c1,一种新的生成模型框架,我们提出了一个用于图像生成的扩散模型。,CCL 2024\n"
-                 "c2,强化学习的机器人控制,我们研究机器人的控制策略。,CCL 2024\n")  # fmt: skip
+    path = write(
+        "papers.csv",
+        "id,title,abstract,venue\n"
+        "c1,一种新的生成模型框架,我们提出了一个用于图像生成的扩散模型。,CCL 2024\n"
+        "c2,强化学习的机器人控制,我们研究机器人的控制策略。,CCL 2024\n",
+    )
     ingest(store, [path])
     hits = Searcher(store).search("生成模型", mode="keyword", limit=5).hits
     assert [h.paper.id for h in hits] == ["c1"]

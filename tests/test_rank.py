@@ -39,8 +39,9 @@ def test_reasons_match_the_stored_values(ranking, topics_db: Path) -> None:  # t
     for item in ranking.papers[:200]:
         paper, reasons = item.paper, item.reasons
         assert f"decision: {paper.decision.name}" not in reasons  # only what raises a paper is a reason
-        assert (paper.decision.name in reasons) == ("decision" in item.contributions and item.normalized["decision"]
-                                                     > ranking.typical["decision"])  # fmt: skip
+        assert (paper.decision.name in reasons) == (
+            "decision" in item.contributions and item.normalized["decision"] > ranking.typical["decision"]
+        )
         rated = [r for r in reasons if r.startswith("ratings ")]
         if rated:
             match = re.match(r"ratings ([\d., ]+), mean ([\d.]+)", rated[0])
@@ -145,8 +146,9 @@ def test_at_conference_never_reads_the_venues_citations(topics_db: Path, tmp_pat
         before = WeightedRanker(at_conference=True).rank(store, "iclr2021")
         ids = [r.paper.id for r in before.papers]
         with store.transaction():  # the least must-read papers become the most cited
-            store.put_external_signals("iclr2021", "test", [(pid, "citations", 10_000.0 + i) for i, pid in
-                                                           enumerate(ids)])  # fmt: skip
+            store.put_external_signals(
+                "iclr2021", "test", [(pid, "citations", 10_000.0 + i) for i, pid in enumerate(ids)]
+            )
         after = WeightedRanker(at_conference=True).rank(store, "iclr2021")
         looking_back = WeightedRanker().rank(store, "iclr2021")
     assert [(r.paper.id, r.score) for r in after.papers] == [(r.paper.id, r.score) for r in before.papers]

@@ -67,8 +67,11 @@ def test_overview_tells_each_theme_as_a_paragraph_citing_its_papers(reports: dic
         plain = re.sub(r"\[\[\d+\]\]\([^)]*\)\[\^[\w\-]+\]|<!--.*?-->|\*\*", "", paragraph)
         assert 3 <= len(re.findall(r"[.!?](?:\s|$)", plain)) <= 6 + plain.count("e.g."), paragraph
     html = reports["overview.html"].read_text()
-    marks = re.findall(r'<span class="cite mark" data-paper="([\w\-]+)"><a href="[^"]+">\[\d+\]</a>'
-                       r'<span class="card" role="tooltip"><strong>', html)  # fmt: skip
+    marks = re.findall(
+        r'<span class="cite mark" data-paper="([\w\-]+)"><a href="[^"]+">\[\d+\]</a>'
+        r'<span class="card" role="tooltip"><strong>',
+        html,
+    )
     assert len(marks) >= 3 * len(sections) * 0.8
 
 
@@ -84,12 +87,14 @@ def test_html_is_self_contained(reports: dict[str, Path]) -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda t: t.replace("**860**<!-- fact:venue.accepted -->", "**861**<!-- fact:venue.accepted -->", 1),
-         "fact venue.accepted: the report says 861, the store says 860"),
+        (
+            lambda t: t.replace("**860**<!-- fact:venue.accepted -->", "**861**<!-- fact:venue.accepted -->", 1),
+            "fact venue.accepted: the report says 861, the store says 860",
+        ),
         (lambda t: t.replace("forum?id=-2FCwDKRREu", "forum?id=FAKEpaper01", 1), "citation FAKEpaper01: no such paper"),
         (lambda t: t.replace("forum?id=-2FCwDKRREu", "forum?id=B1e-kxSKDH", 1), "a paper of iclr2020, not iclr2021"),
     ],
-)  # fmt: skip
+)
 def test_verifier_catches_forgeries(reports: dict[str, Path], topics_db: Path, tmp_path: Path, edit, message) -> None:  # type: ignore[no-untyped-def]
     forged = tmp_path / "forged.md"
     forged.write_text(edit(reports["overview.md"].read_text()))
@@ -181,8 +186,10 @@ def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Pa
     [
         ("Exploration is hard. In this paper, we propose Max-Q Entropy Search (MQES) for continuous RL.", "MQES"),
         ("We introduce a deep approach to spectral clustering, called SpectralNet, that scales.", "SpectralNet"),
-        ("We study PTQ, called Post-training Quantization (PTQ). We propose a framework, dubbed BRECQ, for it.",
-         "BRECQ"),  # the name of what the authors propose, before the name of the task
+        (
+            "We study PTQ, called Post-training Quantization (PTQ). We propose a framework, dubbed BRECQ, for it.",
+            "BRECQ",
+        ),  # the name of what the authors propose, before the name of the task
         ("Our prover, dubbed DeepHOL Zero, outperforms provers trained on human proofs.", "DeepHOL Zero"),
         ("Our method, Counterfactual Latent Uncertainty Explanations (CLUE), shows how to change an input.", "CLUE"),
         ("Popular language models such as the one called BERT are large. They are slow.", None),  # not the authors'
@@ -190,7 +197,7 @@ def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Pa
         ("We propose a Local Coordinate Coding (LCC) based prior predictor.", None),  # a part, not the method
         ("We propose to train recurrent neural networks (RNNs) with noise.", None),
     ],
-)  # fmt: skip
+)
 def test_method_name_is_the_name_the_abstract_gives_the_authors_method(abstract: str, name: str | None) -> None:
     assert method_name(abstract) == name
 
@@ -222,16 +229,22 @@ def test_paper_sentences_name_the_paper_by_its_method_name_never_twice() -> None
         ("We aim to reduce bias.", "A Study of Things", '"A Study of Things" aims to reduce bias'),
         ("We empirically study noise.", "A Study of Things", '"A Study of Things" empirically studies noise'),
         ("We apply smoothing to flows.", "A Study of Things", '"A Study of Things" applies smoothing to flows'),
-        ("Inspired by smoothing, we incorporate noise.", "A Long Study of Many Things Done With Great Care",
-         "Inspired by smoothing, one paper incorporates noise"),  # an opening clause kept, the ordinal in lower case
+        (
+            "Inspired by smoothing, we incorporate noise.",
+            "A Long Study of Many Things Done With Great Care",
+            "Inspired by smoothing, one paper incorporates noise",
+        ),  # an opening clause kept, the ordinal in lower case
         ("SMiRL alternates between two steps.", "SMiRL: Surprise Minimizing RL", "SMiRL alternates between two steps"),
         ("We train a model with our loss.", "A Study of Things", '"A Study of Things" trains a model with its loss'),
-        ("We propose a view of mixup and formulate its optimal batch.", "A Study of Things",
-         '"A Study of Things" proposes a view of mixup and formulates its optimal batch'),  # the second verb too
+        (
+            "We propose a view of mixup and formulate its optimal batch.",
+            "A Study of Things",
+            '"A Study of Things" proposes a view of mixup and formulates its optimal batch',
+        ),  # the second verb too
         ("We are interested in noise.", "A Study of Things", None),  # "we are" does not turn
         ("We train a model, allowing us to see.", "A Study of Things", None),  # "us" would need rewording
     ],
-)  # fmt: skip
+)
 def test_paper_sentences_turn_the_authors_voice_into_the_papers(tldr: str, title: str, sentence: str | None) -> None:
     found = cite(tldr, title)
     made = paper_sentence(found, paper_subject(found) or "One paper")
@@ -255,8 +268,11 @@ def test_names_come_from_the_abstracts_of_iclr2021() -> None:
     cites = []
     for number, record in enumerate(records):
         abstract, title = record["abstract"], record["title"]
-        cites.append(Citation(str(number), title, None, extractive_tldr(abstract, title), "extractive",
-                              name=method_name(abstract)))  # fmt: skip
+        cites.append(
+            Citation(
+                str(number), title, None, extractive_tldr(abstract, title), "extractive", name=method_name(abstract)
+            )
+        )
         assert cites[-1].name is None or cites[-1].name in abstract  # never invented
     untitled = [c for c in cites if c.name and not paper_name(c.title)]  # were "One paper" or a quoted title
     made = [(paper_sentence(c, paper_subject(c) or "One paper") or "", c.name or "") for c in untitled]

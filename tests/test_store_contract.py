@@ -44,8 +44,10 @@ def fill(store: SqlStore) -> None:
         store.put_embeddings("test-model|keywords", rows[:10])
         store.put_cache("keyword-index", store.generation(), b"\x00\x01binary")
         pks = [pk for pk, _ in store.paper_rows("corl2023")]
-        themes = [StoredTheme("corl2023", "t01", 1, None, "Robot learning", {"size": len(pks)}),
-                  StoredTheme("corl2023", "t01.1", 2, "t01", "Grasping", {})]  # fmt: skip
+        themes = [
+            StoredTheme("corl2023", "t01", 1, None, "Robot learning", {"size": len(pks)}),
+            StoredTheme("corl2023", "t01.1", 2, "t01", "Grasping", {}),
+        ]
         placed = [StoredAssignment(pk, "t01", "t01.1", 0.5, pk % 2 == 0, pk / 7, -pk / 3) for pk in pks]
         store.put_topics("corl2023", store.generation(), "test-model", {"k": 1}, themes, placed)
         first = store.get_paper(store.papers_by_pk(pks[:1])[pks[0]].id, "corl2023")

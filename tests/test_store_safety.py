@@ -153,9 +153,21 @@ def test_two_ingests_at_once_make_each_paper_once(fresh_location: Location, tmp_
         location = fresh_location if attempt == 0 else new_location(tmp_path, f"attempt{attempt}")
         runs = [
             subprocess.Popen(
-                [sys.executable, "-m", "confnav", "ingest", "-q", "--db", str(location), "--venue", "test2021",
-                 str(path)],
-                stderr=subprocess.PIPE, text=True, env=env,
+                [
+                    sys.executable,
+                    "-m",
+                    "confnav",
+                    "ingest",
+                    "-q",
+                    "--db",
+                    str(location),
+                    "--venue",
+                    "test2021",
+                    str(path),
+                ],
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
             )
             for path in ([with_ids, titles_only] if attempt % 2 == 0 else [titles_only, with_ids])
         ]

@@ -114,14 +114,37 @@ def test_a_modifier_is_no_label_but_the_phrase_it_starts_is() -> None:
 @pytest.mark.parametrize(
     ("titles", "cut"),
     [  # venues whose papers give no keywords (NeurIPS, CVPR, ACL lists): labels come from title words alone
-        (["Few-Shot Learning with Graphs", "Zero-Shot Learning via Attributes", "One-Shot Learning of Scenes",
-          "Low-Shot Learning Made Easy", "Meta Few-Shot Learning Revisited"], "shot learning"),
-        (["Low Rank Tensor Completion", "Low Rank Approximation in Streams", "Generalized Low Rank Tensor Models",
-          "Fast Low Rank Matrix Sensing", "Low Rank Bandits"], "low rank"),
-        (["Multi-Armed Bandits with Delays", "Combinatorial Multi-Armed Bandits with Costs",
-          "Contextual Multi-Armed Bandit Algorithms", "Regret of Multi-Armed Bandits with Graphs"], "multi armed"),
+        (
+            [
+                "Few-Shot Learning with Graphs",
+                "Zero-Shot Learning via Attributes",
+                "One-Shot Learning of Scenes",
+                "Low-Shot Learning Made Easy",
+                "Meta Few-Shot Learning Revisited",
+            ],
+            "shot learning",
+        ),
+        (
+            [
+                "Low Rank Tensor Completion",
+                "Low Rank Approximation in Streams",
+                "Generalized Low Rank Tensor Models",
+                "Fast Low Rank Matrix Sensing",
+                "Low Rank Bandits",
+            ],
+            "low rank",
+        ),
+        (
+            [
+                "Multi-Armed Bandits with Delays",
+                "Combinatorial Multi-Armed Bandits with Costs",
+                "Contextual Multi-Armed Bandit Algorithms",
+                "Regret of Multi-Armed Bandits with Graphs",
+            ],
+            "multi armed",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_label_from_titles_alone_is_no_cut_phrase(titles: list[str], cut: str) -> None:
     group = [paper(i, title) for i, title in enumerate(titles * 2)]
     others = [paper(50 + i, f"Policy iteration for agents number {i}") for i in range(10)]
@@ -132,8 +155,15 @@ def test_a_label_from_titles_alone_is_no_cut_phrase(titles: list[str], cut: str)
 def test_a_title_phrase_the_papers_write_as_a_modifier_is_no_label() -> None:
     """Authors write "distributed stochastic" before "gradient" or "optimization" in their abstracts: no label."""
     rest = ["gradient descent", "optimization", "gradient methods", "optimization algorithms"]
-    group = [Paper(f"d{i}", "test", f"Distributed Stochastic {rest[i % 4].title()} for Clusters {i}",
-                   abstract=f"We study distributed stochastic {rest[(i + 1) % 4]}.") for i in range(8)]  # fmt: skip
+    group = [
+        Paper(
+            f"d{i}",
+            "test",
+            f"Distributed Stochastic {rest[i % 4].title()} for Clusters {i}",
+            abstract=f"We study distributed stochastic {rest[(i + 1) % 4]}.",
+        )
+        for i in range(8)
+    ]
     others = [paper(50 + i, f"Policy iteration for agents number {i}") for i in range(10)]
     label = labels_of([group, others])[0]
     assert "distributed stochastic" not in parts(label) and not is_cut(label, group), label
@@ -147,8 +177,10 @@ def test_a_title_phrase_the_papers_write_as_a_modifier_is_no_label() -> None:
 def test_a_keyword_the_prose_grades_like_an_adjective_is_no_label() -> None:
     """ICLR 2021 labelled a sub-theme "efficient": authors write it as a keyword, and "more efficient" in prose."""
     prose = "Our sampler is more efficient than MCMC and highly efficient on GPUs; memory stays low."
-    group = [Paper(f"e{i}", "test", f"Fast samplers number {i}", keywords=["efficient", "memory"], abstract=prose)
-             for i in range(6)]  # fmt: skip
+    group = [
+        Paper(f"e{i}", "test", f"Fast samplers number {i}", keywords=["efficient", "memory"], abstract=prose)
+        for i in range(6)
+    ]
     assert is_cut("efficient", group) and not is_cut("memory", group)
     assert labels_of([group, RL])[0] == "memory"
 
@@ -188,8 +220,14 @@ def test_a_name_and_a_3d_phrase_a_title_writes_are_candidates() -> None:
 
 
 def test_phrases_each_in_one_title_are_ranked_by_the_theme_s_words_not_the_alphabet() -> None:
-    titles = ["Whitewater simulation at scale", "Cloth simulation made fast", "Yarn-level simulation revisited",
-              "Vortical flow simulation on grids", "Wet foam rendering", "Zebra stripes painting"]  # fmt: skip
+    titles = [
+        "Whitewater simulation at scale",
+        "Cloth simulation made fast",
+        "Yarn-level simulation revisited",
+        "Vortical flow simulation on grids",
+        "Wet foam rendering",
+        "Zebra stripes painting",
+    ]
     group = [paper(i, title) for i, title in enumerate(titles)]
     label, keywords = CTfidfLabeler().label(group + RL, np.array([0] * 6 + [1] * 12))[0].__dict__.values()
     assert label == "vortical flow simulation" and all("simulation" in k for k in keywords[:4]), (label, keywords)
@@ -218,10 +256,15 @@ def test_an_acronym_counts_for_the_phrase_the_venue_spells_it_out_as() -> None:
 
 
 def test_labels_are_shown_in_the_casing_authors_write_mid_sentence() -> None:
-    abstracts = ["We study Q-learning with Gaussian noise.", "Tabular Q-learning meets Gaussian processes.",
-                 "Q-learning is studied. Our q-learning variant uses Gaussian priors."]  # fmt: skip
-    q = [Paper(f"q{i}", "test", f"Value updates {i}", abstract=a, keywords=["q-learning"]) for i, a in
-         enumerate(abstracts * 2)]  # fmt: skip
+    abstracts = [
+        "We study Q-learning with Gaussian noise.",
+        "Tabular Q-learning meets Gaussian processes.",
+        "Q-learning is studied. Our q-learning variant uses Gaussian priors.",
+    ]
+    q = [
+        Paper(f"q{i}", "test", f"Value updates {i}", abstract=a, keywords=["q-learning"])
+        for i, a in enumerate(abstracts * 2)
+    ]
     label = labels_of([q, RL])[0]
     assert label == "Q-learning", label
     casing = AuthorsCasing(q)

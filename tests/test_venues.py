@@ -138,10 +138,23 @@ def test_the_decision_table_can_be_overridden_per_venue_in_a_config(write: Write
 
 def test_default_decision_table() -> None:
     table = DecisionTable()
-    meanings = {label: table.meaning(label) for label in (
-        "Accept (Oral)", "Talk", "Highlight", "Main", "Technical", "Poster Workshop", "Invite to Workshop",
-        "Desk Reject", "Withdrawn Submission", "Active", "Accept (Findings)", "Something Else",
-    )}  # fmt: skip
+    meanings = {
+        label: table.meaning(label)
+        for label in (
+            "Accept (Oral)",
+            "Talk",
+            "Highlight",
+            "Main",
+            "Technical",
+            "Poster Workshop",
+            "Invite to Workshop",
+            "Desk Reject",
+            "Withdrawn Submission",
+            "Active",
+            "Accept (Findings)",
+            "Something Else",
+        )
+    }
     assert meanings["Accept (Oral)"] == (Outcome.ACCEPTED, "oral") and meanings["Talk"] == (Outcome.ACCEPTED, "oral")
     assert meanings["Highlight"] == (Outcome.ACCEPTED, "spotlight") and meanings["Main"][0] is Outcome.ACCEPTED
     assert meanings["Poster Workshop"][0] is meanings["Invite to Workshop"][0] is Outcome.WORKSHOP
@@ -176,8 +189,11 @@ def test_records_without_ids_get_stable_ids(venues_db: Path, write: Write, tmp_p
             ids.append([p.id for p in store.iter_papers()])
     assert ids[0] == ids[1] and len(ids[0]) == 1 and ids[0][0].startswith("t-")
     # a list without ids joins the papers already known by title, in either order
-    csv = write("cvpr2019.csv", 'title,keywords\n"""Double-DIP"": Unsupervised Image Decomposition via Coupled '
-                'Deep-Image-Priors",image priors\n')  # fmt: skip
+    csv = write(
+        "cvpr2019.csv",
+        'title,keywords\n"""Double-DIP"": Unsupervised Image Decomposition via Coupled '
+        'Deep-Image-Priors",image priors\n',
+    )
     copy = clone(venues_db, tmp_path, "copy")
     with open_store(copy, create=True) as store:
         assert ingest(store, [csv]).updated == 1
@@ -231,16 +247,22 @@ def test_what_the_sources_carry_is_kept(venues_db: Path) -> None:
         cvpr = store.get_paper("2154", "cvpr2019")
         iclr = store.get_paper("B11bwYgfM")
     assert nips.citations and (nips.citations.count, nips.citations.source, nips.citations.as_of) == (
-        36, "Google Scholar", None
-    )  # fmt: skip
+        36,
+        "Google Scholar",
+        None,
+    )
     assert nips.institutions == ["Nanjing University"] and nips.countries == ["China"]
     assert nips.authors[0].institution == "Nanjing University" and nips.authors[0].country == "China"
     assert acl.authors[0].profile == "/o/omer-goldman/" and acl.decision.label == "Short"
     assert corl.authors[0].profile == "~Bibit_Bianchini1"
     assert corl.tldr and corl.provenance["tldr"].startswith("paperlists")
     assert cvpr.session == "Low-Level & Optimization"
-    assert iclr.tldr and iclr.keywords == ["task clustering", "matrix completion", "multi-task learning",
-                                           "few-shot learning"]  # fmt: skip
+    assert iclr.tldr and iclr.keywords == [
+        "task clustering",
+        "matrix completion",
+        "multi-task learning",
+        "few-shot learning",
+    ]
 
 
 def test_a_record_without_a_title_is_bad_input(write: Write, tmp_path: Path) -> None:
@@ -342,8 +364,13 @@ def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:
     """ICLR 2020 records have titles only; for topic queries over both venues, most hits carry an abstract."""
     from confnav.search.engine import Searcher
 
-    queries = ["graph neural networks", "adversarial robustness", "meta-learning few-shot",
-               "neural architecture search", "generative adversarial networks"]  # fmt: skip
+    queries = [
+        "graph neural networks",
+        "adversarial robustness",
+        "meta-learning few-shot",
+        "neural architecture search",
+        "generative adversarial networks",
+    ]
     with open_store(topics_db, create=True) as store:
         searcher = Searcher(store)
         hits = [h for q in queries for h in searcher.search(q, limit=10).hits]
@@ -358,8 +385,13 @@ def test_profile_ids_tell_apart_authors_who_share_a_name(write: Write, tmp_path:
     from confnav.rank.signals import compute_signals
 
     def paper(pid: str, title: str, profile: str) -> dict[str, str]:
-        return {"id": pid, "title": title, "status": "Poster", "author": "Yang Song;Ann Lee",
-                "authorids": f"{profile};~Ann_Lee1"}  # fmt: skip
+        return {
+            "id": pid,
+            "title": title,
+            "status": "Poster",
+            "author": "Yang Song;Ann Lee",
+            "authorids": f"{profile};~Ann_Lee1",
+        }
 
     two = [paper("a", "Scores", "~Yang_Song1"), paper("b", "Hearts", "~Yang_Song2")]
     earlier = write("conf2023.json", json.dumps(two))
@@ -369,8 +401,9 @@ def test_profile_ids_tell_apart_authors_who_share_a_name(write: Write, tmp_path:
         people = PeopleIndex(store.iter_papers()).people_named("yang song", store.iter_papers())
         signals = compute_signals(store, "conf2024")
     assert sorted((p.profile, [x.id for x in p.papers]) for p in people) == [
-        ("~Yang_Song1", ["c", "a"]), ("~Yang_Song2", ["b"])
-    ]  # fmt: skip
+        ("~Yang_Song1", ["c", "a"]),
+        ("~Yang_Song2", ["b"]),
+    ]
     record = {a.name: a.accepted for a in signals.papers[0].authors}
     assert record == {"Yang Song": 1, "Ann Lee": 2}  # not the other Yang Song's paper
 
@@ -384,15 +417,24 @@ def test_every_command_works_for_venues_without_reviews_abstracts_or_keywords(
         first = next(store.iter_papers(venue)).id
     report = tmp_path / "overview.md"
     commands = [
-        ["venues"], ["ls", "--venue", venue, "--decision", "accepted"], ["show", first, "--venue", venue],
-        ["search", "learning", "--venue", venue], ["search", "learning", "--mode", "keyword", "--venue", venue],
-        ["similar", first, "--venue", venue], ["recommend", "--like", first, "--venue", venue],
-        ["topics", "--venue", venue], ["topic", "t01", "--venue", venue], ["map", "--venue", venue, "--out",
-        str(tmp_path / "map.png")], ["rank", "--venue", venue, "--explain", "--top", "5"], ["tldr", first],
-        ["stats", "--venue", venue], ["report", "overview", "--venue", venue, "-o", str(report)],
+        ["venues"],
+        ["ls", "--venue", venue, "--decision", "accepted"],
+        ["show", first, "--venue", venue],
+        ["search", "learning", "--venue", venue],
+        ["search", "learning", "--mode", "keyword", "--venue", venue],
+        ["similar", first, "--venue", venue],
+        ["recommend", "--like", first, "--venue", venue],
+        ["topics", "--venue", venue],
+        ["topic", "t01", "--venue", venue],
+        ["map", "--venue", venue, "--out", str(tmp_path / "map.png")],
+        ["rank", "--venue", venue, "--explain", "--top", "5"],
+        ["tldr", first],
+        ["stats", "--venue", venue],
+        ["report", "overview", "--venue", venue, "-o", str(report)],
         ["report", "digest", "--venue", venue, "-o", str(tmp_path / "digest.html")],
-        ["report", "stats", "--venue", venue, "-o", str(tmp_path / "stats.md")], ["verify", str(report)],
-    ]  # fmt: skip
+        ["report", "stats", "--venue", venue, "-o", str(tmp_path / "stats.md")],
+        ["verify", str(report)],
+    ]
     for command in commands:
         verb = 2 if command[0] == "report" else 1
         result = CliRunner().invoke(cli, [*command[:verb], *db, *command[verb:]])
@@ -411,8 +453,16 @@ def test_every_page_works_for_venues_without_reviews(themed_venues_db: Path) -> 
     for venue in ("neurips2018", "siggraph2022"):
         with open_store(themed_venues_db, create=True) as store:
             paper = next(store.iter_papers(venue))
-        for path in (f"/search?q=learning&venue={venue}", f"/paper/{paper.id}?venue={venue}", f"/themes/{venue}",
-                     f"/map?venue={venue}", f"/reports/{venue}/overview", f"/reports/{venue}/stats",
-                     f"/reports/{venue}/digest", f"/api/stats?venue={venue}", f"/api/rank?venue={venue}"):  # fmt: skip
+        for path in (
+            f"/search?q=learning&venue={venue}",
+            f"/paper/{paper.id}?venue={venue}",
+            f"/themes/{venue}",
+            f"/map?venue={venue}",
+            f"/reports/{venue}/overview",
+            f"/reports/{venue}/stats",
+            f"/reports/{venue}/digest",
+            f"/api/stats?venue={venue}",
+            f"/api/rank?venue={venue}",
+        ):
             response = client.get(path)
             assert response.status_code == 200, (path, response.text[:300])

@@ -69,8 +69,11 @@ def test_bibtex_of_one_paper_names_the_proceedings(client: TestClient) -> None:
     accepted = client.get("/api/paper/YicbFdNTTy/bibtex").text
     assert accepted.startswith("@inproceedings{dosovitskiy2021image,")
     assert "booktitle = {International Conference on Learning Representations}" in accepted
-    rejected = next(h for h in client.get("/api/search", params={"q": "diffusion", "limit": 50}).json()["hits"]
-                    if h["outcome"] == "not-accepted")  # fmt: skip
+    rejected = next(
+        h
+        for h in client.get("/api/search", params={"q": "diffusion", "limit": 50}).json()["hits"]
+        if h["outcome"] == "not-accepted"
+    )
     entry = client.get(f"/api/paper/{rejected['id']}/bibtex").text
     assert entry.startswith("@misc{") and "booktitle" not in entry and "Submitted to ICLR 2021" in entry
     page = client.get("/paper/YicbFdNTTy").text

@@ -39,11 +39,20 @@ def hardened_db(light_topics_db: Location, tmp_path_factory: pytest.TempPathFact
     location = clone(light_topics_db, folder, "hardened")
     extra = folder / "extra.jsonl"
     extra.write_text(
-        json.dumps({"id": SLASHED, "title": "A paper with a DOI for an id", "venue": "ICLR 2021",
-                    "abstract": "Slashes in ids.", "decision": "Accept (Poster)"}) + "\n"
-        + json.dumps({"id": "w1", "title": "A workshop paper", "venue": "NoThemes 2024", "abstract": "Plain."}) + "\n",
+        json.dumps(
+            {
+                "id": SLASHED,
+                "title": "A paper with a DOI for an id",
+                "venue": "ICLR 2021",
+                "abstract": "Slashes in ids.",
+                "decision": "Accept (Poster)",
+            }
+        )
+        + "\n"
+        + json.dumps({"id": "w1", "title": "A workshop paper", "venue": "NoThemes 2024", "abstract": "Plain."})
+        + "\n",
         encoding="utf-8",
-    )  # fmt: skip
+    )
     with open_store(location) as store:
         ingest(store, [extra])  # ingest keeps ids to letters, digits and . _ ~ -; a store made elsewhere may not
         with store.transaction():
@@ -137,9 +146,17 @@ def test_a_paper_whose_id_holds_a_slash_opens(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/themes/nips1990/0", "/themes/nips1990", "/map?venue=nips1990", "/api/topics?venue=nips1990",
-             "/trends?from=iclr2021&to=nips1990", "/reports/nips1990/overview", "/api/map?venue=nips1990"],
-)  # fmt: skip
+    "path",
+    [
+        "/themes/nips1990/0",
+        "/themes/nips1990",
+        "/map?venue=nips1990",
+        "/api/topics?venue=nips1990",
+        "/trends?from=iclr2021&to=nips1990",
+        "/reports/nips1990/overview",
+        "/api/map?venue=nips1990",
+    ],
+)
 def test_an_unknown_venue_is_not_found(client: TestClient, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 404, (answer.status_code, answer.text[:200])
@@ -255,8 +272,20 @@ def test_workers_take_the_same_limits_and_names(hardened_db: Location, tmp_path:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "confnav", "serve", "--db", str(clone(hardened_db, tmp_path, "workers")),
-               "--port", str(port), "--workers", "2", "--allow-host", "papers.lab.example"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "confnav",
+        "serve",
+        "--db",
+        str(clone(hardened_db, tmp_path, "workers")),
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+        "--allow-host",
+        "papers.lab.example",
+    ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     ask = b"GET /api/lists HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n"

@@ -24,12 +24,21 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("CONFNAV_SCREENSHOTS") or Path(__file__).resolve().parents[1] / "artifacts" / "screenshots")
 LAPTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 PAGES = {  # one of each page type; the sub-theme and the reading list are added by the tests that need them
-    "home": "/", "search": "/search?q=graph+neural+networks", "paper": "/paper/Ua6zuk0WRH",
-    "author": "/author/Yang%20Song", "institution": "/institution/Stanford%20University", "map": "/map?venue=iclr2021",
-    "themes": "/themes/iclr2021", "theme": "/themes/iclr2021/t01", "trends": "/trends?from=iclr2020&to=iclr2021",
-    "overview": "/reports/iclr2021/overview", "digest": "/reports/iclr2021/digest", "stats": "/reports/iclr2021/stats",
-    "lists": "/lists", "error": "/paper/no-such-paper",
-}  # fmt: skip
+    "home": "/",
+    "search": "/search?q=graph+neural+networks",
+    "paper": "/paper/Ua6zuk0WRH",
+    "author": "/author/Yang%20Song",
+    "institution": "/institution/Stanford%20University",
+    "map": "/map?venue=iclr2021",
+    "themes": "/themes/iclr2021",
+    "theme": "/themes/iclr2021/t01",
+    "trends": "/trends?from=iclr2020&to=iclr2021",
+    "overview": "/reports/iclr2021/overview",
+    "digest": "/reports/iclr2021/digest",
+    "stats": "/reports/iclr2021/stats",
+    "lists": "/lists",
+    "error": "/paper/no-such-paper",
+}
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 HOSTILE_ID = "xss-test-1"
 HOSTILE = (

@@ -9,10 +9,20 @@ from confnav.safe_text import csv_text, safe_link
 
 # Every character TeX treats specially, as text. Braces become \textbraceleft{} and \textbraceright{}, which stay
 # balanced: BibTeX counts `\{` as a brace, so a lone one from the data would end the field early.
-_BIB_ESCAPE = str.maketrans({
-    "\\": "\\textbackslash{}", "{": "\\textbraceleft{}", "}": "\\textbraceright{}", "&": "\\&", "%": "\\%",
-    "$": "\\$", "#": "\\#", "_": "\\_", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}",
-})  # fmt: skip
+_BIB_ESCAPE = str.maketrans(
+    {
+        "\\": "\\textbackslash{}",
+        "{": "\\textbraceleft{}",
+        "}": "\\textbraceright{}",
+        "&": "\\&",
+        "%": "\\%",
+        "$": "\\$",
+        "#": "\\#",
+        "_": "\\_",
+        "~": "\\textasciitilde{}",
+        "^": "\\textasciicircum{}",
+    }
+)
 
 
 def bib_text(text: str) -> str:
@@ -76,8 +86,15 @@ def to_bibtex(papers: list[Paper]) -> str:
 def to_csv(papers: list[Paper]) -> str:
     """One row a paper; cells that a spreadsheet would run as formulas are defused, links are http(s) only."""
     rows = [
-        [p.id, p.venue, p.title, "; ".join(a.name for a in p.authors), p.decision.name,
-         "" if p.rating_mean is None else f"{p.rating_mean:.2f}", safe_link(p.url) or ""]
+        [
+            p.id,
+            p.venue,
+            p.title,
+            "; ".join(a.name for a in p.authors),
+            p.decision.name,
+            "" if p.rating_mean is None else f"{p.rating_mean:.2f}",
+            safe_link(p.url) or "",
+        ]
         for p in papers
-    ]  # fmt: skip
+    ]
     return csv_text(["id", "venue", "title", "authors", "decision", "rating_mean", "url"], rows)

@@ -143,14 +143,21 @@ def _changed(record: SourceRecord, stored: dict[str, list[SourceRecord]]) -> boo
     assert record.id is not None
     before = next((r for r in stored.get(record.id, []) if r.source == record.source), None)
     return before is None or (before.kind, before.line, before.record, before.stored) != (
-        record.kind, record.line, record.record, canonical_json(record.fields)
-    )  # fmt: skip
+        record.kind,
+        record.line,
+        record.record,
+        canonical_json(record.fields),
+    )
 
 
 def _merge_into(
-    store: IngestStore, venue: Venue, sources: dict[str, list[SourceRecord]], paper_ids: list[str],
-    table: DecisionTable, outcome: IngestResult,
-) -> None:  # fmt: skip
+    store: IngestStore,
+    venue: Venue,
+    sources: dict[str, list[SourceRecord]],
+    paper_ids: list[str],
+    table: DecisionTable,
+    outcome: IngestResult,
+) -> None:
     """Merge and write the papers `paper_ids` of a venue from their records, counting what changed."""
     papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
     for change in store.put_papers(papers):
@@ -281,9 +288,10 @@ def _assign_keys(records: list[SourceRecord], stored: dict[str, list[SourceRecor
         elif "title" not in rec.fields and rec.id not in title_of:
             result = by_source[rec.source]
             result.errors.append(
-                rec.error(result.path, f"paper id {rec.id!r} is in no paper list of this run nor in the store",
-                          "paper_id")
-            )  # fmt: skip
+                rec.error(
+                    result.path, f"paper id {rec.id!r} is in no paper list of this run nor in the store", "paper_id"
+                )
+            )
             continue
         rec._key = (rec.venue, rec.id)
 

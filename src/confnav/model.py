@@ -16,10 +16,21 @@ from confnav.limits import MAX_VENUE_TEXT
 # Display names of conference series whose form is not plain upper case, and ids that
 # name the same series (the paperlists project still files NeurIPS under `nips`).
 SERIES_NAMES = {
-    "neurips": "NeurIPS", "corl": "CoRL", "automl": "AutoML", "siggraphasia": "SIGGRAPH Asia",
-    "colm": "COLM", "tmlr": "TMLR", "mlsys": "MLSys", "recsys": "RecSys", "interspeech": "Interspeech",
-    "humanoids": "Humanoids", "www": "The Web Conference", "3dv": "3DV", "l4dc": "L4DC", "acmmm": "ACM MM",
-}  # fmt: skip
+    "neurips": "NeurIPS",
+    "corl": "CoRL",
+    "automl": "AutoML",
+    "siggraphasia": "SIGGRAPH Asia",
+    "colm": "COLM",
+    "tmlr": "TMLR",
+    "mlsys": "MLSys",
+    "recsys": "RecSys",
+    "interspeech": "Interspeech",
+    "humanoids": "Humanoids",
+    "www": "The Web Conference",
+    "3dv": "3DV",
+    "l4dc": "L4DC",
+    "acmmm": "ACM MM",
+}
 SERIES_ALIASES = {"nips": "neurips", "thewebconf": "www", "webconf": "www", "thewebconference": "www"}
 _VENUE_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9 .&_-]*?)[\s_-]*((?:19|20)\d\d)(?![0-9])\s*(.*?)\s*$")
 _FILLER_WORDS = {"", "conference", "main", "main conference", "proceedings"}
@@ -79,8 +90,13 @@ class Decision:
         return self.label.strip() or self.kind if self.outcome is Outcome.OTHER else self.kind
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "outcome": self.outcome.value, "kind": self.kind, "tier": self.tier,
-                "name": self.name}  # fmt: skip
+        return {
+            "label": self.label,
+            "outcome": self.outcome.value,
+            "kind": self.kind,
+            "tier": self.tier,
+            "name": self.name,
+        }
 
 
 @dataclass(frozen=True)
@@ -200,9 +216,12 @@ class Paper:
     def fields_present(self) -> list[str]:
         """Which of the fields readers look for this record carries (hits show it)."""
         present = {
-            "abstract": bool(self.abstract), "keywords": bool(self.keywords), "ratings": bool(self.ratings),
-            "decision": self.decision.outcome is not Outcome.UNKNOWN, "tldr": bool(self.tldr),
-        }  # fmt: skip
+            "abstract": bool(self.abstract),
+            "keywords": bool(self.keywords),
+            "ratings": bool(self.ratings),
+            "decision": self.decision.outcome is not Outcome.UNKNOWN,
+            "tldr": bool(self.tldr),
+        }
         return [name for name, yes in present.items() if yes]
 
     def to_dict(self) -> dict[str, object]:

@@ -110,14 +110,58 @@ _MD_TAG = re.compile(r"<[A-Za-z/!?][^\s<>]{0,30}>?")
 _MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]*)")
 _MD_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
 # The HTML confnav's reports are made of; anything else (script, iframe, svg, event handlers …) was put there.
-HTML_TAGS = frozenset((
-    "html", "head", "meta", "title", "style", "body", "header", "nav", "main", "section", "h1", "h2", "h3", "p",
-    "ul", "ol", "li", "strong", "span", "a", "table", "thead", "tbody", "tr", "th", "td", "div", "figure", "img",
-    "figcaption", "br", "code",
-))  # fmt: skip
-HTML_ATTRIBUTES = frozenset((
-    "class", "id", "href", "src", "alt", "lang", "charset", "name", "content", "role", "tabindex", "aria-label",
-))  # fmt: skip
+HTML_TAGS = frozenset(
+    (
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "header",
+        "nav",
+        "main",
+        "section",
+        "h1",
+        "h2",
+        "h3",
+        "p",
+        "ul",
+        "ol",
+        "li",
+        "strong",
+        "span",
+        "a",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "div",
+        "figure",
+        "img",
+        "figcaption",
+        "br",
+        "code",
+    )
+)
+HTML_ATTRIBUTES = frozenset(
+    (
+        "class",
+        "id",
+        "href",
+        "src",
+        "alt",
+        "lang",
+        "charset",
+        "name",
+        "content",
+        "role",
+        "tabindex",
+        "aria-label",
+    )
+)
 _HTML_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9\-]*)")
 _HTML_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9\-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
 _HTML_ATTRIBUTE = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+)))?")

@@ -143,9 +143,15 @@ def filter_options(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(
-        *args: Any, venue: str | None, decision: str | None, author: str | None, keyword: str | None,
-        year: int | None, min_rating: float | None, **kwargs: Any,
-    ) -> Any:  # fmt: skip
+        *args: Any,
+        venue: str | None,
+        decision: str | None,
+        author: str | None,
+        keyword: str | None,
+        year: int | None,
+        min_rating: float | None,
+        **kwargs: Any,
+    ) -> Any:
         where = PaperFilter(venue, decision, author, keyword, year, min_rating)
         return func(*args, where=where, **kwargs)
 

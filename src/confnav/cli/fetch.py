@@ -14,9 +14,10 @@ from confnav.fetch.openreview import OpenReviewClient
 from confnav.store.protocols import Store
 
 SNAPSHOT = click.option(
-    "--snapshot", type=click.Path(dir_okay=False, path_type=Path),
+    "--snapshot",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Where to keep the raw snapshot (default: snapshots/ beside the store).",
-)  # fmt: skip
+)
 
 
 @cli.group()
@@ -34,17 +35,24 @@ def fetch() -> None:
 @json_option
 @with_new_or_existing_store
 def fetch_openreview_cmd(
-    store: Store, venue_id: str, base_url: str | None, v1_url: str | None, full: bool,
-    snapshot: Path | None, quiet: bool, as_json: bool,
-) -> None:  # fmt: skip
+    store: Store,
+    venue_id: str,
+    base_url: str | None,
+    v1_url: str | None,
+    full: bool,
+    snapshot: Path | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
     """Submissions, reviews and decisions of an OpenReview venue, e.g. ICLR.cc/2025/Conference.
 
     Logs in from OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD or OPENREVIEW_TOKEN (never printed or stored).
     """
     with RichProgress(quiet) as progress:
         client = OpenReviewClient.from_environment(base_url, v1_url, progress=progress)
-        result = fetch_openreview(store, store.files_home(), venue_id, snapshot=snapshot, full=full, client=client,
-                                  progress=progress)  # fmt: skip
+        result = fetch_openreview(
+            store, store.files_home(), venue_id, snapshot=snapshot, full=full, client=client, progress=progress
+        )
     _report(result, as_json)
 
 
@@ -73,26 +81,42 @@ def _report(result: FetchResult, as_json: bool) -> None:
     for warning in result.ingest.warnings:
         click.echo(f"warning: {warning}", err=True)
     resumed = f", {result.resumed_pages} pages resumed from an interrupted run" if result.resumed_pages else ""
-    out.print(f"{result.source}: {result.notes} records fetched in {result.requests} requests{resumed};"
-              f" snapshot {result.snapshot}", markup=False)  # fmt: skip
+    out.print(
+        f"{result.source}: {result.notes} records fetched in {result.requests} requests{resumed};"
+        f" snapshot {result.snapshot}",
+        markup=False,
+    )
     ingested = result.ingest
-    out.print(f"{ingested.added} papers added, {ingested.updated} updated, {ingested.unchanged} unchanged"
-              f" ({', '.join(ingested.venues) or 'no venue'})", markup=False)  # fmt: skip
+    out.print(
+        f"{ingested.added} papers added, {ingested.updated} updated, {ingested.unchanged} unchanged"
+        f" ({', '.join(ingested.venues) or 'no venue'})",
+        markup=False,
+    )
 
 
 @fetch.command("citations")
 @click.option("--venue", help="The venue (default: the latest in the store).")
-@click.option("--provider", type=click.Choice(["s2", "openalex"]), default="s2", show_default=True,
-              help="Semantic Scholar (S2_API_KEY optional) or OpenAlex (OPENALEX_API_KEY required).")  # fmt: skip
+@click.option(
+    "--provider",
+    type=click.Choice(["s2", "openalex"]),
+    default="s2",
+    show_default=True,
+    help="Semantic Scholar (S2_API_KEY optional) or OpenAlex (OPENALEX_API_KEY required).",
+)
 @click.option("--base-url", help="The provider's API (default: $CONFNAV_S2_URL / $CONFNAV_OPENALEX_URL).")
 @click.option("--no-titles", is_flag=True, help="Match by DOI, arXiv and ACL ids only (no title searches).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_store
 def fetch_citations_cmd(
-    store: Store, venue: str | None, provider: str, base_url: str | None, no_titles: bool, quiet: bool,
+    store: Store,
+    venue: str | None,
+    provider: str,
+    base_url: str | None,
+    no_titles: bool,
+    quiet: bool,
     as_json: bool,
-) -> None:  # fmt: skip
+) -> None:
     """Citation counts of a venue's papers, stored as the `citations` signal the ranking explains."""
     service = (SemanticScholar if provider == "s2" else OpenAlex).from_environment(base_url)
     with RichProgress(quiet) as progress:

@@ -59,9 +59,15 @@ def ingest_cmd(
     decisions = load_decision_table(config) if config else None
     with RichProgress(quiet) as progress:
         result = ingest(
-            store, files, venue=venue, fmt=fmt, mapping=_parse_mapping(mapping), skip_bad=skip_bad,
-            decisions=decisions, progress=progress,
-        )  # fmt: skip
+            store,
+            files,
+            venue=venue,
+            fmt=fmt,
+            mapping=_parse_mapping(mapping),
+            skip_bad=skip_bad,
+            decisions=decisions,
+            progress=progress,
+        )
     if as_json:
         print_json(result.to_dict())
     else:
@@ -128,8 +134,11 @@ def decisions_cmd(store: Store, venue: str | None, as_json: bool) -> None:
             f" {row['papers']!s:>6}  {row['source']}",
             markup=False,
         )
-    out.print("Override a label with [decisions.VENUE] in a config file: confnav ingest --config FILE (docs/ingest.md)",
-              style="dim", markup=False)  # fmt: skip
+    out.print(
+        "Override a label with [decisions.VENUE] in a config file: confnav ingest --config FILE (docs/ingest.md)",
+        style="dim",
+        markup=False,
+    )
 
 
 @cli.command("ls")

@@ -21,14 +21,24 @@ from confnav.store.protocols import Store
 @click.option("--top", type=click.IntRange(1, 100_000), default=20, show_default=True, help="How many papers.")
 @click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), help="TOML/JSON file with [weights].")
 @click.option("--explain", is_flag=True, help="Show every signal's value and contribution.")
-@click.option("--at-conference", is_flag=True,
-              help="Only what was known when the venue opened (no citations): for planning a visit.")  # fmt: skip
+@click.option(
+    "--at-conference",
+    is_flag=True,
+    help="Only what was known when the venue opened (no citations): for planning a visit.",
+)
 @json_option
 @with_store
 def rank(
-    store: Store, venue: str | None, theme: str | None, like: tuple[str, ...], top: int,
-    weights: Path | None, explain: bool, at_conference: bool, as_json: bool,
-) -> None:  # fmt: skip
+    store: Store,
+    venue: str | None,
+    theme: str | None,
+    like: tuple[str, ...],
+    top: int,
+    weights: Path | None,
+    explain: bool,
+    at_conference: bool,
+    as_json: bool,
+) -> None:
     """Must-read papers of a venue, each with the reasons it is there (by default every signal the store
     holds, citations included, for looking back)."""
     venue = store.pick_venue(venue)

@@ -81,9 +81,7 @@ def report_overview(
     config = load_venue_config(venue_config)
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # the overview says what is missing
-    built = build_overview(
-        store, venue, summarizer=make_summarizer(), per_theme=per_theme, config=config
-    )
+    built = build_overview(store, venue, summarizer=make_summarizer(), per_theme=per_theme, config=config)
     _write(built, fmt, output, store)
 
 
@@ -94,9 +92,14 @@ def report_overview(
 @click.option("--like", multiple=True, metavar="ID", help="For a reading profile: papers you liked.")
 @with_store
 def report_digest(
-    store: Store, venue: str | None, fmt: str, output: Path | None, top: int, theme: str | None,
+    store: Store,
+    venue: str | None,
+    fmt: str,
+    output: Path | None,
+    top: int,
+    theme: str | None,
     like: tuple[str, ...],
-) -> None:  # fmt: skip
+) -> None:
     """Must-read digest: the top papers with TL;DR, authors, decision and why each is there."""
     built = build_digest(store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=make_summarizer())
     _write(built, fmt, output, store)

@@ -40,9 +40,10 @@ def index(store: Store, venue: str | None, model: str | None, quiet: bool, as_js
 
 
 INCLUDE_REJECTED = click.option(
-    "--include-rejected", is_flag=True,
+    "--include-rejected",
+    is_flag=True,
     help="Rejected and withdrawn papers too (by default they are left out where a venue has decisions).",
-)  # fmt: skip
+)
 
 
 def _print_results(results: Results, as_json: bool) -> None:
@@ -52,8 +53,11 @@ def _print_results(results: Results, as_json: bool) -> None:
         print_json([hit.to_dict() for hit in results.hits])
         return
     if results.matching is not None and results.hits:
-        out.print(f"{results.matching:,} papers match some of these words; showing {results.offset + 1}–"
-                  f"{results.offset + len(results.hits)} ({results.sort})", style="dim")  # fmt: skip
+        out.print(
+            f"{results.matching:,} papers match some of these words; showing {results.offset + 1}–"
+            f"{results.offset + len(results.hits)} ({results.sort})",
+            style="dim",
+        )
     if not results.hits:
         out.print("No papers match.")
     for rank, hit in enumerate(results.hits, start=results.offset + 1):
@@ -63,8 +67,9 @@ def _print_results(results: Results, as_json: bool) -> None:
         shape = "" if paper.abstract else " · title only"
         out.print(
             f"  [{paper.id} · {paper.venue_name} · {paper.decision.name}{shape} · {hit.score:.3f}]",
-            style="dim", markup=False,
-        )  # fmt: skip
+            style="dim",
+            markup=False,
+        )
         if hit.snippet:
             out.print("    " + hit.snippet.replace("**", ""), markup=False, style="")
     out.print(f"({len(results.hits)} papers, {results.mode})", style="dim")
@@ -75,9 +80,14 @@ def _print_results(results: Results, as_json: bool) -> None:
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="How to score.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many hits.")
 @click.option("--offset", type=click.IntRange(0, 10_000), default=0, help="Skip this many hits (the next page).")
-@click.option("--sort", type=click.Choice(list(SORTS)), default="relevance", show_default=True,
-              help="Order of the hits: relevance (accepted papers lifted 10%), match (words and meaning alone), or "
-                   "the most relevant matches by rating, decision or year.")  # fmt: skip
+@click.option(
+    "--sort",
+    type=click.Choice(list(SORTS)),
+    default="relevance",
+    show_default=True,
+    help="Order of the hits: relevance (accepted papers lifted 10%), match (words and meaning alone), or "
+    "the most relevant matches by rating, decision or year.",
+)
 @filter_options
 @json_option
 @with_store
@@ -96,9 +106,7 @@ def search(
 @filter_options
 @json_option
 @with_store
-def similar(
-    store: Store, paper_id: str, limit: int, include_rejected: bool, where: PaperFilter, as_json: bool
-) -> None:
+def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, where: PaperFilter, as_json: bool) -> None:
     """Papers most like one paper (more like this); accepted ones unless --include-rejected."""
     results = Searcher(store).similar(paper_id, where=where, limit=limit, include_rejected=include_rejected)
     _print_results(results, as_json)
@@ -114,12 +122,16 @@ def similar(
 @json_option
 @with_store
 def recommend(
-    store: Store, like: tuple[str, ...], unlike: tuple[str, ...], text: str | None, limit: int,
-    include_rejected: bool, where: PaperFilter, as_json: bool,
-) -> None:  # fmt: skip
+    store: Store,
+    like: tuple[str, ...],
+    unlike: tuple[str, ...],
+    text: str | None,
+    limit: int,
+    include_rejected: bool,
+    where: PaperFilter,
+    as_json: bool,
+) -> None:
     """A reading list from papers you liked (never those papers themselves); accepted ones unless
     --include-rejected."""
-    results = Searcher(store).recommend(
-        like, unlike, text, where=where, limit=limit, include_rejected=include_rejected
-    )
+    results = Searcher(store).recommend(like, unlike, text, where=where, limit=limit, include_rejected=include_rejected)
     _print_results(results, as_json)

@@ -111,8 +111,14 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
 
 @cli.command("map")
 @click.option("--venue", help="The venue (default: the latest in the store).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("map.png"),
-              show_default=True, help="Image file (.png or .svg).")  # fmt: skip
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("map.png"),
+    show_default=True,
+    help="Image file (.png or .svg).",
+)
 @with_store
 def map_cmd(store: Store, venue: str | None, out_path: Path) -> None:
     """Draw the 2D map of a venue, papers coloured by theme, labels at the theme centres."""

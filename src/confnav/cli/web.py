@@ -16,11 +16,21 @@ from confnav.store import default_location, open_store
 @store_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Worker processes (for a shared PostgreSQL store; see docs/deploy.md).")  # fmt: skip
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes (for a shared PostgreSQL store; see docs/deploy.md).",
+)
 @click.option("--read-only", is_flag=True, help="Refuse every write (reading lists, theme builds).")
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
-              help="Another Host name to answer for, e.g. the name a reverse proxy forwards (repeatable).")  # fmt: skip
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another Host name to answer for, e.g. the name a reverse proxy forwards (repeatable).",
+)
 def serve(db: str | None, host: str, port: int, workers: int, read_only: bool, allow_hosts: tuple[str, ...]) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
     location = db or root_option("db") or default_location()

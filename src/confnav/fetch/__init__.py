@@ -39,15 +39,25 @@ class FetchResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "source": self.source, "snapshot": str(self.snapshot), "fetched": self.notes,
-            "requests": self.requests, "resumed_pages": self.resumed_pages, **self.ingest.to_dict(),
-        }  # fmt: skip
+            "source": self.source,
+            "snapshot": str(self.snapshot),
+            "fetched": self.notes,
+            "requests": self.requests,
+            "resumed_pages": self.resumed_pages,
+            **self.ingest.to_dict(),
+        }
 
 
 def fetch_openreview(
-    store: IngestStore, store_path: Path, venue_id: str, *, snapshot: Path | None = None, full: bool = False,
-    client: OpenReviewClient | None = None, progress: Progress | None = None,
-) -> FetchResult:  # fmt: skip
+    store: IngestStore,
+    store_path: Path,
+    venue_id: str,
+    *,
+    snapshot: Path | None = None,
+    full: bool = False,
+    client: OpenReviewClient | None = None,
+    progress: Progress | None = None,
+) -> FetchResult:
     """Every submission of an OpenReview venue with its public reviews and decision, into the store.
 
     With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`).
@@ -66,8 +76,12 @@ def fetch_openreview(
         log.close()
     fetched = now()
     for note in notes:
-        entries[str(note.get("forum") or note["id"])] = {"fetched": fetched, "api": info.api, "venue": venue_id,
-                                                        "note": note}  # fmt: skip
+        entries[str(note.get("forum") or note["id"])] = {
+            "fetched": fetched,
+            "api": info.api,
+            "venue": venue_id,
+            "note": note,
+        }
     if notes or not path.exists():
         write_snapshot(path, entries)
     requests = client.api2.requests + client.api1.requests
@@ -84,9 +98,15 @@ def fetch_openreview(
 
 
 def fetch_paperlists(
-    store: IngestStore, store_path: Path, venue: str, *, base_url: str | None = None,
-    snapshot: Path | None = None, http: HttpClient | None = None, progress: Progress | None = None,
-) -> FetchResult:  # fmt: skip
+    store: IngestStore,
+    store_path: Path,
+    venue: str,
+    *,
+    base_url: str | None = None,
+    snapshot: Path | None = None,
+    http: HttpClient | None = None,
+    progress: Progress | None = None,
+) -> FetchResult:
     """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested."""
     parsed = Venue.parse(venue)
     folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
@@ -95,8 +115,9 @@ def fetch_paperlists(
         data = client.get(f"/{folder}/{folder}{parsed.year}.json")
     except FetchError as exc:
         if exc.status == 404:
-            raise FetchError(f"the paperlists project has no file for {venue} ({client.host}/{folder}/"
-                             f"{folder}{parsed.year}.json)") from None  # fmt: skip
+            raise FetchError(
+                f"the paperlists project has no file for {venue} ({client.host}/{folder}/{folder}{parsed.year}.json)"
+            ) from None
         raise
     if not isinstance(data, list):
         raise FetchError(f"{client.host} answered with something that is not a paperlists file (a JSON array)")

@@ -92,8 +92,11 @@ class SemanticScholar:
         found: dict[str, int] = {}
         with_ids = [p for p in papers if s2_id(p)]
         for chunk in _chunks(with_ids, S2_BATCH):
-            answer = self.http.post("/paper/batch", {"ids": [s2_id(p) for p in chunk]},
-                                    params={"fields": "title,year,citationCount,externalIds"})  # fmt: skip
+            answer = self.http.post(
+                "/paper/batch",
+                {"ids": [s2_id(p) for p in chunk]},
+                params={"fields": "title,year,citationCount,externalIds"},
+            )
             if not isinstance(answer, list) or len(answer) != len(chunk):
                 raise FetchError(f"{self.http.host} answered /paper/batch without one entry per id")
             for paper, item in zip(chunk, answer, strict=True):
@@ -103,8 +106,9 @@ class SemanticScholar:
 
     def by_title(self, paper: Paper) -> int | None:
         try:
-            answer = self.http.get("/paper/search/match", {"query": paper.title, "year": paper.year,
-                                                          "fields": "title,year,citationCount"})  # fmt: skip
+            answer = self.http.get(
+                "/paper/search/match", {"query": paper.title, "year": paper.year, "fields": "title,year,citationCount"}
+            )
         except FetchError as exc:
             if exc.status == 404:  # "Title match not found"
                 return None

@@ -65,13 +65,16 @@ class OpenReviewClient:
                 if exc.status in (400, 401, 403, 404):
                     raise FetchError(
                         f"{self.api2.host} refused the login of OPENREVIEW_USERNAME ({_message(exc.body)});"
-                        " check OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD", exc.status
+                        " check OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD",
+                        exc.status,
                     ) from None
                 raise
             token = answer.get("token") if isinstance(answer, dict) else None
             if not token:
-                raise FetchError(f"{self.api2.host} answered the login without a token (two-factor login is not"
-                                 " supported: use OPENREVIEW_TOKEN)")  # fmt: skip
+                raise FetchError(
+                    f"{self.api2.host} answered the login without a token (two-factor login is not"
+                    " supported: use OPENREVIEW_TOKEN)"
+                )
         if token:
             for client in (self.api2, self.api1):
                 client.headers["Authorization"] = f"Bearer {token}"
@@ -138,8 +141,9 @@ class OpenReviewClient:
                     yield note
             self.progress.advance()
 
-    def _pages(self, client: HttpClient, params: dict[str, Any], log: PageLog, stop_at: int | None = None
-               ) -> Iterator[dict[str, Any]]:  # fmt: skip
+    def _pages(
+        self, client: HttpClient, params: dict[str, Any], log: PageLog, stop_at: int | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Notes page by page; a scan for changes (`stop_at`) starts with tiny pages, growing tenfold, so that
         an unchanged venue costs one note and a few changes cost a few."""
         offset, key = 0, tuple(sorted(params.items()))

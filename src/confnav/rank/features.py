@@ -105,12 +105,14 @@ class FeatureBuilder:
         """Features of one venue's papers; `with_target=False` leaves its citation counts unread."""
         venue, papers = self.venues[venue_id], self.papers[venue_id]
         columns: dict[str, np.ndarray] = {}
-        columns["decision"] = np.array([TIER_VALUES.get(p.decision.tier, 0.0) if p.decision.accepted else 0.0
-                                        for p in papers])  # fmt: skip
+        columns["decision"] = np.array(
+            [TIER_VALUES.get(p.decision.tier, 0.0) if p.decision.accepted else 0.0 for p in papers]
+        )
         columns["accepted"] = np.array([float(p.decision.accepted) for p in papers])
         columns["rating"] = percentile_in([float(np.mean(p.ratings)) if p.ratings else None for p in papers])
-        columns["confidence"] = percentile_in([float(np.mean(p.confidences)) if p.confidences else None
-                                               for p in papers])  # fmt: skip
+        columns["confidence"] = percentile_in(
+            [float(np.mean(p.confidences)) if p.confidences else None for p in papers]
+        )
         columns["spread"] = percentile_in([float(np.std(p.ratings)) if len(p.ratings) > 1 else None for p in papers])
         columns["authors"] = np.array([math.log1p(len(p.authors)) for p in papers])
         columns.update(self._track_records(venue, papers))

@@ -89,9 +89,14 @@ def fit(venues: list[VenueFeatures]) -> ImpactModel:
     standard = (filled - means) / scales
     weights, bias = _ridge(standard, target, PAPER_ALPHA)
     return ImpactModel(
-        [v.venue.id for v in venues], text_weights.tolist(), text_bias, means.tolist(), scales.tolist(),
-        weights.tolist(), bias,
-    )  # fmt: skip
+        [v.venue.id for v in venues],
+        text_weights.tolist(),
+        text_bias,
+        means.tolist(),
+        scales.tolist(),
+        weights.tolist(),
+        bias,
+    )
 
 
 def _ridge(x: np.ndarray, y: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:

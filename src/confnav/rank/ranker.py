@@ -88,9 +88,12 @@ class WeightedRanker:
     `at_conference` keeps to what was known when the venue opened (no citations, no external signals)."""
 
     def __init__(
-        self, weights: dict[str, float] | None = None, exclude: Sequence[str] = (), diversify: bool = True,
+        self,
+        weights: dict[str, float] | None = None,
+        exclude: Sequence[str] = (),
+        diversify: bool = True,
         at_conference: bool = False,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.weights = dict(weights or DEFAULT_WEIGHTS)
         self.exclude = set(exclude)
         self.diversify = diversify
@@ -105,10 +108,13 @@ class WeightedRanker:
         items = signals.papers
         names = [n for n in signals.names() if n not in self.exclude and weight_of(self.weights, n) > 0]
         normalized = {
-            n: (np.array([p.values.get(n) or 0.0 for p in items]) if n == "decision"
-                else percentiles([p.values.get(n) for p in items]))
+            n: (
+                np.array([p.values.get(n) or 0.0 for p in items])
+                if n == "decision"
+                else percentiles([p.values.get(n) for p in items])
+            )
             for n in names
-        }  # fmt: skip
+        }
         weights = {n: weight_of(self.weights, n) for n in names}
         total = sum(weights.values()) or 1.0
         typical = {n: float(np.mean(normalized[n])) for n in names}  # a reason must beat the venue's average
@@ -171,8 +177,10 @@ def reasons(item: PaperSignals, normalized: dict[str, float], raised: set[str], 
         top = _top_share(normalized.get("citations"), venue)
         said.append(f"{item.citations.count:,} citations, {item.citations.source}{when}{top}")
     if "impact" in raised and signals.impact_source:
-        said.append(f"predicted impact{_top_share(normalized.get('impact'), venue) or ' above the median'}"
-                    f" ({signals.impact_source})")  # fmt: skip
+        said.append(
+            f"predicted impact{_top_share(normalized.get('impact'), venue) or ' above the median'}"
+            f" ({signals.impact_source})"
+        )
     if "decision" in raised and paper.decision.accepted:
         said.append(paper.decision.name)
     if paper.ratings and "rating_mean" in raised:

@@ -35,9 +35,19 @@ from confnav.topics.facts import ThemeFacts, ensure_topics, theme_facts
 from confnav.topics.trends import theme_changes
 
 CORE_SIGNALS = (
-    "citations", "impact", "decision", "rating_mean", "rating_min", "confidence_weighted", "agreement",
-    "track_record", "code", "centrality", "momentum", "novelty",
-)  # fmt: skip
+    "citations",
+    "impact",
+    "decision",
+    "rating_mean",
+    "rating_min",
+    "confidence_weighted",
+    "agreement",
+    "track_record",
+    "code",
+    "centrality",
+    "momentum",
+    "novelty",
+)
 
 
 @dataclass
@@ -157,9 +167,12 @@ def _track_record(store: AnalysisStore, result: VenueSignals) -> None:
                 orals[people.key(author)] += paper.decision.kind == "oral"
     for item in result.papers:
         item.authors = [  # only those with an earlier record: a few objects, not one per author
-            AuthorRecord(a.name, accepted[k], orals[k]) for a in item.paper.authors if name_key(a.name)
-            for k in [people.key(a)] if accepted[k]
-        ]  # fmt: skip
+            AuthorRecord(a.name, accepted[k], orals[k])
+            for a in item.paper.authors
+            if name_key(a.name)
+            for k in [people.key(a)]
+            if accepted[k]
+        ]
         item.values["track_record"] = float(sum(a.accepted + a.orals for a in item.authors))
 
 

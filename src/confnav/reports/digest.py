@@ -14,9 +14,14 @@ from confnav.summarize.stored import venue_summarizer
 
 
 def build_digest(
-    store: AnalysisStore, venue: str, *, top: int = 20, theme: str | None = None, like: Sequence[str] = (),
+    store: AnalysisStore,
+    venue: str,
+    *,
+    top: int = 20,
+    theme: str | None = None,
+    like: Sequence[str] = (),
     summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
-) -> Report:  # fmt: skip
+) -> Report:
     info = store.get_venue(venue)
     summarizer = summarizer or venue_summarizer(store, venue)
     ranked = WeightedRanker().rank(store, venue, theme=theme).papers

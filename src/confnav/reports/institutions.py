@@ -30,8 +30,10 @@ INSTITUTIONS: list[tuple[str, str]] = [
     (r"san diego|\bucsd\b", "UC San Diego"),
     (r"tsinghua", "Tsinghua University"),
     (r"peking university", "Peking University"),
-    (r"\bmila\b|montreal institute for learning algorithms|universit[ée] de montr[ée]al|university of montreal",
-     "Mila / Université de Montréal"),
+    (
+        r"\bmila\b|montreal institute for learning algorithms|universit[ée] de montr[ée]al|university of montreal",
+        "Mila / Université de Montréal",
+    ),
     (r"university of toronto|vector institute", "University of Toronto / Vector Institute"),
     (r"university of oxford|\boxford\b", "University of Oxford"),
     (r"university of cambridge", "University of Cambridge"),
@@ -66,7 +68,7 @@ INSTITUTIONS: list[tuple[str, str]] = [
     (r"seoul national university", "Seoul National University"),
     (r"technion", "Technion"),
     (r"chinese academy of sciences", "Chinese Academy of Sciences"),
-]  # fmt: skip
+]
 _COMPILED = [(re.compile(pattern, re.I), name) for pattern, name in INSTITUTIONS]
 
 
@@ -132,12 +134,23 @@ class Institution:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "name": self.name, "spellings": self.spellings,
+            "name": self.name,
+            "spellings": self.spellings,
             "venues": [{**v.__dict__, "acceptance": v.acceptance} for v in self.venues],
             "authors": [{"name": name, "papers": n} for name, n in self.authors],
-            "papers": [{"id": p.id, "venue": p.venue, "venue_name": p.venue_name, "year": p.year, "title": p.title,
-                        "decision": p.decision.name, "outcome": p.decision.outcome.value} for p in self.papers],
-        }  # fmt: skip
+            "papers": [
+                {
+                    "id": p.id,
+                    "venue": p.venue,
+                    "venue_name": p.venue_name,
+                    "year": p.year,
+                    "title": p.title,
+                    "decision": p.decision.name,
+                    "outcome": p.decision.outcome.value,
+                }
+                for p in self.papers
+            ],
+        }
 
 
 def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collection[str] = ()) -> Institution:
@@ -164,10 +177,13 @@ def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collec
     if not mine:
         raise NotFoundError(f"no institution named {name!r} in the store")
     counted = Counter(normalize_institution(s) for s in spellings.elements())
-    authors = sorted(((names.most_common(1)[0][0], names.total()) for names in people.values()),
-                     key=lambda a: (-a[1], a[0]))  # fmt: skip
+    authors = sorted(
+        ((names.most_common(1)[0][0], names.total()) for names in people.values()), key=lambda a: (-a[1], a[0])
+    )
     return Institution(
-        name=counted.most_common(1)[0][0], spellings=[s for s, _ in spellings.most_common()],
+        name=counted.most_common(1)[0][0],
+        spellings=[s for s, _ in spellings.most_common()],
         papers=sorted(mine, key=lambda p: (-p.year, p.venue, p.decision.tier, p.title)),
-        venues=sorted(venues.values(), key=lambda v: (-v.year, v.venue)), authors=authors,
-    )  # fmt: skip
+        venues=sorted(venues.values(), key=lambda v: (-v.year, v.venue)),
+        authors=authors,
+    )

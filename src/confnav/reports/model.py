@@ -106,4 +106,3 @@ def percent(part: int | float, whole: int | float) -> str:
 def decimal(value: float | None) -> str:
     """A mean or a rating with two decimals."""
     return Shown("-", None) if value is None else Shown(f"{value:.2f}", round(value, 6))
-

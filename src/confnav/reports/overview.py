@@ -76,9 +76,14 @@ def theme_summary(theme: ThemeFacts) -> str:
 
 
 def build_overview(
-    store: AnalysisStore, venue: str, *, summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
-    ranker: Ranker | None = None, per_theme: int = 10, config: list[Fact] | None = None,
-) -> Report:  # fmt: skip
+    store: AnalysisStore,
+    venue: str,
+    *,
+    summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+    ranker: Ranker | None = None,
+    per_theme: int = 10,
+    config: list[Fact] | None = None,
+) -> Report:
     """The overview of a venue; needs its themes (built on demand from the semantic index)."""
     info = store.get_venue(venue)
     summarizer = summarizer or venue_summarizer(store, venue)

@@ -28,10 +28,31 @@ _SPEAKER = re.compile(
     re.I,
 )
 # Words after "we" that are not a verb of its own ("we are", "we can"): such a sentence is not turned.
-_AUXILIARIES = frozenset({
-    "are", "were", "be", "have", "had", "can", "could", "will", "would", "may", "might", "should", "must", "do",
-    "did", "shall", "not", "all", "both", "hereby", "here",
-})  # fmt: skip
+_AUXILIARIES = frozenset(
+    {
+        "are",
+        "were",
+        "be",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "may",
+        "might",
+        "should",
+        "must",
+        "do",
+        "did",
+        "shall",
+        "not",
+        "all",
+        "both",
+        "hereby",
+        "here",
+    }
+)
 # "… and provide insights": verbs that follow "and" only as a second verb of "we" (not "train and test sets")
 _AND_VERB = re.compile(
     r"\b(and|then) (propose|provide|show|demonstrate|prove|derive|introduce|present|develop|establish|achieve|"
@@ -78,10 +99,40 @@ _CALLED = re.compile(
     rf"(?P<name>(?:[A-Z][\w-]* ){{0,3}}{_NAME}(?: [A-Z][\w-]*){{0,2}}))(?=[,.;:)]|\s|$)"
 )
 # Kinds of model, not names of one: "we propose a generative adversarial network (GAN) that …" names no method.
-_GENERIC = frozenset({
-    "GAN", "CNN", "RNN", "DNN", "GNN", "GCN", "MLP", "LSTM", "VAE", "NN", "RL", "DRL", "MARL", "NLP", "ML", "AI", "SGD",
-    "MDP", "POMDP", "LLM", "NAS", "KD", "SSL", "NMT", "ODE", "PDE", "SDE", "SVM", "PCA", "KL",
-})  # fmt: skip
+_GENERIC = frozenset(
+    {
+        "GAN",
+        "CNN",
+        "RNN",
+        "DNN",
+        "GNN",
+        "GCN",
+        "MLP",
+        "LSTM",
+        "VAE",
+        "NN",
+        "RL",
+        "DRL",
+        "MARL",
+        "NLP",
+        "ML",
+        "AI",
+        "SGD",
+        "MDP",
+        "POMDP",
+        "LLM",
+        "NAS",
+        "KD",
+        "SSL",
+        "NMT",
+        "ODE",
+        "PDE",
+        "SDE",
+        "SVM",
+        "PCA",
+        "KL",
+    }
+)
 _AUTHORS_SPEAK = re.compile(r"\b(we|our|this (paper|work)|propose[sd]?)\b", re.I)
 _PROPOSAL = re.compile(r"\b(we|this (paper|work)) (propose|introduce|present|develop|design|describe)s?\b", re.I)
 

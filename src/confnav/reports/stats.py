@@ -35,10 +35,14 @@ def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
 def decision_table(papers: list[Paper]) -> Table:
     decided = sum(p.decision.decided for p in papers)
     rows = [
-        [name, group[0].decision.outcome.label, count(len(group)),
-         percent(len(group), decided) if group[0].decision.decided else percent(0, 0)]
+        [
+            name,
+            group[0].decision.outcome.label,
+            count(len(group)),
+            percent(len(group), decided) if group[0].decision.decided else percent(0, 0),
+        ]
         for name, group in _by_decision(papers).items()
-    ]  # fmt: skip
+    ]
     return Table("decisions", "Decisions", ["Decision", "Outcome", "Papers", "Share of decided"], rows)
 
 
@@ -47,13 +51,23 @@ def rating_table(papers: list[Paper]) -> Table:
     for name, group in _by_decision(papers).items():
         means = [p.rating_mean for p in group if p.rating_mean is not None]
         if means and group[0].decision.reviewed:
-            rows.append([name, count(len(means)), _mean(means), decimal(statistics.median(means)),
-                         decimal(min(means)), decimal(max(means))])  # fmt: skip
+            rows.append(
+                [
+                    name,
+                    count(len(means)),
+                    _mean(means),
+                    decimal(statistics.median(means)),
+                    decimal(min(means)),
+                    decimal(max(means)),
+                ]
+            )
     scale = RatingScale.of([r for p in papers for r in p.ratings])
     return Table(
-        "ratings", f"Mean reviewer rating by decision (scale {scale.describe()})",
-        ["Decision", "Papers", "Mean", "Median", "Min", "Max"], rows,
-    )  # fmt: skip
+        "ratings",
+        f"Mean reviewer rating by decision (scale {scale.describe()})",
+        ["Decision", "Papers", "Mean", "Median", "Min", "Max"],
+        rows,
+    )
 
 
 def agreement_table(papers: list[Paper]) -> Table:
@@ -116,10 +130,14 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
         keys = sorted(groups, key=lambda k: (-len(groups[k]), k))[:top]
         table_id, caption = "keywords", "Most frequent keywords"
     rows = [
-        [shown[k].most_common(1)[0][0], count(len(groups[k])), count(sum(p.decision.accepted for p in groups[k])),
-         _mean([p.rating_mean for p in groups[k] if p.rating_mean is not None])]
+        [
+            shown[k].most_common(1)[0][0],
+            count(len(groups[k])),
+            count(sum(p.decision.accepted for p in groups[k])),
+            _mean([p.rating_mean for p in groups[k] if p.rating_mean is not None]),
+        ]
         for k in keys
-    ]  # fmt: skip
+    ]
     return Table(table_id, caption, ["Keyword", "Papers", "Accepted", "Mean rating"], rows)
 
 
@@ -164,9 +182,14 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
 def stats_tables(store: PaperReader, venue: str) -> list[Table]:
     papers = list(store.iter_papers(venue))
     tables = [
-        decision_table(papers), rating_table(papers), agreement_table(papers), author_table(papers),
-        institution_table(papers), keyword_table(papers), keyword_table(papers, by_rating=True),
-    ]  # fmt: skip
+        decision_table(papers),
+        rating_table(papers),
+        agreement_table(papers),
+        author_table(papers),
+        institution_table(papers),
+        keyword_table(papers),
+        keyword_table(papers, by_rating=True),
+    ]
     if (years := year_table(store, venue)) is not None:
         tables.append(years)
     return tables
@@ -177,9 +200,7 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
     report = Report("stats", info, f"{info.name}: statistics", facts=venue_facts(store, venue))
     papers = list(store.iter_papers(venue))
     decisions = [p.decision for p in papers]
-    basis = (
-        f"Rates count accepted papers {rate_basis(decisions)}. " if lists_rejections(decisions) else ""
-    )
+    basis = f"Rates count accepted papers {rate_basis(decisions)}. " if lists_rejections(decisions) else ""
     report.intro = (
         f"{basis}Institutions are counted once per accepted paper after normalising their names "
         "(Google Research and Google Brain count as Google, for example)."
@@ -202,7 +223,13 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
 def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
     """The statistics as JSON: facts by key and each table as a list of row objects."""
     shown = venue_facts(store, venue)
-    tables = {t.id: [{h: plain(c) for h, c in zip(t.header, row, strict=True)} for row in t.rows]
-              for t in stats_tables(store, venue)}  # fmt: skip
-    return {"venue": venue, "facts": {f.key: plain(f.value) for f in shown}, "labels": {f.key: f.label for f in shown},
-            "tables": tables}  # fmt: skip
+    tables = {
+        t.id: [{h: plain(c) for h, c in zip(t.header, row, strict=True)} for row in t.rows]
+        for t in stats_tables(store, venue)
+    }
+    return {
+        "venue": venue,
+        "facts": {f.key: plain(f.value) for f in shown},
+        "labels": {f.key: f.label for f in shown},
+        "tables": tables,
+    }

@@ -41,9 +41,12 @@ class Searcher:
     """Keyword (BM25F), semantic (cosine) and hybrid retrieval; the corpus is loaded once and reused."""
 
     def __init__(
-        self, store: SearchStore, embedder: Embedder | None = None, fusion: Fusion | None = None,
+        self,
+        store: SearchStore,
+        embedder: Embedder | None = None,
+        fusion: Fusion | None = None,
         accepted_lift: float = ACCEPTED_LIFT,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.store = store
         self.fusion = fusion or ConvexFusion()
         self.accepted_lift = accepted_lift  # relevance × (1 + lift) for accepted papers, see fusion.lift_accepted
@@ -158,9 +161,15 @@ class Searcher:
         return vectors
 
     def search(
-        self, text: str, *, mode: Mode = "hybrid", where: PaperFilter | None = None, limit: int = 10, offset: int = 0,
+        self,
+        text: str,
+        *,
+        mode: Mode = "hybrid",
+        where: PaperFilter | None = None,
+        limit: int = 10,
+        offset: int = 0,
         sort: str = "relevance",
-    ) -> Results:  # fmt: skip
+    ) -> Results:
         """Papers best matching a query (see query.py for its syntax): `limit` of them from `offset`, best first or
         by `sort` (rating, decision, year: the SORT_POOL most relevant matches ordered by that field)."""
         if sort not in SORTS:
@@ -210,9 +219,14 @@ class Searcher:
         return Results(hits, mode, notices, matching, offset, sort)
 
     def similar(
-        self, paper_id: str, *, venue: str | None = None, where: PaperFilter | None = None, limit: int = 10,
+        self,
+        paper_id: str,
+        *,
+        venue: str | None = None,
+        where: PaperFilter | None = None,
+        limit: int = 10,
         include_rejected: bool = True,
-    ) -> Results:  # fmt: skip
+    ) -> Results:
         """Papers most like one paper (never the paper itself); `include_rejected=False` leaves out papers a venue
         did not accept (rejected, withdrawn), keeping accepted ones and those of venues without decisions."""
         corpus, vectors = self._snapshot()
@@ -246,9 +260,16 @@ class Searcher:
         return row
 
     def _more_like(
-        self, corpus: Corpus, vectors: AnyVectors | None, liked: list[int], unliked: list[int], text: str | None,
-        where: PaperFilter | None, limit: int, include_rejected: bool = True,
-    ) -> Results:  # fmt: skip
+        self,
+        corpus: Corpus,
+        vectors: AnyVectors | None,
+        liked: list[int],
+        unliked: list[int],
+        text: str | None,
+        where: PaperFilter | None,
+        limit: int,
+        include_rejected: bool = True,
+    ) -> Results:
         """Rocchio-style profile: mean of liked vectors (+ text), minus half the unliked, fused with BM25F."""
         keep = None if include_rejected else _not_rejected
         mask = corpus.mask(self.store, where or PaperFilter())

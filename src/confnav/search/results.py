@@ -57,8 +57,14 @@ class Results:
     sort: str = "relevance"
 
     def to_dict(self) -> dict[str, object]:
-        return {"hits": [h.to_dict() for h in self.hits], "mode": self.mode, "notices": self.notices,
-                "matching": self.matching, "offset": self.offset, "sort": self.sort}  # fmt: skip
+        return {
+            "hits": [h.to_dict() for h in self.hits],
+            "mode": self.mode,
+            "notices": self.notices,
+            "matching": self.matching,
+            "offset": self.offset,
+            "sort": self.sort,
+        }
 
 
 # Sorts other than relevance and match order the most relevant matches (at most SORT_POOL) by a field.

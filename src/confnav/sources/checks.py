@@ -149,8 +149,11 @@ class RecordCheck:
             return
         for name, url in list(links.items()):
             if len(url) > limits.MAX_URL_CHARS:
-                record.warn(self.path, f"link of {len(url):,} characters, over the {limits.MAX_URL_CHARS:,}-character"
-                                       " limit, dropped", f"links.{name}")  # fmt: skip
+                record.warn(
+                    self.path,
+                    f"link of {len(url):,} characters, over the {limits.MAX_URL_CHARS:,}-character limit, dropped",
+                    f"links.{name}",
+                )
                 del links[name]
 
     def _cut(self, record: SourceRecord, field: str, texts: list[str], limit: int, noun: str) -> list[str]:

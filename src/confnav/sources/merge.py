@@ -25,9 +25,21 @@ FIELD_ORDER: dict[str, tuple[str, ...]] = {
     "keywords": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
 }
 MERGED_FIELDS = (
-    "title", "abstract", "authors", "affiliations", "institutions", "countries", "keywords", "decision", "ratings",
-    "tldr", "track", "primary_area", "session", "citations",
-)  # fmt: skip
+    "title",
+    "abstract",
+    "authors",
+    "affiliations",
+    "institutions",
+    "countries",
+    "keywords",
+    "decision",
+    "ratings",
+    "tldr",
+    "track",
+    "primary_area",
+    "session",
+    "citations",
+)
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.

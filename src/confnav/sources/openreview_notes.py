@@ -88,8 +88,13 @@ class OpenReviewNotesReader:
             {"name": name, "affiliation": None, **({"profile": p} if p else {})}
             for name, p in zip(authors, profiles, strict=True)
         ]
-        for key, target in (("abstract", "abstract"), ("TLDR", "tldr"), ("TL;DR", "tldr"), ("tldr", "tldr"),
-                            ("primary_area", "primary_area")):  # fmt: skip
+        for key, target in (
+            ("abstract", "abstract"),
+            ("TLDR", "tldr"),
+            ("TL;DR", "tldr"),
+            ("tldr", "tldr"),
+            ("primary_area", "primary_area"),
+        ):
             if text := as_text(value(content, key), key).strip():
                 fields.setdefault(target, text)
         keywords = value(content, "keywords")

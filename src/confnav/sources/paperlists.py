@@ -30,10 +30,21 @@ _SIGNATURE_KEYS = ('"status"', '"author"', '"aff"', '"rating"', '"track"', '"id"
 _OPENREVIEW_SHAPE = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 # Fields holding a paper's URLs, by the link name they become (first of a name wins).
 URL_FIELDS = {
-    "openreview": "forum", "site": "site", "oa": "abstract", "url_paper": "paper", "doi": "doi", "pdf": "pdf",
-    "arxiv": "arxiv", "github": "code", "project": "project", "video": "video", "youtube": "video",
-    "slides": "slides", "poster": "poster", "proceeding": "proceedings",
-}  # fmt: skip
+    "openreview": "forum",
+    "site": "site",
+    "oa": "abstract",
+    "url_paper": "paper",
+    "doi": "doi",
+    "pdf": "pdf",
+    "arxiv": "arxiv",
+    "github": "code",
+    "project": "project",
+    "video": "video",
+    "youtube": "video",
+    "slides": "slides",
+    "poster": "poster",
+    "proceeding": "proceedings",
+}
 ID_FIELDS = ("pid", "ssid", "paper_id", "uid")
 
 

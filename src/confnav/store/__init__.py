@@ -15,9 +15,17 @@ DEFAULT_DB = "confnav.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = [
-    "DEFAULT_DB", "PaperFilter", "SqlStore", "SqliteStore", "Store", "VenueSummary", "default_location",
-    "describe", "is_postgres", "open_store",
-]  # fmt: skip
+    "DEFAULT_DB",
+    "PaperFilter",
+    "SqlStore",
+    "SqliteStore",
+    "Store",
+    "VenueSummary",
+    "default_location",
+    "describe",
+    "is_postgres",
+    "open_store",
+]
 
 
 def default_location() -> str:

@@ -43,9 +43,13 @@ class PaperFilter:
 
 
 DECISION_SYNONYMS = {
-    "not accepted": "not-accepted", "rejected": "not-accepted", "desk reject": "desk-reject",
-    "desk rejected": "desk-reject", "withdraw": "withdrawn", "accept": "accepted",
-}  # fmt: skip
+    "not accepted": "not-accepted",
+    "rejected": "not-accepted",
+    "desk reject": "desk-reject",
+    "desk rejected": "desk-reject",
+    "withdraw": "withdrawn",
+    "accept": "accepted",
+}
 
 
 @dataclass

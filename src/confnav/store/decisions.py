@@ -73,8 +73,16 @@ class DecisionTables:
             venue_id, label, outcome, name, kind = key
             default = default_meaning(label)
             mine = (default[0].value, default[1]) != (outcome, kind) and outcome != Outcome.OTHER
-            rows.append({"venue": venue_id, "label": label, "outcome": outcome, "decision": name,
-                         "papers": counts[key], "source": "override" if mine else "default"})  # fmt: skip
+            rows.append(
+                {
+                    "venue": venue_id,
+                    "label": label,
+                    "outcome": outcome,
+                    "decision": name,
+                    "papers": counts[key],
+                    "source": "override" if mine else "default",
+                }
+            )
         return rows
 
     def rating_scales(self) -> dict[str, RatingScale]:

@@ -136,9 +136,13 @@ class PostgresStore(SqlStore):
         return True
 
     def nearest(
-        self, model: str, vector: np.ndarray, where: PaperFilter | None = None, limit: int = 10,
+        self,
+        model: str,
+        vector: np.ndarray,
+        where: PaperFilter | None = None,
+        limit: int = 10,
         share: float | None = None,
-    ) -> list[tuple[int, float]]:  # fmt: skip
+    ) -> list[tuple[int, float]]:
         """(pk, inner product) of the `limit` papers nearest to `vector` among those `where` admits.
 
         The HNSW index gives approximate answers, and a filter is applied to the rows its beam found

@@ -143,9 +143,13 @@ class NearestNeighbours(Protocol):
     """A backend that searches vectors itself (PostgreSQL with pgvector) instead of in the caller's memory."""
 
     def nearest(
-        self, model: str, vector: np.ndarray, where: PaperFilter | None = None, limit: int = 10,
+        self,
+        model: str,
+        vector: np.ndarray,
+        where: PaperFilter | None = None,
+        limit: int = 10,
         share: float | None = None,
-    ) -> list[tuple[int, float]]: ...  # fmt: skip
+    ) -> list[tuple[int, float]]: ...
 
     def vector_scores(self, model: str, vector: np.ndarray, pks: Sequence[int]) -> dict[int, float]: ...
 
@@ -158,9 +162,14 @@ class TopicStore(Transactional, Versioned, Protocol):
     def topic_run(self, venue: str) -> tuple[int, str, dict[str, Any]] | None: ...
 
     def put_topics(
-        self, venue: str, generation: int, model: str, params: dict[str, Any],
-        themes: list[StoredTheme], assignments: list[StoredAssignment],
-    ) -> None: ...  # fmt: skip
+        self,
+        venue: str,
+        generation: int,
+        model: str,
+        params: dict[str, Any],
+        themes: list[StoredTheme],
+        assignments: list[StoredAssignment],
+    ) -> None: ...
 
     def themes(self, venue: str, level: int | None = None) -> list[StoredTheme]: ...
 

@@ -281,8 +281,12 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0), []
         pks, short, ratings, outcomes = zip(*rows, strict=True)
-        return (np.array(pks, dtype=np.int64), np.array(short, dtype=bool), np.array(ratings, dtype=np.float64),
-                list(outcomes))  # fmt: skip
+        return (
+            np.array(pks, dtype=np.int64),
+            np.array(short, dtype=bool),
+            np.array(ratings, dtype=np.float64),
+            list(outcomes),
+        )
 
     def pks_of(self, paper_id: str, venue: str | None = None) -> list[int]:
         """Row keys of the papers with this id (in one venue when given), in key order."""

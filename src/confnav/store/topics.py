@@ -47,9 +47,14 @@ class TopicTables:
         return (row[0], row[1], json.loads(row[2])) if row else None
 
     def put_topics(
-        self, venue: str, generation: int, model: str, params: dict[str, Any],
-        themes: list[StoredTheme], assignments: list[StoredAssignment],
-    ) -> None:  # fmt: skip
+        self,
+        venue: str,
+        generation: int,
+        model: str,
+        params: dict[str, Any],
+        themes: list[StoredTheme],
+        assignments: list[StoredAssignment],
+    ) -> None:
         """Replace the venue's themes and assignments (call inside a transaction)."""
         self.count_change("themes")
         self.conn.execute("DELETE FROM themes WHERE venue = ?", (venue,))

@@ -60,10 +60,13 @@ class ChatClient:
         self.config = config
 
     def complete(self, system: str, user: str) -> str:
-        body = json.dumps({
-            "model": self.config.model, "temperature": 0,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-        }).encode()  # fmt: skip
+        body = json.dumps(
+            {
+                "model": self.config.model,
+                "temperature": 0,
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+            }
+        ).encode()
         headers = {"Content-Type": "application/json"}
         if self.config.api_key:
             headers["Authorization"] = f"Bearer {self.config.api_key}"

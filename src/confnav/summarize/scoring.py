@@ -27,39 +27,117 @@ _CONTRIBUTION = re.compile(
     r"our (method|approach|model|framework|algorithm|results?))\b"
 )
 _WORD = re.compile(r"[a-z][a-z-]*")
-_BACKGROUND_WORDS = frozenset({
-    "recent", "recently", "however", "although", "despite", "existing", "prior", "previous", "traditional",
-    "traditionally", "typically", "commonly", "widely", "remain", "remains", "challenging", "popular",
-})  # fmt: skip
+_BACKGROUND_WORDS = frozenset(
+    {
+        "recent",
+        "recently",
+        "however",
+        "although",
+        "despite",
+        "existing",
+        "prior",
+        "previous",
+        "traditional",
+        "traditionally",
+        "typically",
+        "commonly",
+        "widely",
+        "remain",
+        "remains",
+        "challenging",
+        "popular",
+    }
+)
 _NOVELTY_WORDS = frozenset({"novel", "new", "simple", "first"})
-_ARTIFACT_WORDS = frozenset({
-    f"{w}{s}" for w in ("method", "approach", "framework", "algorithm", "model", "architecture", "technique", "system",
-                        "dataset", "benchmark") for s in ("", "s")
-})  # fmt: skip
+_ARTIFACT_WORDS = frozenset(
+    {
+        f"{w}{s}"
+        for w in (
+            "method",
+            "approach",
+            "framework",
+            "algorithm",
+            "model",
+            "architecture",
+            "technique",
+            "system",
+            "dataset",
+            "benchmark",
+        )
+        for s in ("", "s")
+    }
+)
 _AUTHORS = re.compile(r"\b(we|this (paper|work))\b", re.I)
 _OPENS_WITH_AUTHORS = re.compile(r"^(we|this (paper|work|study))\b", re.I)
-_OPENS_WITH_PROPOSAL = re.compile(r"^(we|this (paper|work|study)) (propose|introduce|present|develop|design|describe)",
-                                  re.I)  # fmt: skip
+_OPENS_WITH_PROPOSAL = re.compile(
+    r"^(we|this (paper|work|study)) (propose|introduce|present|develop|design|describe)", re.I
+)
 _DEFINED_NAME = re.compile(r"\(([A-Z][\w-]*[A-Z][\w-]*)\)")  # "… networks (GANs)"
 _CONTRAST = re.compile(r"^(however|but|yet|unfortunately|despite|although|while)\b", re.I)
 
 FEATURES = (
-    "title words", "keyword words", "centrality", "we propose", "we show", "we", "contribution cues",
-    "background cues", "results", "position", "first", "second", "last", "length", "short", "long", "title name",
-    "first we sentence", "opens with we", "opens with a proposal", "novelty", "artifact", "defines a name",
-    "title bigrams", "shortened", "after a contrast", "centrality with title", "title words shown",
+    "title words",
+    "keyword words",
+    "centrality",
+    "we propose",
+    "we show",
+    "we",
+    "contribution cues",
+    "background cues",
+    "results",
+    "position",
+    "first",
+    "second",
+    "last",
+    "length",
+    "short",
+    "long",
+    "title name",
+    "first we sentence",
+    "opens with we",
+    "opens with a proposal",
+    "novelty",
+    "artifact",
+    "defines a name",
+    "title bigrams",
+    "shortened",
+    "after a contrast",
+    "centrality with title",
+    "title words shown",
     "title share of shown",
-)  # fmt: skip
+)
 # Fitted by `benchmarks/tldr_eval.py --fit` (939 abstracts of ICLR 2018 and CoRL 2023; see BENCHMARKS.md).
 WEIGHTS = {
-    "title words": -0.0697, "keyword words": 0.0619, "centrality": 0.0565, "we propose": 0.029, "we show": 0.0062,
-    "we": 0.0197, "contribution cues": -0.0018, "background cues": -0.014, "results": -0.0112, "position": -0.0311,
-    "first": 0.0264, "second": 0.0037, "last": 0.0025, "length": 0.0763, "short": -0.0353, "long": -0.0276,
-    "title name": 0.0067, "first we sentence": 0.0485, "opens with we": 0.0083, "opens with a proposal": 0.0065,
-    "novelty": 0.0156, "artifact": 0.0076, "defines a name": -0.0138, "title bigrams": 0.0069, "shortened": -0.0089,
-    "after a contrast": -0.0061, "centrality with title": 0.0142, "title words shown": 0.145,
+    "title words": -0.0697,
+    "keyword words": 0.0619,
+    "centrality": 0.0565,
+    "we propose": 0.029,
+    "we show": 0.0062,
+    "we": 0.0197,
+    "contribution cues": -0.0018,
+    "background cues": -0.014,
+    "results": -0.0112,
+    "position": -0.0311,
+    "first": 0.0264,
+    "second": 0.0037,
+    "last": 0.0025,
+    "length": 0.0763,
+    "short": -0.0353,
+    "long": -0.0276,
+    "title name": 0.0067,
+    "first we sentence": 0.0485,
+    "opens with we": 0.0083,
+    "opens with a proposal": 0.0065,
+    "novelty": 0.0156,
+    "artifact": 0.0076,
+    "defines a name": -0.0138,
+    "title bigrams": 0.0069,
+    "shortened": -0.0089,
+    "after a contrast": -0.0061,
+    "centrality with title": 0.0142,
+    "title words shown": 0.145,
     "title share of shown": 0.0442,
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -75,8 +153,12 @@ class Context:
     def of(cls, title: str, keywords: Sequence[str]) -> Context:
         names = title_names(title)
         title_terms = _terms(title)
-        return cls(frozenset(title_terms), frozenset(_pairs(title_terms)), frozenset(_terms(" ".join(keywords))),
-                   frozenset(names))  # fmt: skip
+        return cls(
+            frozenset(title_terms),
+            frozenset(_pairs(title_terms)),
+            frozenset(_terms(" ".join(keywords))),
+            frozenset(names),
+        )
 
 
 @lru_cache(maxsize=100_000)
@@ -118,8 +200,9 @@ class Sentence:
     count: int
 
 
-def sentence_features(sentence: Sentence, context: Context, counts: Counter[str], first_we: bool,
-                      after_contrast: bool) -> list[float]:  # fmt: skip
+def sentence_features(
+    sentence: Sentence, context: Context, counts: Counter[str], first_we: bool, after_contrast: bool
+) -> list[float]:
     """The features of one sentence, in FEATURES order; `counts`: in how many sentences of the abstract each term is."""
     text, own, shown = sentence.text, sentence.own, sentence.shown
     lower = text.lower()
@@ -164,8 +247,9 @@ def sentence_features(sentence: Sentence, context: Context, counts: Counter[str]
     ]
 
 
-def features_of(found: list[str], title: str = "", keywords: Sequence[str] = (),
-                shown: Sequence[str] | None = None) -> list[list[float]]:  # fmt: skip
+def features_of(
+    found: list[str], title: str = "", keywords: Sequence[str] = (), shown: Sequence[str] | None = None
+) -> list[list[float]]:
     """The features of every sentence of an abstract; `shown`: the shortened form of each (default: as found)."""
     context = Context.of(title, keywords)
     shown = list(shown) if shown is not None else found
@@ -182,8 +266,9 @@ def features_of(found: list[str], title: str = "", keywords: Sequence[str] = (),
     return rows
 
 
-def score_sentences(found: list[str], title: str = "", keywords: Sequence[str] = (),
-                    shown: Sequence[str] | None = None) -> list[float]:  # fmt: skip
+def score_sentences(
+    found: list[str], title: str = "", keywords: Sequence[str] = (), shown: Sequence[str] | None = None
+) -> list[float]:
     """The score of each sentence of an abstract (higher: more like the authors' own TL;DR)."""
     weights = [WEIGHTS[name] for name in FEATURES]
     return [sum(map(mul, weights, row)) for row in features_of(found, title, keywords, shown)]

@@ -91,51 +91,274 @@ _ADDRESSED_BY = re.compile(
 )
 _DEEDS = {
     gerund: base
-    for base in ("propose", "introduce", "develop", "leverage", "provide", "analyze", "analyse", "use", "present",
-                 "construct", "study", "combine", "generate", "characterize", "formulate", "prove", "design", "learn",
-                 "exploit", "incorporate", "employ", "adopt", "apply", "build", "extend", "train", "derive", "devise",
-                 "reformulate", "cast", "define", "identify", "establish", "augment", "replace", "impose", "enforce",
-                 "add", "model", "explore", "investigate", "conduct", "consider")
+    for base in (
+        "propose",
+        "introduce",
+        "develop",
+        "leverage",
+        "provide",
+        "analyze",
+        "analyse",
+        "use",
+        "present",
+        "construct",
+        "study",
+        "combine",
+        "generate",
+        "characterize",
+        "formulate",
+        "prove",
+        "design",
+        "learn",
+        "exploit",
+        "incorporate",
+        "employ",
+        "adopt",
+        "apply",
+        "build",
+        "extend",
+        "train",
+        "derive",
+        "devise",
+        "reformulate",
+        "cast",
+        "define",
+        "identify",
+        "establish",
+        "augment",
+        "replace",
+        "impose",
+        "enforce",
+        "add",
+        "model",
+        "explore",
+        "investigate",
+        "conduct",
+        "consider",
+    )
     for gerund in ((base[:-1] if base.endswith("e") else base) + "ing", "modelling" if base == "model" else "")
     if gerund
-}  # fmt: skip
-_CUT_BEFORE = frozenset({  # where a trailing clause holding a pointing phrase may be cut off
-    "to", "for", "which", "thereby", "and", "so", "thus", "in", "while", "whereas", "where", "using", "via",
-    "through", "with", "allowing", "enabling",
-})  # fmt: skip
-_KEEPS_NEXT = frozenset({  # words that do not end a clause: "with respect to", "tries to", "able to"
-    "respect", "due", "according", "tries", "try", "aims", "aim", "seeks", "seek", "able", "unable", "needs", "need",
-    "wants", "want", "learns", "learn", "attempts", "attempt", "how", "order", "has", "have", "allows", "allow",
-    "helps", "help", "tends", "tend", "fails", "fail", "is", "are", "way", "ways", "leads", "lead", "led", "leading",
-    "contributes", "contribute", "refers", "refer", "corresponds", "correspond", "belongs", "belong", "amounts",
-})  # fmt: skip
+}
+_CUT_BEFORE = frozenset(
+    {  # where a trailing clause holding a pointing phrase may be cut off
+        "to",
+        "for",
+        "which",
+        "thereby",
+        "and",
+        "so",
+        "thus",
+        "in",
+        "while",
+        "whereas",
+        "where",
+        "using",
+        "via",
+        "through",
+        "with",
+        "allowing",
+        "enabling",
+    }
+)
+_KEEPS_NEXT = frozenset(
+    {  # words that do not end a clause: "with respect to", "tries to", "able to"
+        "respect",
+        "due",
+        "according",
+        "tries",
+        "try",
+        "aims",
+        "aim",
+        "seeks",
+        "seek",
+        "able",
+        "unable",
+        "needs",
+        "need",
+        "wants",
+        "want",
+        "learns",
+        "learn",
+        "attempts",
+        "attempt",
+        "how",
+        "order",
+        "has",
+        "have",
+        "allows",
+        "allow",
+        "helps",
+        "help",
+        "tends",
+        "tend",
+        "fails",
+        "fail",
+        "is",
+        "are",
+        "way",
+        "ways",
+        "leads",
+        "lead",
+        "led",
+        "leading",
+        "contributes",
+        "contribute",
+        "refers",
+        "refer",
+        "corresponds",
+        "correspond",
+        "belongs",
+        "belong",
+        "amounts",
+    }
+)
 # Words a shortened sentence must not end on ("… and show.", "… given by.", "… the exponent bias, and the."); the
 # first group never ends an English sentence, so a TL;DR ending on one is a fragment (rule_violations).
-NEVER_ENDS = frozenset({
-    "a", "an", "the", "and", "or", "but", "nor", "whose", "whereas", "than", "such", "including", "via", "namely",
-    "between", "by", "its", "their", "our", "show", "shows", "prove", "proves", "demonstrate", "demonstrates",
-    "observe", "observes", "reveal", "reveals", "because", "unless", "although", "whether", "whenever",
-})  # fmt: skip
+NEVER_ENDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "whose",
+        "whereas",
+        "than",
+        "such",
+        "including",
+        "via",
+        "namely",
+        "between",
+        "by",
+        "its",
+        "their",
+        "our",
+        "show",
+        "shows",
+        "prove",
+        "proves",
+        "demonstrate",
+        "demonstrates",
+        "observe",
+        "observes",
+        "reveal",
+        "reveals",
+        "because",
+        "unless",
+        "although",
+        "whether",
+        "whenever",
+    }
+)
 _NO_CUT_ENDS = NEVER_ENDS | {
-    "that", "which", "where", "while", "however", "of", "to", "for", "with", "from", "in", "on", "at", "as", "into",
-    "onto", "is", "are", "be", "find", "finds", "argue", "argues", "suggest", "suggests", "require", "requires",
-    "ensure", "ensures", "assume", "assumes", "guarantee", "guarantees", "implies", "indicate", "indicates",
-    "more", "less", "much", "very", "various", "several", "each", "every", "some", "any", "another", "both", "also",
-    "first", "firstly", "second", "secondly", "showing", "demonstrating", "suggesting", "indicating", "proving",
-    "when", "if", "since", "though", "until", "denoted", "called", "named", "termed", "dubbed",
-}  # fmt: skip
+    "that",
+    "which",
+    "where",
+    "while",
+    "however",
+    "of",
+    "to",
+    "for",
+    "with",
+    "from",
+    "in",
+    "on",
+    "at",
+    "as",
+    "into",
+    "onto",
+    "is",
+    "are",
+    "be",
+    "find",
+    "finds",
+    "argue",
+    "argues",
+    "suggest",
+    "suggests",
+    "require",
+    "requires",
+    "ensure",
+    "ensures",
+    "assume",
+    "assumes",
+    "guarantee",
+    "guarantees",
+    "implies",
+    "indicate",
+    "indicates",
+    "more",
+    "less",
+    "much",
+    "very",
+    "various",
+    "several",
+    "each",
+    "every",
+    "some",
+    "any",
+    "another",
+    "both",
+    "also",
+    "first",
+    "firstly",
+    "second",
+    "secondly",
+    "showing",
+    "demonstrating",
+    "suggesting",
+    "indicating",
+    "proving",
+    "when",
+    "if",
+    "since",
+    "though",
+    "until",
+    "denoted",
+    "called",
+    "named",
+    "termed",
+    "dubbed",
+}
 # A cut must not leave the first half of a pair open ("not only X" without "but also Y", "between X" without "and Y").
 _PAIR_OPENS = re.compile(r"\b(not only|one hand|between|both|either|neither)\b", re.I)
 _PAIR_CLOSES = {
     opens: re.compile(rf"\b{closes}\b", re.I)
-    for opens, closes in (("not only", "but"), ("one hand", "other hand"), ("between", "and"), ("both", "and"),
-                          ("either", "or"), ("neither", "nor"))
-}  # fmt: skip
+    for opens, closes in (
+        ("not only", "but"),
+        ("one hand", "other hand"),
+        ("between", "and"),
+        ("both", "and"),
+        ("either", "or"),
+        ("neither", "nor"),
+    )
+}
 _PLURAL = re.compile(r"\b(?!(its|this|thus|various|previous)\b)\w+[^su's]s\b", re.I)
-_VERB_FIRST = frozenset({  # a rest opening with one of these leaves its subject in the kept part, its verb cut off
-    "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "shall", "should", "must", "has",
-    "have", "had", "does", "do", "did",
-})  # fmt: skip
+_VERB_FIRST = frozenset(
+    {  # a rest opening with one of these leaves its subject in the kept part, its verb cut off
+        "is",
+        "are",
+        "was",
+        "were",
+        "can",
+        "could",
+        "may",
+        "might",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "must",
+        "has",
+        "have",
+        "had",
+        "does",
+        "do",
+        "did",
+    }
+)
 # A word opening another item of a list, not another clause: a name, a noun or an adjective ("depth prediction," |
 # "optical flow"); after "and", also an adverb ("integrates convolutional" | "and fully connected layers").
 _ADJECTIVE_ENDINGS = "al|ic|ive|ous|ful|able|ible"
@@ -157,10 +380,27 @@ _MAY_BE_VERB = re.compile(
     re.I,
 )
 _DASH = re.compile(r"(?<=\s)[–—-](?=\s)|—|-{2,}")  # a dash opening or closing an aside ("X -- namely Y -- Z")
-_CLAUSE_WORDS = frozenset({
-    "which", "that", "whose", "where", "while", "whereas", "by", "using", "via", "through", "with", "without", "and",
-    "but", "thereby", "allowing", "enabling",
-})  # fmt: skip
+_CLAUSE_WORDS = frozenset(
+    {
+        "which",
+        "that",
+        "whose",
+        "where",
+        "while",
+        "whereas",
+        "by",
+        "using",
+        "via",
+        "through",
+        "with",
+        "without",
+        "and",
+        "but",
+        "thereby",
+        "allowing",
+        "enabling",
+    }
+)
 OPENERS = r"under|given|assuming|while|whereas|if|when|since|because|as|for|with"  # words opening a clause
 CONJUNCTION_OPENING = re.compile(r"^(and|or|but|nor|yet|so)\b", re.I)
 MAIN_CLAUSE = re.compile(r"\b(we|this (paper|work))\b", re.I)
@@ -363,5 +603,11 @@ def _reported_clause(kept: str) -> str:
 
 
 _CUT_FAULTS = (
-    _ends_badly, _inside_aside, _inside_pair, _inside_list, _verb_cut_off, _main_clause_cut_off, _reported_without_verb,
-)  # fmt: skip
+    _ends_badly,
+    _inside_aside,
+    _inside_pair,
+    _inside_list,
+    _verb_cut_off,
+    _main_clause_cut_off,
+    _reported_without_verb,
+)

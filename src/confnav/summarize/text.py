@@ -26,18 +26,68 @@ def clean(text: str) -> str:
 
 
 _GREEK = (  # in Unicode order from α (U+03B1) and Α (U+0391); "" for final sigma, which has no LaTeX name
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi",
-    "omicron", "pi", "rho", "", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
-)  # fmt: skip
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "omicron",
+    "pi",
+    "rho",
+    "",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+)
 # LaTeX symbols as the reader would see them ("\Omega(d^2)" → "Ω(d^2)", "\mathbb{R}^d\times\{\pm 1\}" → "R^d×±1").
 _LATEX_SYMBOLS = {
-    "times": "×", "pm": "±", "cdot": "·", "otimes": "⊗", "infty": "∞", "sqrt": "√", "sim": "~", "approx": "≈",
-    "in": "∈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ll": "≪", "gg": "≫", "to": "→",
-    "rightarrow": "→", "leftarrow": "←", "propto": "∝", "nabla": "∇", "partial": "∂", "ell": "ℓ", "prime": "′",
-    "ldots": "…", "cdots": "…", "dots": "…", "ast": "*", "mid": "|", "epsilon": "ε", "varepsilon": "ε",
+    "times": "×",
+    "pm": "±",
+    "cdot": "·",
+    "otimes": "⊗",
+    "infty": "∞",
+    "sqrt": "√",
+    "sim": "~",
+    "approx": "≈",
+    "in": "∈",
+    "leq": "≤",
+    "le": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "neq": "≠",
+    "ll": "≪",
+    "gg": "≫",
+    "to": "→",
+    "rightarrow": "→",
+    "leftarrow": "←",
+    "propto": "∝",
+    "nabla": "∇",
+    "partial": "∂",
+    "ell": "ℓ",
+    "prime": "′",
+    "ldots": "…",
+    "cdots": "…",
+    "dots": "…",
+    "ast": "*",
+    "mid": "|",
+    "epsilon": "ε",
+    "varepsilon": "ε",
     **{name: chr(code) for name, code in zip(_GREEK, range(0x3B1, 0x3CA), strict=True) if name},
     **{name.capitalize(): chr(code) for name, code in zip(_GREEK, range(0x391, 0x3AA), strict=True) if name},
-}  # fmt: skip
+}
 
 
 def _strip_latex(text: str) -> str:
@@ -46,7 +96,10 @@ def _strip_latex(text: str) -> str:
     text = re.sub(r"\\[A-Za-z]+\{([^{}]*)\}", r"\1", text)  # \emph{X}, \underline{c}omposite: the words
     text = re.sub(  # {\it X}, \mathbf x
         r"\\(it|bf|em|sc|tt|rm|sl|sf|small|large|Large|footnotesize|normalsize|math(bf|bb|cal|rm|it|sf)|boldsymbol|bm)"
-        r"\b\s*", "", text)  # fmt: skip
+        r"\b\s*",
+        "",
+        text,
+    )
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
     return text.replace("{", "").replace("}", "").replace("\\", "").replace("$", "")
 

@@ -165,9 +165,10 @@ def extractive_tldr(abstract: str, title: str = "", keywords: Sequence[str] = ()
     if best is None or best in background or _speaks(shown[best], names):
         return shown[best] if best is not None else None
     speaking = (  # telling what they do, not how it scored ("our method outperforms …")
-        i for i in ranked
+        i
+        for i in ranked
         if i not in background and _speaks(shown[i], names) and not _SCORED.search(shown[i]) and is_acceptable(shown[i])
-    )  # fmt: skip
+    )
     spoken = next(speaking, best)
     return shown[spoken if scores[best] < scores[spoken] + SILENT_MARGIN else best]
 
@@ -183,9 +184,10 @@ def background_sentences(found: list[str], title: str) -> set[int]:
     first = next((i for i, sentence in enumerate(found) if _AUTHORS.search(sentence)), len(found))
     names = title_names(title)
     return {
-        i for i in range(first)
+        i
+        for i in range(first)
         if not (_defines_own(found[i], title) or _NOVELTY.search(found[i]) or any(n in found[i] for n in names))
-    }  # fmt: skip
+    }
 
 
 def _defines_own(sentence: str, title: str) -> bool:

@@ -95,9 +95,11 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
     except NotFoundError as exc:
         result.failures.append(str(exc))
         return result
-    claimed = [(key, unescape(value)) for key, value in _HTML_FACT.findall(text)] if html else [
-        (key, value) for value, key in _MD_FACT.findall(text)
-    ]  # fmt: skip
+    claimed = (
+        [(key, unescape(value)) for key, value in _HTML_FACT.findall(text)]
+        if html
+        else [(key, value) for value, key in _MD_FACT.findall(text)]
+    )
     truth = expected_facts(store, venue)
     for key, shown in claimed:
         if key.startswith("config."):

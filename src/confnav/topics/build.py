@@ -164,9 +164,17 @@ class TopicBuilder:
         return sub
 
     def _themes(
-        self, venue: str, data: TopicVectors, labels: np.ndarray, sub: np.ndarray,
-        top_labels: list, taken: set[str], closeness: np.ndarray, xy: np.ndarray, prose: Prose,
-    ) -> tuple[list[StoredTheme], list[str | None]]:  # fmt: skip
+        self,
+        venue: str,
+        data: TopicVectors,
+        labels: np.ndarray,
+        sub: np.ndarray,
+        top_labels: list,
+        taken: set[str],
+        closeness: np.ndarray,
+        xy: np.ndarray,
+        prose: Prose,
+    ) -> tuple[list[StoredTheme], list[str | None]]:
         themes: list[StoredTheme] = []
         sub_ids: list[str | None] = [None] * len(labels)
         for theme, name in enumerate(top_labels):

@@ -68,9 +68,12 @@ class LeidenClusterer:
         import leidenalg
 
         partition = leidenalg.find_partition(
-            graph, leidenalg.RBConfigurationVertexPartition, weights="weight",
-            resolution_parameter=resolution, seed=seed,
-        )  # fmt: skip
+            graph,
+            leidenalg.RBConfigurationVertexPartition,
+            weights="weight",
+            resolution_parameter=resolution,
+            seed=seed,
+        )
         return np.array(partition.membership, dtype=np.int64), float(partition.quality())
 
     def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray:

@@ -99,9 +99,13 @@ class TopicsNotReady(ConfnavError):
 
 
 def ensure_topics(
-    store: AnalysisStore, venue: str, builder: TopicBuilder | None = None, progress: Progress | None = None,
-    rebuild: bool = False, themes: int | None = None,
-) -> bool:  # fmt: skip
+    store: AnalysisStore,
+    venue: str,
+    builder: TopicBuilder | None = None,
+    progress: Progress | None = None,
+    rebuild: bool = False,
+    themes: int | None = None,
+) -> bool:
     """Build the venue's themes when missing, stale (papers or model changed) or asked differently.
 
     A store that defers long work to background jobs (a shared web server) never builds here: stale

@@ -300,9 +300,11 @@ def label_faults(label: str, members: Sequence[Paper], prose: Prose, beside: Seq
     uses = PhraseUse(members, prose)
     one_title = int(uses.of(label).sum()) == 1
     return LabelFaults(
-        uses.incomplete(label), one_title, one_title and "after" in uses.open_ends(label),
+        uses.incomplete(label),
+        one_title,
+        one_title and "after" in uses.open_ends(label),
         [phrase for phrase in beside if uses.incomplete(phrase)],
-    )  # fmt: skip
+    )
 
 
 def is_cut(label: str, members: Sequence[Paper], prose: Prose | None = None) -> bool:

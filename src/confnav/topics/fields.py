@@ -12,13 +12,32 @@ from __future__ import annotations
 # A field's name as authors write it → phrases implying it (matched as stemmed words in order).
 FIELDS: dict[str, tuple[str, ...]] = {
     "computer vision": (
-        "vision", "image", "video", "object detection", "semantic segmentation", "instance segmentation", "pixel",
-        "cnn", "face recognition", "pose estimation", "optical flow", "depth estimation",
+        "vision",
+        "image",
+        "video",
+        "object detection",
+        "semantic segmentation",
+        "instance segmentation",
+        "pixel",
+        "cnn",
+        "face recognition",
+        "pose estimation",
+        "optical flow",
+        "depth estimation",
     ),
     "natural language processing": (
-        "nlp", "natural language", "language model", "machine translation", "question answering", "text",
-        "summarization", "dialogue", "word embedding", "sentence", "named entity",
+        "nlp",
+        "natural language",
+        "language model",
+        "machine translation",
+        "question answering",
+        "text",
+        "summarization",
+        "dialogue",
+        "word embedding",
+        "sentence",
+        "named entity",
     ),
     "speech": ("speech", "audio", "speaker", "asr", "spoken"),
     "robotics": ("robot", "manipulation", "grasping", "locomotion"),
-}  # fmt: skip
+}

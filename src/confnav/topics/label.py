@@ -30,16 +30,45 @@ KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a ph
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
 TITLE_EVIDENCE = 2  # a label from title words alone must be in this many of its theme's titles (else: too few to judge)
 TOO_GENERIC = frozenset(
-    {"deep learning", "machine learning", "neural networks", "neural network", "deep neural networks",
-     "deep neural network", "artificial intelligence", "ai", "ml", "dl", "learning", "theory", "empirical study"}
-)  # fmt: skip
+    {
+        "deep learning",
+        "machine learning",
+        "neural networks",
+        "neural network",
+        "deep neural networks",
+        "deep neural network",
+        "artificial intelligence",
+        "ai",
+        "ml",
+        "dl",
+        "learning",
+        "theory",
+        "empirical study",
+    }
+)
 
 
 # Words that join a phrase to the rest of its title, so a phrase holding one is rarely a name of its own.
 _JOINING = STOPWORDS | {
-    "without", "yet", "more", "most", "very", "also", "using", "towards", "toward", "via", "versus", "beyond",
-    "through", "across", "within", "into", "among", "against",
-}  # fmt: skip
+    "without",
+    "yet",
+    "more",
+    "most",
+    "very",
+    "also",
+    "using",
+    "towards",
+    "toward",
+    "via",
+    "versus",
+    "beyond",
+    "through",
+    "across",
+    "within",
+    "into",
+    "among",
+    "against",
+}
 
 
 @dataclass
@@ -126,9 +155,14 @@ class CTfidfLabeler:
     where no phrase reaches `broad` of its papers, is named by two phrases when the second reaches `mixed` more."""
 
     def __init__(
-        self, top: int = 8, min_share: float = 0.05, shortlist: int = 30, coverage_weight: float = 0.5,
-        broad: float = 0.5, mixed: float = 0.1,
-    ) -> None:  # fmt: skip
+        self,
+        top: int = 8,
+        min_share: float = 0.05,
+        shortlist: int = 30,
+        coverage_weight: float = 0.5,
+        broad: float = 0.5,
+        mixed: float = 0.1,
+    ) -> None:
         self.top = top
         self.min_share = min_share
         self.shortlist = shortlist
@@ -179,16 +213,24 @@ class CTfidfLabeler:
         return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]]) for g in range(groups)]
 
     def _keywords(
-        self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray,
+        self,
+        ranked: list[tuple[float, str]],
+        shown: dict[str, str],
+        uses: PhraseUse,
+        own: np.ndarray,
         evidence: int = 0,
-    ) -> list[str]:  # fmt: skip
+    ) -> list[str]:
         """A theme's top phrases (`top` of them, see _usable)."""
         return list(islice(self._usable(ranked, shown, uses, own, evidence), self.top))
 
     def _usable(
-        self, ranked: list[tuple[float, str]], shown: dict[str, str], uses: PhraseUse, own: np.ndarray,
+        self,
+        ranked: list[tuple[float, str]],
+        shown: dict[str, str],
+        uses: PhraseUse,
+        own: np.ndarray,
         evidence: int = 0,
-    ) -> Iterator[str]:  # fmt: skip
+    ) -> Iterator[str]:
         """A theme's phrases in rank order: no cut phrase ("graph neural", "shot learning"), no second spelling of
         one already given ("multitask learning" after "multi-task learning"); with `evidence`, none from title
         words alone in fewer titles."""
@@ -208,8 +250,13 @@ class CTfidfLabeler:
         score, share, best = max((row for row in scored if _fuller(row, top, uses, own)), key=_merit, default=top)
         if share >= self.broad:
             return best
-        pairs = [(s, f"{best}{PAIR}{phrase}") for s, inside, phrase in self._scored(
-            [p for _, _, p in scored if not nested(p, best)], uses, own, used, best) if s > score]  # fmt: skip
+        pairs = [
+            (s, f"{best}{PAIR}{phrase}")
+            for s, inside, phrase in self._scored(
+                [p for _, _, p in scored if not nested(p, best)], uses, own, used, best
+            )
+            if s > score
+        ]
         return max(pairs, key=lambda pair: pair[0])[1] if pairs else best
 
     def _scored(
@@ -249,9 +296,7 @@ def _class_tfidf(counts: list[Counter[str]], sizes: Sequence[float]) -> list[dic
     ]
 
 
-def _word_scores(
-    papers: Sequence[Paper], labels: np.ndarray, groups: int, sizes: np.ndarray
-) -> list[dict[str, float]]:
+def _word_scores(papers: Sequence[Paper], labels: np.ndarray, groups: int, sizes: np.ndarray) -> list[dict[str, float]]:
     """Each theme's words (stemmed, from titles and keywords) by c-TF-IDF over the members using them. A phrase's
     words added up break ties between phrases as frequent: "vortical flow simulation" over "wet foam" among
     simulation papers, not the alphabet."""

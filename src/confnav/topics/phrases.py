@@ -23,9 +23,12 @@ def nested(phrase: str, other: str) -> bool:
     mechanisms") or a variant spelling ("explainability", "explanability"): no second part that repeats the first."""
     a, b = sorted((phrase, other), key=lambda p: len(words(p)))
     return (
-        stems(a) <= stems(b) or _joined(a, b) or (len(words(a)) == 1 and abbreviates(a.lower().rstrip("s"), b))
-        or _same_head(a, b) or _variant_spelling(a, b)
-    )  # fmt: skip
+        stems(a) <= stems(b)
+        or _joined(a, b)
+        or (len(words(a)) == 1 and abbreviates(a.lower().rstrip("s"), b))
+        or _same_head(a, b)
+        or _variant_spelling(a, b)
+    )
 
 
 def _same_head(phrase: str, other: str) -> bool:

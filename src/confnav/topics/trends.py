@@ -78,9 +78,13 @@ def trends(store: AnalysisStore, source: str, target: str, top: int = 15, min_co
 
 
 def theme_changes(
-    store: AnalysisStore, source: str, target: str, before: TopicVectors, after: TopicVectors,
+    store: AnalysisStore,
+    source: str,
+    target: str,
+    before: TopicVectors,
+    after: TopicVectors,
     facts: list[ThemeFacts] | None = None,
-) -> list[ShareChange]:  # fmt: skip
+) -> list[ShareChange]:
     """Each theme of `target` with its share of papers there and among `source`'s papers, biggest gain first
     (`facts`: the target's level-1 theme facts, when the caller already has them)."""
     if source == target:

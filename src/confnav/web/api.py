@@ -25,8 +25,9 @@ MAX_LIMIT = 100
 MAP_GRID = 10_000
 
 
-def _filter(venue: str | None, decision: str | None, author: str | None, keyword: str | None,
-            min_rating: float | None) -> PaperFilter:  # fmt: skip
+def _filter(
+    venue: str | None, decision: str | None, author: str | None, keyword: str | None, min_rating: float | None
+) -> PaperFilter:
     """Empty form fields mean no condition."""
     return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating)
 
@@ -137,10 +138,13 @@ def similar(
 
 @router.get("/recommend")
 def recommend(
-    request: Request, like: list[str] = Query(default=[]), unlike: list[str] = Query(default=[]),
-    text: str | None = Query(None, max_length=8000), limit: int = Query(10, ge=1, le=MAX_LIMIT),
+    request: Request,
+    like: list[str] = Query(default=[]),
+    unlike: list[str] = Query(default=[]),
+    text: str | None = Query(None, max_length=8000),
+    limit: int = Query(10, ge=1, le=MAX_LIMIT),
     include_rejected: bool = False,
-) -> dict[str, object]:  # fmt: skip
+) -> dict[str, object]:
     """A reading list from liked papers; rejected and withdrawn papers only with `include_rejected`."""
     results = state_of(request).searcher.recommend(like, unlike, text, limit=limit, include_rejected=include_rejected)
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
@@ -193,9 +197,12 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
 
 @router.get("/rank")
 def rank(  # type: ignore[no-untyped-def]
-    request: Request, venue: str, top: int = Query(20, ge=1, le=MAX_LIMIT), theme: str | None = None,
+    request: Request,
+    venue: str,
+    top: int = Query(20, ge=1, le=MAX_LIMIT),
+    theme: str | None = None,
     at_conference: bool = False,
-):  # fmt: skip
+):
     """The must-read ranking; `at_conference` keeps to what was known when the venue opened (no citations)."""
     state = state_of(request)  # ranking computes every signal: once per store state
     ranker = WeightedRanker(at_conference=at_conference)
@@ -236,9 +243,11 @@ def list_papers(request: Request, name: str) -> dict[str, object]:
 
 @router.post("/lists/{name}/papers", status_code=201)
 def add_paper(
-    request: Request, name: str, id: str = Body(..., embed=True, max_length=100),
+    request: Request,
+    name: str,
+    id: str = Body(..., embed=True, max_length=100),
     venue: str | None = Body(None, embed=True, max_length=100),
-) -> dict[str, object]:  # fmt: skip
+) -> dict[str, object]:
     """Add a paper (its venue tells apart papers that share an id) to a reading list."""
     with state_of(request).writing(request) as store:
         paper = store.add_to_list(name, id, venue)
@@ -267,7 +276,10 @@ def export_csv(request: Request, name: str) -> PlainTextResponse:
 
 @router.get("/lists/{name}/recommend")
 def list_recommend(
-    request: Request, name: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), decision: str | None = None,
+    request: Request,
+    name: str,
+    limit: int = Query(10, ge=1, le=MAX_LIMIT),
+    decision: str | None = None,
     include_rejected: bool = False,
 ) -> dict[str, object]:
     """Papers like the list's (never those), optionally only of one decision or `accepted`; rejected and withdrawn

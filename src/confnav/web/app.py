@@ -55,9 +55,11 @@ log = logging.getLogger("confnav.web")
 
 
 def create_app(
-    db: Path | str, token: str | None = None, read_only: bool = False,
+    db: Path | str,
+    token: str | None = None,
+    read_only: bool = False,
     allowed_hosts: Collection[str] | None = LOOPBACK_HOSTS,
-) -> FastAPI:  # fmt: skip
+) -> FastAPI:
     """The app over the store at `db` (a file or a postgresql:// URL); `token`, when given, is required for
     every write, and a `read_only` app refuses them all. Requests naming another Host than `allowed_hosts`
     (None: any) are refused, so a web page whose name resolves to this machine cannot use it."""
@@ -73,9 +75,13 @@ def create_app(
         store.close()
 
     app = FastAPI(
-        title="confnav", description="A local navigator for conference papers.", version="0.1.0",
-        docs_url=None, redoc_url=None, lifespan=lifespan,  # docs pages load assets from a CDN; /openapi.json is served
-    )  # fmt: skip
+        title="confnav",
+        description="A local navigator for conference papers.",
+        version="0.1.0",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,  # docs pages load assets from a CDN; /openapi.json is served
+    )
     app.state.confnav = AppState(store, Searcher(store), token, read_only, db)  # type: ignore[arg-type]
 
     @app.exception_handler(TopicsNotReady)
@@ -206,17 +212,23 @@ def app_from_environment() -> FastAPI:
     env = os.environ
     hosts = env.get("CONFNAV_SERVE_HOSTS")
     app = create_app(
-        env["CONFNAV_SERVE_DB"], env.get("CONFNAV_SERVE_TOKEN") or None, env.get("CONFNAV_SERVE_READ_ONLY") == "1",
+        env["CONFNAV_SERVE_DB"],
+        env.get("CONFNAV_SERVE_TOKEN") or None,
+        env.get("CONFNAV_SERVE_READ_ONLY") == "1",
         None if hosts is None else hosts.split(","),
-    )  # fmt: skip
+    )
     _warm(app)
     return app
 
 
 def serve(
-    db: Path | str, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, read_only: bool = False,
+    db: Path | str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 1,
+    read_only: bool = False,
     allow_hosts: Collection[str] = (),
-) -> None:  # fmt: skip
+) -> None:
     """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token."""
     import uvicorn
 
@@ -229,14 +241,21 @@ def serve(
     mode = " (read-only)" if read_only else ""
     if workers > 1:
         listening.close()  # each worker binds the port itself
-        os.environ.update(CONFNAV_SERVE_DB=str(db), CONFNAV_SERVE_TOKEN=token or "",
-                          CONFNAV_SERVE_READ_ONLY="1" if read_only else "")  # fmt: skip
+        os.environ.update(
+            CONFNAV_SERVE_DB=str(db), CONFNAV_SERVE_TOKEN=token or "", CONFNAV_SERVE_READ_ONLY="1" if read_only else ""
+        )
         if hosts is not None:
             os.environ["CONFNAV_SERVE_HOSTS"] = ",".join(sorted(hosts))
         print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True)
         _print_token(token)
-        uvicorn.run("confnav.web.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                    **server_settings())  # fmt: skip
+        uvicorn.run(
+            "confnav.web.app:app_from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            **server_settings(),
+        )
         return
     app = create_app(db, token, read_only, hosts)
     _warm(app)

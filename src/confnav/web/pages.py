@@ -65,38 +65,69 @@ def home(request: Request) -> HTMLResponse:
 
 @router.get("/search", response_class=HTMLResponse)
 def search_page(
-    request: Request, q: str = Query("", max_length=4000), mode: str = "hybrid", venue: str = "",
-    decision: str = "", author: str = "", keyword: str = "", min_rating: float | None = Query(None, ge=0, le=10),
-    sort: str = "relevance", page_number: int = Query(1, ge=1, le=500, alias="page"),
+    request: Request,
+    q: str = Query("", max_length=4000),
+    mode: str = "hybrid",
+    venue: str = "",
+    decision: str = "",
+    author: str = "",
+    keyword: str = "",
+    min_rating: float | None = Query(None, ge=0, le=10),
+    sort: str = "relevance",
+    page_number: int = Query(1, ge=1, le=500, alias="page"),
     limit: int = Query(20, ge=1, le=MAX_LIMIT),
-) -> HTMLResponse:  # fmt: skip
+) -> HTMLResponse:
     state = state_of(request)
     hits, error, notices, results = [], None, [], None
     if q.strip():
         try:
             results = state.searcher.search(
-                q, mode=mode, where=_filter(venue, decision, author, keyword, min_rating),  # type: ignore[arg-type]
-                limit=limit, offset=(page_number - 1) * limit, sort=sort,
-            )  # fmt: skip
+                q,
+                mode=mode,
+                where=_filter(venue, decision, author, keyword, min_rating),  # type: ignore[arg-type]
+                limit=limit,
+                offset=(page_number - 1) * limit,
+                sort=sort,
+            )
             hits, notices = [h.to_dict() for h in results.hits], results.notices
         except ConfnavError as exc:
             error = str(exc)
-    form = {"q": q, "mode": mode, "venue": venue, "decision": decision, "author": author, "keyword": keyword,
-            "min_rating": "" if min_rating is None else min_rating, "sort": sort, "limit": limit}  # fmt: skip
+    form = {
+        "q": q,
+        "mode": mode,
+        "venue": venue,
+        "decision": decision,
+        "author": author,
+        "keyword": keyword,
+        "min_rating": "" if min_rating is None else min_rating,
+        "sort": sort,
+        "limit": limit,
+    }
     shown = {k: v for k, v in form.items() if v not in ("", None) and (k, v) not in DEFAULTS}
     paging = {
-        "first": (page_number - 1) * limit + 1, "last": (page_number - 1) * limit + len(hits),
+        "first": (page_number - 1) * limit + 1,
+        "last": (page_number - 1) * limit + len(hits),
         "previous": f"/search?{urlencode(shown | {'page': page_number - 1})}" if page_number > 1 else None,
         "next": f"/search?{urlencode(shown | {'page': page_number + 1})}" if len(hits) == limit else None,
         "matching": results.matching if results else None,
-    }  # fmt: skip
+    }
     venues = [s.venue for s in state.store.venues()]
     decisions = state.store.decision_names()
     lists = state.store.reading_lists()
     return page(
-        request, "search.html", hits=hits, error=error, notices=notices, form=form, venues=venues, decisions=decisions,
-        paging=paging, sorts=SORT_NAMES, lists=lists, nav_venue=venue if venue in {v.id for v in venues} else "",
-    )  # fmt: skip
+        request,
+        "search.html",
+        hits=hits,
+        error=error,
+        notices=notices,
+        form=form,
+        venues=venues,
+        decisions=decisions,
+        paging=paging,
+        sorts=SORT_NAMES,
+        lists=lists,
+        nav_venue=venue if venue in {v.id for v in venues} else "",
+    )
 
 
 @router.get("/paper/{paper_id:path}", response_class=HTMLResponse)
@@ -111,8 +142,15 @@ def paper_page(request: Request, paper_id: str, venue: str | None = None, simila
     lists = state.store.reading_lists()
     here = f"/paper/{quote(paper_id, safe='')}?venue={quote(str(data['venue']), safe='')}"
     switch = {"all": everything, "on": f"{here}&similar=all#similar", "off": f"{here}#similar"}
-    return page(request, "paper.html", paper=data, similar=[h.to_dict() for h in found.hits], lists=lists,
-                switch=switch, nav_venue=data["venue"])  # fmt: skip
+    return page(
+        request,
+        "paper.html",
+        paper=data,
+        similar=[h.to_dict() for h in found.hits],
+        lists=lists,
+        switch=switch,
+        nav_venue=data["venue"],
+    )
 
 
 @router.get("/author/{name}", response_class=HTMLResponse)
@@ -156,8 +194,9 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     others = [s.venue for s in store.venues() if s.venue.id != venue]
-    return page(request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others,
-                nav_venue=venue)  # fmt: skip
+    return page(
+        request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others, nav_venue=venue
+    )
 
 
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
@@ -176,8 +215,9 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
     )
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
     parent = next((t for t in store.themes(venue, 1) if t.id == theme.parent), None)  # a sub-theme's parent
-    return page(request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown, parent=parent,
-                nav_venue=venue)  # fmt: skip
+    return page(
+        request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown, parent=parent, nav_venue=venue
+    )
 
 
 @router.get("/trends", response_class=HTMLResponse)

@@ -254,6 +254,7 @@ class AppState:
             if pk in papers
         }
 
+
 def _size(value: object) -> int:
     """About how many bytes an answer holds: exact for encoded bodies, a generous guess for other values."""
     if isinstance(value, bytes | str):
