@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -13,20 +12,13 @@ from confnav.ingest import IngestResult, ingest
 from confnav.progress import Progress
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
+from confnav.settings import Settings
 from confnav.store import SqliteStore
 from confnav.summarize.verify import VerificationError, verify_text
 from confnav.topics import ensure_topics
 
 DEMO_FILE = "iclr2021-paperlist-page1.md"
 DEMO_VENUE = "iclr2021"
-
-
-def cache_dir() -> Path:
-    """`$CONFNAV_CACHE`, else `$XDG_CACHE_HOME/confnav`, else `~/.cache/confnav`."""
-    if explicit := os.environ.get("CONFNAV_CACHE"):
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "confnav"
 
 
 def demo_data_path() -> Path:
@@ -47,7 +39,7 @@ class Demo:
 
 def build_demo(folder: Path | None = None, progress: Progress | None = None) -> Demo:
     """Build a fresh demo store from the bundled page (an earlier demo store is replaced)."""
-    folder = folder or cache_dir()
+    folder = folder or Settings.load().cache_dir
     folder.mkdir(parents=True, exist_ok=True)
     db_path = folder / "demo.db"
     db_path.unlink(missing_ok=True)

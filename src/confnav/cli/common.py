@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
+from confnav.settings import Settings
 from confnav.store import DEFAULT_DB, PaperFilter, open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -122,12 +123,24 @@ def print_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
 
+def cli_settings() -> Settings:
+    """The settings of this run of the command, read once from the environment and config file (the root
+    command keeps them; the verbs' own flags are applied where they are read)."""
+    context = click.get_current_context(silent=True)
+    root = context.find_root() if context else None
+    if root is None:
+        return Settings.load()
+    if not isinstance(root.obj, Settings):
+        root.obj = Settings.load()
+    return root.obj
+
+
 def with_store(func: F, create: bool = False) -> F:
     """Open the store named by --db (it must exist unless `create`), pass it as `store`, close it afterwards."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, db: str | None, **kwargs: Any) -> Any:
-        with open_store(db or root_option("db"), create) as store:
+        with open_store(db or root_option("db"), create, settings=cli_settings()) as store:
             return func(*args, store=store, **kwargs)
 
     return store_options(wrapper)  # type: ignore[return-value]

@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, json_option, out, print_json, with_new_or_existing_store, with_store
+from confnav.cli.common import (
+    RichProgress,
+    cli_settings,
+    json_option,
+    out,
+    print_json,
+    with_new_or_existing_store,
+    with_store,
+)
 from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.fetch.openreview import OpenReviewClient
@@ -49,7 +57,7 @@ def fetch_openreview_cmd(
     Logs in from OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD or OPENREVIEW_TOKEN (never printed or stored).
     """
     with RichProgress(quiet) as progress:
-        client = OpenReviewClient.from_environment(base_url, v1_url, progress=progress)
+        client = OpenReviewClient.from_settings(cli_settings(), base_url, v1_url, progress=progress)
         result = fetch_openreview(
             store, store.files_home(), venue_id, snapshot=snapshot, full=full, client=client, progress=progress
         )
@@ -69,7 +77,13 @@ def fetch_paperlists_cmd(
     """One conference-year of the community paperlists project, e.g. nips2024 or cvpr2025."""
     with RichProgress(quiet) as progress:
         result = fetch_paperlists(
-            store, store.files_home(), venue, base_url=base_url, snapshot=snapshot, progress=progress
+            store,
+            store.files_home(),
+            venue,
+            base_url=base_url,
+            snapshot=snapshot,
+            progress=progress,
+            settings=cli_settings(),
         )
     _report(result, as_json)
 
@@ -118,7 +132,7 @@ def fetch_citations_cmd(
     as_json: bool,
 ) -> None:
     """Citation counts of a venue's papers, stored as the `citations` signal the ranking explains."""
-    service = (SemanticScholar if provider == "s2" else OpenAlex).from_environment(base_url)
+    service = (SemanticScholar if provider == "s2" else OpenAlex).from_settings(cli_settings(), base_url)
     with RichProgress(quiet) as progress:
         result = fetch_citations(store, store.pick_venue(venue), service, titles=not no_titles, progress=progress)
     if as_json:

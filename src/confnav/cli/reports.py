@@ -9,7 +9,7 @@ import click
 from rich.table import Table as RichTable
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, themes_with_progress, with_store
+from confnav.cli.common import cli_settings, json_option, out, print_json, themes_with_progress, with_store
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
@@ -28,7 +28,7 @@ from confnav.summarize.verify import VerificationError, verify_file, verify_text
 @with_store
 def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
-    result = make_summarizer().tldr(store.get_paper(paper_id, venue))
+    result = make_summarizer(cli_settings()).tldr(store.get_paper(paper_id, venue))
     if as_json:
         print_json(result.to_dict())
     else:
@@ -81,7 +81,7 @@ def report_overview(
     config = load_venue_config(venue_config)
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # the overview says what is missing
-    built = build_overview(store, venue, summarizer=make_summarizer(), per_theme=per_theme, config=config)
+    built = build_overview(store, venue, summarizer=make_summarizer(cli_settings()), per_theme=per_theme, config=config)
     _write(built, fmt, output, store)
 
 
@@ -101,7 +101,9 @@ def report_digest(
     like: tuple[str, ...],
 ) -> None:
     """Must-read digest: the top papers with TL;DR, authors, decision and why each is there."""
-    built = build_digest(store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=make_summarizer())
+    built = build_digest(
+        store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=make_summarizer(cli_settings())
+    )
     _write(built, fmt, output, store)
 
 

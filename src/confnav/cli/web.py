@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import root_option, store_options
+from confnav.cli.common import cli_settings, root_option, store_options
 from confnav.errors import MissingExtraError
-from confnav.store import default_location, open_store
+from confnav.store import open_store
 
 
 @cli.command()
@@ -33,8 +33,11 @@ from confnav.store import default_location, open_store
 )
 def serve(db: str | None, host: str, port: int, workers: int, read_only: bool, allow_hosts: tuple[str, ...]) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
-    location = db or root_option("db") or default_location()
-    with open_store(location, read_only=read_only):  # a missing or unreadable store is one clear line, first
+    settings = cli_settings()
+    location = db or root_option("db") or settings.db
+    with open_store(
+        location, read_only=read_only, settings=settings
+    ):  # a missing or unreadable store is one clear line, first
         pass
     run_server(location, host, port, workers, read_only, allow_hosts)
 

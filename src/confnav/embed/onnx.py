@@ -19,6 +19,7 @@ import numpy as np
 
 from confnav.embed.base import PretrainedEmbedder, ProgressFn, normalize
 from confnav.errors import ConfnavError, MissingExtraError
+from confnav.settings import Settings
 
 ONNX_SUFFIX = ":onnx-int8pc"
 MAX_TOKENS = 256
@@ -26,9 +27,7 @@ EXPORT_RECIPE = "eager-fused-int8-per-channel"  # all-MiniLM-L6-v2 was trained o
 
 
 def onnx_cache_root() -> Path:
-    from confnav.demo import cache_dir
-
-    return cache_dir() / "onnx"
+    return Settings.load().cache_dir / "onnx"
 
 
 def _model_folder(source: Path) -> Path:

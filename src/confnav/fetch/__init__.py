@@ -18,11 +18,11 @@ from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot
 from confnav.ingest import IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
+from confnav.settings import Settings
 from confnav.store.protocols import IngestStore
 
 __all__ = ["FetchError", "FetchResult", "fetch_openreview", "fetch_paperlists"]
 
-PAPERLISTS_URL = "https://raw.githubusercontent.com/papercopilot/paperlists/main"
 PAPERLISTS_NAMES = {"neurips": "nips"}  # the project's folder names where they differ from confnav's series ids
 
 
@@ -57,13 +57,14 @@ def fetch_openreview(
     full: bool = False,
     client: OpenReviewClient | None = None,
     progress: Progress | None = None,
+    settings: Settings | None = None,
 ) -> FetchResult:
     """Every submission of an OpenReview venue with its public reviews and decision, into the store.
 
     With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`).
     """
     progress = progress or Silent()
-    client = client or OpenReviewClient.from_environment(progress=progress)
+    client = client or OpenReviewClient.from_settings(settings or Settings.load(), progress=progress)
     path = snapshot or default_snapshot(store_path, "openreview", venue_id)
     entries, newest = read_snapshot(path)
     info = client.venue(venue_id)
@@ -106,11 +107,12 @@ def fetch_paperlists(
     snapshot: Path | None = None,
     http: HttpClient | None = None,
     progress: Progress | None = None,
+    settings: Settings | None = None,
 ) -> FetchResult:
     """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested."""
     parsed = Venue.parse(venue)
     folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
-    client = http or HttpClient(base_url or os.environ.get("CONFNAV_PAPERLISTS_URL") or PAPERLISTS_URL)
+    client = http or HttpClient(base_url or (settings or Settings.load()).paperlists_url)
     try:
         data = client.get(f"/{folder}/{folder}{parsed.year}.json")
     except FetchError as exc:

@@ -9,7 +9,6 @@ Keys come from `S2_API_KEY` and `OPENALEX_API_KEY`, never printed.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,10 +19,9 @@ from confnav.errors import ConfnavError
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.model import Paper, title_key
 from confnav.progress import Progress, Silent
+from confnav.settings import Settings  # placed by ruff below
 from confnav.store.protocols import AnalysisStore
 
-S2_URL = "https://api.semanticscholar.org/graph/v1"
-OPENALEX_URL = "https://api.openalex.org"
 S2_BATCH, OPENALEX_BATCH = 500, 100
 _ACL_ID = re.compile(r"^(\d{4}\.[a-z]+-[a-z0-9]+\.\d+|[A-Z]\d{2}-\d{4})$")
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/([0-9]{4}\.[0-9]{4,5})")
@@ -82,11 +80,15 @@ class SemanticScholar:
     name: str = "Semantic Scholar"
 
     @classmethod
-    def from_environment(cls, base_url: str | None = None, **http: Any) -> SemanticScholar:
-        client = HttpClient(base_url or os.environ.get("CONFNAV_S2_URL") or S2_URL, **http)
-        if key := os.environ.get("S2_API_KEY"):
-            client.headers["x-api-key"] = key
+    def from_settings(cls, settings: Settings, base_url: str | None = None, **http: Any) -> SemanticScholar:
+        client = HttpClient(base_url or settings.s2_url, **http)
+        if settings.s2_api_key:
+            client.headers["x-api-key"] = settings.s2_api_key
         return cls(client)
+
+    @classmethod
+    def from_environment(cls, base_url: str | None = None, **http: Any) -> SemanticScholar:
+        return cls.from_settings(Settings.load(), base_url, **http)
 
     def by_ids(self, papers: list[Paper]) -> dict[str, int]:
         found: dict[str, int] = {}
@@ -125,13 +127,16 @@ class OpenAlex:
     name: str = "OpenAlex"
 
     @classmethod
-    def from_environment(cls, base_url: str | None = None, **http: Any) -> OpenAlex:
-        key = os.environ.get("OPENALEX_API_KEY")
-        if not key:
+    def from_settings(cls, settings: Settings, base_url: str | None = None, **http: Any) -> OpenAlex:
+        if not settings.openalex_api_key:
             raise ConfnavError("OpenAlex needs an API key since 2026: set OPENALEX_API_KEY (free at openalex.org)")
-        client = HttpClient(base_url or os.environ.get("CONFNAV_OPENALEX_URL") or OPENALEX_URL, **http)
-        client.headers["Authorization"] = f"Bearer {key}"
+        client = HttpClient(base_url or settings.openalex_url, **http)
+        client.headers["Authorization"] = f"Bearer {settings.openalex_api_key}"
         return cls(client)
+
+    @classmethod
+    def from_environment(cls, base_url: str | None = None, **http: Any) -> OpenAlex:
+        return cls.from_settings(Settings.load(), base_url, **http)
 
     def by_ids(self, papers: list[Paper]) -> dict[str, int]:
         found: dict[str, int] = {}

@@ -9,7 +9,6 @@ re-reads only the submissions they belong to. Since 2026 OpenReview answers anon
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,9 +16,8 @@ from typing import Any
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.snapshot import PageLog
 from confnav.progress import Progress, Silent
+from confnav.settings import Settings  # placed by ruff below
 
-API2_URL = "https://api2.openreview.net"
-API1_URL = "https://api.openreview.net"
 PAGE = 1000
 LOGIN_HELP = (
     "set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD (or OPENREVIEW_TOKEN) in the environment;"
@@ -45,19 +43,30 @@ class OpenReviewClient:
     progress: Progress = field(default_factory=Silent)
 
     @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        base_url: str | None = None,
+        v1_url: str | None = None,
+        progress: Progress | None = None,
+        **http: Any,
+    ) -> OpenReviewClient:
+        api2 = HttpClient(base_url or settings.openreview_url, **http)
+        api1 = HttpClient(v1_url or settings.openreview_v1_url, **http)
+        client = cls(api2, api1, progress or Silent())
+        client.log_in(settings)
+        return client
+
+    @classmethod
     def from_environment(
         cls, base_url: str | None = None, v1_url: str | None = None, progress: Progress | None = None, **http: Any
     ) -> OpenReviewClient:
-        api2 = HttpClient(base_url or os.environ.get("CONFNAV_OPENREVIEW_URL") or API2_URL, **http)
-        api1 = HttpClient(v1_url or os.environ.get("CONFNAV_OPENREVIEW_V1_URL") or API1_URL, **http)
-        client = cls(api2, api1, progress or Silent())
-        client.log_in()
-        return client
+        return cls.from_settings(Settings.load(), base_url, v1_url, progress, **http)
 
-    def log_in(self) -> None:
+    def log_in(self, settings: Settings) -> None:
         """A token from OPENREVIEW_TOKEN, or one from /login with OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD."""
-        token = os.environ.get("OPENREVIEW_TOKEN")
-        username, password = os.environ.get("OPENREVIEW_USERNAME"), os.environ.get("OPENREVIEW_PASSWORD")
+        token = settings.openreview_token
+        username, password = settings.openreview_username, settings.openreview_password
         if not token and username and password:
             try:
                 answer = self.api2.post("/login", {"id": username, "password": password})

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from confnav.errors import ConfnavError
+from confnav.settings import DEFAULT_DB, Settings
 from confnav.store.base import PaperFilter, VenueSummary
 from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
 from confnav.store.sqlite import SqliteStore
 
-DEFAULT_DB = "confnav.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = [
@@ -30,7 +29,7 @@ __all__ = [
 
 def default_location() -> str:
     """`$CONFNAV_DB` if set (a file path or a postgresql:// URL), else `./confnav.db`."""
-    return os.environ.get("CONFNAV_DB") or DEFAULT_DB
+    return Settings.load().db
 
 
 def is_postgres(location: str | Path) -> bool:
@@ -46,19 +45,26 @@ def describe(location: str | Path) -> str:
     return str(location)
 
 
-def open_store(location: str | Path | None = None, create: bool = False, read_only: bool = False) -> SqlStore:
-    """Open (and migrate) the store at a file path or postgresql:// URL, or the default location.
+def open_store(
+    location: str | Path | None = None, create: bool = False, read_only: bool = False, settings: Settings | None = None
+) -> SqlStore:
+    """Open (and migrate) the store at a file path or postgresql:// URL, or the settings' store location.
 
     Only ingest should `create` a store file; a PostgreSQL database is given its schema when first opened.
     """
-    where = str(location) if location else default_location()
+    settings = settings or Settings.load()
+    where = str(location) if location else settings.db
+    store: SqlStore
     if is_postgres(where):
         from confnav.store.postgres import PostgresStore
 
-        return PostgresStore(where, read_only=read_only)
-    path = Path(where)
-    if not create and not path.exists():
-        raise ConfnavError(
-            f"no store at {path}: create one with 'confnav ingest FILE --db {path}' (or try 'confnav demo')"
-        )
-    return SqliteStore(path, read_only=read_only)
+        store = PostgresStore(where, read_only=read_only)
+    else:
+        path = Path(where)
+        if not create and not path.exists():
+            raise ConfnavError(
+                f"no store at {path}: create one with 'confnav ingest FILE --db {path}' (or try 'confnav demo')"
+            )
+        store = SqliteStore(path, read_only=read_only)
+    store.settings = settings
+    return store

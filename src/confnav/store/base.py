@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from confnav.model import Decision, Outcome, Venue
+
+if TYPE_CHECKING:
+    from confnav.store.protocols import Versioned
 
 
 def canonical_json(value: Any) -> str:
@@ -14,10 +17,10 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def serves_requests(store: object) -> bool:
+def serves_requests(store: Versioned) -> bool:
     """Whether the store answers a server's requests: then a read never writes (no theme build, no cache),
-    and long work runs as a background job."""
-    return bool(getattr(store, "background_builds", False))
+    and long work runs as a background job. Said by the settings the store was opened with."""
+    return store.settings.serving
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import numpy as np
 
 from confnav.decisions import DecisionTable
 from confnav.model import Decision, Paper, RatingScale, Venue
+from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
 
@@ -31,7 +32,10 @@ class Transactional(Protocol):
 
 
 class Versioned(Protocol):
-    """Change counters: equal counters, equal answers (caches key on them)."""
+    """Change counters: equal counters, equal answers (caches key on them); and the settings the store was
+    opened with (whether it serves requests)."""
+
+    settings: Settings
 
     def generation(self) -> int: ...
 

@@ -19,6 +19,7 @@ import numpy as np
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
+from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary, canonical_json
 from confnav.store.connection import Connection
@@ -56,6 +57,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
 
     conn: Connection
     location: str  # what messages call the store: its file, or its URL without the password
+    settings: Settings = Settings()  # open_store gives each store the settings it was opened with
     keeps_rows = True  # cache every paper in memory between changes (a laptop store); False streams them
 
     read_only: bool = False
@@ -106,9 +108,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
     def files_home(self) -> Path:
         """A path whose folder holds the files that belong with this store (fetch snapshots): by default in the
         cache folder, under a name made from the store's location."""
-        from confnav.demo import cache_dir
-
-        return cache_dir() / "stores" / hashlib.sha1(self.location.encode()).hexdigest()[:12] / "store"
+        return self.settings.cache_dir / "stores" / hashlib.sha1(self.location.encode()).hexdigest()[:12] / "store"
 
     # --- writes (inside a transaction) ---
 

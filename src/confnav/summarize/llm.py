@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import tomllib
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 
 from confnav.errors import ConfnavError
 from confnav.model import Paper
+from confnav.settings import Settings
 from confnav.summarize.tldr import ExtractiveSummarizer, Tldr, is_self_contained
 
 log = logging.getLogger("confnav.llm")
@@ -39,18 +37,11 @@ class LLMConfig:
     timeout: float = 20.0
 
     @classmethod
-    def from_environment(cls) -> LLMConfig | None:
+    def from_settings(cls, settings: Settings) -> LLMConfig | None:
         """The configured endpoint, or None when no LLM is configured (the offline default)."""
-        table: dict[str, object] = {}
-        if config := os.environ.get("CONFNAV_CONFIG"):
-            try:
-                table = tomllib.loads(Path(config).read_text(encoding="utf-8")).get("llm", {})
-            except (OSError, tomllib.TOMLDecodeError) as exc:
-                raise ConfnavError(f"{config}: cannot read the [llm] settings: {exc}") from None
-        url = os.environ.get("CONFNAV_LLM_URL") or table.get("url")
-        model = os.environ.get("CONFNAV_LLM_MODEL") or table.get("model") or "default"
-        key = os.environ.get("CONFNAV_LLM_API_KEY") or os.environ.get(str(table.get("api_key_env") or "_unset_"))
-        return cls(str(url).rstrip("/"), str(model), key or None) if url else None
+        if not settings.llm_url:
+            return None
+        return cls(settings.llm_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout)
 
 
 class ChatClient:
@@ -181,7 +172,7 @@ def numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
-def make_summarizer() -> ExtractiveSummarizer | LLMSummarizer:
+def make_summarizer(settings: Settings | None = None) -> ExtractiveSummarizer | LLMSummarizer:
     """The LLM summarizer when one is configured, else the offline extractive one."""
-    config = LLMConfig.from_environment()
+    config = LLMConfig.from_settings(settings or Settings.load())
     return LLMSummarizer(ChatClient(config)) if config else ExtractiveSummarizer()

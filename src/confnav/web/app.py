@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import re
 import secrets
 import socket
@@ -23,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
 from confnav.search.engine import Searcher
+from confnav.settings import Settings
 from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
 from confnav.web.api import router as api_router
@@ -59,11 +59,17 @@ def create_app(
     token: str | None = None,
     read_only: bool = False,
     allowed_hosts: Collection[str] | None = LOOPBACK_HOSTS,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app over the store at `db` (a file or a postgresql:// URL); `token`, when given, is required for
     every write, and a `read_only` app refuses them all. Requests naming another Host than `allowed_hosts`
     (None: any) are refused, so a web page whose name resolves to this machine cannot use it."""
-    store = ThreadStores(db, read_only=read_only)
+    settings = (settings or Settings.load()).replace(
+        db=str(db),
+        write_token=token,
+        allowed_hosts=None if allowed_hosts is None else tuple(sorted(allowed_hosts)),
+    )
+    store = ThreadStores(db, read_only=read_only, settings=settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -207,16 +213,10 @@ async def _read_body(receive: Receive) -> tuple[Receive, tuple[int, str] | None]
 
 
 def app_from_environment() -> FastAPI:
-    """The app each worker process of `serve --workers N` builds, from settings its parent put in the environment
-    (the token and a database password never appear on a command line)."""
-    env = os.environ
-    hosts = env.get("CONFNAV_SERVE_HOSTS")
-    app = create_app(
-        env["CONFNAV_SERVE_DB"],
-        env.get("CONFNAV_SERVE_TOKEN") or None,
-        env.get("CONFNAV_SERVE_READ_ONLY") == "1",
-        None if hosts is None else hosts.split(","),
-    )
+    """The app each worker process of `serve --workers N` builds, from the settings its parent handed over in a
+    private file (the token and a database password never appear on a command line)."""
+    settings = Settings.for_worker()
+    app = create_app(settings.db, settings.write_token, settings.read_only, settings.allowed_hosts, settings)
     _warm(app)
     return app
 
@@ -241,11 +241,12 @@ def serve(
     mode = " (read-only)" if read_only else ""
     if workers > 1:
         listening.close()  # each worker binds the port itself
-        os.environ.update(
-            CONFNAV_SERVE_DB=str(db), CONFNAV_SERVE_TOKEN=token or "", CONFNAV_SERVE_READ_ONLY="1" if read_only else ""
-        )
-        if hosts is not None:
-            os.environ["CONFNAV_SERVE_HOSTS"] = ",".join(sorted(hosts))
+        Settings.load().replace(
+            db=str(db),
+            write_token=token,
+            read_only=read_only,
+            allowed_hosts=None if hosts is None else tuple(sorted(hosts)),
+        ).hand_to_workers()
         print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True)
         _print_token(token)
         uvicorn.run(

@@ -20,6 +20,7 @@ from fastapi import Request
 
 from confnav.errors import ConfnavError
 from confnav.search.engine import Searcher
+from confnav.settings import Settings
 from confnav.store import open_store
 from confnav.store.derived import versions_of
 from confnav.store.protocols import Store
@@ -47,10 +48,9 @@ class ThreadStores:
     a read per request made every request thread wait for the interpreter lock after each query.
     """
 
-    background_builds = True
-
-    def __init__(self, location: str | Path, read_only: bool = False) -> None:
+    def __init__(self, location: str | Path, read_only: bool = False, settings: Settings | None = None) -> None:
         self.location, self.read_only = location, read_only
+        self.settings = (settings or Settings.load()).replace(serving=True, read_only=read_only)
         self._local = threading.local()
         self._opened: list[SqlStore] = []
         self._lock = threading.Lock()
@@ -63,7 +63,7 @@ class ThreadStores:
     def current(self) -> SqlStore:
         store: SqlStore | None = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = open_store(self.location, read_only=self.read_only)
+            store = self._local.store = open_store(self.location, read_only=self.read_only, settings=self.settings)
             store.wait_for_writers(WRITE_WAIT)
             if hasattr(store, "_rows"):
                 store._rows = self._rows
@@ -221,7 +221,7 @@ class AppState:
 
         def run() -> None:
             try:
-                with open_store(self.location) as store:
+                with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
                     ensure_topics(store, venue, rebuild=rebuild)
                     store.finish_job(job["id"], "done", f"themes of {venue} built")
                 self.store.forget_state()
