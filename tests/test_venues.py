@@ -324,7 +324,7 @@ def test_reports_of_venues_without_reviews_are_generated_and_verified(themed_ven
         keys = {f.key for f in overview.facts}
     assert "venue.acceptance_rate" not in keys and "venue.accepted" in keys  # only accepted papers are listed
     assert "lists" in overview.intro and overview.sections and all(s.citations for s in overview.sections)
-    assert "The data holds no reviewer ratings." in stats.notes
+    assert "The data holds no reviewer ratings or keywords." in stats.notes  # one line for all that is missing
     assert any("accepted papers only" in note for note in stats.notes)
 
 

@@ -11,7 +11,7 @@ from rich.table import Table as RichTable
 from confnav.cli import cli
 from confnav.cli.common import cli_settings, json_option, out, print_json, themes_with_progress, with_store
 from confnav.reports.digest import build_digest
-from confnav.reports.facts import venue_facts
+from confnav.reports.facts import data_gaps, venue_facts
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
@@ -127,6 +127,8 @@ def stats(store: Store, venue: str | None, as_json: bool) -> None:
         return
     for fact in venue_facts(store, venue):
         out.print(f"{fact.label}: {fact.value}", markup=False)
+    for note in data_gaps(list(store.iter_papers(venue))):  # why a section is left out, not a table without rows
+        out.print(note, markup=False)
     for table in stats_tables(store, venue):
         shown = RichTable(title=table.caption, title_justify="left", box=None, header_style="bold")
         for i, name in enumerate(table.header):

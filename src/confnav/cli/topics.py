@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, json_option, out, print_json, themes_with_progress, with_store
+from confnav.cli.common import RichProgress, err, json_option, out, print_json, themes_with_progress, with_store
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.map_image import render_map
+from confnav.topics.trends import comparison_notice
 
 
 def _rate(value: float | None) -> str:
@@ -88,9 +89,11 @@ def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None
 @with_store
 def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) -> None:
     """Which themes and keywords grew or shrank between two venues, and which keywords are new."""
-    store.get_venue(source)
+    comparison_notice(store.get_venue(source), store.get_venue(target))  # refused before themes are built
     themes_with_progress(store, target)
     result = trends(store, source, target, top=top)
+    if result.notice:
+        err.print(f"notice: {result.notice}", markup=False)
     if as_json:
         print_json(result.to_dict())
         return

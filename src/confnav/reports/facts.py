@@ -88,15 +88,19 @@ def data_gaps(papers: list[Paper]) -> list[str]:
         gaps.append("The data holds no decisions, so nothing here counts acceptances.")
     elif not lists_rejections(decisions):
         gaps.append("The data lists accepted papers only (no rejected submissions), so it gives no acceptance rate.")
+    absent, first = [], len(gaps)
     for name, present in (
         ("reviewer ratings", sum(bool(p.ratings) for p in papers)),
         ("abstracts", sum(bool(p.abstract) for p in papers)),
         ("keywords", sum(bool(p.keywords) for p in papers)),
     ):
         if not present:
-            gaps.append(f"The data holds no {name}.")
+            absent.append(name)
         elif present < n / 2:
             gaps.append(f"Only {present:,} of {n:,} papers have {name}.")
+    if absent:  # one line for all that is missing, so that a report says why its sections are left out
+        names = absent[0] if len(absent) == 1 else ", ".join(absent[:-1]) + " or " + absent[-1]
+        gaps.insert(first, f"The data holds no {names}.")
     return gaps
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from confnav.model import Paper, RatingScale, fold, name_key
+from confnav.model import Outcome, Paper, RatingScale, fold, name_key
 from confnav.reports.charts import bar_chart, rating_histogram
 from confnav.reports.facts import data_gaps, lists_rejections, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution, paper_affiliations
@@ -18,6 +19,35 @@ from confnav.reports.model import Chart, Report, Table, count, decimal, percent,
 from confnav.store.protocols import PaperReader
 
 TOP = 15
+
+
+@dataclass(frozen=True)
+class Holds:
+    """What a venue's data holds, so that a table or column is shown only when the data can fill it."""
+
+    decisions: bool  # some paper has a known decision
+    rejections: bool  # the data lists submissions that were not accepted, not only accepted papers
+    ratings: bool
+    orals: bool  # some accepted paper is an oral
+    keywords: bool
+
+    @classmethod
+    def of(cls, papers: list[Paper]) -> Holds:
+        decisions = [p.decision for p in papers]
+        return cls(
+            decisions=any(d.outcome is not Outcome.UNKNOWN for d in decisions),
+            rejections=lists_rejections(decisions),
+            ratings=any(p.ratings for p in papers),
+            orals=any(d.accepted and d.kind == "oral" for d in decisions),
+            keywords=any(p.keywords for p in papers),
+        )
+
+
+def _columns(table: Table, shown: list[bool]) -> Table:
+    """The table with only the columns marked shown (those the data can fill)."""
+    keep = [i for i, flag in enumerate(shown) if flag]
+    rows = [[row[i] for i in keep] for row in table.rows]
+    return Table(table.id, table.caption, [table.header[i] for i in keep], rows)
 
 
 def _mean(values: list[float]) -> str:
@@ -33,7 +63,12 @@ def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
 
 
 def decision_table(papers: list[Paper]) -> Table:
+    """Papers by decision with their share of the decided submissions (of the listed papers when the data lists
+    accepted papers only, so that no share reads as an acceptance rate); no rows when the data holds no decisions."""
+    if not Holds.of(papers).decisions:
+        return Table("decisions", "Decisions", [], [])
     decided = sum(p.decision.decided for p in papers)
+    share = "Share of decided" if lists_rejections([p.decision for p in papers]) else "Share of listed papers"
     rows = [
         [
             name,
@@ -43,7 +78,7 @@ def decision_table(papers: list[Paper]) -> Table:
         ]
         for name, group in _by_decision(papers).items()
     ]
-    return Table("decisions", "Decisions", ["Decision", "Outcome", "Papers", "Share of decided"], rows)
+    return Table("decisions", "Decisions", ["Decision", "Outcome", "Papers", share], rows)
 
 
 def rating_table(papers: list[Paper]) -> Table:
@@ -84,6 +119,7 @@ def agreement_table(papers: list[Paper]) -> Table:
 
 
 def author_table(papers: list[Paper]) -> Table:
+    """Authors by accepted papers; orals only when the venue has orals, submissions only when it lists them."""
     accepted: Counter[str] = Counter()
     orals: Counter[str] = Counter()
     submitted: Counter[str] = Counter()
@@ -95,9 +131,12 @@ def author_table(papers: list[Paper]) -> Table:
             submitted[key] += 1
             accepted[key] += paper.decision.accepted
             orals[key] += paper.decision.accepted and paper.decision.kind == "oral"
-    top = sorted(accepted, key=lambda k: (-accepted[k], -orals[k], k))[:TOP]
+    top = sorted((k for k in accepted if accepted[k]), key=lambda k: (-accepted[k], -orals[k], k))[:TOP]
     rows = [[names[k].most_common(1)[0][0], count(accepted[k]), count(orals[k]), count(submitted[k])] for k in top]
-    return Table("authors", "Authors with the most accepted papers", ["Author", "Accepted", "Orals", "Submitted"], rows)
+    header = ["Author", "Accepted", "Orals", "Submitted"]
+    table = Table("authors", "Authors with the most accepted papers", header, rows)
+    holds = Holds.of(papers)
+    return _columns(table, [True, True, holds.orals, holds.rejections])
 
 
 def institution_table(papers: list[Paper]) -> Table:
@@ -112,6 +151,9 @@ def institution_table(papers: list[Paper]) -> Table:
 
 
 def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, min_papers: int = 15) -> Table:
+    """Keywords by papers (or by mean rating); accepted counts only when the data lists more than accepted papers,
+    ratings only when it holds them; no rows by rating without ratings."""
+    holds = Holds.of(papers)
     groups: dict[str, list[Paper]] = defaultdict(list)
     shown: dict[str, Counter[str]] = defaultdict(Counter)
     for paper in papers:
@@ -124,6 +166,7 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
         return statistics.fmean(values) if values else 0.0
 
     if by_rating:
+        groups = groups if holds.ratings else {}
         keys = sorted((k for k in groups if len(groups[k]) >= min_papers), key=lambda k: (-mean_rating(k), k))[:10]
         table_id, caption = "keyword_rating", f"Highest-rated keywords (at least {min_papers} papers)"
     else:
@@ -138,7 +181,8 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
         ]
         for k in keys
     ]
-    return Table(table_id, caption, ["Keyword", "Papers", "Accepted", "Mean rating"], rows)
+    table = Table(table_id, caption, ["Keyword", "Papers", "Accepted", "Mean rating"], rows)
+    return _columns(table, [True, True, holds.rejections, holds.ratings])
 
 
 def year_table(store: PaperReader, venue: str) -> Table | None:
@@ -168,7 +212,11 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
         ("Orals", kind("oral")),
         ("Spotlights", kind("spotlight")),
     ]
+    holds = [Holds.of(ps) for _, ps in columns]
+    rejections = any(h.rejections for h in holds)
+    measures = [(label, m) for label, m in measures if rejections or not label.startswith(("Decided", "Acceptance"))]
     rows = [[label, *(measure(ps) for _, ps in columns)] for label, measure in measures]
+    rows = [row for row in rows if row[0] not in ("Orals", "Spotlights") or any(c != "0" for c in row[1:])]
     means = [[p.rating_mean for p in ps if p.rating_mean is not None] for _, ps in columns]
     if all(means):
         rows.append(["Rating scale", *(scale.describe() for scale in scales)])
@@ -180,6 +228,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
 
 
 def stats_tables(store: PaperReader, venue: str) -> list[Table]:
+    """The tables the venue's data can fill, in report order: a table without rows is left out."""
     papers = list(store.iter_papers(venue))
     tables = [
         decision_table(papers),
@@ -192,7 +241,7 @@ def stats_tables(store: PaperReader, venue: str) -> list[Table]:
     ]
     if (years := year_table(store, venue)) is not None:
         tables.append(years)
-    return tables
+    return [t for t in tables if t.rows]
 
 
 def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> Report:
@@ -206,9 +255,11 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
         "(Google Research and Google Brain count as Google, for example)."
     )
     report.notes = data_gaps(papers)
+    if report.notes:
+        report.intro += " Tables the data cannot fill are left out; the notes at the end say what it lacks."
     report.tables = stats_tables(store, venue)
     if charts:
-        top = next(t for t in report.tables if t.id == "keywords").rows[:15]
+        top = next((t.rows[:15] for t in report.tables if t.id == "keywords"), [])
         counts = [float(plain(row[1])) for row in top]  # type: ignore[arg-type]
         if any(p.ratings for p in papers):
             report.charts.append(
@@ -232,4 +283,5 @@ def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
         "facts": {f.key: plain(f.value) for f in shown},
         "labels": {f.key: f.label for f in shown},
         "tables": tables,
+        "notes": data_gaps(list(store.iter_papers(venue))),
     }

@@ -14,10 +14,11 @@ import numpy as np
 
 from confnav.embed.base import normalize
 from confnav.errors import ConfnavError
-from confnav.model import Paper, fold
+from confnav.model import Paper, Venue, fold
 from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import TopicVectors, topic_vectors
 from confnav.topics.facts import ThemeFacts, theme_facts
+from confnav.topics.spellings import Spellings
 
 
 @dataclass
@@ -57,11 +58,13 @@ class Trends:
     keywords_grown: list[ShareChange]
     keywords_shrunk: list[ShareChange]
     keywords_new: list[ShareChange]
+    notice: str | None = None  # said when the two venues are of different series
 
     def to_dict(self) -> dict[str, object]:
         return {
             "from": self.source,
             "to": self.target,
+            "notice": self.notice,
             "themes": [t.to_dict() for t in self.themes],
             "keywords_grown": [k.to_dict() for k in self.keywords_grown],
             "keywords_shrunk": [k.to_dict() for k in self.keywords_shrunk],
@@ -69,12 +72,37 @@ class Trends:
         }
 
 
+def comparison_notice(source: Venue, target: Venue) -> str | None:
+    """Trends run forward in time: a `source` later than `target` is refused; venues of two series are compared
+    with a notice saying so (their fields and keywords differ), and None when both are of one series."""
+    if source.id == target.id:
+        raise ConfnavError("--from and --to name the same venue")
+    if source.year > target.year:
+        raise ConfnavError(
+            f"{source.name} is later than {target.name}: trends run forward in time "
+            f"(--from {target.id} --to {source.id})"
+        )
+    if source.conference != target.conference:
+        return (
+            f"{source.name} and {target.name} are different conferences: shares of their themes and keywords "
+            "differ by field, not only by year"
+        )
+    return None
+
+
+def earlier_in_series(venues: list[Venue], venue: Venue) -> list[Venue]:
+    """The venues a trend to `venue` may start from: the same series, earlier years, latest first."""
+    earlier = [v for v in venues if v.conference == venue.conference and v.year < venue.year]
+    return sorted(earlier, key=lambda v: -v.year)
+
+
 def trends(store: AnalysisStore, source: str, target: str, top: int = 15, min_count: int = 8) -> Trends:
-    """Compare `source` (earlier) with `target`, whose themes must exist."""
+    """Compare `source` (earlier) with `target`, whose themes must exist (see comparison_notice)."""
+    notice = comparison_notice(store.get_venue(source), store.get_venue(target))
     before, after = topic_vectors(store, source), topic_vectors(store, target)
     themes = theme_changes(store, source, target, before, after)
-    grown, shrunk, new = _keyword_changes(before.papers, after.papers, top, min_count)
-    return Trends(source, target, themes, grown, shrunk, new)
+    grown, shrunk, new = keyword_changes(before.papers, after.papers, top, min_count)
+    return Trends(source, target, themes, grown, shrunk, new, notice)
 
 
 def theme_changes(
@@ -114,26 +142,27 @@ def _assignments(store: AnalysisStore, venue: str, pks: list[int], ids: list[str
     return np.array([index[stored[pk].theme] for pk in pks])
 
 
-def _keyword_shares(papers: list[Paper]) -> tuple[Counter[str], dict[str, str]]:
+def _keyword_shares(papers: list[Paper], spellings: Spellings) -> Counter[str]:
+    """Papers per keyword group: a paper giving two spellings of one keyword counts once."""
     counts: Counter[str] = Counter()
-    display: dict[str, str] = {}
     for paper in papers:
-        keys = {fold(k): k.strip().lower() for k in paper.keywords if fold(k)}
-        counts.update(keys.keys())
-        for key, shown in keys.items():
-            display.setdefault(key, shown)
-    return counts, display
+        counts.update({spellings.group(k) for k in paper.keywords if fold(k)})
+    return counts
 
 
-def _keyword_changes(
+def keyword_changes(
     before: list[Paper], after: list[Paper], top: int, min_count: int
 ) -> tuple[list[ShareChange], list[ShareChange], list[ShareChange]]:
-    counts_before, display = _keyword_shares(before)
-    counts_after, display_after = _keyword_shares(after)
-    display.update(display_after)
+    """Keyword shares in both venues, spelling variants merged (see confnav.topics.spellings)."""
+    spellings = Spellings([*before, *after])
+    counts_before, counts_after = _keyword_shares(before, spellings), _keyword_shares(after, spellings)
     changes = [
         ShareChange(
-            display[k], counts_before[k] / len(before), counts_after[k] / len(after), counts_before[k], counts_after[k]
+            spellings.display(k),
+            counts_before[k] / len(before),
+            counts_after[k] / len(after),
+            counts_before[k],
+            counts_after[k],
         )
         for k in set(counts_before) | set(counts_after)
         if max(counts_before[k], counts_after[k]) >= min_count

@@ -21,6 +21,7 @@ from confnav.safe_text import site_name
 from confnav.search.results import SORTS
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
+from confnav.topics.trends import comparison_notice, earlier_in_series
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json
 from confnav.web.state import state_of
 
@@ -193,7 +194,7 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
-    others = [s.venue for s in store.venues() if s.venue.id != venue]
+    others = earlier_in_series([s.venue for s in store.venues()], shown)  # trends run forward within one series
     return page(
         request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others, nav_venue=venue
     )
@@ -224,6 +225,10 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
 def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
     store = state_of(request).store
     names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}  # unknown: 404
+    try:
+        comparison_notice(store.get_venue(source), store.get_venue(target))
+    except ConfnavError as exc:  # backwards in time
+        return page(request, "error.html", 400, message=str(exc))
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
     return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
