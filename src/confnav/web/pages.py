@@ -42,10 +42,10 @@ def site_nav(venue: str) -> str:
     return templates.get_template("_nav.html").render(nav_venue=venue)
 
 
-def mode_switch(path: str, mode: RankMode, explanation: str = "", anchor: str = "") -> str:
+def mode_switch(path: str, mode: RankMode, explanation: str = "") -> str:
     """The visible switch between the two ranking modes of a ranked page (links to `path?mode=...`)."""
     return templates.get_template("_mode_switch.html").render(
-        mode=mode, modes=list(RankMode), base=path, explanation=explanation, anchor=anchor
+        mode=mode, modes=list(RankMode), base=path, explanation=explanation
     )
 
 
