@@ -1,8 +1,8 @@
 """The must-read ranking: a weighted mean of normalised signals, with its reasons in plain words.
 
 Each signal is turned into a percentile among the venue's papers that have it
-(the decision keeps its tier value; citation counts go on a log scale of the venue's most
-cited paper, so a 45,000-citation paper stands well above a 7,000-citation one); a paper
+(the decision keeps its tier value; citation counts go on a log scale from the venue's least
+to its most cited paper, so a 45,000-citation paper stands well above a 7,000-citation one); a paper
 without a signal gets 0 for it. The weights are the mode's (see mode.py and weights.py).
 The score is Σ weight × normalised value / Σ weight over the signals the venue
 has. A light diversity step then keeps one theme from filling the top of the list,
@@ -166,15 +166,19 @@ def _mode_of(signals: VenueSignals) -> RankMode:
 
 
 def _normalized(name: str, items: list[PaperSignals], shares: np.ndarray) -> np.ndarray:
-    """A signal's values on the scale the score adds: the decision's tier value, citation counts as
-    log(1 + count) over the same for the venue's most cited paper (so a venue of any age scales to 0-1, and
-    45,000 citations stand well above 7,000), anything else its percentile."""
+    """A signal's values on the scale the score adds: the decision's tier value, citation counts on a log scale
+    from the venue's least to its most cited paper (so a venue of any age scales to 0-1, and 45,000 citations
+    stand well above 7,000; an unknown count is 0), anything else its percentile."""
     if name == "decision":
         return np.array([p.values.get(name) or 0.0 for p in items])
     if name == "citations":
-        counts = np.array([max(0.0, p.values.get(name) or 0.0) for p in items])
-        top = float(np.log1p(counts.max())) if len(counts) else 0.0
-        return np.log1p(counts) / top if top > 0 else np.zeros(len(items))
+        known = [p.values.get(name) for p in items]
+        logs = np.array([np.log1p(max(0.0, v)) if v is not None else np.nan for v in known])
+        if np.all(np.isnan(logs)):
+            return np.zeros(len(items))
+        low, high = float(np.nanmin(logs)), float(np.nanmax(logs))
+        scaled = (logs - low) / (high - low) if high > low else np.ones(len(items))
+        return np.nan_to_num(scaled, nan=0.0)
     return shares
 
 

@@ -94,8 +94,8 @@ def explanation(signals: VenueSignals, weights: dict[str, float], mode: RankMode
             )
         sources = sorted({c.source + (f", as of {c.as_of}" if c.as_of else "") for c in counted})
         return (
-            f"Led by citation counts ({'; '.join(sources)}) on a log scale up to the most cited paper "
-            f"({max(c.count for c in counted):,}), so the most cited papers lead whatever their decision; "
+            f"Led by citation counts ({'; '.join(sources)}) on a log scale from the least to the most cited "
+            f"paper ({max(c.count for c in counted):,}), so the most cited papers lead whatever their decision; "
             "decision and reviews refine."
         )
     known = [
