@@ -250,10 +250,14 @@ def theme_page(
         theme = get_theme(store, venue, theme_id)
     except NotFoundError as exc:
         return page(request, "error.html", 404, message=str(exc))
-    chosen = ranking_mode(state, venue, mode, at_conference)
+    try:
+        chosen = ranking_mode(state, venue, mode, at_conference)
+    except ConfnavError as exc:
+        return page(request, "error.html", 400, message=str(exc))
     ranking: Ranking = ranking_of(state, venue, chosen)
     members = set(theme.paper_ids)
     ranked = [item for item in ranking.papers if item.paper.id in members]
+    ranked.sort(key=lambda item: not item.paper.decision.accepted)  # accepted first, each part in must-read order
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
     parent = next((t for t in store.themes(venue, 1) if t.id == theme.parent), None)  # a sub-theme's parent
     switch = mode_switch(f"/themes/{quote(venue, safe='')}/{quote(theme_id, safe='')}", chosen, ranking.explanation)
