@@ -5,9 +5,10 @@ and 2021 are loaded too, for track records and novelty; they have no counts) and
 venue from what was known when it opened. Measures, over its papers with a known count:
   - recall: share of the 50 most-cited papers within the top 100 (expected value where an order ties),
   - Spearman correlation of the order with the citation counts,
-against ratings only, decision tier, and decision tier + mean rating, in the same run; both for the
-predictor alone and for the order `confnav rank --at-conference` shows (predictor blended with the
-decision and the reviews by the default weights). Speed: features and fit on all six venues.
+against ratings only, decision tier, and decision tier + mean rating, in the same run; for the
+predictor alone, for the order `confnav rank --mode at-conference` shows (predictor blended with the
+decision and the reviews by the default weights), and for the order `--mode looking-back` shows (led by
+the venue's own counts: an upper bound, not a prediction). Speed: features and fit on all six venues.
 Run: python benchmarks/impact_eval.py [--db STORE] (a store from an earlier run saves embedding)
 """
 
@@ -27,7 +28,7 @@ from _util import DATA, machine, prepare_store
 from confnav.embed import choose_embedder
 from confnav.index import build_index, semantic_model
 from confnav.ingest import ingest
-from confnav.rank import WeightedRanker
+from confnav.rank import RankedPaper, RankMode, WeightedRanker
 from confnav.rank.features import FeatureBuilder, VenueFeatures
 from confnav.rank.predictor import cited_venues, fit
 from confnav.store import SqliteStore
@@ -50,6 +51,12 @@ def measure(score: np.ndarray, features: VenueFeatures) -> tuple[float, float]:
     known = ~np.isnan(features.target)
     citations = np.array([p.citations.count if p.citations else 0 for p in features.papers], dtype=float)[known]
     return expected_recall(score[known], citations), float(spearmanr(score[known], citations).statistic)
+
+
+def order_scores(ranked: list[RankedPaper], features: VenueFeatures) -> np.ndarray:
+    """A ranking's order as scores in the features' paper order (first: highest)."""
+    position = {r.paper.id: -i for i, r in enumerate(ranked)}
+    return np.array([position[p.id] for p in features.papers], dtype=float)
 
 
 def baselines(features: VenueFeatures) -> dict[str, np.ndarray | None]:
@@ -101,17 +108,19 @@ def main() -> None:
                 model = fit(train)
                 scores = {"predictor": model.predict(features[held])} | baselines(features[held])
                 start = time.perf_counter()
-                ranked = WeightedRanker(at_conference=True).rank(store, held).papers
+                ranked = WeightedRanker(mode=RankMode.AT_CONFERENCE).rank(store, held).papers
                 took[held] = time.perf_counter() - start
-                position = {r.paper.id: -i for i, r in enumerate(ranked)}
-                scores["confnav rank"] = np.array([position[p.id] for p in features[held].papers], dtype=float)
+                scores["confnav rank"] = order_scores(ranked, features[held])
+                back = WeightedRanker(mode=RankMode.LOOKING_BACK).rank(store, held).papers
+                scores["looking back"] = order_scores(back, features[held])
                 rows.append((held, {k: measure(s, features[held]) for k, s in scores.items() if s is not None}))
     print(f"\nrecall of the {CITED} most-cited papers in the top {TOP} / Spearman, venue held out")
-    names = ["confnav rank", "predictor", "ratings only", "decision tier", "tier + mean rating"]
+    print("('confnav rank': --mode at-conference; 'looking back': --mode looking-back, which reads the counts)")
+    names = ["looking back", "confnav rank", "predictor", "ratings only", "decision tier", "tier + mean rating"]
     print(f"{'venue':<12}" + "".join(f"{n:>22}" for n in names) + f"{'rank / best baseline':>22}")
     for held, found in rows:
         cells = "".join(f"{found[n][0]:>13.2f} / {found[n][1]:>5.2f}" if n in found else f"{'-':>22}" for n in names)
-        best = max(v[0] for k, v in found.items() if k not in ("predictor", "confnav rank"))
+        best = max(v[0] for k, v in found.items() if k not in ("predictor", "confnav rank", "looking back"))
         print(f"{held:<12}{cells}{found['confnav rank'][0] / best:>21.2f}x")
     print(
         "\nranking at conference (features, fit, topics when first built): "

@@ -8,6 +8,10 @@
     of (a) measured on the diversified order.
 (d) The default order against plain decision tier + mean rating, at 100 papers: orals and spotlights
     among the top 100, mean rating of the top 100, distinct themes, and the stability of (b).
+(e) Both modes on the venues with citation counts (ICLR 2018, NeurIPS 2018; CoRL 2023 loaded too, to learn
+    predicted impact from): how many of the 10 most cited papers are in the top 20, and the share of the 50
+    most cited in the top 100, for looking back, at the conference, the previous looking-back score (citations
+    as one percentile among the signals) and decision tier + mean rating. `--modes` runs only this part.
 Speed: ranking all papers, warm; and a 10,000-paper venue (ICLR 2021 replicated, vectors copied), warm.
 """
 
@@ -28,11 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scipy.stats import kendalltau
 from sklearn.metrics import roc_auc_score
 
-from _util import machine, peak_rss_mb, prepare_store, run_child
+from _util import DATA, machine, peak_rss_mb, prepare_store, run_child
+from confnav.ingest import ingest
 from confnav.model import Paper, Venue
-from confnav.rank import WeightedRanker, compute_signals
+from confnav.rank import DEFAULT_WEIGHTS, RankMode, WeightedRanker, compute_signals
+from confnav.rank.ranker import percentiles
 from confnav.rank.signals import PaperSignals, VenueSignals, _review_signals
 from confnav.store import SqliteStore
+from impact_eval import expected_recall
 
 BIG = 10_000
 
@@ -114,15 +121,60 @@ def time_ranking(path: Path, venue: str, runs: int = 5) -> None:
     print(f"{np.median(took):.2f} {max(took):.2f}")
 
 
+def previous_looking_back(signals: VenueSignals) -> np.ndarray:
+    """The looking-back score before the modes: citations one percentile among the signals, default weights."""
+    names = [n for n in signals.names() if DEFAULT_WEIGHTS.get(n, 0) > 0]
+    total = sum(DEFAULT_WEIGHTS[n] for n in names)
+    score = np.zeros(len(signals.papers))
+    for n in names:
+        values = [p.values.get(n) for p in signals.papers]
+        normal = np.array([v or 0.0 for v in values]) if n == "decision" else percentiles(values)
+        score += DEFAULT_WEIGHTS[n] * normal / total
+    return score
+
+
+def modes_on_cited(folder: Path) -> None:
+    """(e): both modes and their baselines on the paperlists venues with citation counts."""
+    print("\n(e) 10 most cited in the top 20 / recall of the 50 most cited in the top 100")
+    names = ["looking back", "at the conference", "previous score", "tier + mean rating"]
+    print(f"  {'venue':<14}" + "".join(f"{n:>22}" for n in names))
+    with SqliteStore(folder / "cited.db") as store:
+        for name in ("iclr2018", "nips2018", "corl2023"):
+            ingest(store, [DATA / "paperlists" / f"{name}.json"])
+        for venue in ("iclr2018", "neurips2018"):
+            signals = compute_signals(store, venue)
+            papers = [p.paper for p in signals.papers]
+            counts = np.array([p.citations.count if p.citations else -1 for p in papers], dtype=float)
+            scores = {"previous score": previous_looking_back(signals)}
+            for mode in RankMode:
+                ranked = WeightedRanker(mode=mode).rank(store, venue).papers
+                position = {r.paper.id: -i for i, r in enumerate(ranked)}
+                scores[mode.label] = np.array([position[p.id] for p in papers], dtype=float)
+            tier = np.array([-p.decision.tier if p.decision.accepted else -9 for p in papers], dtype=float)
+            scores["tier + mean rating"] = tier * 100 + np.array([p.rating_mean or 0.0 for p in papers])
+            known = counts >= 0
+            most = np.argsort(-counts, kind="stable")[:10]
+            cells = []
+            for n in names:
+                top20 = set(np.argsort(-scores[n], kind="stable")[:20])
+                found = sum(int(i in top20) for i in most)
+                cells.append(f"{found:>14d} / {expected_recall(scores[n][known], counts[known]):.2f}")
+            print(f"  {venue:<14}" + "".join(f"{c:>22}" for c in cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, help="An indexed ICLR 2021 store to start from (saves embedding time).")
     parser.add_argument("--samples", type=int, default=20)
     parser.add_argument("--time", nargs=2, metavar=("STORE", "VENUE"), help=argparse.SUPPRESS)
+    parser.add_argument("--modes", action="store_true", help="Only (e), the two modes on venues with citations.")
     args = parser.parse_args()
     if args.time:
         return time_ranking(Path(args.time[0]), args.time[1])
     print(f"machine: {machine()}")
+    if args.modes:
+        with tempfile.TemporaryDirectory() as name:
+            return modes_on_cited(Path(name))
     with tempfile.TemporaryDirectory() as name:
         path = prepare_store(Path(name), args.db)
         with SqliteStore(path) as store:
@@ -190,6 +242,8 @@ def main() -> None:
     for name, a, b in zip(["orals + spotlights", "mean rating", "distinct themes"], ours_at, base_at, strict=True):
         print(f"  {name:<28}{a:>10.4g}{b:>13.4g}")
     print(f"  {'stability (Kendall tau)':<28}{ours_tau:>10.3f}{base_tau:>13.3f}")
+    with tempfile.TemporaryDirectory() as name:
+        modes_on_cited(Path(name))
 
 
 if __name__ == "__main__":

@@ -188,3 +188,13 @@ def test_institution_page_and_links_to_it(client: TestClient) -> None:
     stats = client.get("/reports/iclr2021/stats").text
     assert 'href="/institution/Google"' in stats and 'href="/author/' in stats
     assert '<script src="/static/report.js" defer></script>' in client.get("/reports/iclr2021/overview").text
+
+
+def test_theme_and_overview_pages_take_the_ranking_mode(client: TestClient) -> None:
+    theme = client.get("/themes/iclr2021/t01").text  # no citation counts: at the conference by default
+    assert 'data-mode="at-conference"' in theme and 'href="/themes/iclr2021/t01?mode=looking-back"' in theme
+    back = client.get("/themes/iclr2021/t01", params={"mode": "looking-back"}).text
+    assert 'data-mode="looking-back"' in back and "must-read order (looking back)" in back
+    overview = client.get("/reports/iclr2021/overview", params={"mode": "looking-back"}).text
+    assert "Mode: looking back." in overview and 'href="/reports/iclr2021/overview?mode=at-conference"' in overview
+    assert client.get("/themes/iclr2021/t01", params={"mode": "sideways"}).status_code == 400

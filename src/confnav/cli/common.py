@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
+from confnav.rank.mode import MODE_NAMES, parse_mode
 from confnav.settings import Settings
 from confnav.store import DEFAULT_DB, PaperFilter, open_store
 
@@ -179,3 +180,22 @@ def filter_options(func: F) -> F:
     for option in reversed(options):
         wrapper = option(wrapper)
     return wrapper  # type: ignore[return-value]
+
+
+def mode_option(func: F) -> F:
+    """`--mode at-conference|looking-back` (and `--at-conference`, its older spelling): the ranking's question,
+    passed on as `mode` (None: the venue's default)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, mode: str | None, at_conference: bool, **kwargs: Any) -> Any:
+        return func(*args, mode=parse_mode(mode, at_conference), **kwargs)
+
+    wrapper = click.option(
+        "--at-conference", is_flag=True, help="Same as --mode at-conference (only what was known when it opened)."
+    )(wrapper)
+    return click.option(  # type: ignore[return-value]
+        "--mode",
+        type=click.Choice(MODE_NAMES),
+        help="at-conference: only what was known when the venue opened; looking-back: led by citations "
+        "(default: looking-back when the venue has citation counts, else at-conference).",
+    )(wrapper)

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, themes_with_progress, with_store
-from confnav.rank import WeightedRanker, load_weights
+from confnav.cli.common import json_option, mode_option, out, print_json, themes_with_progress, with_store
+from confnav.rank import RankMode, WeightedRanker, load_weights
 from confnav.rank.external import import_external
 from confnav.rank.profile import blend_with_profile
 from confnav.store.protocols import Store
@@ -21,11 +21,7 @@ from confnav.store.protocols import Store
 @click.option("--top", type=click.IntRange(1, 100_000), default=20, show_default=True, help="How many papers.")
 @click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), help="TOML/JSON file with [weights].")
 @click.option("--explain", is_flag=True, help="Show every signal's value and contribution.")
-@click.option(
-    "--at-conference",
-    is_flag=True,
-    help="Only what was known when the venue opened (no citations): for planning a visit.",
-)
+@mode_option
 @json_option
 @with_store
 def rank(
@@ -36,14 +32,14 @@ def rank(
     top: int,
     weights: Path | None,
     explain: bool,
-    at_conference: bool,
+    mode: RankMode | None,
     as_json: bool,
 ) -> None:
-    """Must-read papers of a venue, each with the reasons it is there (by default every signal the store
-    holds, citations included, for looking back)."""
+    """Must-read papers of a venue, each with the reasons it is there: at the conference (what was known when
+    it opened) or looking back (led by citations; the default when the venue has citation counts)."""
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # without an index the ranking says what is missing
-    ranking = WeightedRanker(load_weights(weights), at_conference=at_conference).rank(store, venue, theme=theme)
+    ranking = WeightedRanker(load_weights(weights), mode=mode).rank(store, venue, theme=theme)
     papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
     papers = papers[:top]
     if as_json:
@@ -51,6 +47,7 @@ def rank(
         return
     for name, why in ranking.missing.items():
         click.echo(f"note: signal '{name}' not used: {why}", err=True)
+    out.print(ranking.header(), markup=False)
     for position, item in enumerate(papers, start=1):
         out.print(f"{position:>3}. {item.score:.3f}  ", end="")
         out.print(item.paper.title, style="bold", markup=False, end="")

@@ -9,7 +9,8 @@ import click
 from rich.table import Table as RichTable
 
 from confnav.cli import cli
-from confnav.cli.common import cli_settings, json_option, out, print_json, themes_with_progress, with_store
+from confnav.cli.common import cli_settings, json_option, mode_option, out, print_json, themes_with_progress, with_store
+from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import data_gaps, venue_facts
 from confnav.reports.model import Report
@@ -72,16 +73,25 @@ def _report_options(func):  # type: ignore[no-untyped-def]
 @_report_options
 @click.option("--venue-config", type=click.Path(dir_okay=False, path_type=Path), help="TOML [venue] dates/location.")
 @click.option("--per-theme", type=click.IntRange(1, 50), default=10, show_default=True)
+@mode_option
 @with_store
 def report_overview(
-    store: Store, venue: str | None, fmt: str, output: Path | None, venue_config: Path | None, per_theme: int
+    store: Store,
+    venue: str | None,
+    fmt: str,
+    output: Path | None,
+    venue_config: Path | None,
+    per_theme: int,
+    mode: RankMode | None,
 ) -> None:
     """Themed overview of a venue: facts, then each major theme with its must-read papers and TL;DRs."""
     logging.basicConfig(level=logging.WARNING, format="note: %(message)s")
     config = load_venue_config(venue_config)
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # the overview says what is missing
-    built = build_overview(store, venue, summarizer=make_summarizer(cli_settings()), per_theme=per_theme, config=config)
+    built = build_overview(
+        store, venue, summarizer=make_summarizer(cli_settings()), per_theme=per_theme, config=config, mode=mode
+    )
     _write(built, fmt, output, store)
 
 
@@ -90,6 +100,7 @@ def report_overview(
 @click.option("--top", type=click.IntRange(1, 500), default=20, show_default=True)
 @click.option("--theme", help="Only this theme or sub-theme.")
 @click.option("--like", multiple=True, metavar="ID", help="For a reading profile: papers you liked.")
+@mode_option
 @with_store
 def report_digest(
     store: Store,
@@ -99,10 +110,13 @@ def report_digest(
     top: int,
     theme: str | None,
     like: tuple[str, ...],
+    mode: RankMode | None,
 ) -> None:
-    """Must-read digest: the top papers with TL;DR, authors, decision and why each is there."""
+    """Must-read digest: the top papers with TL;DR, authors, decision and why each is there (at the conference
+    or looking back)."""
+    summarizer = make_summarizer(cli_settings())
     built = build_digest(
-        store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=make_summarizer(cli_settings())
+        store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=summarizer, mode=mode
     )
     _write(built, fmt, output, store)
 

@@ -1,7 +1,21 @@
-"""Must-read ranking: signals from the store, a weighted score, reasons in plain words."""
+"""Must-read ranking: signals from the store, a weighted score, reasons in plain words, in one of two modes."""
 
+from confnav.rank.mode import RankMode, default_mode, parse_mode, resolve_mode
 from confnav.rank.ranker import RankedPaper, Ranker, Ranking, WeightedRanker
 from confnav.rank.signals import compute_signals
-from confnav.rank.weights import DEFAULT_WEIGHTS, load_weights
+from confnav.rank.weights import DEFAULT_WEIGHTS, LOOKING_BACK_WEIGHTS, load_weights
 
-__all__ = ["DEFAULT_WEIGHTS", "RankedPaper", "Ranker", "Ranking", "WeightedRanker", "compute_signals", "load_weights"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "LOOKING_BACK_WEIGHTS",
+    "RankMode",
+    "RankedPaper",
+    "Ranker",
+    "Ranking",
+    "WeightedRanker",
+    "compute_signals",
+    "default_mode",
+    "load_weights",
+    "parse_mode",
+    "resolve_mode",
+]

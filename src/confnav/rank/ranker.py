@@ -1,7 +1,9 @@
 """The must-read ranking: a weighted mean of normalised signals, with its reasons in plain words.
 
 Each signal is turned into a percentile among the venue's papers that have it
-(the decision keeps its tier value); a paper without a signal gets 0 for it.
+(the decision keeps its tier value; citation counts go on a log scale from the venue's least
+to its most cited paper, so a 45,000-citation paper stands well above a 7,000-citation one); a paper
+without a signal gets 0 for it. The weights are the mode's (see mode.py and weights.py).
 The score is Σ weight × normalised value / Σ weight over the signals the venue
 has. A light diversity step then keeps one theme from filling the top of the list,
 never lifting a paper above one of a higher decision tier; the score shown is the
@@ -21,9 +23,13 @@ from confnav.errors import NotFoundError
 from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.rank.features import percentile_in
+from confnav.rank.mode import RankMode, resolve_mode
+from confnav.rank.reasons import add_tldrs, explanation, reasons
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
-from confnav.rank.weights import DEFAULT_WEIGHTS, weight_of
+from confnav.rank.weights import weight_of, weights_for
 from confnav.store.protocols import AnalysisStore
+from confnav.summarize.stored import stored_tldrs
+from confnav.summarize.tldr import ExtractiveSummarizer
 
 DIVERSITY_PENALTY = 0.03  # score lost per paper of the same theme already above
 
@@ -41,6 +47,7 @@ class RankedPaper:
     theme: str | None = None
     base_score: float | None = None  # before the diversity penalty
     explained: list[str] = field(default_factory=list)  # the impact predictor's largest contributions
+    mode: RankMode = RankMode.LOOKING_BACK
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -49,6 +56,7 @@ class RankedPaper:
             "venue": self.paper.venue,
             "decision": self.paper.decision.name,
             "outcome": self.paper.decision.outcome.value,
+            "mode": self.mode.value,
             "score": round(self.score, 6),
             "base_score": round(self.score if self.base_score is None else self.base_score, 6),
             "reasons": self.reasons,
@@ -62,12 +70,19 @@ class RankedPaper:
 
 @dataclass
 class Ranking:
-    """Ranked papers plus the signals that could not be computed for this venue, with why."""
+    """Ranked papers, the mode and its explanation (shown once per list), and the signals that could not be
+    computed for this venue, with why."""
 
     papers: list[RankedPaper]
     weights: dict[str, float]
     missing: dict[str, str] = field(default_factory=dict)
     typical: dict[str, float] = field(default_factory=dict)  # the venue's mean normalised value of each signal
+    mode: RankMode = RankMode.LOOKING_BACK
+    explanation: str = ""
+
+    def header(self) -> str:
+        """The mode and what it means, as a list's heading line says it."""
+        return f"Mode: {self.mode.label}. {self.explanation}"
 
 
 class Ranker(Protocol):
@@ -84,8 +99,9 @@ def percentiles(values: list[float | None]) -> np.ndarray:
 
 
 class WeightedRanker:
-    """The default ranker; `exclude` drops signals (used by the evaluation to hide the decision);
-    `at_conference` keeps to what was known when the venue opened (no citations, no external signals)."""
+    """The default ranker. `mode` (a RankMode or its name; None: the venue's default) picks the question and
+    the default weights, which `weights` overrides; `at_conference=True` is the older spelling of that mode.
+    `exclude` drops signals (used by the evaluation to hide the decision)."""
 
     def __init__(
         self,
@@ -93,29 +109,31 @@ class WeightedRanker:
         exclude: Sequence[str] = (),
         diversify: bool = True,
         at_conference: bool = False,
+        mode: RankMode | str | None = None,
     ) -> None:
-        self.weights = dict(weights or DEFAULT_WEIGHTS)
+        self.overrides = dict(weights or {})
         self.exclude = set(exclude)
         self.diversify = diversify
-        self.at_conference = at_conference
+        self.mode = RankMode.AT_CONFERENCE if at_conference else (None if mode is None else RankMode(mode))
 
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
+        mode = resolve_mode(store, venue, self.mode)
         with collection_paused():  # tens of thousands of objects, all kept
-            return self.rank_signals(compute_signals(store, venue, self.at_conference), theme=theme)
+            signals = compute_signals(store, venue, mode is RankMode.AT_CONFERENCE)
+            ranking = self.rank_signals(signals, theme=theme, mode=mode)
+        if mode is RankMode.AT_CONFERENCE:
+            add_tldrs(ranking.papers, ExtractiveSummarizer(venue, stored_tldrs(store, venue)))
+        return ranking
 
-    def rank_signals(self, signals: VenueSignals, theme: str | None = None) -> Ranking:
+    def rank_signals(self, signals: VenueSignals, theme: str | None = None, mode: RankMode | None = None) -> Ranking:
         """Rank from precomputed signals (the evaluation reuses them across bootstrap samples)."""
         items = signals.papers
-        names = [n for n in signals.names() if n not in self.exclude and weight_of(self.weights, n) > 0]
-        normalized = {
-            n: (
-                np.array([p.values.get(n) or 0.0 for p in items])
-                if n == "decision"
-                else percentiles([p.values.get(n) for p in items])
-            )
-            for n in names
-        }
-        weights = {n: weight_of(self.weights, n) for n in names}
+        mode = mode or self.mode or _mode_of(signals)
+        chosen = weights_for(mode is RankMode.LOOKING_BACK) | self.overrides
+        names = [n for n in signals.names() if n not in self.exclude and weight_of(chosen, n) > 0]
+        shares = {n: percentiles([p.values.get(n) for p in items]) for n in names}  # what reasons say ("top 3%")
+        normalized = {n: _normalized(n, items, shares[n]) for n in names}
+        weights = {n: weight_of(chosen, n) for n in names}
         total = sum(weights.values()) or 1.0
         typical = {n: float(np.mean(normalized[n])) for n in names}  # a reason must beat the venue's average
         ranked = []
@@ -124,11 +142,13 @@ class WeightedRanker:
             contributions = {n: weights[n] * norm[n] / total for n in names}
             theme_label = item.theme.label if item.theme else None
             raised = {n for n in names if norm[n] > typical[n]}
-            why = reasons(item, norm, raised, signals)
+            why = reasons(item, {n: float(shares[n][i]) for n in names}, raised, signals, mode)
             score = sum(contributions.values())
             explained = [str(c) for c in item.impact]
             paper, values = item.paper, dict(item.values)
-            ranked.append(RankedPaper(paper, score, values, norm, contributions, why, theme_label, score, explained))
+            ranked.append(
+                RankedPaper(paper, score, values, norm, contributions, why, theme_label, score, explained, mode)
+            )
         if theme is not None:
             ranked = [r for r, item in zip(ranked, items, strict=True) if _in_theme(item, theme)]
             if not ranked:
@@ -137,7 +157,29 @@ class WeightedRanker:
         if self.diversify:
             ranked = diversify(ranked)
         missing = {n: why for n, why in signals.missing.items() if n not in self.exclude}
-        return Ranking(ranked, weights, missing, typical)
+        return Ranking(ranked, weights, missing, typical, mode, explanation(signals, weights, mode))
+
+
+def _mode_of(signals: VenueSignals) -> RankMode:
+    """The default mode for signals computed beforehand: looking back when they hold citation counts."""
+    return RankMode.LOOKING_BACK if any(p.citations for p in signals.papers) else RankMode.AT_CONFERENCE
+
+
+def _normalized(name: str, items: list[PaperSignals], shares: np.ndarray) -> np.ndarray:
+    """A signal's values on the scale the score adds: the decision's tier value, citation counts on a log scale
+    from the venue's least to its most cited paper (so a venue of any age scales to 0-1, and 45,000 citations
+    stand well above 7,000; an unknown count is 0), anything else its percentile."""
+    if name == "decision":
+        return np.array([p.values.get(name) or 0.0 for p in items])
+    if name == "citations":
+        known = [p.values.get(name) for p in items]
+        logs = np.array([np.log1p(max(0.0, v)) if v is not None else np.nan for v in known])
+        if np.all(np.isnan(logs)):
+            return np.zeros(len(items))
+        low, high = float(np.nanmin(logs)), float(np.nanmax(logs))
+        scaled = (logs - low) / (high - low) if high > low else np.ones(len(items))
+        return np.nan_to_num(scaled, nan=0.0)
+    return shares
 
 
 def _in_theme(item: PaperSignals, theme: str) -> bool:
@@ -166,48 +208,3 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
     for item in picked + rest:  # the list is read top-down: a score never exceeds the one above it
         ceiling = item.score = min(ceiling, item.score)
     return picked + rest
-
-
-def reasons(item: PaperSignals, normalized: dict[str, float], raised: set[str], signals: VenueSignals) -> list[str]:
-    """Plain-word reasons for what raises this paper above the venue's average, each with its figure and source."""
-    paper, values, said = item.paper, item.values, []
-    venue = signals.venue.name
-    if "citations" in raised and item.citations is not None:
-        when = f", as of {item.citations.as_of}" if item.citations.as_of else ""
-        top = _top_share(normalized.get("citations"), venue)
-        said.append(f"{item.citations.count:,} citations, {item.citations.source}{when}{top}")
-    if "impact" in raised and signals.impact_source:
-        said.append(
-            f"predicted impact{_top_share(normalized.get('impact'), venue) or ' above the median'}"
-            f" ({signals.impact_source})"
-        )
-    if "decision" in raised and paper.decision.accepted:
-        said.append(paper.decision.name)
-    if paper.ratings and "rating_mean" in raised:
-        top = _top_share(normalized.get("rating_mean"), venue)
-        listed = ", ".join(f"{r:g}" for r in paper.ratings)
-        said.append(f"ratings {listed}, mean {values['rating_mean']:.2f}{top}")
-    earlier = [a for a in item.authors if a.accepted]
-    if earlier and "track_record" in raised:
-        conference = signals.venue.series
-        with_orals = sum(1 for a in earlier if a.orals)
-        text = f"{len(earlier)} author{'s' * (len(earlier) > 1)} with earlier {conference} papers"
-        said.append(text + (f" ({with_orals} with orals)" if with_orals else ""))
-    if values.get("code") and "code" in raised:
-        said.append("code released")
-    if item.theme is not None and normalized.get("centrality", 0) >= 0.75:
-        said.append(f"central in '{item.theme.label}'")
-    if item.theme is not None and (values.get("momentum") or 0) >= 0.005 and "momentum" in raised:
-        before, after = item.theme_share_before or 0.0, item.theme.share
-        said.append(f"theme '{item.theme.label}' grew from {before:.1%} to {after:.1%} of papers")
-    if normalized.get("novelty", 0) >= 0.9:
-        said.append(f"far from earlier papers{_top_share(normalized['novelty'], venue)}")
-    for name in sorted(n for n in values if n.startswith("external:") and values[n] is not None and n in raised):
-        said.append(f"{name.split(':', 1)[1]} {values[name]:g}{_top_share(normalized.get(name), venue)}")
-    return said
-
-
-def _top_share(percentile: float | None, venue: str) -> str:
-    if percentile is None or percentile < 0.5:
-        return ""
-    return f" (top {max(1, round((1 - percentile) * 100))}% of {venue})"

@@ -1,4 +1,4 @@
-"""Signal weights: documented defaults, overridable from a TOML or JSON file with a `[weights]` table."""
+"""Signal weights: documented defaults per ranking mode, overridable from a TOML or JSON `[weights]` table."""
 
 from __future__ import annotations
 
@@ -32,12 +32,26 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "momentum": 0.05,
     "novelty": 0.05,
 }
+# Looking back, the venue's citation counts (on a log scale, see ranker.py) lead: the most cited papers come
+# first whatever their decision; decision and reviews only order papers cited alike. Predicted impact stands in
+# for a paper whose count is unknown. Chosen with benchmarks/rank_eval.py and impact_eval.py.
+LOOKING_BACK_WEIGHTS: dict[str, float] = DEFAULT_WEIGHTS | {
+    "citations": 12.0,
+    "impact": 0.5,
+    "decision": 0.5,
+    "rating_mean": 0.5,
+}
 EXTERNAL_DEFAULT = 1.0
 
 
+def weights_for(looking_back: bool) -> dict[str, float]:
+    """The default weights of a mode."""
+    return dict(LOOKING_BACK_WEIGHTS if looking_back else DEFAULT_WEIGHTS)
+
+
 def load_weights(path: Path | None) -> dict[str, float]:
-    """Defaults updated by the file's `[weights]`; errors name the file and the offending key."""
-    weights = dict(DEFAULT_WEIGHTS)
+    """The file's `[weights]` (they override the mode's defaults); errors name the file and the offending key."""
+    weights: dict[str, float] = {}
     if path is None:
         return weights
     if not path.exists():

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confnav.rank import WeightedRanker
+from confnav.rank import RankMode, WeightedRanker
 from confnav.rank.profile import blend_with_profile
+from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section
 from confnav.store.protocols import AnalysisStore
@@ -21,23 +22,32 @@ def build_digest(
     theme: str | None = None,
     like: Sequence[str] = (),
     summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+    mode: RankMode | str | None = None,
 ) -> Report:
+    """The top papers in a ranking mode (None: the venue's default); the mode and what it reads are said once,
+    in the introduction, and each paper's note gives only its own reasons."""
     info = store.get_venue(venue)
     summarizer = summarizer or venue_summarizer(store, venue)
-    ranked = WeightedRanker().rank(store, venue, theme=theme).papers
+    ranking = WeightedRanker(mode=mode).rank(store, venue, theme=theme)
+    ranked = ranking.papers
     if like:
         ranked = blend_with_profile(store, ranked, like)
     scope = f" in theme {theme}" if theme else (" for your reading profile" if like else "")
     shown = ("venue.reviewed", "venue.accepted", "venue.acceptance_rate")
     facts = [f for f in venue_facts(store, venue) if f.key in shown]
-    report = Report("digest", info, f"{info.name}: must-read digest{scope}", facts=facts)
-    report.intro = f"The {min(top, len(ranked))} papers the must-read ranking puts first{scope}, with the reasons."
+    title = f"{info.name}: must-read digest{scope}, {ranking.mode.label}"
+    report = Report("digest", info, title, facts=facts, mode=ranking.mode.value)
+    report.intro = (
+        f"The {min(top, len(ranked))} papers the must-read ranking puts first{scope}, with the reasons. "
+        + ranking.header()
+    )
     section = Section("Papers")
     for item in ranked[:top]:
         paper = item.paper
         tldr = summarizer.tldr(paper)
         authors = ", ".join(a.name for a in paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
-        note = f"{authors} — " + "; ".join(item.reasons)
+        own = [r for r in item.reasons if not r.startswith(TLDR_PREFIX)]  # the TL;DR is shown beside it
+        note = f"{authors} — " + "; ".join(own)
         section.citations.append(Citation(paper.id, paper.title, paper.url, tldr.tldr, tldr.source, note))
     report.sections.append(section)
     return report

@@ -77,6 +77,7 @@ class Report:
     tables: list[Table] = field(default_factory=list)
     charts: list[Chart] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    mode: str | None = None  # the ranking mode of the papers it cites, for reports that rank
 
 
 class Shown(str):

@@ -6,8 +6,9 @@ import tomllib
 from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError
-from confnav.rank import Ranker, WeightedRanker
+from confnav.rank import Ranker, RankMode, WeightedRanker
 from confnav.rank.ranker import RankedPaper
+from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.reports.prose import method_name, theme_paragraph
@@ -39,7 +40,7 @@ def load_venue_config(path: Path | None) -> list[Fact]:
 
 def citation(item: RankedPaper, summarizer: ExtractiveSummarizer | LLMSummarizer) -> Citation:
     tldr = summarizer.tldr(item.paper)
-    note = " · ".join(item.reasons[:2])
+    note = " · ".join([r for r in item.reasons if not r.startswith(TLDR_PREFIX)][:2])  # the TL;DR is beside it
     name = method_name(item.paper.abstract) if item.paper.abstract else None
     return Citation(item.paper.id, item.paper.title, item.paper.url, tldr.tldr, tldr.source, note, name)
 
@@ -83,8 +84,10 @@ def build_overview(
     ranker: Ranker | None = None,
     per_theme: int = 10,
     config: list[Fact] | None = None,
+    mode: RankMode | str | None = None,
 ) -> Report:
-    """The overview of a venue; needs its themes (built on demand from the semantic index)."""
+    """The overview of a venue, its papers ranked in `mode` (None: the venue's default; said once, in the
+    introduction); needs its themes (built on demand from the semantic index)."""
     info = store.get_venue(venue)
     summarizer = summarizer or venue_summarizer(store, venue)
     try:
@@ -92,10 +95,11 @@ def build_overview(
     except ConfnavError as exc:
         raise ConfnavError(f"the overview needs themes: {exc}") from None
     facts = venue_facts(store, venue)
-    ranking = (ranker or WeightedRanker()).rank(store, venue)
+    ranking = (ranker or WeightedRanker(mode=mode)).rank(store, venue)
     major = [t for t in theme_facts(store, venue, level=1) if t.share >= MAJOR_SHARE]
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
-    report.intro = overview_intro(info.name, {f.key for f in facts}, len(major))
+    report.mode = ranking.mode.value
+    report.intro = overview_intro(info.name, {f.key for f in facts}, len(major)) + " " + ranking.header()
     report.notes = data_gaps(list(store.iter_papers(venue)))
     for theme in major:
         members = set(theme.paper_ids)

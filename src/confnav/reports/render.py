@@ -195,10 +195,11 @@ APP_SCRIPT = (  # the site's keys ("/" to search) as on every page; TL;DR cards 
 )
 
 
-def to_html(report: Report, app_nav: str | None = None) -> str:
+def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> str:
     """One self-contained page: inline CSS and images, no external requests. In the web app (`app_nav`: the
     site's navigation) the page has the site's header, and each cited paper links to its page in the app, with
-    its own page out there beside it."""
+    its own page out there beside it; `app_top` (the app's own HTML, e.g. the ranking-mode switch) goes
+    under the title."""
     in_app = app_nav is not None
     facts = _facts_by_key(report)
     numbers, cites = _numbers(report), {c.paper_id: c for sec in report.sections for c in sec.citations}
@@ -214,7 +215,7 @@ def to_html(report: Report, app_nav: str | None = None) -> str:
         text = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))
         return _CITE_MARK.sub(cite_mark, text)
 
-    body = [f"<h1>{escape(report.title)}</h1>"]
+    body = [f"<h1>{escape(report.title)}</h1>", app_top if in_app else ""]
     if report.facts:
         items = "".join(f"<li>{escape(f.label)}: {_html_fact(f)}</li>" for f in report.facts)
         body.append(f'<h2>Facts</h2><ul class="facts">{items}</ul>')

@@ -10,7 +10,7 @@ from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
 from confnav.export import bibtex_entry, to_bibtex, to_csv
-from confnav.rank import WeightedRanker
+from confnav.rank import Ranking, RankMode, WeightedRanker, default_mode, parse_mode
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.stats import stats_json
@@ -195,18 +195,32 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
     }
 
 
+def ranking_mode(state: AppState, venue: str, mode: str | None, at_conference: bool = False) -> RankMode:
+    """The mode a request asks for (`?mode=`, or the older `at_conference=true`), else the venue's default."""
+    asked = parse_mode(mode, at_conference)
+    return asked or state.cached(("rank-mode", venue), lambda: default_mode(state.store, venue))
+
+
+def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = None) -> Ranking:
+    """The venue's ranking in a mode, computed once per store state (it computes every signal)."""
+    ranker = WeightedRanker(mode=mode)
+    return state.cached(("rank", venue, theme, mode.value), lambda: ranker.rank(state.store, venue, theme=theme))
+
+
 @router.get("/rank")
 def rank(  # type: ignore[no-untyped-def]
     request: Request,
     venue: str,
     top: int = Query(20, ge=1, le=MAX_LIMIT),
     theme: str | None = None,
+    mode: str | None = Query(None, max_length=40),
     at_conference: bool = False,
 ):
-    """The must-read ranking; `at_conference` keeps to what was known when the venue opened (no citations)."""
-    state = state_of(request)  # ranking computes every signal: once per store state
-    ranker = WeightedRanker(at_conference=at_conference)
-    ranking = state.cached(("rank", venue, theme, at_conference), lambda: ranker.rank(state.store, venue, theme=theme))
+    """The must-read ranking in a mode: at-conference (what was known when the venue opened) or looking-back
+    (led by citations); each paper says the mode it was ranked in."""
+    state = state_of(request)
+    state.store.get_venue(venue)  # an unknown venue: 404
+    ranking = ranking_of(state, venue, ranking_mode(state, venue, mode, at_conference), theme)
     return [r.to_dict() for r in ranking.papers[:top]]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -12,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import fold, name_key
 from confnav.people import PeopleIndex, Person
+from confnav.rank import Ranking, RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
 from confnav.reports.overview import build_overview
@@ -22,7 +24,7 @@ from confnav.search.results import SORTS
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
-from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json
+from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -39,6 +41,13 @@ SPELLINGS_SHOWN = 8  # an institution page lists this many of the ways the data 
 def site_nav(venue: str) -> str:
     """The site's navigation for a page about `venue`, as every page's header shows it (report pages too)."""
     return templates.get_template("_nav.html").render(nav_venue=venue)
+
+
+def mode_switch(path: str, mode: RankMode, explanation: str = "") -> str:
+    """The visible switch between the two ranking modes of a ranked page (links to `path?mode=...`)."""
+    return templates.get_template("_mode_switch.html").render(
+        mode=mode, modes=list(RankMode), base=path, explanation=explanation
+    )
 
 
 def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
@@ -132,12 +141,23 @@ def search_page(
 
 
 @router.get("/paper/{paper_id:path}", response_class=HTMLResponse)
-def paper_page(request: Request, paper_id: str, venue: str | None = None, similar: str = "") -> HTMLResponse:
+def paper_page(
+    request: Request,
+    paper_id: str,
+    venue: str | None = None,
+    similar: str = "",
+    mode: str | None = Query(None, max_length=40),
+    at_conference: bool = False,
+) -> HTMLResponse:
     state = state_of(request)
     try:
         data = paper_json(state, paper_id, venue)
+        chosen = ranking_mode(state, str(data["venue"]), mode, at_conference)
     except NotFoundError as exc:
         return page(request, "error.html", 404, message=str(exc))
+    except ConfnavError as exc:
+        return page(request, "error.html", 400, message=str(exc))
+    standing = _standing(state.kept(("rank", data["venue"], None, chosen.value)), paper_id)  # never computed here
     everything = similar == "all"  # the switch: rejected and withdrawn papers too
     found = state.searcher.similar(paper_id, venue=data["venue"], limit=8, include_rejected=everything)  # type: ignore[arg-type]
     lists = state.store.reading_lists()
@@ -151,7 +171,20 @@ def paper_page(request: Request, paper_id: str, venue: str | None = None, simila
         lists=lists,
         switch=switch,
         nav_venue=data["venue"],
+        mode=chosen,
+        standing=standing,
+        mode_links=mode_switch(here, chosen),
     )
+
+
+def _standing(ranking: object, paper_id: str) -> dict[str, object] | None:
+    """The paper's place and reasons in a ranking the app has already computed (a page view never ranks)."""
+    if not isinstance(ranking, Ranking):
+        return None
+    place = next((i for i, r in enumerate(ranking.papers) if r.paper.id == paper_id), None)
+    if place is None:
+        return None
+    return {"place": place + 1, "of": len(ranking.papers), "reasons": ranking.papers[place].reasons}
 
 
 @router.get("/author/{name}", response_class=HTMLResponse)
@@ -201,8 +234,16 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
 
 
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
-def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
-    store = state_of(request).store
+def theme_page(
+    request: Request,
+    venue: str,
+    theme_id: str,
+    mode: str | None = Query(None, max_length=40),
+    at_conference: bool = False,
+) -> HTMLResponse:
+    """A theme with its papers in must-read order, in the ranking mode asked for (or the venue's default)."""
+    state = state_of(request)
+    store = state.store
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
@@ -210,14 +251,28 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
         theme = get_theme(store, venue, theme_id)
     except NotFoundError as exc:
         return page(request, "error.html", 404, message=str(exc))
-    papers = {p.id: p for p in store.iter_papers(venue)}
-    members = sorted(  # accepted first (by prominence), then best rated
-        (papers[i] for i in theme.paper_ids), key=lambda p: (p.decision.tier, -(p.rating_mean or 0), p.id)
-    )
+    try:
+        chosen = ranking_mode(state, venue, mode, at_conference)
+    except ConfnavError as exc:
+        return page(request, "error.html", 400, message=str(exc))
+    ranking: Ranking = ranking_of(state, venue, chosen)
+    members = set(theme.paper_ids)
+    ranked = [item for item in ranking.papers if item.paper.id in members]
+    ranked.sort(key=lambda item: not item.paper.decision.accepted)  # accepted first, each part in must-read order
     subs = [t for t in theme_facts(store, venue, 2) if t.parent == theme.id]
     parent = next((t for t in store.themes(venue, 1) if t.id == theme.parent), None)  # a sub-theme's parent
+    switch = mode_switch(f"/themes/{quote(venue, safe='')}/{quote(theme_id, safe='')}", chosen, ranking.explanation)
     return page(
-        request, "theme.html", theme=theme, papers=members, subs=subs, venue=shown, parent=parent, nav_venue=venue
+        request,
+        "theme.html",
+        theme=theme,
+        ranked=ranked,
+        subs=subs,
+        venue=shown,
+        parent=parent,
+        nav_venue=venue,
+        mode=chosen,
+        switch=switch,
     )
 
 
@@ -235,18 +290,40 @@ def trends_page(request: Request, source: str = Query(..., alias="from"), target
 
 
 @router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)
-def report_page(request: Request, venue: str, kind: str) -> Response:
-    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes
-    (built once per store state: a report takes most of a second)."""
+def report_page(
+    request: Request,
+    venue: str,
+    kind: str,
+    mode: str | None = Query(None, max_length=40),
+    at_conference: bool = False,
+) -> Response:
+    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes (built once
+    per store state: a report takes most of a second); the ranked ones in the mode asked for, with a switch."""
     state = state_of(request)
     state.store.get_venue(venue)
-    builders = {"overview": build_overview, "digest": build_digest, "stats": build_stats_report}
-    if kind not in builders:
+    if kind == "stats":
+        return _report(
+            request, ("report", venue, kind), lambda: to_html(build_stats_report(state.store, venue), site_nav(venue))
+        )
+    ranked = {"overview": build_overview, "digest": build_digest}
+    if kind not in ranked:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
     try:
-        html = state.cached(
-            ("report", venue, kind), lambda: to_html(builders[kind](state.store, venue), app_nav=site_nav(venue))
-        )
+        chosen = ranking_mode(state, venue, mode, at_conference)
+    except ConfnavError as exc:
+        return page(request, "error.html", 400, message=str(exc))
+    switch = mode_switch(f"/reports/{quote(venue, safe='')}/{kind}", chosen)
+
+    def build() -> str:
+        report = ranked[kind](state.store, venue, mode=chosen)
+        return to_html(report, app_nav=site_nav(venue), app_top=switch)
+
+    return _report(request, ("report", venue, kind, chosen.value), build)
+
+
+def _report(request: Request, key: tuple[object, ...], build: Callable[[], str]) -> Response:
+    try:
+        html = state_of(request).cached(key, build)
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
     return HTMLResponse(html)

@@ -1,0 +1,126 @@
+"""The two ranking modes on real venues with citation counts (ICLR 2018, NeurIPS 2018, CoRL 2023) and one
+without (SIGGRAPH 2022): looking back puts the most cited papers first, at the conference each paper gets
+its own reasons and never the venue's counts, and every surface says which mode it used."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.errors import ConfnavError
+from confnav.ingest import ingest
+from confnav.rank import RankMode, WeightedRanker, default_mode, parse_mode
+from confnav.store import open_store
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "paperlists"
+VENUES = ["iclr2018", "nips2018", "corl2023", "siggraph2022"]
+COUNT = re.compile(r"\d[\d,]* citations")
+
+
+@pytest.fixture(scope="module")
+def cited_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("modes") / "modes.db"
+    with open_store(path, create=True) as store:
+        for name in VENUES:
+            ingest(store, [DATA / f"{name}.json"])
+    return path
+
+
+@pytest.mark.parametrize("venue", ["iclr2018", "neurips2018"])
+def test_looking_back_puts_the_most_cited_papers_first(cited_db: Path, venue: str) -> None:
+    with open_store(cited_db) as store:
+        assert default_mode(store, venue) is RankMode.LOOKING_BACK
+        ranking = WeightedRanker().rank(store, venue)
+    assert ranking.mode is RankMode.LOOKING_BACK and "log scale" in ranking.explanation
+    place = {r.paper.id: i for i, r in enumerate(ranking.papers)}
+    counted = [r.paper for r in ranking.papers if r.paper.citations is not None]
+    most = sorted(counted, key=lambda p: -p.citations.count)[:10]  # type: ignore[union-attr]
+    assert sum(place[p.id] < 20 for p in most) >= 8, [place[p.id] for p in most]
+    first = ranking.papers[0]
+    assert first.reasons[0].startswith(f"{first.paper.citations.count:,} citations")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("venue", ["iclr2018", "neurips2018"])
+def test_at_conference_reasons_are_each_papers_own(cited_db: Path, venue: str) -> None:
+    with open_store(cited_db) as store:
+        ranking = WeightedRanker(mode="at-conference").rank(store, venue)
+    assert ranking.mode is RankMode.AT_CONFERENCE and "citations" not in ranking.weights
+    assert "learned from the citations of" in ranking.explanation and "never read" in ranking.explanation
+    top = ranking.papers[:30]
+    said = ["; ".join(r.reasons) for r in top]
+    assert all(said) and all(a != b for a, b in itertools.combinations(said, 2)), said
+    everything = [reason for r in ranking.papers for reason in r.reasons]
+    assert not any(COUNT.search(reason) or "learned from the citations" in reason for reason in everything)
+    assert all(r.values.get("citations") is None for r in ranking.papers)
+    if venue == "iclr2018":  # reviews against the venue's, and the authors' own TL;DR
+        rated = [r for r in top if any(x.startswith("ratings ") and "of ICLR 2018)" in x for x in r.reasons)]
+        assert len(rated) >= 20
+        assert any(x.startswith("TL;DR: ") for r in top for x in r.reasons)
+
+
+def test_default_mode_without_counts_and_bad_names(cited_db: Path) -> None:
+    with open_store(cited_db) as store:
+        venue = next(s.venue.id for s in store.venues() if s.venue.id.startswith("siggraph"))
+        assert default_mode(store, venue) is RankMode.AT_CONFERENCE
+        assert WeightedRanker().rank(store, venue).mode is RankMode.AT_CONFERENCE
+        back = WeightedRanker(mode="looking-back").rank(store, venue)
+    assert back.mode is RankMode.LOOKING_BACK and "no citation counts" in back.explanation
+    assert parse_mode("Looking_Back") is RankMode.LOOKING_BACK and parse_mode(None, True) is RankMode.AT_CONFERENCE
+    with pytest.raises(ConfnavError, match="unknown ranking mode 'sideways'"):
+        parse_mode("sideways")
+
+
+def test_cli_mode_and_its_alias(cited_db: Path) -> None:
+    run = CliRunner()
+    base = ["--db", str(cited_db), "--venue", "iclr2018", "--top", "5"]
+    moded = run.invoke(cli, ["rank", *base, "--mode", "at-conference"])
+    alias = run.invoke(cli, ["rank", *base, "--at-conference"])
+    assert moded.exit_code == 0 and moded.stdout == alias.stdout
+    assert moded.stdout.startswith("Mode: at the conference.")
+    assert moded.stdout.count("learned from the citations") == 1  # once per list, not per paper
+    back = run.invoke(cli, ["rank", *base, "--json"])
+    assert {item["mode"] for item in json.loads(back.stdout)} == {"looking-back"}
+    bad = run.invoke(cli, ["rank", *base, "--mode", "sideways"])
+    assert bad.exit_code == 2 and "sideways" in bad.stderr
+
+
+def test_report_digest_says_its_mode_once(cited_db: Path) -> None:
+    base = ["report", "digest", "--db", str(cited_db), "--venue", "iclr2018", "--top", "10"]
+    conference = CliRunner().invoke(cli, [*base, "--mode", "at-conference"])
+    assert conference.exit_code == 0, conference.stderr
+    assert "must-read digest, at the conference" in conference.stdout
+    assert conference.stdout.count("learned from the citations") == 1 and not COUNT.search(conference.stdout)
+    back = CliRunner().invoke(cli, base)
+    assert "must-read digest, looking back" in back.stdout and COUNT.search(back.stdout)
+
+
+def test_web_digest_and_api_follow_the_mode(cited_db: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from confnav.web.app import create_app
+
+    client = TestClient(create_app(cited_db), base_url="http://127.0.0.1")
+    default = client.get("/reports/iclr2018/digest").text
+    conference = client.get("/reports/iclr2018/digest", params={"mode": "at-conference"}).text
+    alias = client.get("/reports/iclr2018/digest", params={"at_conference": "true"}).text
+    assert "must-read digest, looking back" in default and 'data-mode="looking-back"' in default
+    assert "must-read digest, at the conference" in conference and conference == alias
+    assert 'href="/reports/iclr2018/digest?mode=at-conference"' in default  # the switch
+    assert 'href="/reports/iclr2018/digest?mode=looking-back"' in conference
+    assert COUNT.search(default) and not COUNT.search(conference)
+    ranked = client.get("/api/rank", params={"venue": "iclr2018", "mode": "at-conference", "top": 5}).json()
+    assert {r["mode"] for r in ranked} == {"at-conference"}
+    old = client.get("/api/rank", params={"venue": "iclr2018", "at_conference": True, "top": 5}).json()
+    assert [r["id"] for r in old] == [r["id"] for r in ranked]
+    back = client.get("/api/rank", params={"venue": "iclr2018", "top": 5}).json()
+    assert {r["mode"] for r in back} == {"looking-back"} and [r["id"] for r in back] != [r["id"] for r in ranked]
+    bad = client.get("/api/rank", params={"venue": "iclr2018", "mode": "sideways"})
+    assert bad.status_code == 400 and "unknown ranking mode" in bad.json()["error"]
+    paper = client.get(f"/paper/{back[0]['id']}", params={"venue": "iclr2018"}).text
+    assert "Must-read, looking back</strong>: #1 of" in paper and "mode=at-conference" in paper
