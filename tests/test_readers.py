@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -85,12 +86,14 @@ def test_openreview_tsv_pair(write) -> None:  # type: ignore[no-untyped-def]
     assert ratings[1].fields == {"ratings": [], "decision": "Unknown"}
 
 
-def test_paperlists_reader_aligns_affiliations_by_profile(write) -> None:  # type: ignore[no-untyped-def]
+def test_paperlists_reader_pairs_affiliations_only_when_aligned(write) -> None:  # type: ignore[no-untyped-def]
     first, second = records(write("paperlists-iclr2021.json", PAPERLISTS))
     assert first.fields["title"] == "Deep Things: Final"
     assert first.fields["decision"] == "Spotlight"
-    # two affiliations for three authors: they belong to the two with OpenReview profiles
-    assert [a["affiliation"] for a in first.fields["authors"]] == ["MIT", None, "ETH"]
+    # two affiliations for three authors: whose is whose is not said (counting profiles is a guess that the
+    # real ICLR 2021 list proves wrong), so they stay the paper's, in order
+    assert [a["affiliation"] for a in first.fields["authors"]] == [None, None, None]
+    assert first.fields["affiliations"] == ["MIT", "ETH"]
     assert first.fields["ratings"] == [6.0, 8.0] and first.fields["confidences"] == [4.0, 3.0]
     assert first.fields["links"]["code"] == "https://github.com/x/y"
     assert second.fields["decision"] == "Talk"  # ICLR 2020's oral, read through the decision table
@@ -102,6 +105,22 @@ def test_paperlists_unalignable_affiliations_stay_on_the_paper(write) -> None:  
     (record,) = records(write("p.json", text), "paperlists")
     assert all(a["affiliation"] is None for a in record.fields["authors"])
     assert record.fields["affiliations"] == ["X", "Y"]
+
+
+def test_paperlists_unique_index_pairs_institutions_past_blank_affiliations(write) -> None:  # type: ignore[no-untyped-def]
+    aligned = {"author": "A;B;C", "aff": "IBM Research;;MIT CSAIL", "aff_unique_norm": "IBM;MIT"}
+    short = {"author": "A;B;C", "aff": "IBM Research;MIT CSAIL", "aff_unique_norm": "IBM;MIT"}
+    rows = [
+        {"id": "a1", "title": "Index skips the blank", **aligned, "aff_unique_index": "0;1"},
+        {"id": "a2", "title": "Index per author", **aligned, "aff_unique_index": "0;;1"},
+        {"id": "a3", "title": "Affiliations not aligned", **short, "aff_unique_index": "0;1"},
+    ]
+    skipping, per_author, unaligned = records(write("p.json", json.dumps(rows)), "paperlists")
+    for record in (skipping, per_author):
+        assert [a.get("institution") for a in record.fields["authors"]] == ["IBM", None, "MIT"]
+        assert [a["affiliation"] for a in record.fields["authors"]] == ["IBM Research", None, "MIT CSAIL"]
+    assert all("institution" not in a and a["affiliation"] is None for a in unaligned.fields["authors"])
+    assert unaligned.fields["institutions"] == ["IBM", "MIT"]  # the paper's list all the same
 
 
 def test_csv_reader_with_aliases_and_mapping(write) -> None:  # type: ignore[no-untyped-def]

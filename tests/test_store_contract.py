@@ -93,6 +93,7 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "iter": [p.id for p in store.iter_papers("iclr2020")][:50],
         "rows": len(list(store.paper_rows())),
         "by_pk": sorted(p.id for p in store.papers_by_pk(pks).values()),
+        "places": sorted(store.paper_places()),
         "pks_of": len(store.pks_of(some.id)),
         "venues_of": store.venues_of([some.id, "not-a-paper"]),
         "names": store.decision_names(),
@@ -127,6 +128,7 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
     for key in sqlite:
         assert sqlite[key] == postgres[key], key
     assert sqlite["count"][1] > 100 and sqlite["by_pk"] and sqlite["by_author"] and sqlite["assigned"]
+    assert len(sqlite["places"]) > 300  # CoRL 2023's papers all list their institutions
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

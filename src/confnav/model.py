@@ -179,6 +179,8 @@ class CitationCount:
 class Paper:
     """One paper of one venue, merged from every source that mentions it.
 
+    `affiliations` is the paper's own list, whether or not the source says whose
+    each one is; an author carries one only where the source aligns them.
     `provenance` maps each filled field to the source it came from.
     """
 
@@ -209,6 +211,18 @@ class Paper:
         return sum(self.ratings) / len(self.ratings) if self.ratings else None
 
     @property
+    def affiliations_by_author(self) -> bool:
+        """Whether the authors carry their own affiliations; if not, the paper's list is shown without pairing."""
+        return any(a.affiliation for a in self.authors)
+
+    @property
+    def places(self) -> list[str]:
+        """The institutions the paper counts for: the source's normalised list, else the paper's affiliations,
+        else its authors' aligned ones (each place once per paper is the counter's business)."""
+        aligned = [a.affiliation for a in self.authors if a.affiliation]
+        return [a for a in (self.institutions or self.affiliations or aligned) if a and a.strip()]
+
+    @property
     def url(self) -> str | None:
         """The paper's best page: its forum, its page on the venue's site, its DOI, else its PDF."""
         return next((self.links[k] for k in LINK_PREFERENCE if self.links.get(k)), None)
@@ -236,6 +250,7 @@ class Paper:
             "abstract": self.abstract,
             "authors": [a.to_dict() for a in self.authors],
             "affiliations": self.affiliations,
+            "affiliations_by_author": self.affiliations_by_author,
             "institutions": self.institutions,
             "countries": self.countries,
             "keywords": self.keywords,

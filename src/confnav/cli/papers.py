@@ -202,7 +202,7 @@ def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     authors = ", ".join(f"{a.name} ({a.affiliation})" if a.affiliation else a.name for a in paper.authors)
     rows = [
         ("Authors", authors),
-        ("Affiliations", "; ".join(paper.affiliations) if not any(a.affiliation for a in paper.authors) else ""),
+        ("Affiliations", "" if paper.affiliations_by_author else "; ".join(paper.affiliations)),
         ("Keywords", ", ".join(paper.keywords)),
         (
             "Ratings",

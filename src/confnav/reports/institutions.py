@@ -89,19 +89,18 @@ def institution_key(text: str) -> str:
 
 
 def paper_affiliations(paper: Paper) -> list[str]:
-    """The affiliations a paper counts for, as the data gives them: its institutions, else its affiliations,
-    else its authors' aligned ones."""
-    aligned = [a.affiliation for a in paper.authors if a.affiliation]
-    return [a for a in (paper.institutions or paper.affiliations or aligned) if a and a.strip()]
+    """The affiliations a paper counts for: the paper's own list (`Paper.places`), never a guess at whose."""
+    return paper.places
 
 
-def institution_index(rows: Iterable[tuple[int, Paper]]) -> dict[str, list[int]]:
-    """Each institution key → the row keys of its papers (built once per store state by the web app)."""
-    index: dict[str, list[int]] = defaultdict(list)
-    for pk, paper in rows:
-        for key in {institution_key(a) for a in paper_affiliations(paper)} - {""}:
-            index[key].append(pk)
-    return dict(index)
+def institution_index(places: Iterable[tuple[str, int]]) -> dict[str, list[int]]:
+    """Each institution key → the row keys of its papers, from the store's (place, paper row) pairs (built
+    once per store state by the web app)."""
+    index: dict[str, set[int]] = defaultdict(set)
+    for place, pk in places:
+        if key := institution_key(place):
+            index[key].add(pk)
+    return {key: sorted(pks) for key, pks in index.items()}
 
 
 @dataclass

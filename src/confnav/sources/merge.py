@@ -4,7 +4,10 @@ For each field the value comes from the highest-ranked source kind that has a
 non-empty value ("unknown" decisions count as empty); ties between two files of
 the same kind go to the file whose name sorts first. Links are the union of all
 sources, the highest-ranked source winning per link. Confidences travel with
-the ratings they belong to. The result does not depend on ingest order.
+the ratings they belong to. Authors without affiliations take them from the best
+record that aligns affiliations to the same byline, and the paper's list of
+affiliations then comes from that record too. The result does not depend on
+ingest order.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from confnav.decisions import DecisionTable, default_meaning
-from confnav.model import Author, CitationCount, Outcome, Paper, Venue
+from confnav.model import Author, CitationCount, Outcome, Paper, Venue, name_key
 from confnav.sources.base import SourceRecord
 
 # The community list carries the final (camera-ready) title, authors with
@@ -43,7 +46,11 @@ MERGED_FIELDS = (
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
-MERGE_VERSION = 3
+MERGE_VERSION = 4
+
+
+# Where an author is, filled from another record listing the same byline when the chosen one does not say.
+AUTHOR_DETAILS = ("affiliation", "institution", "country")
 
 
 def _rank(kind: str, field: str) -> int:
@@ -79,6 +86,8 @@ def merge_records(
         raise ValueError(f"no source gives a title for paper {paper_id!r}")
     values = {field: record.fields[field] for field, record in chosen.items()}
     provenance = {field: _label(record) for field, record in chosen.items()}
+    if "authors" in chosen:
+        _align_affiliations(chosen["authors"], records, values, provenance)
     confidences: list[float] = []
     if "ratings" in chosen:
         confidences = list(chosen["ratings"].fields.get("confidences") or [])
@@ -112,3 +121,41 @@ def merge_records(
         session=values.get("session"),
         provenance=dict(sorted(provenance.items())),
     )
+
+
+def _byline(authors: list[dict[str, Any]]) -> list[str]:
+    return [name_key(a.get("name") or "") for a in authors]
+
+
+def _align_affiliations(
+    authors_from: SourceRecord, records: list[SourceRecord], values: dict[str, Any], provenance: dict[str, str]
+) -> None:
+    """Per-author details for a byline given without affiliations, from the best record whose authors are the
+    same people in the same order and carry them; the paper's affiliations then follow that record (or its
+    authors), so the paper's list and its authors' never disagree. Without such a record nothing changes."""
+    authors = values["authors"]
+    if any(a.get("affiliation") for a in authors):
+        aligned: SourceRecord | None = authors_from
+    else:
+        byline = _byline(authors)
+        same = [
+            r
+            for r in records
+            if r is not authors_from
+            and any(a.get("affiliation") for a in r.fields.get("authors") or [])
+            and _byline(r.fields["authors"]) == byline
+        ]
+        aligned = min(same, key=lambda r: (_rank(r.kind, "authors"), r.file_name, r.source), default=None)
+        if aligned is None:
+            return
+        values["authors"] = [
+            {**a, **{k: v for k in AUTHOR_DETAILS if not a.get(k) and (v := other.get(k))}}
+            for a, other in zip(authors, aligned.fields["authors"], strict=True)
+        ]
+        provenance["authors.affiliation"] = _label(aligned)
+    own = aligned.fields.get("affiliations") or list(
+        dict.fromkeys(a["affiliation"] for a in values["authors"] if a.get("affiliation"))
+    )
+    if own:
+        values["affiliations"] = own
+        provenance["affiliations"] = _label(aligned)

@@ -138,10 +138,12 @@ def _authors(item: dict[str, Any], given: list[dict[str, Any]]) -> list[dict[str
     """Authors with what the source aligns to each: affiliation, profile id, institution, country (an author
     given as an object keeps its own affiliation and profile)."""
     n = len(given)
-    affiliations = _aligned(given, _parts(item, "aff"), _parts(item, "authorids"))
+    listed = _parts(item, "aff")
+    affiliations = _aligned(listed, n)
     profiles = _profiles(item, n)
-    institutions = _by_index(item, "aff_unique_norm", "aff_unique_index", n)
-    countries = _by_index(item, "aff_country_unique", "aff_country_unique_index", n)
+    slots = _index_slots(listed, n)
+    institutions = _by_index(item, "aff_unique_norm", "aff_unique_index", slots, n)
+    countries = _by_index(item, "aff_country_unique", "aff_country_unique_index", slots, n)
     authors = []
     for i, person in enumerate(given):
         author: dict[str, Any] = {
@@ -166,31 +168,39 @@ def _profiles(item: dict[str, Any], n: int) -> list[str | None] | None:
     return None
 
 
-def _by_index(item: dict[str, Any], values_key: str, index_key: str, n: int) -> list[str | None] | None:
+def _aligned(affiliations: list[str], n: int) -> list[str | None] | None:
+    """Affiliations one per author, or None when the source cannot say whose is whose.
+
+    Only a list as long as the byline is aligned: a shorter one (authors without a
+    profile left out, several people sharing one entry) or a longer one (a `;`
+    inside a name) stays the paper's list, never guessed onto people.
+    """
+    if not any(affiliations) or len(affiliations) != n:
+        return None
+    return [a or None for a in affiliations]
+
+
+def _index_slots(affiliations: list[str], n: int) -> dict[int, list[int]]:
+    """Which authors a `…_unique_index` list of each length speaks for: one entry per author, or one per
+    non-blank affiliation (blanks skipped) of a list aligned by author; none when the affiliations are not."""
+    if not affiliations:
+        return {n: list(range(n))}
+    if len(affiliations) != n:
+        return {}
+    return {n: list(range(n))} | {sum(map(bool, affiliations)): [i for i, a in enumerate(affiliations) if a]}
+
+
+def _by_index(
+    item: dict[str, Any], values_key: str, index_key: str, slots: dict[int, list[int]], n: int
+) -> list[str | None] | None:
     """Per-author values of a `…_unique` list through its `…_unique_index` (`"0;1;0"`), when they line up."""
     values = as_texts(item.get(values_key), values_key)
     indexes = _parts(item, index_key)
-    if not values or len(indexes) != n:
+    authors = slots.get(len(indexes))
+    if not values or not indexes or authors is None:
         return None
-    aligned: list[str | None] = []
-    for index in indexes:
+    aligned: list[str | None] = [None] * n
+    for author, index in zip(authors, indexes, strict=True):
         known = index.isdecimal() and len(index) < 10 and int(index) < len(values)  # "²" is a digit int() refuses
-        aligned.append(values[int(index)] if known else None)
+        aligned[author] = values[int(index)] if known else None
     return aligned
-
-
-def _aligned(authors: list[Any], affiliations: list[str], ids: list[str]) -> list[str | None] | None:
-    """Affiliations one per author, or None when the source cannot say whose is whose.
-
-    The list skips authors without an OpenReview profile (`~Name1` ids); when the
-    count of profiles matches, those are the ones the affiliations belong to.
-    """
-    if not any(affiliations):
-        return None
-    if len(affiliations) == len(authors):
-        return [a or None for a in affiliations]
-    profiles = [i.startswith("~") for i in ids]
-    if len(ids) == len(authors) and sum(profiles) == len(affiliations):
-        remaining = iter(affiliations)
-        return [next(remaining) or None if has else None for has in profiles]
-    return None

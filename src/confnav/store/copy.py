@@ -16,6 +16,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "papers": ("pk", "venue", "id", "title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data"),
     "paper_authors": ("paper_pk", "position", "name", "name_key", "affiliation", "profile"),
     "paper_keywords": ("paper_pk", "position", "keyword", "keyword_key"),
+    "paper_places": ("paper_pk", "position", "place"),
     "source_records": ("venue", "paper_id", "source", "kind", "line", "record", "data"),
     "decision_overrides": ("scope", "label", "outcome", "kind"),
     "embeddings": ("paper_pk", "model", "text_hash", "vector"),

@@ -202,6 +202,27 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         "background jobs (topic builds started from the web app), visible to every worker",
         JOBS_TABLE,
     ),
+    (
+        10,
+        "each paper's institutions as a paper-level list (not paired with authors), filled from stored papers",
+        """
+        CREATE TABLE paper_places (
+            paper_pk INTEGER NOT NULL REFERENCES papers(pk) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            place TEXT NOT NULL,
+            PRIMARY KEY (paper_pk, position)
+        );
+        CREATE INDEX paper_places_by_place ON paper_places(place);
+        INSERT INTO paper_places (paper_pk, position, place)
+            SELECT p.pk, j.key, j.value FROM papers p, json_each(p.data, CASE
+                WHEN json_array_length(p.data, '$.institutions') > 0 THEN '$.institutions' ELSE '$.affiliations' END) j
+            WHERE trim(j.value) <> '';
+        INSERT INTO paper_places (paper_pk, position, place)
+            SELECT p.pk, j.key, json_extract(j.value, '$.affiliation') FROM papers p, json_each(p.data, '$.authors') j
+            WHERE json_array_length(p.data, '$.institutions') = 0 AND json_array_length(p.data, '$.affiliations') = 0
+                AND trim(COALESCE(json_extract(j.value, '$.affiliation'), '')) <> ''
+        """,
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

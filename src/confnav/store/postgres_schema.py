@@ -1,6 +1,6 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
-Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9).
+Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 """
@@ -137,5 +137,30 @@ MIGRATIONS: list[Migration] = [
         3,
         "author filter from a GIN index of name tokens (a LIKE scan of every author is slow at scale)",
         "CREATE INDEX paper_authors_tokens ON paper_authors USING gin (string_to_array(name_key, ' '))",
+    ),
+    (
+        4,
+        "each paper's institutions as a paper-level list (not paired with authors), filled from stored papers",
+        """
+        CREATE TABLE paper_places (
+            paper_pk BIGINT NOT NULL REFERENCES papers(pk) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            place TEXT NOT NULL,
+            PRIMARY KEY (paper_pk, position)
+        );
+        CREATE INDEX paper_places_by_place ON paper_places(place);
+        INSERT INTO paper_places (paper_pk, position, place)
+            SELECT p.pk, j.n - 1, j.value FROM papers p,
+                jsonb_array_elements_text(CASE WHEN jsonb_array_length(p.data::jsonb -> 'institutions') > 0
+                    THEN p.data::jsonb -> 'institutions' ELSE p.data::jsonb -> 'affiliations' END)
+                    WITH ORDINALITY AS j(value, n)
+            WHERE trim(j.value) <> '';
+        INSERT INTO paper_places (paper_pk, position, place)
+            SELECT p.pk, j.n - 1, j.value ->> 'affiliation' FROM papers p,
+                jsonb_array_elements(p.data::jsonb -> 'authors') WITH ORDINALITY AS j(value, n)
+            WHERE jsonb_array_length(p.data::jsonb -> 'institutions') = 0
+                AND jsonb_array_length(p.data::jsonb -> 'affiliations') = 0
+                AND trim(COALESCE(j.value ->> 'affiliation', '')) <> ''
+        """,
     ),
 ]

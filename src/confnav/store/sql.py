@@ -33,7 +33,8 @@ from confnav.store.topics import TopicTables
 def paper_from_json(text: str) -> Paper:
     """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
     data = json.loads(text)
-    data.pop("rating_mean", None)
+    for derived in ("rating_mean", "affiliations_by_author"):
+        data.pop(derived, None)
     data["authors"] = [Author(**a) for a in data["authors"]]
     decision = data["decision"]
     if isinstance(decision, str):
@@ -203,7 +204,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
             " rating_mean = ?, data = ? WHERE pk = ?",
             [(*values, pk) for pk, _, values in changed],
         )
-        for table in ("paper_authors", "paper_keywords"):
+        for table in ("paper_authors", "paper_keywords", "paper_places"):
             self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
         rows = [(pk, paper) for pk, paper, _ in changed]
         for paper, values in new:
@@ -230,6 +231,10 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
         self.conn.executemany(
             "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
             [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
+        )
+        self.conn.executemany(
+            "INSERT INTO paper_places (paper_pk, position, place) VALUES (?, ?, ?)",
+            [(pk, i, place) for pk, p in rows for i, place in enumerate(p.places)],
         )
 
     # --- reads ---
@@ -260,6 +265,10 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
             sql, params = sql + " WHERE venue = ?", (venue,)
         for pk, data in self.conn.execute(sql + " ORDER BY pk", params):
             yield pk, paper_from_json(data)
+
+    def paper_places(self) -> list[tuple[str, int]]:
+        """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
+        return [(place, pk) for place, pk in self.conn.execute("SELECT place, paper_pk FROM paper_places")]
 
     def papers_by_pk(self, pks: Sequence[int]) -> dict[int, Paper]:
         """The papers with these row keys (keys not in the store are left out)."""

@@ -60,7 +60,7 @@ def institution_of(state: AppState, name: str) -> Institution:
     store = state.store
 
     def profile() -> Institution:
-        index = state.cached(("institutions",), lambda: institution_index(store.paper_rows()))
+        index = state.cached(("institutions",), lambda: institution_index(store.paper_places()))
         papers = store.papers_by_pk(index.get(institution_key(name), [])).values()
         return institution_profile(name, papers, state.cached(("rated venues",), lambda: rated_venues(store)))
 
