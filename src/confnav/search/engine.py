@@ -188,7 +188,7 @@ class Searcher:
         scored = terms(query.text)
         common = not scored and not query.authors  # words, all of them too common to match by keyword
         keyword = corpus.keyword.score(scored) if scored else None
-        vectors, unread = route(query.text, stored) if stored and query.text.strip() else (None, None)
+        vectors, unread = route(query.text, stored) if query.text.strip() else (next(iter(stored), None), None)
         if unread:  # no stored model reads the query's script: its words alone, never unrelated neighbours
             notices.append(unread)
             mode = "keyword"
