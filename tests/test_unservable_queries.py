@@ -26,7 +26,8 @@ COMMON = ("approach approach", "the of")
 
 @pytest.fixture(scope="module")
 def client(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with TestClient(create_app(clone(indexed_db, tmp_path_factory.mktemp("api"), "api"))) as test_client:
+    app = create_app(clone(indexed_db, tmp_path_factory.mktemp("api"), "api"))
+    with TestClient(app, base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 
