@@ -21,7 +21,7 @@ class SharedEmbeddings:
 
     def __init__(self, inner: Embedder, known: dict[str, np.ndarray]) -> None:
         self.inner, self.known = inner, known
-        self.name, self.fitted_on_corpus = inner.name, inner.fitted_on_corpus
+        self.name, self.fitted_on_corpus, self.languages = inner.name, inner.fitted_on_corpus, inner.languages
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray:
         keys = [hashlib.sha1(text.encode()).hexdigest() for text in texts]

@@ -35,13 +35,15 @@ def test_a_chinese_query_parses() -> None:
     assert parse_query(CHINESE).text == CHINESE
 
 
-def test_a_chinese_query_returns_results_instead_of_an_error(indexed_db: Path) -> None:
-    searcher = Searcher(open_store(indexed_db))
-    hybrid = searcher.search(CHINESE, limit=10)
-    assert len(hybrid.hits) == 10
-    keyword = searcher.search(CHINESE, mode="keyword", limit=10)  # no paper has these words: meaning takes over
-    assert keyword.mode == "semantic" and len(keyword.hits) == 10
-    assert any("close in meaning" in notice for notice in keyword.notices)
+def test_a_chinese_query_is_explained_instead_of_an_error(indexed_db: Path) -> None:
+    searcher = Searcher(open_store(indexed_db))  # the default model reads English: its words only, and why
+    for mode in ("hybrid", "keyword"):
+        results = searcher.search(CHINESE, mode=mode, limit=10)  # type: ignore[arg-type]
+        assert results.mode == "keyword" and results.hits == []
+        assert any("reads English only" in notice for notice in results.notices)
+    english = searcher.search("xyzzyq plugh", mode="keyword", limit=10)  # no paper has these words: meaning
+    assert english.mode == "semantic" and len(english.hits) == 10
+    assert any("close in meaning" in notice for notice in english.notices)
 
 
 def test_papers_in_chinese_are_found_by_their_words(store, write) -> None:  # type: ignore[no-untyped-def]

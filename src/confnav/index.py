@@ -39,10 +39,23 @@ def text_hash(text: str, stamp: str = "") -> str:
     return hashlib.sha1((stamp + text).encode()).hexdigest()[:16]
 
 
+PRIMARY_CACHE = "semantic-model"  # the model the last replacing `confnav index` ran with
+
+
+def text_models(store: SearchStore) -> list[str]:
+    """The text-view models of the store's semantic index, the main one first: the one the last `confnav index`
+    without `--add` made (or, for a store without that note, the one with the most vectors); then the others."""
+    counts = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
+    noted = store.get_cache(PRIMARY_CACHE)
+    main = noted[1].decode() if noted else None
+    return sorted(counts, key=lambda m: (m != main, -counts[m], m))
+
+
 def semantic_model(store: SearchStore) -> str | None:
-    """The text-view model of the store's semantic index (the one with the most vectors), or None."""
-    models = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
-    return max(models, key=models.__getitem__) if models else None
+    """The main text-view model of the store's semantic index (topics, ranking and similar papers use it),
+    or None."""
+    models = text_models(store)
+    return models[0] if models else None
 
 
 def embedder_state_cache(model: str) -> str:
@@ -65,17 +78,25 @@ class IndexResult:
 
 
 def build_index(
-    store: SearchStore, embedder: Embedder, venue: str | None = None, progress: Progress | None = None
+    store: SearchStore,
+    embedder: Embedder,
+    venue: str | None = None,
+    progress: Progress | None = None,
+    add: bool = False,
 ) -> IndexResult:
-    """Embed the papers whose text changed since the last run (all of them after a model change)."""
+    """Embed the papers whose text changed since the last run (all of them after a model change); `add` keeps
+    the other models' vectors beside this one's (search sends each query to a model that reads its language)."""
     start = time.perf_counter()
     if venue:
         store.get_venue(venue)
     rows = list(store.paper_rows(venue))
     if not embedder.fitted_on_corpus:
         embedder.embed(["load check"])  # a model that cannot load fails here, before the old index is dropped
+    main = (semantic_model(store) if add else None) or embedder.name  # an added model never becomes the main one
+    keep = [embedder.name + view for view in VIEWS] + (list(store.embedding_models()) if add else [])
     with store.transaction():
-        dropped = store.delete_embeddings(keep_models=[embedder.name + view for view in VIEWS])
+        dropped = store.delete_embeddings(keep_models=keep)
+        store.put_cache(PRIMARY_CACHE, 0, main.encode())
     stamp = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ""
     todo: list[tuple[str, int, str]] = []
     for view, make_text in VIEWS.items():

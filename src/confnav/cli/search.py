@@ -17,18 +17,26 @@ from confnav.store.protocols import Store
 @cli.command()
 @click.option("--venue", help="Only embed this venue's papers.")
 @click.option(
-    "--model", help="Embedding model: all-MiniLM-L6-v2 (default), tfidf-svd, or a sentence-transformers path."
+    "--model",
+    help="Embedding model: all-MiniLM-L6-v2 (default), use-multilingual-v3, tfidf-svd, or a sentence-transformers "
+    "path.",
+)
+@click.option(
+    "--add",
+    is_flag=True,
+    help="Keep the stored models' vectors beside this model's: each query is searched with a model that reads "
+    "its language (e.g. --model use-multilingual-v3 --add for queries in Chinese, English still by the default).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_store
-def index(store: Store, venue: str | None, model: str | None, quiet: bool, as_json: bool) -> None:
+def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
     embedder, notice = choose_embedder(model)
     if notice:
         click.echo(f"note: {notice}", err=True)
     with RichProgress(quiet) as progress:
-        result = build_index(store, embedder, venue, progress)
+        result = build_index(store, embedder, venue, progress, add=add)
     if as_json:
         print_json(result.to_dict())
         return

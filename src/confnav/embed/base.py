@@ -15,10 +15,13 @@ class Embedder(Protocol):
 
     Pretrained models ignore `fit`; corpus-fitted ones (the sparse fallback) learn
     from the corpus there and save that state with `dumps` / restore it with `loads`.
+    `languages` declares the languages it reads (ISO 639-1 codes; None: not declared, taken to read any), so
+    that search can tell a query the model cannot read and send it to a stored model that can.
     """
 
     name: str
     fitted_on_corpus: bool
+    languages: frozenset[str] | None
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray: ...
 
@@ -34,6 +37,7 @@ class PretrainedEmbedder:
 
     name = "pretrained"
     fitted_on_corpus = False
+    languages: frozenset[str] | None = None
 
     def fit(self, texts: Sequence[str]) -> None:
         return None

@@ -15,6 +15,10 @@ from confnav.embed.base import PretrainedEmbedder, ProgressFn, normalize
 from confnav.errors import MissingExtraError
 
 MULTILINGUAL_MODEL = "use-multilingual-v3"
+# The model card's sixteen languages (Chinese simplified and traditional under one code).
+MULTILINGUAL_LANGUAGES = frozenset(
+    ["ar", "zh", "en", "fr", "de", "it", "ja", "ko", "nl", "pl", "pt", "es", "th", "tr", "ru"]
+)
 BATCH = 64  # texts per call: the encoder batches a list's tokens itself
 
 
@@ -22,6 +26,7 @@ class MultilingualEmbedder(PretrainedEmbedder):
     """512-dimensional USE vectors; the bundled weights load on first use (about a quarter second)."""
 
     name = MULTILINGUAL_MODEL
+    languages = MULTILINGUAL_LANGUAGES
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads or 1  # one query at a time is fastest on one thread; batches pass their own

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from confnav.embed.base import PretrainedEmbedder, ProgressFn, normalize
+from confnav.embed.sentence import MODEL_LANGUAGES
 from confnav.errors import ConfnavError, MissingExtraError
 from confnav.settings import Settings
 
@@ -137,6 +138,7 @@ class OnnxEmbedder(PretrainedEmbedder):
 
     def __init__(self, model_name: str, source: Path, batch_size: int = 32, threads: int | None = None) -> None:
         self.name = model_name + ONNX_SUFFIX
+        self.languages = MODEL_LANGUAGES.get(model_name)
         self.source = source
         self.batch_size = batch_size
         self.threads = threads or max(1, len(os.sched_getaffinity(0)))

@@ -9,9 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from confnav.embed.base import PretrainedEmbedder, ProgressFn, normalize
+from confnav.embed.languages import ENGLISH
 from confnav.errors import ConfnavError, MissingExtraError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+# Languages of the models whose training data is known; any other model declares none.
+MODEL_LANGUAGES = {DEFAULT_MODEL: ENGLISH, f"sentence-transformers/{DEFAULT_MODEL}": ENGLISH}
 
 
 def bundled_model_path() -> Path:
@@ -36,6 +39,7 @@ class SentenceTransformerEmbedder(PretrainedEmbedder):
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 32) -> None:
         self.name = model
+        self.languages = MODEL_LANGUAGES.get(model)
         self.batch_size = batch_size
         self._model: object | None = None
 

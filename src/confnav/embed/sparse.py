@@ -26,6 +26,7 @@ class SparseEmbedder:
 
     name = SPARSE_MODEL
     fitted_on_corpus = True
+    languages: frozenset[str] | None = None  # the words of the corpus it was fitted on, whatever their language
 
     def __init__(self, dimensions: int = 256, seed: int = 42) -> None:
         self.dimensions = dimensions

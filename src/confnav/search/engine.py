@@ -13,12 +13,13 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.index import embedder_state_cache, paper_text, semantic_model
+from confnav.index import embedder_state_cache, paper_text, text_models
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
-from confnav.search.fusion import ConvexFusion, align_groups, lift_accepted
+from confnav.search.fusion import RUN_INDEX, ConvexFusion, align_groups, lift_accepted, with_unindexed
 from confnav.search.query import Query, parse_query
 from confnav.search.results import BY_SCORE, SORT_POOL, SORTS, Hit, Mode, Results
+from confnav.search.routing import COMMON_WORDS, route
 from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
 from confnav.search.text import terms
@@ -28,7 +29,6 @@ from confnav.store.protocols import NearestNeighbours, SearchStore
 
 Fusion = Callable[[np.ndarray, np.ndarray], np.ndarray]
 log = logging.getLogger("confnav.search")
-RUN_INDEX = "run 'confnav index'"
 NO_INDEX = f"this store has no semantic index yet: {RUN_INDEX}"
 AnyVectors = Vectors | StoredVectors  # in this process's memory, or searched inside the database
 
@@ -50,10 +50,10 @@ class Searcher:
         self.store = store
         self.fusion = fusion or ConvexFusion()
         self.accepted_lift = accepted_lift  # relevance × (1 + lift) for accepted papers, see fusion.lift_accepted
-        self._embedder = embedder
+        self._embedders = {embedder.name: embedder} if embedder is not None else {}  # pretrained ones, kept
         self._corpus: Corpus | None = None
         self._versions = (-1, -1)
-        self._vectors: AnyVectors | None = None
+        self._vectors: list[AnyVectors] = []  # each stored model's, the main one first
         # PostgreSQL keeps papers and vectors: hold only row keys and the keyword index, ask it for the rest.
         self.in_store = isinstance(store, NearestNeighbours)
         # A server keeps answering from what it has while a thread loads the store's new state.
@@ -77,12 +77,16 @@ class Searcher:
             self._versions = versions
             return self._corpus
 
-    def _load(self, versions: tuple[int, int]) -> tuple[Corpus, AnyVectors | None]:
+    def _load(self, versions: tuple[int, int]) -> tuple[Corpus, list[AnyVectors]]:
         """The corpus (reloaded only when papers changed) and the vectors for the store at `versions`."""
         corpus = self._corpus
         if corpus is None or versions[0] != self._versions[0]:
             corpus = (LeanCorpus if self.in_store else Corpus).load(self.store)
-        return corpus, self._load_vectors(corpus)
+        models = text_models(self.store)
+        loaded = [self._load_vectors(corpus, model) for model in models]
+        if loaded and loaded[0] is None:
+            return corpus, []  # the main model's state is unreadable: searched as a store without an index
+        return corpus, [v for v in loaded if v is not None]
 
     def _refresh_later(self) -> None:
         """Load the store's new state in a thread of its own, then swap it in (one refresh at a time)."""
@@ -122,10 +126,10 @@ class Searcher:
         return self._corpus is None or self._versions == self.store.versions()
 
     def vectors(self) -> AnyVectors | None:
-        """The semantic index (vectors and the embedder that made them), or None if there is none."""
-        return self._snapshot()[1]
+        """The semantic index of the main model (vectors and the embedder that made them), or None."""
+        return next(iter(self._snapshot()[1]), None)
 
-    def _snapshot(self) -> tuple[Corpus, AnyVectors | None]:
+    def _snapshot(self) -> tuple[Corpus, list[AnyVectors]]:
         """Corpus and vectors as of now, read once per call so one answer never mixes two store states."""
         with self._lock:
             return self.corpus, self._vectors
@@ -136,17 +140,14 @@ class Searcher:
         if vectors is not None and vectors.embedder is not None:
             vectors.embedder.embed(["warm up"])
 
-    def _load_vectors(self, corpus: Corpus) -> AnyVectors | None:
-        model = semantic_model(self.store)
-        if model is None:
-            return None
+    def _load_vectors(self, corpus: Corpus, model: str) -> AnyVectors | None:
         vectors: AnyVectors
         if isinstance(corpus, LeanCorpus) and isinstance(self.store, NearestNeighbours):
             vectors = StoredVectors(self.store, model, corpus, list(self.store.embedding_hashes(model)))
         else:
             vectors = corpus.load_vectors(self.store, model)
         # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
-        embedder = self._embedder if self._embedder and self._embedder.name == model else load_embedder(model, 1)
+        embedder = self._embedders.get(model) or load_embedder(model, 1)
         if embedder.fitted_on_corpus:
             cached = self.store.get_cache(embedder_state_cache(model))
             if cached is None:
@@ -156,7 +157,7 @@ class Searcher:
             except ConfnavError:
                 return None  # unreadable (or crafted): searched as a store without a semantic index
         else:
-            self._embedder = embedder  # a pretrained model is loaded once and kept across store changes
+            self._embedders[model] = embedder  # a pretrained model is loaded once and kept across store changes
         vectors.embedder = embedder
         return vectors
 
@@ -176,7 +177,7 @@ class Searcher:
             raise ConfnavError(f"unknown sort {sort!r} (sorts: {', '.join(SORTS)})")
         query = parse_query(text)
         where = where or PaperFilter()
-        corpus, vectors = self._snapshot()
+        corpus, stored = self._snapshot()
         mask = corpus.mask(self.store, where)
         fields = [PaperFilter(author=a) for a in query.authors] + [PaperFilter(keyword=k) for k in query.keywords]
         for condition in fields:  # the store's filter rules narrow the rows first; exact checks follow per hit
@@ -184,9 +185,21 @@ class Searcher:
         for required in [*query.phrases, *query.titles]:
             mask &= corpus.keyword.containing(required)  # exact checks follow on the survivors
         notices: list[str] = []
-        keyword = corpus.keyword.score(query.text) if query.text.strip() else None
+        scored = terms(query.text)
+        common = not scored and not query.authors  # words, all of them too common to match by keyword
+        keyword = corpus.keyword.score(scored) if scored else None
+        vectors, unread = route(query.text, stored) if query.text.strip() else (next(iter(stored), None), None)
+        if unread:  # no stored model reads the query's script: its words alone, never unrelated neighbours
+            notices.append(unread)
+            mode = "keyword"
+        elif common:
+            if vectors is None:
+                notices.append(f"these words are too common to match by keyword, and {NO_INDEX} to match by meaning")
+                return Results([], mode, notices, None, offset, sort)
+            notices.append(COMMON_WORDS)
+            mode = "semantic"
         if mode == "keyword" and keyword is not None and vectors is not None and not np.any(keyword[mask] > 0):
-            notices.append("no paper contains these words; showing papers close in meaning")  # e.g. another language
+            notices.append("no paper contains these words; showing papers close in meaning")
             mode = "semantic"
         vectors = vectors if mode != "keyword" else None
         if mode == "semantic" and vectors is None:
@@ -197,18 +210,18 @@ class Searcher:
         semantic = None
         if vectors is not None and vectors.embedder is not None and query.text.strip():
             semantic, covered = vectors.scores(vectors.embedder.embed([query.text])[0], mask, keyword, where)
-            semantic, mask = _with_unindexed(semantic, mask, covered, keyword if mode == "hybrid" else None, notices)
+            semantic, mask = with_unindexed(semantic, mask, covered, keyword if mode == "hybrid" else None, notices)
             semantic = align_groups(semantic, mask, corpus.short)
-        if keyword is None:
+        if mode == "semantic" and semantic is not None:
+            score = semantic
+        elif keyword is None:
             score = corpus.ratings / 10.0  # author-only: best rated first
         elif mode == "keyword" or semantic is None:
             score = keyword
             mask &= keyword > 0
-        elif mode == "semantic":
-            score = semantic
         else:
             score = self._fuse(keyword, semantic, mask)
-        if keyword is not None and sort != "match":
+        if (keyword is not None or common) and sort != "match":
             score = lift_accepted(score, corpus.standing, self.accepted_lift)
         matching = int(np.count_nonzero(mask & (keyword > 0))) if keyword is not None else int(mask.sum())
         if sort in BY_SCORE:
@@ -216,7 +229,8 @@ class Searcher:
         else:
             pool = self._collect(corpus, score, mask, keyword, semantic, SORT_POOL, query)
             hits = sorted(pool, key=SORTS[sort])[offset : offset + limit]
-        return Results(hits, mode, notices, matching, offset, sort)
+        model = vectors.embedder.name if semantic is not None and vectors and vectors.embedder else None
+        return Results(hits, mode, notices, None if common else matching, offset, sort, model)
 
     def similar(
         self,
@@ -229,9 +243,9 @@ class Searcher:
     ) -> Results:
         """Papers most like one paper (never the paper itself); `include_rejected=False` leaves out papers a venue
         did not accept (rejected, withdrawn), keeping accepted ones and those of venues without decisions."""
-        corpus, vectors = self._snapshot()
+        corpus, stored = self._snapshot()
         rows = [self._row(corpus, paper_id, venue)]
-        return self._more_like(corpus, vectors, rows, [], None, where, limit, include_rejected)
+        return self._more_like(corpus, next(iter(stored), None), rows, [], None, where, limit, include_rejected)
 
     def recommend(
         self,
@@ -247,9 +261,9 @@ class Searcher:
         (`include_rejected` as in `similar`)."""
         if not like and not (text and text.strip()):
             raise ConfnavError("recommend needs at least one --like ID or a --text")
-        corpus, vectors = self._snapshot()
+        corpus, stored = self._snapshot()
         liked, unliked = [self._row(corpus, i) for i in like], [self._row(corpus, i) for i in unlike]
-        return self._more_like(corpus, vectors, liked, unliked, text, where, limit, include_rejected)
+        return self._more_like(corpus, next(iter(stored), None), liked, unliked, text, where, limit, include_rejected)
 
     # --- internals ---
 
@@ -345,29 +359,6 @@ class Searcher:
                 if len(hits) >= limit:
                     return hits
         return hits
-
-
-def _with_unindexed(
-    semantic: np.ndarray, mask: np.ndarray, covered: np.ndarray, keyword: np.ndarray | None, notices: list[str]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Scores and mask once admitted papers without a vector are accounted for: with `keyword` (hybrid search)
-    those matching a word stay, given the meaning score found at their words' quantile (the best-matching
-    words, the best meaning); either way a notice says how many are unindexed."""
-    unindexed = mask & ~covered
-    missing = int(unindexed.sum())
-    if not missing:
-        return semantic, covered
-    papers = f"{missing:,} paper{'s' * (missing > 1)}"
-    if keyword is None:
-        notices.append(f"{papers} not in the semantic index yet cannot be found by meaning: {RUN_INDEX}")
-        return semantic, covered
-    notices.append(f"{papers} not in the semantic index yet are matched by their words only: {RUN_INDEX}")
-    semantic = semantic.copy()
-    if covered.any():
-        words = np.sort(keyword[mask])
-        quantile = np.searchsorted(words, keyword[unindexed], side="right") / words.size
-        semantic[unindexed] = np.quantile(semantic[covered], quantile)
-    return semantic, covered | (unindexed & (keyword > 0))
 
 
 def _not_rejected(paper: Paper) -> bool:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+RUN_INDEX = "run 'confnav index'"
+
 
 def normalize_keyword(scores: np.ndarray) -> np.ndarray:
     top = float(scores.max()) if scores.size else 0.0
@@ -55,6 +57,29 @@ def _sorted_sample(values: np.ndarray, size: int = 4096) -> np.ndarray:
     """The values sorted, or an evenly spaced sample of them when there are many (quantiles barely move)."""
     step = max(1, values.size // size)
     return np.sort(values[::step])
+
+
+def with_unindexed(
+    semantic: np.ndarray, mask: np.ndarray, covered: np.ndarray, keyword: np.ndarray | None, notices: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and mask once admitted papers without a vector are accounted for: with `keyword` (hybrid search)
+    those matching a word stay, given the meaning score found at their words' quantile (the best-matching
+    words, the best meaning); either way a notice says how many are unindexed."""
+    unindexed = mask & ~covered
+    missing = int(unindexed.sum())
+    if not missing:
+        return semantic, covered
+    papers = f"{missing:,} paper{'s' * (missing > 1)}"
+    if keyword is None:
+        notices.append(f"{papers} not in the semantic index yet cannot be found by meaning: {RUN_INDEX}")
+        return semantic, covered
+    notices.append(f"{papers} not in the semantic index yet are matched by their words only: {RUN_INDEX}")
+    semantic = semantic.copy()
+    if covered.any():
+        words = np.sort(keyword[mask])
+        quantile = np.searchsorted(words, keyword[unindexed], side="right") / words.size
+        semantic[unindexed] = np.quantile(semantic[covered], quantile)
+    return semantic, covered | (unindexed & (keyword > 0))
 
 
 @dataclass(frozen=True)

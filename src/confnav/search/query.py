@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
 from confnav.model import fold, name_key
-from confnav.search.text import terms, words
+from confnav.search.text import words
 
 MAX_QUERY_CHARS = 4000
 FIELDS = ("author", "title", "keyword")
@@ -118,6 +118,6 @@ def parse_query(raw: str) -> Query:
                 index += 1
         if value.strip():
             getattr(query, target + "s").append(value.strip())
-    if not terms(query.text) and not query.authors:
-        raise QueryError("the query has no words to search for (only common words like 'the' or 'of')")
+    if not words(query.text) and not query.authors:  # common words alone are searched by meaning
+        raise QueryError("the query has no words to search for, only punctuation or symbols")
     return query

@@ -46,8 +46,9 @@ class Hit:
 
 @dataclass
 class Results:
-    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), and how many papers
-    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning)."""
+    """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), how many papers
+    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning), and
+    the model whose vectors ranked them by meaning (`model`: the one that reads the query's language)."""
 
     hits: list[Hit]
     mode: Mode
@@ -55,6 +56,7 @@ class Results:
     matching: int | None = None
     offset: int = 0
     sort: str = "relevance"
+    model: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -64,6 +66,7 @@ class Results:
             "matching": self.matching,
             "offset": self.offset,
             "sort": self.sort,
+            "model": self.model,
         }
 
 

@@ -120,6 +120,7 @@ def search_page(
         "previous": f"/search?{urlencode(shown | {'page': page_number - 1})}" if page_number > 1 else None,
         "next": f"/search?{urlencode(shown | {'page': page_number + 1})}" if len(hits) == limit else None,
         "matching": results.matching if results else None,
+        "mode": results.mode if results else mode,
     }
     venues = [s.venue for s in state.store.venues()]
     decisions = state.store.decision_names()
