@@ -1,9 +1,9 @@
-# Two entry points that do all set-up on a fresh machine: `make demo` and `make test`.
+# Two entry points that do all set-up on a fresh machine: `make demo` and `make test`; `make check` is the fast loop.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test artifacts bench clean
+.PHONY: demo check test artifacts bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,16 @@ demo: $(VENV)/.runtime
 # Browser tests drive Debian's chromium through Playwright (no browser download).
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+# The fast loop while working: lint, format, the tests on SQLite that need neither the semantic model nor a browser
+# and are not kill/load tests (markers set in tests/conftest.py, listed in pyproject.toml), then the type check.
+check: $(VENV)/.dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	rm -rf .test-runs/check && mkdir -p .test-runs
+	PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q -m "not semantic and not browser and not slow" --durations=10 \
+		--basetemp=.test-runs/check
+	$(BIN)/mypy
 
 # The tests on SQLite, and at the same time (one per core) the tests that use a store again on PostgreSQL
 # (pgserver), whose report is printed after the first; the two share the semantic model's vectors of the corpus.

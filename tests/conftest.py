@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from confnav.embed.base import PretrainedEmbedder
+from confnav.embed.multilingual import MultilingualEmbedder
+from confnav.embed.onnx import OnnxEmbedder
+from confnav.embed.sentence import SentenceTransformerEmbedder
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
@@ -40,8 +44,23 @@ STORE_FIXTURES = {
 }
 
 
+# What a test needs, read from the fixtures it uses (directly or through other fixtures): the markers that
+# `make check` leaves out (`-m "not semantic and not browser and not slow"`; markers in pyproject.toml).
+NEEDS = {
+    "semantic": {"indexed_db", "topics_db"},  # build the semantic model's vectors of the corpus
+    "browser": {"browser"},  # Debian's Chromium through Playwright
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On the PostgreSQL run, keep the tests that use a store fixture (the rest do not touch a backend)."""
+    """Mark each test by the fixtures it uses; on the PostgreSQL run, keep the tests that use a store fixture
+    (the rest do not touch a backend)."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for marker, fixtures in NEEDS.items():
+            if used & fixtures:
+                item.add_marker(marker)
     if BACKEND != "postgres":
         return
     keep = [
@@ -52,6 +71,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skipped = [item for item in items if item not in keep]
     config.hook.pytest_deselected(items=skipped)
     items[:] = keep
+
+
+@pytest.fixture(autouse=True)
+def semantic_model_only_when_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test not marked `semantic` that loads a semantic model fails (after it ran, unchanged), so that no such
+    test slips into the fast tier unmarked; a failed load (a test of the error) is not a use."""
+    if request.node.get_closest_marker("semantic"):
+        yield
+        return
+    loaded: list[str] = []
+    for kind in (OnnxEmbedder, SentenceTransformerEmbedder, MultilingualEmbedder):
+
+        def load(self: PretrainedEmbedder, original: Callable[[PretrainedEmbedder], object] = kind._load) -> object:
+            model = original(self)
+            loaded.append(self.name)
+            return model
+
+        monkeypatch.setattr(kind, "_load", load)
+    yield
+    if loaded:
+        pytest.fail(f"this test loads the model {loaded[0]!r}: mark it @pytest.mark.semantic", pytrace=False)
 
 
 def snapshot(location: Location) -> list[tuple[object, ...]]:

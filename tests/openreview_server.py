@@ -252,7 +252,7 @@ class Handler(BaseHTTPRequestHandler):
             if fault == "500":
                 return self._error(500, "Error", "Internal Server Error")
             if fault == "timeout":
-                time.sleep(1.5)
+                time.sleep(20)  # past any client timeout the tests set
             if fault == "garbage":
                 return self._send(200, None, raw=b"<html>not json")
         self._send(200, self._notes(query))

@@ -54,6 +54,7 @@ def test_show_text_and_json(iclr2021_db: Path) -> None:
     assert "What Matters for On-Policy Deep Actor-Critic Methods?" in text and "Ratings: 7, 7, 9, 9" in text
 
 
+@pytest.mark.semantic  # the demo indexes with the default model
 def test_demo_prints_a_summary(private_cache: Path) -> None:
     """In the session's private cache, whose exported model the other tests share."""
     text = invoke("demo", "--quiet")

@@ -61,7 +61,8 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, st
 
 
 def client(url: str, **http: object) -> OpenReviewClient:
-    return OpenReviewClient.from_environment(url, url, timeout=1.0, backoff=0.0, **http)  # type: ignore[arg-type]
+    # 5 s: far above a local answer's time even on a busy machine, far below the fake's 20 s "timeout" fault
+    return OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0, **http)  # type: ignore[arg-type]
 
 
 def run_fetch(db: Path, url: str, venue: str, *extra: str) -> tuple[int, str, str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from confnav.ingest import ingest
 from confnav.store import PaperFilter, open_store
 from tests.conftest import ICLR2020, ICLR2021, MARKDOWN_PAGE, snapshot
@@ -95,6 +97,7 @@ def test_filters(iclr2021_db: Path) -> None:
     assert len(graph) == 5 and all(any("graph neural" in k.lower() for k in p.keywords) for p in graph)
 
 
+@pytest.mark.semantic  # the demo indexes with the default model
 def test_demo_store_is_built_from_the_bundled_page(tmp_path: Path) -> None:
     from confnav.demo import build_demo, demo_data_path
 

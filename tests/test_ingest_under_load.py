@@ -20,7 +20,7 @@ from tests.backends import Location
 from tests.conftest import DATA
 from tests.web_fixtures import running_server
 
-pytestmark = pytest.mark.failure_injection
+pytestmark = [pytest.mark.failure_injection, pytest.mark.slow]
 
 RECORDS = int(os.environ.get("CONFNAV_LOAD_RECORDS", "20000"))  # 200000 for the full-size run in BENCHMARKS.md
 READ_PATHS = (

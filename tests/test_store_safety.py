@@ -116,6 +116,7 @@ class Interrupted(SparseEmbedder):
         return super().embed(texts, progress)
 
 
+@pytest.mark.slow
 def test_an_interrupted_rebuild_is_finished_exactly(sparse_db: Location, tmp_path: Path) -> None:
     more = _jsonl(tmp_path / "test2021-more.jsonl", _real_records(300, offset=400))
     interrupted, clean = clone(sparse_db, tmp_path, "interrupted"), clone(sparse_db, tmp_path, "clean")
@@ -143,6 +144,7 @@ def fresh_location(tmp_path: Path) -> Location:
     return new_location(tmp_path, "fresh")
 
 
+@pytest.mark.slow
 def test_two_ingests_at_once_make_each_paper_once(fresh_location: Location, tmp_path: Path) -> None:
     """One file names the papers by id, the other by title only: whichever commits first, they merge."""
     records = _real_records(150)
@@ -189,13 +191,13 @@ def test_a_writer_waits_for_another_then_says_the_store_is_busy(fresh_location: 
         with open_store(location) as other, other.transaction():
             other.count_change("test")
             holding.set()
-            release.wait(10)
+            release.wait(120)  # released at once; the limit only ends a hung test
 
     holder = threading.Thread(target=hold)
     holder.start()
     store = open_store(location)
     try:
-        assert holding.wait(10)
+        assert holding.wait(120)
         store.wait_for_writers(0.3)
         with pytest.raises(StoreBusyError, match="another write"), store.transaction():
             store.count_change("test")

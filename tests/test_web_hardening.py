@@ -206,24 +206,27 @@ def test_reads_never_write(hardened_db: Location, tmp_path: Path) -> None:
     assert snapshot(location) == before
 
 
-def _offer(base: str, head: bytes, body: Iterable[bytes] = ()) -> tuple[bytes, int, float]:
+def _offer(base: str, head: bytes, body: Iterable[bytes] = ()) -> tuple[bytes, int, bool]:
     """Send a request in pieces as a client that reads while it sends, stopping once answered: the answer's
-    status line, the bytes sent and the seconds taken."""
+    status line, the bytes sent, and whether the sending stalled until the client's timeout (the server
+    neither answered nor closed the connection)."""
     parts = urlsplit(base)
     pieces = [head[i : i + 8192] for i in range(0, len(head), 8192)]
-    sent, answer, start = 0, b"", time.monotonic()
-    with socket.create_connection((parts.hostname, parts.port), timeout=20) as sock:
+    sent, answer, stalled = 0, b"", False
+    with socket.create_connection((parts.hostname, parts.port), timeout=60) as sock:
         try:
             for piece in (*pieces, *body):
                 if select.select([sock], [], [], 0)[0]:
                     break
                 sock.sendall(piece)
                 sent += len(piece)
-        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+        except (BrokenPipeError, ConnectionResetError):
             pass
+        except TimeoutError:
+            stalled = True
         with contextlib.suppress(ConnectionResetError):
             answer = sock.recv(4096)
-    return answer.split(b"\r\n", 1)[0], sent, time.monotonic() - start
+    return answer.split(b"\r\n", 1)[0], sent, stalled
 
 
 def _endless(piece: bytes, total: int = 200 << 20) -> Iterator[bytes]:
@@ -234,8 +237,8 @@ def _endless(piece: bytes, total: int = 200 << 20) -> Iterator[bytes]:
 def test_a_client_still_sending_gets_the_413_at_once(base_url: str) -> None:
     """The refusal closes the connection: a client offering 200 MB is answered at once, not left to time out."""
     head = b"POST /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-    status, sent, seconds = _offer(base_url, head, _endless(b"%x\r\n%s\r\n" % (65536, b"x" * 65536)))
-    assert status.startswith(b"HTTP/1.1 413") and sent < 32 << 20 and seconds < 10, (status, sent, seconds)
+    status, sent, stalled = _offer(base_url, head, _endless(b"%x\r\n%s\r\n" % (65536, b"x" * 65536)))
+    assert status.startswith(b"HTTP/1.1 413") and sent < 32 << 20 and not stalled, (status, sent, stalled)
 
 
 @pytest.mark.parametrize(("parser", "far_over"), [("httptools", b"HTTP/1.1 431"), ("h11", b"HTTP/1.1 400")])
@@ -248,8 +251,8 @@ def test_a_head_far_over_the_limit_is_cut_off_as_it_arrives(
         head = b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: "
         status, _, _ = _offer(base, head + b"a" * (MAX_HEADERS + 1024) + b"\r\n\r\n")
         assert status.startswith(b"HTTP/1.1 431"), status
-        status, sent, seconds = _offer(base, head, _endless(b"a" * 65536, 100 << 20))
-        assert status.startswith(far_over) and sent < 32 << 20 and seconds < 10, (status, sent, seconds)
+        status, sent, stalled = _offer(base, head, _endless(b"a" * 65536, 100 << 20))
+        assert status.startswith(far_over) and sent < 32 << 20 and not stalled, (status, sent, stalled)
         status, _, _ = _offer(base, b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert status.startswith(b"HTTP/1.1 200"), status
 
@@ -266,6 +269,7 @@ def test_allowed_names_are_bare_names_in_one_form(hardened_db: Location) -> None
     assert client.get("/api/lists", headers={"Host": "127.0.0.1"}).status_code == 421
 
 
+@pytest.mark.slow
 def test_workers_take_the_same_limits_and_names(hardened_db: Location, tmp_path: Path) -> None:
     """`serve --workers 2 --allow-host NAME`: each worker process answers for NAME, refuses other names and
     cuts off an over-long head."""
@@ -290,7 +294,7 @@ def test_workers_take_the_same_limits_and_names(hardened_db: Location, tmp_path:
     base = f"http://127.0.0.1:{port}"
     ask = b"GET /api/lists HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n"
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 600  # only a server that never starts: it takes seconds
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError):
                 if _offer(base, ask % b"localhost")[0].startswith(b"HTTP/1.1 200"):

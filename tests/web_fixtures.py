@@ -75,7 +75,7 @@ def running_server(db: Location, token: str | None = None, parser: str = "httpto
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 300  # only a server that never starts: it takes well under a second
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     try:
