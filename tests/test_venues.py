@@ -265,9 +265,9 @@ def test_what_the_sources_carry_is_kept(venues_db: Path) -> None:
     ]
 
 
-def test_a_record_without_a_title_is_bad_input(write: Write, tmp_path: Path) -> None:
+def test_a_record_without_a_title_is_bad_input_under_strict(write: Write, tmp_path: Path) -> None:
     path = write("conf2024.json", json.dumps([{"id": "a1", "title": "Fine", "status": "Poster"}, {"id": "a2"}]))
-    result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "s.db"), str(path)])
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "s.db"), "--strict", str(path)])
     assert result.exit_code == 1
     assert "conf2024.json, record 2, field 'title': missing title; nothing was written" in result.stderr
     with open_store(tmp_path / "s.db", create=True) as store:

@@ -15,7 +15,7 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
-from confnav.reports.stats import build_stats_report, stats_json, stats_tables
+from confnav.reports.stats import build_stats_report, placeholder_notes, stats_json, stats_tables
 from confnav.store.protocols import Store
 from confnav.summarize.llm import make_summarizer
 from confnav.summarize.verify import VerificationError, verify_file, verify_text
@@ -125,6 +125,8 @@ def stats(store: Store, venue: str | None, as_json: bool) -> None:
         return
     for fact in venue_facts(store, venue):
         out.print(f"{fact.label}: {fact.value}", markup=False)
+    for note in placeholder_notes(store, venue):
+        out.print(note, markup=False)
     for table in stats_tables(store, venue):
         shown = RichTable(title=table.caption, title_justify="left", box=None, header_style="bold")
         for i, name in enumerate(table.header):

@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError
+from confnav.model import real_papers
 from confnav.rank import Ranker, WeightedRanker
 from confnav.rank.ranker import RankedPaper
 from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
@@ -96,7 +97,7 @@ def build_overview(
     major = [t for t in theme_facts(store, venue, level=1) if t.share >= MAJOR_SHARE]
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
     report.intro = overview_intro(info.name, {f.key for f in facts}, len(major))
-    report.notes = data_gaps(list(store.iter_papers(venue)))
+    report.notes = data_gaps(real_papers(store.iter_papers(venue)))
     for theme in major:
         members = set(theme.paper_ids)
         chosen = [item for item in ranking.papers if item.paper.id in members][:per_theme]
