@@ -196,3 +196,18 @@ def test_statistics_count_placeholders_apart(iclr2018: Location) -> None:
         assert counts["withdrawn"] == withdrawn - 7
     code, stdout, _ = run("stats", "--db", str(iclr2018), "--venue", "iclr2018", "--json")
     assert json.loads(stdout)["notes"] == ["7 placeholder records (Placeholder, title, withdrawn, …) not counted."]
+
+
+def test_a_real_title_of_another_source_wins_over_a_placeholder(tmp_path: Path) -> None:
+    """ICLR 2021's paperlists file says "Withdraw" for two papers whose OpenReview TSV rows give their titles."""
+    wanted = {"bXbt3Bvcyud", "cQyybLUoXxc"}
+    listed = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    (tmp_path / "iclr2021.json").write_text(json.dumps([r for r in listed if r["id"] in wanted]), encoding="utf-8")
+    lines = (DATA / "iclr2021" / "paperlist.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+    rows = [line for line in lines[1:] if line.split("\t", 1)[0] in wanted]
+    (tmp_path / "paperlist.tsv").write_text(lines[0] + "".join(rows), encoding="utf-8")
+    with open_store(tmp_path / "s.db", create=True) as store:
+        ingest(store, [tmp_path / "iclr2021.json", tmp_path / "paperlist.tsv"], venue="iclr2021")
+        paper = store.get_paper("bXbt3Bvcyud")
+        assert paper.title.startswith("Adaptive Tree Wasserstein") and not paper.placeholder
+        assert paper.decision.name == "withdrawn" and not store.get_paper("cQyybLUoXxc").placeholder
