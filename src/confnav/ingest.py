@@ -15,13 +15,14 @@ from confnav.errors import ConfnavError, InputError
 from confnav.model import Outcome, Venue, synthetic_id, title_key
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
-from confnav.sources.base import printable_name
+from confnav.sources.base import Untitled, printable_name, untitled
 from confnav.sources.merge import MERGE_VERSION, merge_records
 from confnav.store.base import canonical_json
 from confnav.store.protocols import IngestStore
 
 Key = tuple[str, str]
 MAX_WARNINGS_PER_FILE = 50  # a hostile file can have a million records over a limit; the lines stay readable
+SHOWN_UNTITLED = 5  # records without a title named in a file's summary line
 
 
 @dataclass
@@ -33,6 +34,23 @@ class FileResult:
     records: int = 0
     errors: list[InputError] = field(default_factory=list)
     source: str = ""
+    untitled: list[Untitled] = field(default_factory=list)
+
+    def skip(self, problem: Untitled, strict: bool) -> None:
+        """Note a record without a title: skipped, or bad input under `strict`."""
+        (self.errors if strict else self.untitled).append(problem)
+
+    def untitled_line(self) -> str | None:
+        """One line summing up the records skipped for having no title (how many, which), if any."""
+        if not (skipped := self.untitled):
+            return None
+        by = "record" if all(u.record is not None for u in skipped) else "line"
+        places = [u.record if by == "record" else u.line for u in skipped]
+        shown = ", ".join(str(place) for place in places[:SHOWN_UNTITLED] if place is not None)
+        more = ", …" if len(places) > SHOWN_UNTITLED else ""
+        noun = "record" if len(skipped) == 1 else "records"
+        where = f"{by}{'s' * (len(places) > 1)} {shown}{more}" if shown else "no line numbers"
+        return f"{self.path}: {len(skipped)} {noun} without a title skipped ({where}); --strict refuses such a file"
 
 
 @dataclass
@@ -51,6 +69,11 @@ class IngestResult:
     def errors(self) -> list[InputError]:
         return [e for f in self.files for e in f.errors]
 
+    @property
+    def untitled(self) -> list[str]:
+        """One line per file that had records without a title, which were skipped."""
+        return [line for f in self.files if (line := f.untitled_line())]
+
     def to_dict(self) -> dict[str, object]:
         return {
             "venues": self.venues,
@@ -59,6 +82,7 @@ class IngestResult:
             "unchanged": self.unchanged,
             "files": [{"path": f.path, "format": f.format, "records": f.records} for f in self.files],
             "skipped": [str(e) for e in self.errors],
+            "untitled": self.untitled,
             "warnings": self.warnings,
         }
 
@@ -80,6 +104,7 @@ def ingest(
     fmt: str | None = None,
     mapping: dict[str, str] | None = None,
     skip_bad: bool = False,
+    strict: bool = False,
     decisions: DecisionTable | None = None,
     progress: Progress | None = None,
 ) -> IngestResult:
@@ -87,7 +112,8 @@ def ingest(
 
     `decisions` overrides the decision table for its venues or series (kept in the
     store, and applied to every paper of those venues). Without `skip_bad` any
-    problem raises IngestError before anything is written.
+    problem raises IngestError before anything is written. A record without a
+    title is skipped (counted per file), or under `strict` a problem like any other.
     """
     progress = progress or Silent()
     if venue and (problem := venue_problem(venue)):
@@ -97,7 +123,7 @@ def ingest(
     records: list[SourceRecord] = []
     progress.start("reading", len(files))
     for result in files:
-        records.extend(_read_one(Path(result.path), result, fmt, mapping, default_venue))
+        records.extend(_read_one(Path(result.path), result, fmt, mapping, default_venue, strict))
         progress.advance()
     by_venue: dict[str, list[SourceRecord]] = defaultdict(list)
     for record in records:
@@ -114,7 +140,7 @@ def ingest(
             venue = Venue.parse(venue_id)
             stored = _stored_records(store, venue_id)
             _adopt_ids(store, venue_id, venue_records, stored)
-            _assign_keys(venue_records, stored, files)
+            _assign_keys(venue_records, stored, files, strict)
             keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
             changed = [r for r in keyed if _changed(r, stored)]
             store.put_venue(venue)
@@ -224,7 +250,12 @@ def venue_problem(venue: str) -> str | None:
 
 
 def _read_one(
-    path: Path, result: FileResult, fmt: str | None, mapping: dict[str, str] | None, default_venue: str | None
+    path: Path,
+    result: FileResult,
+    fmt: str | None,
+    mapping: dict[str, str] | None,
+    default_venue: str | None,
+    strict: bool,
 ) -> list[SourceRecord]:
     """The good records of one file; its problems go to `result.errors` (a file-level one drops the file)."""
     good: list[SourceRecord] = []
@@ -234,6 +265,9 @@ def _read_one(
     try:
         result.format, items = read_file(path, fmt, mapping)
         for item in items:
+            if isinstance(item, Untitled):
+                result.skip(item, strict)
+                continue
             if isinstance(item, InputError):
                 result.errors.append(item)
                 continue
@@ -259,11 +293,14 @@ def _read_one(
     return good
 
 
-def _assign_keys(records: list[SourceRecord], stored: dict[str, list[SourceRecord]], files: list[FileResult]) -> None:
+def _assign_keys(
+    records: list[SourceRecord], stored: dict[str, list[SourceRecord]], files: list[FileResult], strict: bool
+) -> None:
     """Give each record of one venue its paper id: its own, else a paper's with the same title, else one it proposes.
 
     Records without a title (e.g. ratings rows) may only add to a paper that a
-    file of this run or the store already has; others are reported as errors.
+    file of this run or the store already has; others are reported as errors
+    (a paper list's row without a title, skipped as one).
     """
     by_source = {f.source: f for f in files}
     titles: dict[str, str] = {}  # title key → paper id
@@ -287,6 +324,10 @@ def _assign_keys(records: list[SourceRecord], stored: dict[str, list[SourceRecor
             title_of.setdefault(rec.id, key)
         elif "title" not in rec.fields and rec.id not in title_of:
             result = by_source[rec.source]
+            if rec.lists_papers:
+                result.skip(untitled(result.path, rec), strict)
+                result.records -= 1
+                continue
             result.errors.append(
                 rec.error(
                     result.path, f"paper id {rec.id!r} is in no paper list of this run nor in the store", "paper_id"

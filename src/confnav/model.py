@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -223,6 +224,11 @@ class Paper:
         return [a for a in (self.institutions or self.affiliations or aligned) if a and a.strip()]
 
     @property
+    def placeholder(self) -> bool:
+        """Whether the title only holds a place (`withdraw`, `title`): kept out of search, themes and rankings."""
+        return is_placeholder_title(self.title)
+
+    @property
     def url(self) -> str | None:
         """The paper's best page: its forum, its page on the venue's site, its DOI, else its PDF."""
         return next((self.links[k] for k in LINK_PREFERENCE if self.links.get(k)), None)
@@ -288,6 +294,42 @@ def fold(text: str) -> str:
 def title_key(title: str) -> str:
     """Normalized title: records of one venue with the same key are the same paper."""
     return fold(title)
+
+
+# Titles that stand in for a paper rather than name one (a withdrawn submission's "withdraw", a template's "title"),
+# compared case- and punctuation-blind; docs/ingest.md lists them. Such papers are stored (`show ID` finds them) but
+# kept out of search, themes, rankings and reports, and counted apart in statistics.
+PLACEHOLDER_TITLES = (
+    "withdraw",
+    "withdrawn",
+    "withdrawn paper",
+    "paper withdrawn",
+    "title",
+    "untitled",
+    "placeholder",
+    "n/a",
+    "na",
+    "none",
+    "null",
+    "tbd",
+    "tba",
+    "to be announced",
+    "to be determined",
+    "deleted",
+    "removed",
+)
+_PLACEHOLDER_KEYS = frozenset(fold(title) for title in PLACEHOLDER_TITLES)
+
+
+def is_placeholder_title(title: str) -> bool:
+    """Whether a title only holds a paper's place: one of PLACEHOLDER_TITLES, or no letter or digit at all."""
+    key = title_key(title)
+    return not key or key in _PLACEHOLDER_KEYS
+
+
+def real_papers(papers: Iterable[Paper]) -> list[Paper]:
+    """The papers that are not placeholders (see PLACEHOLDER_TITLES), in their order."""
+    return [paper for paper in papers if not paper.placeholder]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -35,6 +35,7 @@ from confnav.store.protocols import Store
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Input format (default: detected from content).")
 @click.option("--map", "mapping", multiple=True, metavar="FIELD=COLUMN", help="CSV/JSONL column for a field.")
 @click.option("--skip-bad", is_flag=True, help="Ingest good records and report bad ones instead of writing nothing.")
+@click.option("--strict", is_flag=True, help="Treat a record without a title as bad input instead of skipping it.")
 @click.option(
     "--config",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -51,6 +52,7 @@ def ingest_cmd(
     fmt: str | None,
     mapping: tuple[str, ...],
     skip_bad: bool,
+    strict: bool,
     config: Path | None,
     quiet: bool,
     as_json: bool,
@@ -65,6 +67,7 @@ def ingest_cmd(
             fmt=fmt,
             mapping=_parse_mapping(mapping),
             skip_bad=skip_bad,
+            strict=strict,
             decisions=decisions,
             progress=progress,
         )
@@ -87,6 +90,8 @@ def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 def _print_ingest(result: IngestResult, db: str) -> None:
     for problem in result.errors:
         click.echo(f"skipped: {problem}", err=True)
+    for line in result.untitled:
+        click.echo(f"skipped: {line}", err=True)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for f in result.files:

@@ -87,7 +87,8 @@ class FeatureBuilder:
     def __init__(self, store: AnalysisStore, model: str | None) -> None:
         self.store, self.model = store, model
         self.venues = {s.venue.id: s.venue for s in store.venues()}
-        rows = {v: list(store.paper_rows(v)) for v in self.venues}  # each venue read once: papers and their rows
+        # each venue read once: papers (never a placeholder) and their rows
+        rows = {v: [(pk, p) for pk, p in store.paper_rows(v) if not p.placeholder] for v in self.venues}
         self.papers = {v: [paper for _, paper in found] for v, found in rows.items()}
         self._pks = {v: [pk for pk, _ in found] for v, found in rows.items()}
         self.people = PeopleIndex(p for papers in self.papers.values() for p in papers)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from confnav.errors import ConfnavError
-from confnav.model import CitationCount, Paper, Venue, name_key
+from confnav.model import CitationCount, Paper, Venue, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.rank.features import TIER_VALUES, novelty, text_vectors
 from confnav.rank.impact import Contribution, impact_estimates
@@ -97,7 +97,7 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
         (s.venue for s in store.venues() if s.venue.conference == venue.conference and s.venue.year < venue.year),
         key=lambda v: v.year,
     )
-    papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id)]
+    papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id) if not p.placeholder]
     result = VenueSignals(venue, papers, earlier)
     for item in papers:
         item.values.update(_review_signals(item.paper))
@@ -158,7 +158,7 @@ def _track_record(store: AnalysisStore, result: VenueSignals) -> None:
         return
     accepted: Counter[str] = Counter()
     orals: Counter[str] = Counter()
-    earlier = [paper for venue in result.earlier for paper in store.iter_papers(venue.id)]
+    earlier = [paper for venue in result.earlier for paper in real_papers(store.iter_papers(venue.id))]
     people = PeopleIndex([*earlier, *(item.paper for item in result.papers)])  # profile ids tell namesakes apart
     for paper in earlier:
         if paper.decision.accepted:

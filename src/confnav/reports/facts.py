@@ -77,6 +77,18 @@ def venue_facts(store: PaperReader, venue: str) -> list[Fact]:
     return decision_facts([d for d, n in store.decision_counts(venue) for _ in range(n)])
 
 
+def placeholder_note(papers: list[Paper], shown: int = 3) -> str | None:
+    """The line saying how many of a venue's papers are placeholders (model.PLACEHOLDER_TITLES), left out of every
+    count, with their first few titles; None when there are none."""
+    titles = [p.title for p in papers if p.placeholder]
+    if not titles:
+        return None
+    distinct = list(dict.fromkeys(titles))
+    listed = ", ".join(distinct[:shown]) + (", …" if len(distinct) > shown else "")
+    noun = "record" if len(titles) == 1 else "records"
+    return f"{len(titles):,} placeholder {noun} ({listed}) not counted."
+
+
 def data_gaps(papers: list[Paper]) -> list[str]:
     """Plain statements of what a venue's data does not hold, so that reports say it instead of showing zeros."""
     n = len(papers)

@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError
+from confnav.model import real_papers
 from confnav.rank import Ranker, RankMode, WeightedRanker
 from confnav.rank.ranker import RankedPaper
 from confnav.rank.reasons import TLDR_PREFIX
@@ -100,7 +101,7 @@ def build_overview(
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
     report.mode = ranking.mode.value
     report.intro = overview_intro(info.name, {f.key for f in facts}, len(major)) + " " + ranking.header()
-    report.notes = data_gaps(list(store.iter_papers(venue)))
+    report.notes = data_gaps(real_papers(store.iter_papers(venue)))
     for theme in major:
         members = set(theme.paper_ids)
         chosen = [item for item in ranking.papers if item.paper.id in members][:per_theme]

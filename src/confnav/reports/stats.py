@@ -11,9 +11,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from confnav.model import Outcome, Paper, RatingScale, fold, name_key
+from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
 from confnav.reports.charts import bar_chart, rating_histogram
-from confnav.reports.facts import data_gaps, lists_rejections, rate_basis, venue_facts
+from confnav.reports.facts import data_gaps, lists_rejections, placeholder_note, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution, paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.store.protocols import PaperReader
@@ -48,6 +48,17 @@ def _columns(table: Table, shown: list[bool]) -> Table:
     keep = [i for i, flag in enumerate(shown) if flag]
     rows = [[row[i] for i in keep] for row in table.rows]
     return Table(table.id, table.caption, [table.header[i] for i in keep], rows)
+
+
+def counted_papers(store: PaperReader, venue: str) -> list[Paper]:
+    """The papers every statistic counts: a venue's papers without its placeholders (see placeholder_notes)."""
+    return real_papers(store.iter_papers(venue))
+
+
+def placeholder_notes(store: PaperReader, venue: str) -> list[str]:
+    """The line (if any) saying how many placeholder records of a venue its statistics leave out."""
+    note = placeholder_note(list(store.iter_papers(venue)))
+    return [note] if note else []
 
 
 def _mean(values: list[float]) -> str:
@@ -193,7 +204,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     if not earlier:
         return None
     previous = earlier[-1]
-    columns = [(previous, list(store.iter_papers(previous.id))), (this, list(store.iter_papers(venue)))]
+    columns = [(previous, counted_papers(store, previous.id)), (this, counted_papers(store, venue))]
     scales = [RatingScale.of([r for p in ps for r in p.ratings]) for _, ps in columns]
 
     def rate(ps: list[Paper]) -> str:
@@ -229,7 +240,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
 
 def stats_tables(store: PaperReader, venue: str) -> list[Table]:
     """The tables the venue's data can fill, in report order: a table without rows is left out."""
-    papers = list(store.iter_papers(venue))
+    papers = counted_papers(store, venue)
     tables = [
         decision_table(papers),
         rating_table(papers),
@@ -247,14 +258,14 @@ def stats_tables(store: PaperReader, venue: str) -> list[Table]:
 def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> Report:
     info = store.get_venue(venue)
     report = Report("stats", info, f"{info.name}: statistics", facts=venue_facts(store, venue))
-    papers = list(store.iter_papers(venue))
+    papers = counted_papers(store, venue)
     decisions = [p.decision for p in papers]
     basis = f"Rates count accepted papers {rate_basis(decisions)}. " if lists_rejections(decisions) else ""
     report.intro = (
         f"{basis}Institutions are counted once per accepted paper after normalising their names "
         "(Google Research and Google Brain count as Google, for example)."
     )
-    report.notes = data_gaps(papers)
+    report.notes = [*data_gaps(papers), *placeholder_notes(store, venue)]
     if report.notes:
         report.intro += " Tables the data cannot fill are left out; the notes at the end say what it lacks."
     report.tables = stats_tables(store, venue)
@@ -283,5 +294,5 @@ def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
         "facts": {f.key: plain(f.value) for f in shown},
         "labels": {f.key: f.label for f in shown},
         "tables": tables,
-        "notes": data_gaps(list(store.iter_papers(venue))),
+        "notes": [*data_gaps(counted_papers(store, venue)), *placeholder_notes(store, venue)],
     }

@@ -95,6 +95,7 @@ class Corpus:
     masks: dict[PaperFilter, np.ndarray] = field(default_factory=dict)
     rows_of_id: dict[str, list[int]] = field(default_factory=dict)
     short: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    hidden: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # placeholders, never a hit
     _authors: AuthorIndex | None = None
     _scales: dict[str, str] = field(default_factory=dict)
     _masks_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -110,7 +111,8 @@ class Corpus:
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
         standing = standing_of(p.decision.outcome.value for p in papers)
-        return cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short)
+        hidden = np.array([p.placeholder for p in papers], dtype=bool)
+        return cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""
@@ -140,16 +142,19 @@ class Corpus:
         return self._authors.mask(name)
 
     def mask(self, store: SearchStore, where: PaperFilter) -> np.ndarray:
-        """Rows a filter admits (all rows for an empty filter)."""
+        """Rows a filter admits (all rows for an empty filter); never a placeholder (`withdraw`, `title`), so that
+        no search, similar or recommend list shows one."""
         if where.author and (authors := self.author_rows(where.author)) is not None:
             return self.mask(store, replace(where, author=None)) & authors
         if where == PaperFilter():
-            return np.ones(len(self), dtype=bool)
+            return ~self.hidden if self.hidden.size == len(self) else np.ones(len(self), dtype=bool)
         with self._masks_lock:  # request threads share the masks, least recently used first
             selected = self.masks.pop(where, None)
         if selected is None:
             selected = np.zeros(len(self), dtype=bool)
             selected[self.rows_of(store.filter_pks(where))[0]] = True
+            if self.hidden.size == len(self):
+                selected &= ~self.hidden
         with self._masks_lock:
             while self.masks and (len(self.masks) + 1) * len(self) > MASK_CACHE_BYTES:
                 del self.masks[next(iter(self.masks))]

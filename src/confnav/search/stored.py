@@ -73,7 +73,9 @@ class LeanCorpus(Corpus):
         pks, short, ratings, outcomes = store.row_facts()
         keyword = keyword_index(store, generation, (p for _, p in store.paper_rows()))
         papers = LazyPapers(store, pks)
-        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing_of(outcomes), short=short)  # type: ignore[arg-type]
+        hidden = np.isin(pks, np.array(store.placeholder_pks(), dtype=np.int64))
+        standing = standing_of(outcomes)
+        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)  # type: ignore[arg-type]
         corpus.store = store
         return corpus
 

@@ -36,6 +36,7 @@ class SourceRecord:
     line: int | None = None
     record: int | None = None
     derived_id: str | None = None
+    lists_papers: bool = False  # a row of a table with a title column: without a title, it names no paper
     stored: str | None = field(default=None, repr=False)  # the JSON text the store holds for it, if any
     warnings: list[str] = field(default_factory=list, repr=False)
     duplicates: int = field(default=0, repr=False)
@@ -56,6 +57,16 @@ class SourceRecord:
 
 
 ReadItem = SourceRecord | InputError
+
+
+class Untitled(InputError):
+    """A record with no title (or only spaces): it names no paper, so ingest skips it and sums such records up in
+    one line per file; `--strict` makes it bad input again."""
+
+
+def untitled(path: str | Path, record: SourceRecord, field_name: str | None = "title") -> Untitled:
+    """The skip notice of a record without a title, located like an error."""
+    return Untitled(path, "missing title", line=record.line, record=record.record, field=field_name)
 
 
 class Reader(Protocol):

@@ -13,6 +13,7 @@ from confnav.sources.base import (
     openreview_id,
     openreview_links,
     read_venue,
+    untitled,
     url_id,
 )
 
@@ -47,7 +48,7 @@ class MarkdownReader:
             return None  # a section heading, not a paper
         record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=start)
         if not title:
-            return record.error(path, "paper heading has no title")
+            return untitled(path, record, None)
         record.fields["title"] = title
         if "conference" in values:
             try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from confnav.decisions import DecisionTable, default_meaning
-from confnav.model import Author, CitationCount, Outcome, Paper, Venue, name_key
+from confnav.model import Author, CitationCount, Outcome, Paper, Venue, is_placeholder_title, name_key
 from confnav.sources.base import SourceRecord
 
 # The community list carries the final (camera-ready) title, authors with
@@ -76,6 +76,8 @@ def merge_records(
     chosen: dict[str, SourceRecord] = {}
     for field in MERGED_FIELDS:
         candidates = [r for r in records if _filled(field, r.fields.get(field))]
+        if field == "title":  # a real title wherever one is given: "Withdraw" in one list names no paper
+            candidates = [r for r in candidates if not is_placeholder_title(r.fields["title"])] or candidates
         if len(candidates) == 1:
             chosen[field] = candidates[0]
         elif candidates:

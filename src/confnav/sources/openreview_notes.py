@@ -14,7 +14,15 @@ from typing import Any
 
 from confnav.errors import InputError
 from confnav.model import Venue, series_key
-from confnav.sources.base import ReadItem, SourceRecord, clean_id, numbered_lines, openreview_links, parse_json
+from confnav.sources.base import (
+    ReadItem,
+    SourceRecord,
+    clean_id,
+    numbered_lines,
+    openreview_links,
+    parse_json,
+    untitled,
+)
 from confnav.sources.values import FieldError, as_authors, as_text, as_texts, kind_of, parse_score
 
 SNAPSHOT_KEYS = ('"note"', '"api"', '"venue"', '"fetched"')
@@ -79,8 +87,10 @@ class OpenReviewNotesReader:
         record.venue = venue.id
         content = note["content"]
         title = " ".join(as_text(value(content, "title"), "title").split())
-        if not title or not paper_id:
-            return record.error(path, "the note has no title" if paper_id else "the note has no id", "title")
+        if not paper_id:
+            return record.error(path, "the note has no id", "title")
+        if not title:
+            return untitled(path, record)
         fields = record.fields
         fields["title"] = title
         authors, profiles = _authors(content)

@@ -14,6 +14,7 @@ from confnav.sources.base import (
     numbered_lines,
     openreview_id,
     openreview_links,
+    untitled,
 )
 from confnav.sources.values import parse_score, split_list
 
@@ -73,7 +74,7 @@ class OpenReviewTsvReader:
     def _paper(self, path: Path, record: SourceRecord, row: dict[str, str]) -> ReadItem:
         title = row["title"].strip()
         if not title:
-            return record.error(path, "empty title", "title")
+            return untitled(path, record)
         fields = record.fields
         fields["title"] = title
         if abstract := row.get("abstract", "").strip():

@@ -22,6 +22,7 @@ from confnav.sources.base import (
     openreview_links,
     parse_json,
     read_citations,
+    untitled,
     url_id,
 )
 from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers
@@ -90,7 +91,7 @@ class PaperlistsReader:
         record.id = clean_id(item.get("id"))
         title = " ".join(text("title").split())
         if not title:
-            return record.error(path, "missing title", "title")
+            return untitled(path, record)
         fields = record.fields
         fields["title"] = title
         fields["decision"] = text("status")

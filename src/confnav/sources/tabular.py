@@ -27,6 +27,7 @@ from confnav.sources.base import (
     printable_name,
     read_citations,
     read_venue,
+    untitled,
     url_id,
     web_url,
 )
@@ -127,8 +128,9 @@ def _fill(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[s
         record.derived_id = clean_id(raw("pid"), mapping.get("pid", "pid")) or url_id(
             url or links.get("doi") or links.get("pdf")
         )
+    record.lists_papers = "title" in mapping  # a row of a list without a title adds to a paper it names by id
     if record.id is None and "title" not in fields:
-        return record.error(path, "row has neither an id nor a title", "title")
+        return untitled(path, record, mapping.get("title", "title"))
     return record
 
 

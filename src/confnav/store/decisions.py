@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
 from confnav.errors import ConfnavError
-from confnav.model import Decision, Outcome, Paper, RatingScale
+from confnav.model import Decision, Outcome, Paper, RatingScale, is_placeholder_title
 from confnav.store.connection import Connection
 
 T = TypeVar("T")
@@ -46,14 +46,17 @@ class DecisionTables:
         )
 
     def decision_counts(self, venue: str) -> list[tuple[Decision, int]]:
-        """How many papers of a venue carry each decision, counted by the database without reading a paper
-        (the stored name, outcome and tier determine every count and rate the reports show)."""
-        rows = self.conn.execute(
-            "SELECT decision, outcome, MIN(tier), COUNT(*) FROM papers WHERE venue = ?"
-            " GROUP BY decision, outcome ORDER BY MIN(pk)",
-            (venue,),
-        )
-        return [(Decision(name, Outcome(outcome), name, tier), n) for name, outcome, tier, n in rows]
+        """How many papers of a venue carry each decision, placeholders (`withdraw`, `title`) left out, counted
+        from the stored columns without reading a paper (its name, outcome and tier determine every count and rate
+        the reports show)."""
+        sql = "SELECT decision, outcome, tier, title FROM papers WHERE venue = ? ORDER BY pk"
+        rows = self.conn.execute(sql, (venue,))
+        counts: dict[tuple[str, str], tuple[int, int]] = {}  # in order of first paper: tier, papers
+        for name, outcome, tier, title in rows:
+            if not is_placeholder_title(title):
+                lowest, n = counts.get((name, outcome), (tier, 0))
+                counts[(name, outcome)] = (min(lowest, tier), n + 1)
+        return [(Decision(name, Outcome(outcome), name, tier), n) for (name, outcome), (tier, n) in counts.items()]
 
     def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]:
         """Each venue's decision labels as the sources give them, what they mean, how many papers, and whether

@@ -18,7 +18,7 @@ import numpy as np
 
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
-from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
+from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, is_placeholder_title, name_key
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary, canonical_json
@@ -296,6 +296,11 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
             np.array(ratings, dtype=np.float64),
             list(outcomes),
         )
+
+    def placeholder_pks(self) -> list[int]:
+        """Row keys of the papers whose title only holds a place (model.PLACEHOLDER_TITLES), in key order."""
+        rows = self.conn.execute("SELECT pk, title FROM papers ORDER BY pk")
+        return [pk for pk, title in rows if is_placeholder_title(title)]
 
     def pks_of(self, paper_id: str, venue: str | None = None) -> list[int]:
         """Row keys of the papers with this id (in one venue when given), in key order."""

@@ -140,8 +140,9 @@ def theme_facts(
         members[where.theme].append((papers[pk], where.low_confidence))
         if where.subtheme:
             members[where.subtheme].append((papers[pk], where.low_confidence))
-    rates = lists_rejections([p.decision for p in papers.values()])
-    return [_facts(theme, members[theme.id], len(papers), rates) for theme in themes]
+    counted = [p for p in papers.values() if not p.placeholder]  # as in the themes: placeholders left out
+    rates = lists_rejections([p.decision for p in counted])
+    return [_facts(theme, members[theme.id], len(counted), rates) for theme in themes]
 
 
 def get_theme(store: AnalysisStore, venue: str, theme_id: str) -> ThemeFacts:
