@@ -9,7 +9,7 @@ import click
 from rich.table import Table as RichTable
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, themes_with_progress, with_store
+from confnav.cli.common import F, json_option, out, print_json, themes_with_progress, with_store
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
@@ -60,7 +60,7 @@ def report() -> None:
     """Grounded reports: overview, digest, stats (Markdown or self-contained HTML)."""
 
 
-def _report_options(func):  # type: ignore[no-untyped-def]
+def _report_options(func: F) -> F:
     func = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")(
         func
     )

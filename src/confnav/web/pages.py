@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -14,12 +15,14 @@ from confnav.model import fold, name_key
 from confnav.people import PeopleIndex, Person
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
+from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
-from confnav.search.results import SORTS
+from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter
+from confnav.store.protocols import AnalysisStore
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json
 from confnav.web.state import state_of
@@ -83,8 +86,8 @@ def search_page(
         try:
             results = state.searcher.search(
                 q,
-                mode=mode,
-                where=_filter(venue, decision, author, keyword, min_rating),  # type: ignore[arg-type]
+                mode=as_mode(mode),
+                where=_filter(venue, decision, author, keyword, min_rating),
                 limit=limit,
                 offset=(page_number - 1) * limit,
                 sort=sort,
@@ -221,7 +224,9 @@ def theme_page(request: Request, venue: str, theme_id: str) -> HTMLResponse:
 
 
 @router.get("/trends", response_class=HTMLResponse)
-def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
+def trends_page(
+    request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")
+) -> HTMLResponse:
     store = state_of(request).store
     names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}  # unknown: 404
     if problem := _topics_ready(request, target):
@@ -235,7 +240,11 @@ def report_page(request: Request, venue: str, kind: str) -> Response:
     (built once per store state: a report takes most of a second)."""
     state = state_of(request)
     state.store.get_venue(venue)
-    builders = {"overview": build_overview, "digest": build_digest, "stats": build_stats_report}
+    builders: dict[str, Callable[[AnalysisStore, str], Report]] = {
+        "overview": build_overview,
+        "digest": build_digest,
+        "stats": build_stats_report,
+    }
     if kind not in builders:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
     try:
