@@ -45,6 +45,7 @@ check: $(VENV)/.dev
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q --durations=15 -p no:cacheprovider --basetemp=.test-runs/postgres \

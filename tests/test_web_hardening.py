@@ -145,6 +145,13 @@ def test_a_paper_whose_id_holds_a_slash_opens(client: TestClient) -> None:
     assert hits[0]["id"] == SLASHED and f'href="/paper/{encoded}?' in page
 
 
+def test_an_unknown_search_mode_is_named_on_the_page_as_in_the_api(client: TestClient) -> None:
+    answer = client.get("/api/search", params={"q": "graph", "mode": "fuzzy"})
+    page = client.get("/search", params={"q": "graph", "mode": "fuzzy"})
+    assert answer.status_code == 400 and "unknown mode 'fuzzy'" in answer.json()["error"]
+    assert page.status_code == 200 and "unknown mode &#39;fuzzy&#39;" in page.text
+
+
 @pytest.mark.parametrize(
     "path",
     [

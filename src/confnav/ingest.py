@@ -137,20 +137,20 @@ def ingest(
         stale_rules = store.merge_version() != MERGE_VERSION
         progress.start("merging", len(records))
         for venue_id, venue_records in sorted(by_venue.items()):
-            venue = Venue.parse(venue_id)
+            parsed = Venue.parse(venue_id)
             stored = _stored_records(store, venue_id)
             _adopt_ids(store, venue_id, venue_records, stored)
             _assign_keys(venue_records, stored, files, strict)
             keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
             changed = [r for r in keyed if _changed(r, stored)]
-            store.put_venue(venue)
+            store.put_venue(parsed)
             store.put_records(changed)
             sources = _apply(stored, changed)
-            everything = stale_rules or bool(scopes & {venue.id, venue.conference})
+            everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
             redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
-            _merge_into(store, venue, sources, redo, table, outcome)
+            _merge_into(store, parsed, sources, redo, table, outcome)
             outcome.unchanged += len({r.id for r in keyed} - set(redo))
-            _count_other(keyed, venue, table, outcome)
+            _count_other(keyed, parsed, table, outcome)
             progress.advance(len(venue_records))
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above

@@ -9,7 +9,16 @@ import click
 from rich.table import Table as RichTable
 
 from confnav.cli import cli
-from confnav.cli.common import cli_settings, json_option, mode_option, out, print_json, themes_with_progress, with_store
+from confnav.cli.common import (
+    F,
+    cli_settings,
+    json_option,
+    mode_option,
+    out,
+    print_json,
+    themes_with_progress,
+    with_store,
+)
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import data_gaps, venue_facts
@@ -61,7 +70,7 @@ def report() -> None:
     """Grounded reports: overview, digest, stats (Markdown or self-contained HTML)."""
 
 
-def _report_options(func):  # type: ignore[no-untyped-def]
+def _report_options(func: F) -> F:
     func = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")(
         func
     )

@@ -169,7 +169,7 @@ class OnnxEmbedder(PretrainedEmbedder):
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
             self._tokenizer = tokenizer
-        return self._session, self._tokenizer  # type: ignore[return-value]
+        return self._session, self._tokenizer
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray:
         session, tokenizer = self._load()

@@ -71,7 +71,7 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
                     names.add(name)
                 continue
             try:
-                stored.append((paper_id, name, parse_number(raw)))  # type: ignore[arg-type]
+                stored.append((paper_id, name, parse_number(raw)))
             except ValueError as exc:
                 raise InputError(path, str(exc), line=line, field=column) from None
             names.add(name)

@@ -71,7 +71,7 @@ def percentile_in(values: Sequence[float | None], alone: float = 0.5) -> np.ndar
     elif present:
         from scipy.stats import rankdata  # here, not at the top: importing it costs every command 2 s at start
 
-        ranks = rankdata([values[i] for i in present], method="average") - 1  # type: ignore[misc]
+        ranks = rankdata([values[i] for i in present], method="average") - 1
         result[present] = ranks / (len(present) - 1)
     return result
 

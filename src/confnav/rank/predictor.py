@@ -147,7 +147,9 @@ def _held_out_text(venues: list[VenueFeatures], known: list[np.ndarray]) -> list
     for f in range(FOLDS):
         w, b = _ridge(x[fold != f], y[fold != f], TEXT_ALPHA)
         predicted[fold == f] = x[fold == f] @ w + b
-    has = (np.abs(venues[i].vectors).sum(axis=1) > 0)[known[i]]  # type: ignore[union-attr]
+    vectors = venues[i].vectors
+    assert vectors is not None  # a venue with usable parts has vectors
+    has = (np.abs(vectors).sum(axis=1) > 0)[known[i]]
     scores[i][has] = predicted
     return scores
 

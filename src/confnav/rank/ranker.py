@@ -190,7 +190,7 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
     """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked,
     and may pass only papers of its own decision tier or lower. Scores become the penalised ones, never rising
     (the papers are updated in place: they are the ranking's own)."""
-    pool, picked, seen = list(ranked[: head * 3]), [], Counter[str | None]()
+    pool, picked, seen = list(ranked[: head * 3]), list[RankedPaper](), Counter[str | None]()
     while pool and len(picked) < head:
         best, best_score, highest = 0, -np.inf, -np.inf
         for i, item in enumerate(pool):

@@ -158,7 +158,8 @@ def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collec
     key = institution_key(name)
     spellings: Counter[str] = Counter()
     people: dict[str, Counter[str]] = defaultdict(Counter)
-    mine, venues = [], {}
+    mine: list[Paper] = []
+    venues: dict[str, VenueCount] = {}
     for paper in papers:
         own = [a for a in paper_affiliations(paper) if institution_key(a) == key]
         if not key or not own:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
@@ -182,7 +183,7 @@ def _html_cite(cite: Citation, mark: str | None = None, app_href: str | None = N
 APP_PAGES = {"authors": "/author/", "institutions": "/institution/"}  # in the app, these tables link their names
 
 
-def _html_row(row: list[object], page: str | None) -> str:
+def _html_row(row: Sequence[object], page: str | None) -> str:
     """A table row; with `page`, the first cell links to that page of the app."""
     cells = [escape(str(c)) for c in row]
     if page and cells:

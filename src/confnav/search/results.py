@@ -6,10 +6,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from confnav.errors import ConfnavError
 from confnav.model import Paper
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
+
+
+def as_mode(text: str) -> Mode:
+    """The search mode named `text` (a user's input); ConfnavError naming the modes for any other."""
+    for mode in MODES:
+        if text == mode:
+            return mode
+    raise ConfnavError(f"unknown mode {text!r} (modes: {', '.join(MODES)})")
 
 
 @dataclass

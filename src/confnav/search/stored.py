@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -95,18 +95,24 @@ class LeanCorpus(Corpus):
         self.papers.prefetch(rows)  # type: ignore[attr-defined]
 
 
+class VectorSearchStore(SearchStore, NearestNeighbours, Protocol):
+    """A store that reads papers and finds their nearest neighbours itself (PostgreSQL with pgvector)."""
+
+
 class StoredVectors:
     """The semantic index inside the database: nearest neighbours come from its HNSW index, filters applied there."""
 
     embedder: Any = None
 
-    def __init__(self, store: NearestNeighbours, model: str, corpus: LeanCorpus, embedded: list[int]) -> None:
+    def __init__(self, store: VectorSearchStore, model: str, corpus: LeanCorpus, embedded: list[int]) -> None:
         self.store, self.model, self.corpus = store, model, corpus
         self.pks: np.ndarray = corpus.pks
         self.present = np.zeros(len(corpus), dtype=bool)
         self.present[corpus.rows_of(embedded)[0]] = True
         rng = np.random.default_rng(0)
-        chosen = rng.choice(embedded, size=min(SAMPLE, len(embedded)), replace=False) if embedded else []
+        chosen: np.ndarray | list[int] = (
+            rng.choice(embedded, size=min(SAMPLE, len(embedded)), replace=False) if embedded else []
+        )
         found = store.vectors_of(model, [int(pk) for pk in chosen])
         self.sample = np.vstack(list(found.values())) if found else np.zeros((0, 0), dtype=np.float32)
 

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -219,7 +219,7 @@ def read_citations(path: Path, record: SourceRecord, value: Any, source: str, fi
         record.warn(path, f"{exc}; dropped", field_name)
 
 
-def authors_field(names: list[str], affiliations: list[str | None] | None = None) -> list[dict[str, Any]]:
+def authors_field(names: list[str], affiliations: Sequence[str | None] | None = None) -> list[dict[str, Any]]:
     """Authors as JSON-ready dicts; affiliations only when aligned one per author."""
     affs = affiliations if affiliations and len(affiliations) == len(names) else [None] * len(names)
     return [Author(name, aff or None).to_dict() for name, aff in zip(names, affs, strict=True)]

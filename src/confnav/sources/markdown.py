@@ -75,7 +75,7 @@ class MarkdownReader:
 
 def _blocks(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
     """Split into `## ` blocks, each with its 1-based starting line number."""
-    start, block = 0, []
+    start, block = 0, list[str]()
     for number, line in enumerate(lines, start=1):
         if line.startswith("## "):
             if block:

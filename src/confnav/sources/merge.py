@@ -82,7 +82,7 @@ def merge_records(
             chosen[field] = candidates[0]
         elif candidates:
             chosen[field] = min(
-                candidates, key=lambda r, f=field: (_rank(r.kind, f), r.file_name, r.source, r.line or r.record or 0)
+                candidates, key=lambda r: (_rank(r.kind, field), r.file_name, r.source, r.line or r.record or 0)
             )
     if "title" not in chosen:
         raise ValueError(f"no source gives a title for paper {paper_id!r}")

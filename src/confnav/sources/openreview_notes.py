@@ -153,7 +153,7 @@ def _invitations(note: dict[str, Any]) -> list[str]:
 
 def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:
     """Public replies as flat dicts: `kind` (review, meta-review, decision) and the values they carry."""
-    details = note.get("details") if isinstance(note.get("details"), dict) else {}
+    details = given if isinstance(given := note.get("details"), dict) else {}
     replies = details.get("replies") or details.get("directReplies") or []
     flat = []
     if not isinstance(replies, list):

@@ -83,7 +83,7 @@ class OpenReviewTsvReader:
             fields["keywords"] = keywords
         link = row.get("link", "").strip()
         same = openreview_id(link) == record.id or not link  # the format's ids are OpenReview forum ids
-        fields["links"] = openreview_links(record.id) if same else links_from({"site": link})
+        fields["links"] = openreview_links(record.id) if same and record.id else links_from({"site": link})
         return record
 
     def _ratings(self, path: Path, record: SourceRecord, row: dict[str, str], columns: list[str]) -> ReadItem:

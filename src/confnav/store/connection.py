@@ -9,7 +9,8 @@ from typing import Any, Protocol
 class Cursor(Protocol):
     """The part of a DB-API cursor the store reads."""
 
-    rowcount: int
+    @property
+    def rowcount(self) -> int: ...
 
     def fetchone(self) -> Any: ...
 
@@ -44,7 +45,7 @@ class PostgresConnection:
         return self._translated[sql]
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
-        return self.raw.execute(self._sql(sql), parameters or None)  # type: ignore[no-any-return]
+        return self.raw.execute(self._sql(sql), parameters or None)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> None:
         rows = list(rows)

@@ -20,9 +20,8 @@ class DecisionTables:
     conn: Connection
     rating_values_sql = ""  # a backend's SQL for the distinct (venue, rating) pairs in the papers' JSON
 
-    def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]: ...
-
-    def generation(self) -> int: ...
+    paper_rows: Callable[..., Iterator[tuple[int, Paper]]]  # provided by SqlStore
+    generation: Callable[[], int]
 
     def _memo(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """A value derived from every paper, computed once per store generation (they are full scans)."""

@@ -66,7 +66,7 @@ class PostgresStore(SqlStore):
         try:
             if not read_only:
                 migrate(self.conn, MIGRATIONS, begin="BEGIN", lock=MIGRATION_LOCK)
-            elif raw.execute("SELECT to_regclass('papers')").fetchone()[0] is None:
+            elif self.conn.execute("SELECT to_regclass('papers')").fetchone()[0] is None:
                 raise ConfnavError(f"{self.location}: not a confnav store (no papers table)")
             register_vector(raw)
         except psycopg.Error as exc:
@@ -124,7 +124,7 @@ class PostgresStore(SqlStore):
         if dimension is None:
             return False
         name = _index_name(model)
-        if self.raw.execute("SELECT to_regclass(%s)", (name,)).fetchone()[0] is not None:
+        if self.conn.execute("SELECT to_regclass(?)", (name,)).fetchone()[0] is not None:
             return False
         with self.transaction():
             self.raw.execute("SET LOCAL maintenance_work_mem = '1GB'")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -231,3 +232,7 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 @runtime_checkable
 class Store(AnalysisStore, IngestStore, ListStore, JobStore, Protocol):
     """Everything a backend offers; the CLI and the web app hold one of these."""
+
+    location: str  # what messages call the store: its file, or its URL without the password
+
+    def files_home(self) -> Path: ...

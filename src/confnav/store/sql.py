@@ -63,6 +63,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
 
     read_only: bool = False
     write_wait = 60.0  # seconds a write waits for another writer before a StoreBusyError (one writer at a time)
+    _rows: dict[str | None, tuple[int, list[tuple[int, Paper]]]]  # the papers cached per venue, when `keeps_rows`
 
     def close(self) -> None: ...
 
@@ -82,6 +83,10 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
 
     def _atomic(self) -> AbstractContextManager[None]:
         """The backend's own transaction."""
+        raise NotImplementedError
+
+    def wait_for_writers(self, seconds: float) -> None:
+        """How long a write waits for another writer before giving up with StoreBusyError."""
         raise NotImplementedError
 
     def vector_value(self, data: bytes) -> Any:
@@ -250,6 +255,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
         generation = self.generation()
         cached = self._rows.get(venue)
         if cached is None or cached[0] != generation:
+            params: tuple[str, ...]
             sql, params = "SELECT pk, data FROM papers", ()
             if venue:
                 sql, params = sql + " WHERE venue = ?", (venue,)
@@ -260,6 +266,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
         return iter(cached[1])
 
     def _stream_rows(self, venue: str | None) -> Iterator[tuple[int, Paper]]:
+        params: tuple[str, ...]
         sql, params = "SELECT pk, data FROM papers", ()
         if venue:
             sql, params = sql + " WHERE venue = ?", (venue,)

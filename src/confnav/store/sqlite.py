@@ -16,6 +16,7 @@ from confnav.store.sql import SqlStore
 class SqliteStore(SqlStore):
     """Papers of several venues in one SQLite file (created and migrated on open)."""
 
+    conn: sqlite3.Connection
     rating_values_sql = "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.data, '$.ratings') r"
 
     def __init__(self, path: str | Path, read_only: bool = False) -> None:

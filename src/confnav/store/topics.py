@@ -78,6 +78,7 @@ class TopicTables:
         )
 
     def themes(self, venue: str, level: int | None = None) -> list[StoredTheme]:
+        params: list[object]
         sql, params = "SELECT venue, id, level, parent, label, data FROM themes WHERE venue = ?", [venue]
         if level is not None:
             sql, params = sql + " AND level = ?", [venue, level]

@@ -62,7 +62,7 @@ def store_tldrs(store: SearchStore, venue: str, progress: Progress | None = None
         progress.start(f"TL;DRs of {venue}", len(papers))
     made: dict[str, str | None] = {}
     for paper in papers:
-        made[paper.id] = extractive_tldr(paper.abstract, paper.title, paper.keywords)
+        made[paper.id] = extractive_tldr(paper.abstract or "", paper.title, paper.keywords)  # each has one
         if progress:
             progress.advance()
     with store.transaction():

@@ -158,7 +158,7 @@ class PhraseUse:
         return mask
 
     def members(self, own: np.ndarray) -> list[Paper]:
-        return [self.papers[i] for i in np.flatnonzero(own)]
+        return [self.papers[int(i)] for i in np.flatnonzero(own)]
 
     def incomplete(
         self, label: str, own: np.ndarray | None = None, share: float = 0.7, modifier: float = 0.25, evidence: int = 0

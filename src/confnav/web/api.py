@@ -14,7 +14,7 @@ from confnav.rank import Ranking, RankMode, WeightedRanker, default_mode, parse_
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.stats import stats_json
-from confnav.search.results import MODES
+from confnav.search.results import as_mode
 from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
@@ -93,13 +93,12 @@ async def search(
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
     hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches."""
-    if mode not in MODES:
-        raise ConfnavError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
+    mode = as_mode(mode)
     state = state_of(request)
     where = _filter(venue, decision, author, keyword, min_rating)
 
     def answer() -> bytes:
-        results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
+        results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)
         return _json(results.to_dict())
 
     return JSONBytes(await state.answer(("search", q, mode, where, limit, offset, sort), answer, searched=True))
@@ -208,7 +207,7 @@ def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = 
 
 
 @router.get("/rank")
-def rank(  # type: ignore[no-untyped-def]
+def rank(
     request: Request,
     venue: str,
     top: int = Query(20, ge=1, le=MAX_LIMIT),

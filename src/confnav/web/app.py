@@ -88,7 +88,7 @@ def create_app(
         redoc_url=None,
         lifespan=lifespan,  # docs pages load assets from a CDN; /openapi.json is served
     )
-    app.state.confnav = AppState(store, Searcher(store), token, read_only, db)  # type: ignore[arg-type]
+    app.state.confnav = AppState(store, Searcher(store), token, read_only, db)
 
     @app.exception_handler(TopicsNotReady)
     async def not_ready(request: Request, exc: TopicsNotReady) -> JSONResponse:

@@ -20,7 +20,7 @@ from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
-from confnav.search.results import SORTS
+from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
@@ -93,8 +93,8 @@ def search_page(
         try:
             results = state.searcher.search(
                 q,
-                mode=mode,
-                where=_filter(venue, decision, author, keyword, min_rating),  # type: ignore[arg-type]
+                mode=as_mode(mode),
+                where=_filter(venue, decision, author, keyword, min_rating),
                 limit=limit,
                 offset=(page_number - 1) * limit,
                 sort=sort,
@@ -278,7 +278,9 @@ def theme_page(
 
 
 @router.get("/trends", response_class=HTMLResponse)
-def trends_page(request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")):  # type: ignore[no-untyped-def]
+def trends_page(
+    request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")
+) -> HTMLResponse:
     store = state_of(request).store
     names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}  # unknown: 404
     try:

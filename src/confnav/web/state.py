@@ -49,7 +49,8 @@ class ThreadStores:
     """
 
     def __init__(self, location: str | Path, read_only: bool = False, settings: Settings | None = None) -> None:
-        self.location, self.read_only = location, read_only
+        # `location` itself (the name messages use, without a password) comes from the store, like every method
+        self.path_or_url, self.read_only = location, read_only
         self.settings = (settings or Settings.load()).replace(serving=True, read_only=read_only)
         self._local = threading.local()
         self._opened: list[SqlStore] = []
@@ -63,7 +64,7 @@ class ThreadStores:
     def current(self) -> SqlStore:
         store: SqlStore | None = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = open_store(self.location, read_only=self.read_only, settings=self.settings)
+            store = self._local.store = open_store(self.path_or_url, read_only=self.read_only, settings=self.settings)
             store.wait_for_writers(WRITE_WAIT)
             if hasattr(store, "_rows"):
                 store._rows = self._rows
@@ -263,4 +264,4 @@ def _size(value: object) -> int:
 
 
 def state_of(request: Request) -> AppState:
-    return request.app.state.confnav  # type: ignore[no-any-return]
+    return request.app.state.confnav
