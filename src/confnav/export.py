@@ -40,7 +40,7 @@ def _tex_letter(char: str) -> str:
         return "{" + _LETTERS[char] + "}"
     decomposed = unicodedata.normalize("NFD", char)
     if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[0].isalpha():
-        base, mark = decomposed
+        base, mark = decomposed[0], decomposed[1]
         base = "\\i" if base == "i" else base  # the dotless i takes the accent
         if mark in _ACCENTS:
             return f"{{\\{_ACCENTS[mark]}{base}}}"

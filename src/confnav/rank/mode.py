@@ -27,7 +27,8 @@ class RankMode(StrEnum):
         return "at the conference" if self is RankMode.AT_CONFERENCE else "looking back"
 
     @property
-    def title(self) -> str:
+    def heading(self) -> str:
+        """The mode's words with a capital, as a switch or title shows them."""
         return self.label[0].upper() + self.label[1:]
 
     @property

@@ -155,6 +155,8 @@ def _align_affiliations(
             for a, other in zip(authors, aligned.fields["authors"], strict=True)
         ]
         provenance["authors.affiliation"] = _label(aligned)
+    if aligned is None:
+        return
     own = aligned.fields.get("affiliations") or list(
         dict.fromkeys(a["affiliation"] for a in values["authors"] if a.get("affiliation"))
     )

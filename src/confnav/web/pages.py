@@ -16,6 +16,7 @@ from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
+from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
 from confnav.reports.stats import build_stats_report
@@ -308,7 +309,7 @@ def report_page(
         return _report(
             request, ("report", venue, kind), lambda: to_html(build_stats_report(state.store, venue), site_nav(venue))
         )
-    ranked = {"overview": build_overview, "digest": build_digest}
+    ranked: dict[str, Callable[..., Report]] = {"overview": build_overview, "digest": build_digest}
     if kind not in ranked:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
     try:
