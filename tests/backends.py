@@ -111,7 +111,8 @@ def _session_root(folder: Path) -> Path:
 
 
 def schema_of(store: Any) -> dict[str, object]:
-    """A store's tables with their columns (name, type, nullability, default) and indexes, as the database says."""
+    """A store's tables with their columns (name, type, nullability, default), indexes and keys, as the database
+    says."""
     conn = store.conn
     if isinstance(store.location, str) and store.location.startswith("postgresql://"):
         columns = conn.execute(
@@ -121,7 +122,15 @@ def schema_of(store: Any) -> dict[str, object]:
         indexes = conn.execute(
             "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname"
         ).fetchall()
-        return {"columns": [tuple(row) for row in columns], "indexes": [tuple(row) for row in indexes]}
+        keys = conn.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint"
+            " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2"
+        ).fetchall()
+        return {
+            "columns": [tuple(row) for row in columns],
+            "indexes": [tuple(row) for row in indexes],
+            "keys": [tuple(row) for row in keys],
+        }
     tables = [
         name
         for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -129,4 +138,5 @@ def schema_of(store: Any) -> dict[str, object]:
     ]
     columns = {table: [tuple(row) for row in conn.execute(f"PRAGMA table_info({table})")] for table in tables}
     indexes = conn.execute("SELECT tbl_name, name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name")
-    return {"columns": columns, "indexes": [tuple(row) for row in indexes]}
+    keys = {table: [tuple(row) for row in conn.execute(f"PRAGMA foreign_key_list({table})")] for table in tables}
+    return {"columns": columns, "indexes": [tuple(row) for row in indexes], "keys": keys}
