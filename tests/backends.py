@@ -10,6 +10,7 @@ import itertools
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 BACKEND = os.environ.get("CONFNAV_TEST_BACKEND", "sqlite")
 Location = Path | str
@@ -107,3 +108,35 @@ def _session_root(folder: Path) -> Path:
         if parent.name.startswith("pytest-") and parent.name[7:].isdigit():
             return parent
     return folder
+
+
+def schema_of(store: Any) -> dict[str, object]:
+    """A store's tables with their columns (name, type, nullability, default), indexes and keys, as the database
+    says."""
+    conn = store.conn
+    if isinstance(store.location, str) and store.location.startswith("postgresql://"):
+        columns = conn.execute(
+            "SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default, is_identity"
+            " FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position"
+        ).fetchall()
+        indexes = conn.execute(
+            "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname"
+        ).fetchall()
+        keys = conn.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint"
+            " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2"
+        ).fetchall()
+        return {
+            "columns": [tuple(row) for row in columns],
+            "indexes": [tuple(row) for row in indexes],
+            "keys": [tuple(row) for row in keys],
+        }
+    tables = [
+        name
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        if not name.startswith("sqlite_")
+    ]
+    columns = {table: [tuple(row) for row in conn.execute(f"PRAGMA table_info({table})")] for table in tables}
+    indexes = conn.execute("SELECT tbl_name, name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name")
+    keys = {table: [tuple(row) for row in conn.execute(f"PRAGMA foreign_key_list({table})")] for table in tables}
+    return {"columns": columns, "indexes": [tuple(row) for row in indexes], "keys": keys}

@@ -7,27 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnav.errors import ConfnavError
+from confnav.store import schema
 from confnav.store.sql import SqlStore
 
-# Every table of the store, parents before children; both backends give them the same columns.
-TABLES: dict[str, tuple[str, ...]] = {
-    "meta": ("key", "value"),
-    "venues": ("id", "name", "conference", "year"),
-    "papers": ("pk", "venue", "id", "title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data"),
-    "paper_authors": ("paper_pk", "position", "name", "name_key", "affiliation", "profile"),
-    "paper_keywords": ("paper_pk", "position", "keyword", "keyword_key"),
-    "paper_places": ("paper_pk", "position", "place"),
-    "source_records": ("venue", "paper_id", "source", "kind", "line", "record", "data"),
-    "decision_overrides": ("scope", "label", "outcome", "kind"),
-    "embeddings": ("paper_pk", "model", "text_hash", "vector"),
-    "caches": ("name", "generation", "data"),
-    "topic_runs": ("venue", "generation", "model", "data"),
-    "themes": ("venue", "id", "level", "parent", "label", "data"),
-    "paper_themes": ("paper_pk", "venue", "theme", "subtheme", "confidence", "low_confidence", "x", "y"),
-    "external_signals": ("venue", "paper_id", "name", "value", "source"),
-    "reading_lists": ("name", "created"),
-    "reading_list_papers": ("list", "venue", "paper_id", "position"),
-}
+# Every table a copy carries, parents before children, with its columns: both backends have the same.
+TABLES: dict[str, tuple[str, ...]] = {table.name: table.column_names for table in schema.TABLES if table.copied}
 BATCH = 2000
 
 

@@ -1,5 +1,10 @@
 """Versioned schema of the SQLite store, and the runner both backends use: each applied step is recorded in
-`schema_migrations`."""
+`schema_migrations`.
+
+The steps below are released history and stay as written; the schema they build is declared in schema.py (a
+test holds them equal). A new step takes its SQL from the declaration, e.g. `schema.ddl("sqlite", (table,))`,
+and PostgreSQL's matching step `schema.ddl("postgres", (table,))`.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
+These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
 """
 
 from __future__ import annotations
