@@ -35,6 +35,7 @@ demo: $(VENV)/.runtime
 check: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	rm -rf .test-runs/check && mkdir -p .test-runs
 	PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q -m "not semantic and not browser and not slow" --durations=10 \
 		--basetemp=.test-runs/check
@@ -45,6 +46,7 @@ check: $(VENV)/.dev
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	$(BIN)/mypy
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \

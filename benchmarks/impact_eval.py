@@ -26,7 +26,8 @@ from scipy.stats import rankdata, spearmanr
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import DATA, machine, prepare_store
 from confnav.embed import choose_embedder
-from confnav.index import build_index, semantic_model
+from confnav.embed.views import semantic_model
+from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.rank import RankedPaper, RankMode, WeightedRanker
 from confnav.rank.features import FeatureBuilder, VenueFeatures

@@ -23,8 +23,8 @@ from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report
+from confnav.reports.verify import verify_text
 from confnav.store import SqliteStore
-from confnav.summarize.verify import verify_text
 from confnav.topics import ensure_topics
 
 

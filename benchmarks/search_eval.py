@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import ICLR2021, machine
 from confnav.embed import choose_embedder
-from confnav.index import paper_text
+from confnav.embed.views import paper_text
 from confnav.ingest import ingest
 from confnav.model import Paper
 from confnav.search.fusion import ConvexFusion, ReciprocalRankFusion

@@ -26,9 +26,9 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
+from confnav.reports.verify import verify_text
 from confnav.safe_text import csv_cell, md_text, safe_link
 from confnav.store import SqlStore, open_store
-from confnav.summarize.verify import verify_text
 from tests.backends import Location
 from tests.conftest import DATA
 

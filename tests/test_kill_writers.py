@@ -28,7 +28,8 @@ import pytest
 
 from confnav.embed import SPARSE_MODEL
 from confnav.embed.sparse import SparseEmbedder
-from confnav.index import build_index, embedder_state_cache
+from confnav.embed.views import embedder_state_cache
+from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import copy_store

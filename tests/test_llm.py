@@ -75,7 +75,7 @@ def test_cli_uses_the_configured_endpoint(iclr2021_db: Path, monkeypatch: pytest
 def test_llm_theme_summaries_are_checked(topics_db: Path, tmp_path: Path, theme_mode: str, cited: bool) -> None:
     from confnav.reports.overview import build_overview
     from confnav.reports.render import to_markdown
-    from confnav.summarize.verify import verify_text
+    from confnav.reports.verify import verify_text
 
     with fake_llm() as (url, state), open_store(topics_db, create=True) as store:
         state.theme_mode = theme_mode

@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from confnav.cli import cli
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
-from confnav.index import KEYWORD_VIEW, build_index
+from confnav.embed.views import KEYWORD_VIEW
+from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.store import SqlStore
 from tests.conftest import MARKDOWN_PAGE

@@ -18,8 +18,9 @@ from click.testing import CliRunner
 
 from confnav.cli import cli
 from confnav.embed import SparseEmbedder
+from confnav.embed.views import embedder_state_cache
 from confnav.errors import StoreBusyError
-from confnav.index import build_index, embedder_state_cache
+from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.search.engine import Searcher
 from confnav.store import open_store

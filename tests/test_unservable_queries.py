@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 from confnav.cli import cli
 from confnav.embed import DEFAULT_MODEL, MULTILINGUAL_MODEL, choose_embedder, load_embedder
 from confnav.embed.languages import ENGLISH, reads_scripts, scripts_of
-from confnav.index import build_index, semantic_model
+from confnav.embed.views import semantic_model
+from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.search.engine import Searcher
 from confnav.store import SqlStore, open_store

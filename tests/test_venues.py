@@ -311,7 +311,7 @@ def test_reports_of_venues_without_reviews_are_generated_and_verified(themed_ven
     from confnav.reports.overview import build_overview
     from confnav.reports.render import to_html, to_markdown
     from confnav.reports.stats import build_stats_report
-    from confnav.summarize.verify import verify_text
+    from confnav.reports.verify import verify_text
 
     with open_store(themed_venues_db, create=True) as store:
         reports = [build_overview(store, venue), build_digest(store, venue), build_stats_report(store, venue, False)]

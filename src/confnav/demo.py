@@ -12,9 +12,9 @@ from confnav.ingest import IngestResult, ingest
 from confnav.progress import Progress
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
+from confnav.reports.verify import VerificationError, verify_text
 from confnav.settings import Settings
 from confnav.store import SqliteStore
-from confnav.summarize.verify import VerificationError, verify_text
 from confnav.topics import ensure_topics
 
 DEMO_FILE = "iclr2021-paperlist-page1.md"

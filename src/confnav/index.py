@@ -1,4 +1,5 @@
-"""Build and refresh the semantic index: one embedding per paper of "title. abstract", kept incrementally."""
+"""The index job: one embedding per paper of "title. abstract" (and of its keywords), kept incrementally, then
+the keyword index and each venue's TL;DRs, so that a server's requests only read them."""
 
 from __future__ import annotations
 
@@ -9,57 +10,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from confnav.embed.base import Embedder
+from confnav.embed.views import PRIMARY_CACHE, VIEWS, embedder_state_cache, paper_text, semantic_model, text_hash
 from confnav.errors import ConfnavError
-from confnav.model import Paper
 from confnav.progress import Progress
+from confnav.search.stored import build_keyword_index
 from confnav.store.protocols import SearchStore
 from confnav.summarize.stored import store_tldrs
 
 BATCH = 256
-
-
-def paper_text(paper: Paper) -> str:
-    """The text a paper is embedded from: its title, then its abstract when there is one."""
-    return f"{paper.title}. {paper.abstract}" if paper.abstract else paper.title
-
-
-def keyword_text(paper: Paper) -> str:
-    """The second view topics use: the author keywords (the title when there are none)."""
-    return ", ".join(paper.keywords) if paper.keywords else paper.title
-
-
-# Each view is stored as its own "model" name: the text view under the model's name,
-# the keyword view with this suffix.
-KEYWORD_VIEW = "|keywords"
-VIEWS = {"": paper_text, KEYWORD_VIEW: keyword_text}
-
-
-def text_hash(text: str, stamp: str = "") -> str:
-    """What a stored vector was made from: the text, and for a corpus-fitted model the state it was fitted to."""
-    return hashlib.sha1((stamp + text).encode()).hexdigest()[:16]
-
-
-PRIMARY_CACHE = "semantic-model"  # the model the last replacing `confnav index` ran with
-
-
-def text_models(store: SearchStore) -> list[str]:
-    """The text-view models of the store's semantic index, the main one first: the one the last `confnav index`
-    without `--add` made (or, for a store without that note, the one with the most vectors); then the others."""
-    counts = {m: n for m, n in store.embedding_models().items() if KEYWORD_VIEW not in m}
-    noted = store.get_cache(PRIMARY_CACHE)
-    main = noted[1].decode() if noted else None
-    return sorted(counts, key=lambda m: (m != main, -counts[m], m))
-
-
-def semantic_model(store: SearchStore) -> str | None:
-    """The main text-view model of the store's semantic index (topics, ranking and similar papers use it),
-    or None."""
-    models = text_models(store)
-    return models[0] if models else None
-
-
-def embedder_state_cache(model: str) -> str:
-    return f"embedder:{model}"
 
 
 @dataclass
@@ -119,8 +77,6 @@ def build_index(
         if progress:
             progress.advance(len(batch))
     store.index_vectors(embedder.name)  # PostgreSQL: the HNSW index, once the vectors are in
-    from confnav.search.stored import build_keyword_index  # (search builds on this module)
-
     build_keyword_index(store, rebuild=False)  # stored here, so that a server's requests only read it
     venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
     tldrs = sum(store_tldrs(store, v, progress) for v in venues)  # likewise

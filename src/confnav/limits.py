@@ -70,3 +70,9 @@ FIRST_YEAR = 1900
 def last_year() -> int:
     """The latest plausible venue year: two years from now (calls for papers open early)."""
     return date.today().year + 2
+
+
+# Web requests (`confnav serve`): the app refuses larger ones, and its HTTP parser bounds the head before that.
+MAX_BODY = 64 * 1024  # bytes of a request body (413 above)
+MAX_URL = 8192  # characters of a request's path and query string (414 above)
+MAX_HEADERS = 16 * 1024  # bytes of all request headers together (431 above)

@@ -26,9 +26,9 @@ from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report, counted_papers, placeholder_notes, stats_json, stats_tables
+from confnav.reports.verify import VerificationError, verify_file, verify_text
 from confnav.store.protocols import Store
 from confnav.summarize.llm import make_summarizer
-from confnav.summarize.verify import VerificationError, verify_file, verify_text
 
 
 @cli.command()

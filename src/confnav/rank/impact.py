@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from confnav.index import semantic_model
+from confnav.embed.views import semantic_model
 from confnav.model import Paper
 from confnav.rank.features import FEATURES, FeatureBuilder, VenueFeatures
 from confnav.rank.predictor import ImpactModel, cited_venues, fit

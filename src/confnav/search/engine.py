@@ -12,8 +12,8 @@ import numpy as np
 
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
+from confnav.embed.views import embedder_state_cache, paper_text, text_models
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.index import embedder_state_cache, paper_text, text_models
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.fusion import RUN_INDEX, ConvexFusion, align_groups, lift_accepted, with_unindexed

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from confnav.embed.base import normalize
+from confnav.embed.views import KEYWORD_VIEW, semantic_model
 from confnav.errors import ConfnavError
-from confnav.index import KEYWORD_VIEW, semantic_model
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
 from confnav.store.protocols import AnalysisStore

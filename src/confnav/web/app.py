@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
+from confnav.limits import MAX_BODY, MAX_HEADERS, MAX_URL
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
 from confnav.store import describe
@@ -31,7 +32,6 @@ from confnav.web.pages import router as page_router
 from confnav.web.state import AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 64 * 1024
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
@@ -42,8 +42,6 @@ SAFETY_HEADERS = (
     ("Referrer-Policy", "no-referrer"),
 )
 RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
-MAX_URL = 8192
-MAX_HEADERS = 16 * 1024  # bytes of all request headers together (431 above)
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 BODY_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
 HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9.])?|\[?[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]?")

@@ -7,7 +7,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from confnav.web.app import MAX_HEADERS, MAX_URL
+from confnav.limits import MAX_HEADERS, MAX_URL
 
 MAX_HEAD = MAX_URL + MAX_HEADERS + 4096  # request line and headers as sent, with room for their punctuation
 HEAD_TOO_LARGE = json.dumps({"error": f"request headers over {MAX_HEADERS // 1024} KiB"}).encode()

@@ -1,0 +1,1 @@
+"""Reports: the `Report` model, its builders (overview, digest, statistics), rendering and verification."""

@@ -1,0 +1,1 @@
+"""The web app: FastAPI guard and serve, JSON API, server-rendered pages, per-thread state."""
