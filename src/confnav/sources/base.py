@@ -59,9 +59,11 @@ ReadItem = SourceRecord | InputError
 
 
 class Reader(Protocol):
-    """A format reader: tells whether it can read a text, and yields records or record errors."""
+    """A format reader: tells whether it can read a text, and yields records or record errors. `header_row`: bytes
+    that are not UTF-8 in the first line refuse the whole file (a table's header names every column)."""
 
     format: str
+    header_row: bool
 
     def sniff(self, path: Path, text: str) -> bool: ...
 
