@@ -26,7 +26,7 @@ class MultilingualEmbedder(PretrainedEmbedder):
     """512-dimensional USE vectors; the bundled weights load on first use (about a quarter second)."""
 
     name = MULTILINGUAL_MODEL
-    languages = MULTILINGUAL_LANGUAGES
+    languages: frozenset[str] | None = MULTILINGUAL_LANGUAGES
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads or 1  # one query at a time is fastest on one thread; batches pass their own
