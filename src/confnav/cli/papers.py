@@ -23,7 +23,7 @@ from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
 from confnav.model import Outcome, Paper
 from confnav.search.engine import Searcher
-from confnav.sources import FORMATS
+from confnav.sources import FORMATS, READERS
 from confnav.sources.tabular import MAPPABLE_FIELDS
 from confnav.store import PaperFilter, SqliteStore
 from confnav.store.protocols import Store
@@ -32,7 +32,12 @@ from confnav.store.protocols import Store
 @cli.command("ingest")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--venue", help="Venue id (e.g. iclr2021) for files that do not name one.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Input format (default: detected from content).")
+@click.option(
+    "--format",
+    "fmt",
+    callback=lambda _ctx, _param, value: _known_format(value),
+    help=f"Input format: {', '.join(FORMATS)}, or package.module:Class of your own (default: detected from content).",
+)
 @click.option("--map", "mapping", multiple=True, metavar="FIELD=COLUMN", help="CSV/JSONL column for a field.")
 @click.option("--skip-bad", is_flag=True, help="Ingest good records and report bad ones instead of writing nothing.")
 @click.option("--strict", is_flag=True, help="Treat a record without a title as bad input instead of skipping it.")
@@ -75,6 +80,16 @@ def ingest_cmd(
         print_json(result.to_dict())
     else:
         _print_ingest(result, store.location)
+
+
+def _known_format(name: str | None) -> str | None:
+    """The --format value, refused up front (before any store is opened) when no reader has that name."""
+    if name is not None:
+        try:
+            READERS.factory(name)
+        except ConfnavError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return name
 
 
 def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -18,8 +18,8 @@ from confnav.store.protocols import Store
 @click.option("--venue", help="Only embed this venue's papers.")
 @click.option(
     "--model",
-    help="Embedding model: all-MiniLM-L6-v2 (default), use-multilingual-v3, tfidf-svd, or a sentence-transformers "
-    "path.",
+    help="Embedding model: all-MiniLM-L6-v2 (default), use-multilingual-v3, tfidf-svd, a sentence-transformers "
+    "path, or package.module:Class of your own.",
 )
 @click.option(
     "--add",

@@ -12,8 +12,18 @@ from confnav.embed.onnx import ONNX_SUFFIX, OnnxEmbedder
 from confnav.embed.sentence import DEFAULT_MODEL, SentenceTransformerEmbedder, resolve_model
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
 from confnav.errors import ConfnavError
+from confnav.registry import Factory, Registry, is_import_spec
 
-__all__ = ["DEFAULT_MODEL", "MULTILINGUAL_MODEL", "SPARSE_MODEL", "Embedder", "choose_embedder", "load_embedder"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "EMBEDDERS",
+    "MULTILINGUAL_MODEL",
+    "SPARSE_MODEL",
+    "Embedder",
+    "choose_embedder",
+    "load_embedder",
+    "make_embedder",
+]
 
 FALLBACK_NOTICE = (
     "the semantic extra is not installed: using the TF-IDF + SVD fallback embedder"
@@ -32,24 +42,48 @@ def choose_embedder(model: str | None = None) -> tuple[Embedder, str | None]:
     """The embedder for `confnav index --model`, and a notice when falling back to the sparse one."""
     if model in (None, DEFAULT_MODEL):
         if not semantic_installed():
-            return SparseEmbedder(), FALLBACK_NOTICE
-        return load_embedder(DEFAULT_MODEL + ONNX_SUFFIX), None
-    return load_embedder(model), None
-
-
-def load_embedder(name: str, threads: int | None = None) -> Embedder:
-    """The embedder that produced vectors stored under `name`; `threads` caps the ONNX runtime's threads."""
-    if name == SPARSE_MODEL:
-        return SparseEmbedder()
-    if name == MULTILINGUAL_MODEL:
-        return MultilingualEmbedder(threads)
-    if ":" in name and not name.endswith(ONNX_SUFFIX):
+            return EMBEDDERS.create(SPARSE_MODEL), FALLBACK_NOTICE
+        return make_embedder(DEFAULT_MODEL + ONNX_SUFFIX), None
+    embedder = make_embedder(model)
+    if is_import_spec(model) and embedder.name not in (model, *EMBEDDERS.names()):
         raise ConfnavError(
-            f"the stored vectors were made with {name!r}, which this confnav cannot load: run 'confnav index'"
+            f"embedder {model!r} names its vectors {embedder.name!r}, which would not lead back to it when"
+            f" searching: set its name to {model!r}"
         )
+    return embedder, None
+
+
+def _by_model_name(name: str) -> Factory[Embedder] | None:
+    """Names the table does not list: a model exported to ONNX (`NAME:onnx-int8pc`; sentence-transformers when
+    onnxruntime is absent), else any sentence-transformers model; a name with another `:` is none of them."""
     if name.endswith(ONNX_SUFFIX):
         base = name[: -len(ONNX_SUFFIX)]
         if find_spec("onnxruntime") is None:
-            return SentenceTransformerEmbedder(base)
-        return OnnxEmbedder(base, Path(resolve_model(base)), threads=threads)
-    return SentenceTransformerEmbedder(name)
+            return lambda threads=None: SentenceTransformerEmbedder(base)
+        return lambda threads=None: OnnxEmbedder(base, Path(resolve_model(base)), threads=threads)
+    if ":" in name:
+        return None
+    return lambda threads=None: SentenceTransformerEmbedder(name)
+
+
+EMBEDDERS: Registry[Embedder] = Registry("embedder", ("embed", "fit", "dumps", "loads"), _by_model_name)
+EMBEDDERS.register(SPARSE_MODEL, lambda threads=None: SparseEmbedder())
+EMBEDDERS.register(MULTILINGUAL_MODEL, MultilingualEmbedder)
+
+
+def make_embedder(name: str, threads: int | None = None) -> Embedder:
+    """The embedder a name stands for, through `EMBEDDERS`; `threads` caps the ONNX runtime's threads. A plugged
+    `module:Class` is called without arguments, and its `name` must lead back to it (its `module:Class`)."""
+    if is_import_spec(name) and name not in EMBEDDERS:
+        return EMBEDDERS.create(name)
+    return EMBEDDERS.create(name, threads=threads)
+
+
+def load_embedder(name: str, threads: int | None = None) -> Embedder:
+    """The embedder that produced vectors stored under `name`, resolved through `EMBEDDERS`."""
+    try:
+        return make_embedder(name, threads)
+    except ConfnavError as exc:
+        raise ConfnavError(
+            f"the stored vectors were made with {name!r}, which this confnav cannot load ({exc}): run 'confnav index'"
+        ) from None

@@ -1,13 +1,14 @@
 """Must-read ranking: signals from the store, a weighted score, reasons in plain words, in one of two modes."""
 
 from confnav.rank.mode import RankMode, default_mode, parse_mode, resolve_mode
-from confnav.rank.ranker import RankedPaper, Ranker, Ranking, WeightedRanker
+from confnav.rank.ranker import RANKERS, RankedPaper, Ranker, Ranking, WeightedRanker
 from confnav.rank.signals import compute_signals
 from confnav.rank.weights import DEFAULT_WEIGHTS, LOOKING_BACK_WEIGHTS, load_weights
 
 __all__ = [
     "DEFAULT_WEIGHTS",
     "LOOKING_BACK_WEIGHTS",
+    "RANKERS",
     "RankMode",
     "RankedPaper",
     "Ranker",

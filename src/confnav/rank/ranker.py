@@ -27,6 +27,7 @@ from confnav.rank.mode import RankMode, resolve_mode
 from confnav.rank.reasons import add_tldrs, explanation, reasons
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
 from confnav.rank.weights import weight_of, weights_for
+from confnav.registry import Registry
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.stored import stored_tldrs
 from confnav.summarize.tldr import ExtractiveSummarizer
@@ -86,6 +87,8 @@ class Ranking:
 
 
 class Ranker(Protocol):
+    """A venue's papers (or one theme's) in reading order, each with its score and reasons."""
+
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking: ...
 
 
@@ -208,3 +211,7 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
     for item in picked + rest:  # the list is read top-down: a score never exceeds the one above it
         ceiling = item.score = min(ceiling, item.score)
     return picked + rest
+
+
+RANKERS: Registry[Ranker] = Registry("ranker", ("rank",))
+RANKERS.register("weighted", WeightedRanker)

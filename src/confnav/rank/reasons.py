@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from confnav.rank.mode import RankMode
 from confnav.rank.signals import PaperSignals, VenueSignals
-from confnav.summarize.tldr import ExtractiveSummarizer
+from confnav.summarize.base import Summarizer
 
 if TYPE_CHECKING:
     from confnav.rank.ranker import RankedPaper
@@ -61,7 +61,7 @@ def reasons(
     return said
 
 
-def add_tldrs(ranked: list[RankedPaper], summarizer: ExtractiveSummarizer) -> None:
+def add_tldrs(ranked: list[RankedPaper], summarizer: Summarizer) -> None:
     """At the conference, what each paper does in one line (the authors' TL;DR, else the abstract's sentence)
     closes its reasons; only for the head of the list, the part anyone reads (1-3 ms a paper)."""
     for item in ranked[:TLDR_HEAD]:

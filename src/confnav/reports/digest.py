@@ -10,7 +10,7 @@ from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section
 from confnav.store.protocols import AnalysisStore
-from confnav.summarize.llm import ExtractiveSummarizer, LLMSummarizer
+from confnav.summarize.base import Summarizer
 from confnav.summarize.stored import venue_summarizer
 
 
@@ -21,7 +21,7 @@ def build_digest(
     top: int = 20,
     theme: str | None = None,
     like: Sequence[str] = (),
-    summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+    summarizer: Summarizer | None = None,
     mode: RankMode | str | None = None,
 ) -> Report:
     """The top papers in a ranking mode (None: the venue's default); the mode and what it reads are said once,

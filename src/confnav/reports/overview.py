@@ -14,7 +14,8 @@ from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.reports.prose import method_name, theme_paragraph
 from confnav.store.protocols import AnalysisStore
-from confnav.summarize.llm import CITATION, ExtractiveSummarizer, LLMSummarizer, llm_theme_summary
+from confnav.summarize.base import Summarizer
+from confnav.summarize.llm import CITATION, LLMSummarizer, llm_theme_summary
 from confnav.summarize.stored import venue_summarizer
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
@@ -39,7 +40,7 @@ def load_venue_config(path: Path | None) -> list[Fact]:
     return [Fact(f"config.{key}", key.capitalize(), str(table[key])) for key in CONFIG_KEYS if key in table]
 
 
-def citation(item: RankedPaper, summarizer: ExtractiveSummarizer | LLMSummarizer) -> Citation:
+def citation(item: RankedPaper, summarizer: Summarizer) -> Citation:
     tldr = summarizer.tldr(item.paper)
     note = " · ".join([r for r in item.reasons if not r.startswith(TLDR_PREFIX)][:2])  # the TL;DR is beside it
     name = method_name(item.paper.abstract) if item.paper.abstract else None
@@ -81,7 +82,7 @@ def build_overview(
     store: AnalysisStore,
     venue: str,
     *,
-    summarizer: ExtractiveSummarizer | LLMSummarizer | None = None,
+    summarizer: Summarizer | None = None,
     ranker: Ranker | None = None,
     per_theme: int = 10,
     config: list[Fact] | None = None,

@@ -14,7 +14,7 @@ from confnav.embed.base import Embedder
 from confnav.errors import ReadOnlyStoreError
 from confnav.model import Outcome, Paper, RatingScale
 from confnav.search.authors import AuthorIndex
-from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, KeywordIndex
+from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, INDEXES, KeywordIndex, TextIndex
 from confnav.store import PaperFilter
 from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
@@ -40,7 +40,7 @@ def keyword_fields(paper: Paper) -> dict[str, str]:
     }
 
 
-def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], rebuild: bool = False) -> KeywordIndex:
+def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], rebuild: bool = False) -> TextIndex:
     """The BM25F index of the store's papers (in row order) as cached for this generation, else built from
     `papers` (read only then) and cached (except by a server's requests)."""
     cached = None if rebuild else store.get_cache(KEYWORD_CACHE)
@@ -49,7 +49,7 @@ def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], 
             return KeywordIndex.from_bytes(cached[1])
         except (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile):
             pass  # an unreadable (or crafted) cache is rebuilt from the papers
-    keyword = KeywordIndex.build([keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
+    keyword = INDEXES.create("bm25f", documents=[keyword_fields(p) for p in papers], weights=DEFAULT_FIELD_WEIGHTS)
     if serves_requests(store):
         return keyword  # a request never writes; `confnav index` stores it
     try:
@@ -88,7 +88,7 @@ class Corpus:
     """Everything search needs in memory, valid for one store generation."""
 
     papers: list[Paper]
-    keyword: KeywordIndex
+    keyword: TextIndex
     pks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # row keys, ascending
     ratings: np.ndarray = field(default_factory=lambda: np.zeros(0))
     standing: np.ndarray = field(default_factory=lambda: np.zeros(0))  # of each row's outcome, 0-1

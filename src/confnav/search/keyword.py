@@ -11,13 +11,29 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy import sparse
 
+from confnav.registry import Registry
 from confnav.search.text import terms
 
 DEFAULT_FIELD_WEIGHTS: dict[str, float] = {"title": 3.0, "keywords": 2.0, "authors": 1.0, "abstract": 1.0}
+
+
+class TextIndex(Protocol):
+    """A keyword index over documents in row order: a score per document for a query, the documents holding
+    every term of a text, and bytes for the store's cache."""
+
+    @property
+    def size(self) -> int: ...
+
+    def score(self, query: str | Sequence[str]) -> np.ndarray: ...
+
+    def containing(self, text: str) -> np.ndarray: ...
+
+    def to_bytes(self) -> bytes: ...
 
 
 @dataclass
@@ -117,3 +133,8 @@ class KeywordIndex:
         words = str(arrays["words"]).split("\n") if str(arrays["words"]) else []
         matrix = sparse.csc_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=tuple(arrays["shape"]))
         return cls({w: i for i, w in enumerate(words)}, matrix)
+
+
+# Index name → factory called with `documents` (field name → text) and field `weights`.
+INDEXES: Registry[TextIndex] = Registry("index", ("score", "containing", "to_bytes"))
+INDEXES.register("bm25f", KeywordIndex.build)

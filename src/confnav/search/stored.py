@@ -12,7 +12,7 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search.corpus import Corpus, keyword_index, standing_of
-from confnav.search.keyword import KeywordIndex
+from confnav.search.keyword import TextIndex
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
@@ -55,7 +55,7 @@ class LazyPapers:
         return have
 
 
-def build_keyword_index(store: SearchStore, rebuild: bool = True) -> KeywordIndex:
+def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
     """The BM25F index of every paper, cached in the store: built now from the papers as they are read when
     `rebuild` or when the cached one is stale."""
     return keyword_index(store, store.generation(), (p for _, p in store.paper_rows()), rebuild=rebuild)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from confnav.errors import InputError
+from confnav.errors import ConfnavError, InputError
+from confnav.registry import Factory, Registry
 from confnav.sources.base import (
     RAW_BYTE,
     Reader,
@@ -23,12 +24,25 @@ from confnav.sources.openreview_tsv import OpenReviewTsvReader
 from confnav.sources.paperlists import PaperlistsReader
 from confnav.sources.tabular import CsvReader, JsonlReader
 
-FORMATS = ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "csv", "jsonl")
-_HEADER_FORMATS = ("openreview-tsv", "csv")
-_DETECTION_ORDER = ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "jsonl", "csv")
+
+def _unmapped(reader: type[Reader]) -> Factory[Reader]:
+    """A factory for a reader that takes no column mapping (a given one is ignored, as for every fixed format)."""
+    return lambda mapping=None: reader()
+
+
+# Format name → reader factory (called with `mapping`); detection tries them in this order, most specific first.
+READERS: Registry[Reader] = Registry("format", ("format", "header_row", "sniff", "read"))
+READERS.register("paperlists", _unmapped(PaperlistsReader))
+READERS.register("openreview-tsv", _unmapped(OpenReviewTsvReader))
+READERS.register("openreview-notes", _unmapped(OpenReviewNotesReader))
+READERS.register("markdown", _unmapped(MarkdownReader))
+READERS.register("jsonl", JsonlReader)
+READERS.register("csv", CsvReader)
+FORMATS = READERS.names()  # the built-in formats, for the CLI's help
 
 __all__ = [
     "FORMATS",
+    "READERS",
     "ReadItem",
     "Reader",
     "SourceRecord",
@@ -40,27 +54,22 @@ __all__ = [
 
 
 def make_reader(name: str, mapping: dict[str, str] | None = None) -> Reader:
-    """The reader for a format name; `mapping` only matters to the CSV and JSONL readers."""
-    readers: dict[str, Reader] = {
-        "paperlists": PaperlistsReader(),
-        "openreview-tsv": OpenReviewTsvReader(),
-        "openreview-notes": OpenReviewNotesReader(),
-        "markdown": MarkdownReader(),
-        "csv": CsvReader(mapping),
-        "jsonl": JsonlReader(mapping),
-    }
-    if name not in readers:
-        raise InputError("--format", f"unknown format {name!r} (choose from {', '.join(FORMATS)})")
-    return readers[name]
+    """The reader for a format name (or a plugged `module:Class`, called with `mapping` only when one is given);
+    `mapping` only matters to the CSV and JSONL readers."""
+    try:
+        factory = READERS.factory(name)
+    except ConfnavError as exc:
+        raise InputError("--format", str(exc)) from None
+    return factory(mapping=mapping) if mapping is not None or name in READERS else factory()
 
 
 def detect_format(path: Path, text: str) -> str:
     """The first format whose reader recognises the text (most specific first)."""
-    for name in _DETECTION_ORDER:
+    for name in READERS.names():
         if make_reader(name).sniff(path, text):
             return name
     raise (bad_bytes(path, text) if RAW_BYTE.search(text) else None) or InputError(
-        path, f"cannot tell the format from the content; pass --format ({', '.join(FORMATS)})"
+        path, f"cannot tell the format from the content; pass --format ({', '.join(READERS.names())})"
     )
 
 
@@ -76,11 +85,12 @@ def read_file(
     if not text.strip():
         raise InputError(path, "file is empty")
     name = fmt or detect_format(path, text)
+    reader = make_reader(name, mapping)
     header_end = text.find("\n")
     if (
         has_bad_bytes
-        and name in _HEADER_FORMATS
+        and reader.header_row
         and (problem := bad_bytes(path, text, 0, header_end if header_end >= 0 else None))
     ):
         raise problem
-    return name, map(RecordCheck(path, text, has_bad_bytes), make_reader(name, mapping).read(path, text))
+    return name, map(RecordCheck(path, text, has_bad_bytes), reader.read(path, text))

@@ -70,9 +70,11 @@ def untitled(path: str | Path, record: SourceRecord, field_name: str | None = "t
 
 
 class Reader(Protocol):
-    """A format reader: tells whether it can read a text, and yields records or record errors."""
+    """A format reader: tells whether it can read a text, and yields records or record errors. `header_row`: bytes
+    that are not UTF-8 in the first line refuse the whole file (a table's header names every column)."""
 
     format: str
+    header_row: bool
 
     def sniff(self, path: Path, text: str) -> bool: ...
 

@@ -31,6 +31,7 @@ class MarkdownReader:
     """Reads the `## [i] Title` / `**Authors**` / `**Conference**` / `**URL**` / `**Abstract**` layout."""
 
     format = "markdown"
+    header_row = False
 
     def sniff(self, path: Path, text: str) -> bool:
         return bool(re.search(r"^##\s", text, re.M)) and bool(_FIELD.search(text[:20000]) or "**" in text[:20000])

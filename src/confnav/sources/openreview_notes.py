@@ -51,6 +51,7 @@ class OpenReviewNotesReader:
     """Reads a snapshot file; every line is one submission with its public replies."""
 
     format = "openreview-notes"
+    header_row = False
 
     def sniff(self, path: Path, text: str) -> bool:
         first = text.lstrip().split("\n", 1)[0]

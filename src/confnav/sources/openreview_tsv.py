@@ -34,6 +34,7 @@ class OpenReviewTsvReader:
     """Both files of the pair; which one a file is comes from its header."""
 
     format = "openreview-tsv"
+    header_row = True
 
     def sniff(self, path: Path, text: str) -> bool:
         columns = _header(text)

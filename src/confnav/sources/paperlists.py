@@ -62,6 +62,7 @@ class PaperlistsReader:
     """Reads `<venue><year>.json`; the venue comes from the file name or `--venue`."""
 
     format = "paperlists"
+    header_row = False
 
     def sniff(self, path: Path, text: str) -> bool:
         head = text.lstrip()[:5000]

@@ -153,6 +153,7 @@ class CsvReader:
     """Comma- or tab-separated files with a header row."""
 
     format = "csv"
+    header_row = True
 
     def __init__(self, mapping: dict[str, str] | None = None) -> None:
         self.mapping = mapping
@@ -201,6 +202,7 @@ class JsonlReader:
     """One JSON object per line (also a JSON array of flat objects)."""
 
     format = "jsonl"
+    header_row = False
 
     def __init__(self, mapping: dict[str, str] | None = None) -> None:
         self.mapping = mapping

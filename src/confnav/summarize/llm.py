@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.settings import Settings
+from confnav.summarize.base import SUMMARIZERS, Summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer, Tldr, is_self_contained
 
 log = logging.getLogger("confnav.llm")
@@ -172,7 +173,10 @@ def numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
-def make_summarizer(settings: Settings | None = None) -> ExtractiveSummarizer | LLMSummarizer:
+SUMMARIZERS.register("llm", lambda config: LLMSummarizer(ChatClient(config)))
+
+
+def make_summarizer(settings: Settings | None = None) -> Summarizer:
     """The LLM summarizer when one is configured, else the offline extractive one."""
     config = LLMConfig.from_settings(settings or Settings.load())
-    return LLMSummarizer(ChatClient(config)) if config else ExtractiveSummarizer()
+    return SUMMARIZERS.create("llm", config=config) if config else SUMMARIZERS.create("extractive")

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from confnav.model import Paper
+from confnav.summarize.base import SUMMARIZERS
 from confnav.summarize.scoring import score_sentences, title_names
 from confnav.summarize.shorten import (
     CONJUNCTION_OPENING,
@@ -215,3 +216,6 @@ class ExtractiveSummarizer:
             return Tldr(paper.id, self.known[paper.id], "extractive")
         made = extractive_tldr(paper.abstract, paper.title, paper.keywords) if paper.abstract else None
         return Tldr(paper.id, made, "extractive")
+
+
+SUMMARIZERS.register("extractive", ExtractiveSummarizer)

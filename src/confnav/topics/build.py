@@ -14,10 +14,10 @@ from confnav.model import Paper
 from confnav.progress import Progress, Silent
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
-from confnav.topics.cluster import Clusterer, LeidenClusterer
+from confnav.topics.cluster import CLUSTERERS, Clusterer
 from confnav.topics.fidelity import Prose
-from confnav.topics.label import CTfidfLabeler, Labeler
-from confnav.topics.layout import Layout, TsneLayout
+from confnav.topics.label import LABELERS, Labeler
+from confnav.topics.layout import LAYOUTS, Layout
 
 NO_INDEX = "run 'confnav index' first"
 
@@ -94,9 +94,9 @@ class TopicBuilder:
         layout: Layout | None = None,
         seed: int = 0,
     ) -> None:
-        self.clusterer = clusterer or LeidenClusterer(seed=seed)
-        self.labeler = labeler or CTfidfLabeler()
-        self.layout = layout or TsneLayout(seed=seed + 42)
+        self.clusterer = clusterer or CLUSTERERS.create("leiden", seed=seed)
+        self.labeler = labeler or LABELERS.create("ctfidf")
+        self.layout = layout or LAYOUTS.create("tsne", seed=seed + 42)
         self.seed = seed
 
     def build(

@@ -12,6 +12,8 @@ from typing import Protocol
 
 import numpy as np
 
+from confnav.registry import Registry
+
 
 class Clusterer(Protocol):
     """Partition rows of `vectors` into about `low`–`high` groups."""
@@ -118,3 +120,7 @@ class KMeansClusterer:
         k = max(1, min(len(vectors), (low + high) // 2))
         labels = KMeans(k, n_init=10, random_state=self.seed).fit_predict(vectors)
         return merge_small(labels, vectors, 1)
+
+
+CLUSTERERS: Registry[Clusterer] = Registry("clusterer", ("fit_predict",))
+CLUSTERERS.register("leiden", LeidenClusterer)

@@ -22,6 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from confnav.model import Paper
+from confnav.registry import Registry
 from confnav.search.text import STOPWORDS, stem, words
 from confnav.topics.fidelity import BREAK, PAIR, PhraseUse, Prose, acronym, initials, parts
 from confnav.topics.phrases import abbreviates, nested, spelled_alike, stems
@@ -406,3 +407,7 @@ def _fallback(phrases: list[str], used: set[str], most: int = 2) -> str | None:
     chosen = free[:1] + [p for p in free[1:] if not nested(p, free[0])][: most - 1]
     joined = PAIR.join(chosen)
     return joined if chosen and not _names(joined, taking=False) & used else None
+
+
+LABELERS: Registry[Labeler] = Registry("labeler", ("label",))
+LABELERS.register("ctfidf", CTfidfLabeler)

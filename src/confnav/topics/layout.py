@@ -11,6 +11,8 @@ from typing import Protocol
 
 import numpy as np
 
+from confnav.registry import Registry
+
 
 class Layout(Protocol):
     """Rows of `vectors` to 2D points."""
@@ -55,3 +57,7 @@ def _no_zero_rows(vectors: np.ndarray) -> np.ndarray:
         vectors = vectors.copy()
         vectors[empty] = 1.0 / np.sqrt(vectors.shape[1])
     return vectors
+
+
+LAYOUTS: Registry[Layout] = Registry("layout", ("fit_transform",))
+LAYOUTS.register("tsne", TsneLayout)

@@ -1,0 +1,88 @@
+"""Step registries: one name → factory table per kind of pluggable step (reader, embedder, index, clusterer,
+labeler, layout, ranker, summarizer), with a `module:Class` escape so a user can plug in a step of their own."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from confnav.errors import ConfnavError
+
+T = TypeVar("T")
+Factory = Callable[..., T]
+
+
+def is_import_spec(name: str) -> bool:
+    """Whether `name` has the form `package.module:Class` (or `module:function`)."""
+    module, sep, attribute = name.partition(":")
+    return bool(sep) and all(part.isidentifier() for part in module.split(".")) and attribute.isidentifier()
+
+
+class Registry(Generic[T]):
+    """Named factories of one kind of step, in the order they were registered.
+
+    `create(name, **kwargs)` calls the factory registered under `name`; a `module:Class` name not registered is
+    imported instead, and must be a class having every attribute in `members` (a stored name comes from the
+    store, so nothing else is called). `fallback` (name → factory or None) resolves further names a kind accepts
+    without listing them, such as any sentence-transformers model name for the embedder.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        members: tuple[str, ...] = (),
+        fallback: Callable[[str], Factory[T] | None] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.members = members
+        self.fallback = fallback
+        self._factories: dict[str, Factory[T]] = {}
+
+    def register(self, name: str, factory: Factory[T]) -> Factory[T]:
+        """Add (or replace) the factory for `name`; returns it, so it can decorate a class."""
+        self._factories[name] = factory
+        return factory
+
+    def names(self) -> tuple[str, ...]:
+        """The registered names, in registration order."""
+        return tuple(self._factories)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._factories
+
+    def factory(self, name: str) -> Factory[T]:
+        """The factory for `name` (registered, `module:Class`, or the fallback's); a one-line ConfnavError when
+        there is none."""
+        if name in self._factories:
+            return self._factories[name]
+        if is_import_spec(name):
+            return self._imported(name)
+        found = self.fallback(name) if self.fallback else None
+        if found is None:
+            raise ConfnavError(f"unknown {self.kind} {name!r}; known: {self._known()}")
+        return found
+
+    def create(self, name: str, **kwargs: Any) -> T:
+        """A new step of this kind made by the factory for `name`."""
+        return self.factory(name)(**kwargs)
+
+    def _imported(self, spec: str) -> Factory[T]:
+        module_name, _, attribute = spec.partition(":")
+        try:
+            found = getattr(importlib.import_module(module_name), attribute)
+        except ImportError as exc:
+            raise ConfnavError(f"cannot import {self.kind} {spec!r} ({exc}); known: {self._known()}") from None
+        except AttributeError:
+            raise ConfnavError(
+                f"module {module_name!r} has no {self.kind} {attribute!r}; known: {self._known()}"
+            ) from None
+        if not isinstance(found, type):
+            raise ConfnavError(f"{self.kind} {spec!r} is not a class; known: {self._known()}")
+        lacking = [member for member in self.members if not hasattr(found, member)]
+        if lacking:
+            raise ConfnavError(f"{spec!r} is not a {self.kind}: it has no {', '.join(map(repr, lacking))}")
+        return found
+
+    def _known(self) -> str:
+        return ", ".join(self._factories) + ", or package.module:Class"
