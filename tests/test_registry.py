@@ -137,3 +137,11 @@ def test_format_names_and_plugged_readers(tmp_path: Path) -> None:
     assert isinstance(make_reader("confnav.sources.tabular:CsvReader", {"title": "title"}), CsvReader)
     result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "x.db"), "--format", "tsv", str(table)])
     assert result.exit_code == 2 and "unknown format 'tsv'" in result.stderr and not (tmp_path / "x.db").exists()
+
+
+def test_a_server_never_imports_an_embedder_named_by_stored_data() -> None:
+    """A store's vectors name their embedder; on a server that name is data, so a `module:Class` is not imported."""
+    with pytest.raises(ConfnavError, match="a server does not import"):
+        load_embedder(SPEC, imports=False)
+    assert load_embedder(SPEC).name == SPEC  # the command line and the library may
+    assert load_embedder(SPARSE_MODEL, imports=False).name == SPARSE_MODEL  # registered names always resolve

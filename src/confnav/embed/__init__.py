@@ -79,8 +79,14 @@ def make_embedder(name: str, threads: int | None = None) -> Embedder:
     return EMBEDDERS.create(name, threads=threads)
 
 
-def load_embedder(name: str, threads: int | None = None) -> Embedder:
-    """The embedder that produced vectors stored under `name`, resolved through `EMBEDDERS`."""
+def load_embedder(name: str, threads: int | None = None, imports: bool = True) -> Embedder:
+    """The embedder that produced vectors stored under `name`, resolved through `EMBEDDERS`. With `imports`
+    False (a server), a `module:Class` name read from the store is never imported: data does not choose code."""
+    if not imports and is_import_spec(name) and name not in EMBEDDERS:
+        raise ConfnavError(
+            f"the stored vectors were made with the plugged embedder {name!r}, which a server does not import;"
+            " search them from the command line or the library, or re-index with a registered model"
+        )
     try:
         return make_embedder(name, threads)
     except ConfnavError as exc:
