@@ -262,8 +262,8 @@ def test_overview_tldr_cards_open_on_tap(browser, base_url: str) -> None:  # typ
 
 
 def test_institution_page_links_its_authors_and_papers(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
-    page.goto(f"{base_url}/paper/Ua6zuk0WRH")
-    place = page.locator("p.authors a[href^='/institution/']").first
+    page.goto(f"{base_url}/paper/Ua6zuk0WRH")  # fewer affiliations than authors: listed for the paper, not paired
+    place = page.locator("p.affiliations a[href^='/institution/']").first
     name = place.inner_text()
     place.click()
     page.wait_for_url("**/institution/**")

@@ -199,9 +199,11 @@ class CTfidfLabeler:
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
             keywords = [shown[key] for key in shortlist if key in keyword_forms]
             own = labels == group
+            # A label is judged whole as the fidelity measure judges it: on the theme's own papers and prose too.
+            members = PhraseUse([p for p, mine in zip(papers, own, strict=True) if mine])
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
-                self._best(keywords, uses, own, used)
-                or self._best([shown[key] for key in shortlist], uses, own, used)
+                self._best(keywords, uses, own, used, members)
+                or self._best([shown[key] for key in shortlist], uses, own, used, members)
                 or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
                 or _fallback(  # from one title
                     _whole_first([p for p in shown_beside[group] if _plain_phrase(p)], uses, own), used, most=1
@@ -241,10 +243,12 @@ class CTfidfLabeler:
                 kept.append(phrase)
                 yield phrase
 
-    def _best(self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str]) -> str | None:
+    def _best(
+        self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str], members: PhraseUse | None = None
+    ) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
         see fidelity.py), paired with a second for a mixed theme; never a cut phrase, never a sibling's label."""
-        scored = self._scored(phrases, uses, own, used)
+        scored = self._scored(phrases, uses, own, used, members=members)
         if not scored:
             return None
         top = max(scored, key=_merit)  # on a tie, the phrase ranked first
@@ -254,14 +258,20 @@ class CTfidfLabeler:
         pairs = [
             (s, f"{best}{PAIR}{phrase}")
             for s, inside, phrase in self._scored(
-                [p for _, _, p in scored if not nested(p, best)], uses, own, used, best
+                [p for _, _, p in scored if not nested(p, best)], uses, own, used, best, members
             )
             if s > score
         ]
         return max(pairs, key=lambda pair: pair[0])[1] if pairs else best
 
     def _scored(
-        self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str], first: str | None = None
+        self,
+        phrases: list[str],
+        uses: PhraseUse,
+        own: np.ndarray,
+        used: set[str],
+        first: str | None = None,
+        members: PhraseUse | None = None,
     ) -> list[tuple[float, float, str]]:
         """(score, share of the theme using it, phrase) of each usable phrase: share × log(1 + share / overall).
         With `first`, each phrase is scored as the second part of a label after it, when it adds `mixed` members."""
@@ -270,6 +280,8 @@ class CTfidfLabeler:
         for phrase in phrases:
             label = f"{first}{PAIR}{phrase}" if first else phrase
             if _names(label, taking=False) & used or uses.incomplete(phrase, own, evidence=TITLE_EVIDENCE):
+                continue
+            if members is not None and members.incomplete(phrase):  # cut where the theme's papers use it
                 continue
             using = uses.of(label)
             inside, overall = float(using[own].mean()), float(using.mean())
