@@ -172,3 +172,20 @@ def test_an_empty_profile_asks_for_likes(sparse_iclr: Location, tmp_path: Path) 
     assert imported.exit_code == 0 and "line 1: no paper in the store with doi 10.9999/nothing.here" in imported.output
     result = _cli("recommend", "--for", "new", "--db", db)
     assert result.exit_code != 0 and "profile like" in result.output and "Traceback" not in result.output
+
+
+def test_ris_and_id_lines_are_read(sparse_iclr: Location, tmp_path: Path) -> None:
+    first, second = _graph_papers()[:2]
+    ris = tmp_path / "mendeley.ris"
+    ris.write_text(
+        f"TY  - CONF\nTI  - {first['title']}\nPY  - 2021\nER  - \n\nTY  - JOUR\nTI  - My thesis chapter\n"
+        "AB  - On graphs.\nDA  - 2020/05/01\nER  - \n",
+        encoding="utf-8",
+    )
+    lines = tmp_path / "ids.txt"
+    lines.write_text(f"# my reading\nhttps://openreview.net/forum?id={second['id']}\n{first['id']}\n", encoding="utf-8")
+    with open_store(clone(sparse_iclr, tmp_path)) as store:
+        report = import_library(store, [ris, lines])
+        assert (report.matched, report.own, report.added, report.problems) == (3, 1, 3, [])
+        exported = export_profile(store, "me", "ris")
+        assert exported.count("TY  - ") == 3 and "AB  - On graphs." in exported and "PY  - 2020" in exported
