@@ -19,6 +19,7 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
+from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
 from confnav.search.results import SORTS, as_mode
@@ -138,6 +139,7 @@ def search_page(
         paging=paging,
         sorts=SORT_NAMES,
         lists=lists,
+        export_query=urlencode(shown | {"limit": min(page_number * limit, EXPORT_LIMIT)}),  # the hits up to this page
         nav_venue=venue if venue in {v.id for v in venues} else "",
     )
 
