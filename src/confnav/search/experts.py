@@ -16,9 +16,9 @@ from confnav.people import PeopleIndex
 from confnav.search.engine import Searcher
 from confnav.store import PaperFilter
 
-POOL = 100  # the papers most relevant to the topic that count; beyond them a paper is barely on topic
+POOL = 200  # the papers most relevant to the topic that count; beyond them a paper is barely on topic
 TOP_K = 5  # an author's best papers that count
-DECAY = 0.6  # weight of the i-th best of them: DECAY ** i
+DECAY = 0.8  # weight of the i-th best of them: DECAY ** i
 MIN_SHARE = 0.2  # a paper below this share of the best paper's score counts for nothing
 PLACES_SHOWN = 3
 
