@@ -1,4 +1,4 @@
-"""Verbs over the semantic index and search: index, search, similar, recommend."""
+"""Verbs over the semantic index and search: index, search, similar, recommend, experts."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from confnav.embed import choose_embedder
 from confnav.index import build_index
 from confnav.personal import recommend_for
 from confnav.search.engine import Searcher
+from confnav.search.experts import find_experts
 from confnav.search.results import MODES, SORTS, Results
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
@@ -171,3 +172,29 @@ def _print_for_profile(
         out.print(f"  [{hit.paper.id} · {hit.paper.venue_name} · {hit.score:.3f}]", style="dim", markup=False)
         out.print(f"    {hit.reason}", markup=False)
     out.print(f"({len(found)} papers for {name})", style="dim")
+
+
+@cli.command()
+@click.argument("topic")
+@click.option("--venue", help="Only this venue's papers count.")
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="At most this many people.")
+@json_option
+@with_store
+def experts(store: Store, topic: str, venue: str | None, limit: int, as_json: bool) -> None:
+    """The authors whose papers best match a topic, each with those papers (people told apart by profile ids)."""
+    found = find_experts(Searcher(store), topic, venue, limit)
+    for notice in found.notices:
+        click.echo(f"note: {notice}", err=True)
+    if as_json:
+        print_json(found.to_dict())
+        return
+    if not found.experts:
+        out.print("No authors match.")
+    for rank, expert in enumerate(found.experts, start=1):
+        out.print(f"{rank:>2}. ", end="")
+        out.print(expert.name, style="bold", markup=False, end="")
+        details = [expert.profile or "no profile id", f"{expert.papers} papers, {expert.accepted} accepted"]
+        out.print(f"  [{' · '.join([*details, *expert.institutions])} · {expert.score:.3f}]", style="dim", markup=False)
+        for paper, _ in expert.matching:
+            out.print(f"    {paper.id}  ", style="dim", markup=False, end="")
+            out.print(paper.title, markup=False)

@@ -15,6 +15,7 @@ from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.reports.stats import stats_json
+from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
@@ -104,6 +105,23 @@ async def search(
         return _json(results.to_dict())
 
     return JSONBytes(await state.answer(("search", q, mode, where, limit, offset, sort), answer, searched=True))
+
+
+@router.get("/experts", response_class=JSONBytes)
+async def experts(
+    request: Request,
+    q: str = Query("", max_length=4000),
+    venue: str | None = None,
+    limit: int = Query(10, ge=1, le=MAX_LIMIT),
+) -> JSONBytes:
+    """The authors whose papers best match the topic `q`, each with those papers, counts and institutions;
+    400 for an empty topic, 404 for an unknown venue."""
+    state = state_of(request)
+
+    def answer() -> bytes:
+        return _json(find_experts(state.searcher, q, venue or None, limit).to_dict())
+
+    return JSONBytes(await state.answer(("experts", q, venue or None, limit), answer, searched=True))
 
 
 @router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse)
