@@ -1,4 +1,4 @@
-"""Verbs over the semantic index and search: index, search, similar, recommend."""
+"""Verbs over the semantic index and search: index, search, similar, recommend, experts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from confnav.cli import cli
 from confnav.cli.common import RichProgress, filter_options, json_option, out, print_json, with_store
 from confnav.embed import choose_embedder
 from confnav.index import build_index
+from confnav.personal import recommend_for
 from confnav.search.engine import Searcher
+from confnav.search.experts import find_experts
 from confnav.search.results import MODES, SORTS, Results
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
@@ -124,6 +126,12 @@ def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, whe
 @click.option("--like", multiple=True, metavar="ID", help="A paper you liked (repeatable).")
 @click.option("--unlike", multiple=True, metavar="ID", help="A paper you did not want (repeatable).")
 @click.option("--text", help="A text to match, e.g. an abstract of yours.")
+@click.option(
+    "--for",
+    "for_profile",
+    metavar="NAME",
+    help="For a profile (`confnav profile`): a model of its papers, likes and dislikes; each hit says why.",
+)
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED
 @filter_options
@@ -134,12 +142,59 @@ def recommend(
     like: tuple[str, ...],
     unlike: tuple[str, ...],
     text: str | None,
+    for_profile: str | None,
     limit: int,
     include_rejected: bool,
     where: PaperFilter,
     as_json: bool,
 ) -> None:
-    """A reading list from papers you liked (never those papers themselves); accepted ones unless
-    --include-rejected."""
+    """A reading list from papers you liked (never those papers themselves), or for a profile (--for NAME);
+    accepted ones unless --include-rejected."""
+    if for_profile:
+        _print_for_profile(store, for_profile, where.venue, limit, include_rejected, as_json)
+        return
     results = Searcher(store).recommend(like, unlike, text, where=where, limit=limit, include_rejected=include_rejected)
     _print_results(results, as_json)
+
+
+def _print_for_profile(
+    store: Store, name: str, venue: str | None, limit: int, include_rejected: bool, as_json: bool
+) -> None:
+    found = recommend_for(store, name, venue, limit, include_rejected)
+    if as_json:
+        print_json([r.to_dict() for r in found])
+        return
+    if not found:
+        out.print("No papers to recommend.")
+    for rank, hit in enumerate(found, start=1):
+        out.print(f"{rank:>2}. ", end="")
+        out.print(hit.paper.title, style="bold", markup=False, end="")
+        out.print(f"  [{hit.paper.id} · {hit.paper.venue_name} · {hit.score:.3f}]", style="dim", markup=False)
+        out.print(f"    {hit.reason}", markup=False)
+    out.print(f"({len(found)} papers for {name})", style="dim")
+
+
+@cli.command()
+@click.argument("topic")
+@click.option("--venue", help="Only this venue's papers count.")
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="At most this many people.")
+@json_option
+@with_store
+def experts(store: Store, topic: str, venue: str | None, limit: int, as_json: bool) -> None:
+    """The authors whose papers best match a topic, each with those papers (people told apart by profile ids)."""
+    found = find_experts(Searcher(store), topic, venue, limit)
+    for notice in found.notices:
+        click.echo(f"note: {notice}", err=True)
+    if as_json:
+        print_json(found.to_dict())
+        return
+    if not found.experts:
+        out.print("No authors match.")
+    for rank, expert in enumerate(found.experts, start=1):
+        out.print(f"{rank:>2}. ", end="")
+        out.print(expert.name, style="bold", markup=False, end="")
+        details = [expert.profile or "no profile id", f"{expert.papers} papers, {expert.accepted} accepted"]
+        out.print(f"  [{' · '.join([*details, *expert.institutions])} · {expert.score:.3f}]", style="dim", markup=False)
+        for paper, _ in expert.matching:
+            out.print(f"    {paper.id}  ", style="dim", markup=False, end="")
+            out.print(paper.title, markup=False)

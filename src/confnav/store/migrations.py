@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from confnav.errors import ConfnavError
+from confnav.store import schema
 from confnav.store.connection import Connection
 
 JOBS_TABLE = """
@@ -25,6 +26,9 @@ JOBS_TABLE = """
         );
         CREATE INDEX jobs_by_venue ON jobs(kind, venue, state)
         """
+
+PROFILES_STEP = "researcher profiles: their papers (matched or their own texts) and liked or disliked papers"
+PROFILE_TABLES = tuple(schema.BY_NAME[name] for name in ("profiles", "profile_items", "profile_marks"))
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -228,6 +232,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
                 AND trim(COALESCE(json_extract(j.value, '$.affiliation'), '')) <> ''
         """,
     ),
+    (11, PROFILES_STEP, schema.ddl("sqlite", PROFILE_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -1,6 +1,6 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
-Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10).
+Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10, 5 its 11).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
@@ -8,7 +8,8 @@ These steps are released history; the schema is declared once in schema.py, wher
 
 from __future__ import annotations
 
-from confnav.store.migrations import JOBS_TABLE, Migration
+from confnav.store import schema
+from confnav.store.migrations import JOBS_TABLE, PROFILE_TABLES, PROFILES_STEP, Migration
 
 MIGRATIONS: list[Migration] = [
     (
@@ -164,4 +165,5 @@ MIGRATIONS: list[Migration] = [
                 AND trim(COALESCE(j.value ->> 'affiliation', '')) <> ''
         """,
     ),
+    (5, PROFILES_STEP, schema.ddl("postgres", PROFILE_TABLES)),
 ]

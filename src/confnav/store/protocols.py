@@ -21,6 +21,7 @@ from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
 
 if TYPE_CHECKING:
+    from confnav.store.profiles import ProfileItem
     from confnav.store.topics import StoredAssignment, StoredTheme
 
 
@@ -209,6 +210,22 @@ class ListStore(Transactional, Protocol):
     def list_papers(self, name: str) -> list[Paper]: ...
 
 
+class ProfileStore(Transactional, Protocol):
+    """Researcher profiles: their papers or own texts, and their liked and disliked papers."""
+
+    def profiles(self) -> list[tuple[str, int, int]]: ...
+
+    def create_profile(self, name: str) -> None: ...
+
+    def add_profile_items(self, name: str, items: list[ProfileItem]) -> int: ...
+
+    def profile_items(self, name: str) -> list[ProfileItem]: ...
+
+    def mark_paper(self, name: str, paper_id: str, mark: str, venue: str | None = None) -> Paper: ...
+
+    def profile_marks(self, name: str) -> list[tuple[str, str, str]]: ...
+
+
 class JobStore(Transactional, Protocol):
     """Background jobs every worker of a shared server can see."""
 
@@ -230,7 +247,7 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 
 @runtime_checkable
-class Store(AnalysisStore, IngestStore, ListStore, JobStore, Protocol):
+class Store(AnalysisStore, IngestStore, ListStore, ProfileStore, JobStore, Protocol):
     """Everything a backend offers; the CLI and the web app hold one of these."""
 
     location: str  # what messages call the store: its file, or its URL without the password

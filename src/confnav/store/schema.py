@@ -221,6 +221,32 @@ TABLES: tuple[Table, ...] = (
         ),
         ("list", "venue", "paper_id"),
     ),
+    Table("profiles", (_c("name"), _c("created")), ("name",)),
+    Table(
+        "profile_items",
+        (
+            _c("profile", references="profiles(name)", cascade=True),
+            _c("position", "int"),
+            _c("venue", null=True),  # with paper_id: the stored paper the entry matched; NULL: the profile's own text
+            _c("paper_id", null=True),
+            _c("title"),
+            _c("abstract", null=True),
+            _c("year", "int", null=True),
+            _c("data"),  # the entry's identifiers and bibliographic fields, as JSON
+        ),
+        ("profile", "position"),
+    ),
+    Table(
+        "profile_marks",
+        (
+            _c("profile", references="profiles(name)", cascade=True),
+            _c("venue"),
+            _c("paper_id"),
+            _c("mark"),  # "like" or "dislike"
+            _c("created"),
+        ),
+        ("profile", "venue", "paper_id"),
+    ),
     Table(
         "jobs",
         (

@@ -27,6 +27,7 @@ from confnav.store.decisions import DecisionTables
 from confnav.store.derived import DerivedTables, venue_generation_key
 from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
+from confnav.store.profiles import ProfileTables
 from confnav.store.topics import TopicTables
 
 
@@ -53,7 +54,7 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
-class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTables):
+class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, DecisionTables, JobTables):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
     conn: Connection
@@ -145,7 +146,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, DecisionTables, JobTabl
         if row is not None:
             data = canonical_json({**json.loads(row[0]), "id": new})
             self.conn.execute("UPDATE papers SET id = ?, data = ? WHERE venue = ? AND id = ?", (new, data, venue, old))
-        for table in ("source_records", "external_signals", "reading_list_papers"):
+        for table in ("source_records", "external_signals", "reading_list_papers", "profile_items", "profile_marks"):
             self.conn.execute(f"UPDATE {table} SET paper_id = ? WHERE venue = ? AND paper_id = ?", (new, venue, old))
 
     def records(self, venue: str) -> dict[str, list[SourceRecord]]:

@@ -9,15 +9,18 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
-from confnav.export import bibtex_entry, to_bibtex, to_csv
+from confnav.export import bibtex_entry, export_format
 from confnav.rank import Ranking, RankMode, WeightedRanker, default_mode, parse_mode
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
+from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.reports.stats import stats_json
+from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
+from confnav.web.downloads import download
 from confnav.web.state import AppState, state_of
 
 router = APIRouter(prefix="/api")
@@ -102,6 +105,23 @@ async def search(
         return _json(results.to_dict())
 
     return JSONBytes(await state.answer(("search", q, mode, where, limit, offset, sort), answer, searched=True))
+
+
+@router.get("/experts", response_class=JSONBytes)
+async def experts(
+    request: Request,
+    q: str = Query("", max_length=4000),
+    venue: str | None = None,
+    limit: int = Query(10, ge=1, le=MAX_LIMIT),
+) -> JSONBytes:
+    """The authors whose papers best match the topic `q`, each with those papers, counts and institutions;
+    400 for an empty topic, 404 for an unknown venue."""
+    state = state_of(request)
+
+    def answer() -> bytes:
+        return _json(find_experts(state.searcher, q, venue or None, limit).to_dict())
+
+    return JSONBytes(await state.answer(("experts", q, venue or None, limit), answer, searched=True))
 
 
 @router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse)
@@ -274,17 +294,49 @@ def remove_paper(request: Request, name: str, paper_id: str, venue: str | None =
     return {"list": name, "removed": paper_id}
 
 
-@router.get("/lists/{name}/export.bib", response_class=PlainTextResponse)
-def export_bibtex(request: Request, name: str) -> PlainTextResponse:
-    text = to_bibtex(state_of(request).store.list_papers(name))
-    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{_safe(name)}.bib"'})
+@router.get("/lists/{name}/export.bib")
+def export_bibtex(request: Request, name: str) -> Response:
+    return _export(request, "bibtex", Selection(list_name=name))
 
 
-@router.get("/lists/{name}/export.csv", response_class=PlainTextResponse)
-def export_csv(request: Request, name: str) -> PlainTextResponse:
-    text = to_csv(state_of(request).store.list_papers(name))
-    headers = {"Content-Disposition": f'attachment; filename="{_safe(name)}.csv"'}
-    return PlainTextResponse(text, media_type="text/csv", headers=headers)
+@router.get("/lists/{name}/export.csv")
+def export_csv(request: Request, name: str) -> Response:
+    return _export(request, "csv", Selection(list_name=name))
+
+
+@router.get("/export")
+def export(
+    request: Request,
+    fmt: str = Query("bibtex", max_length=20, alias="format"),
+    list_name: str | None = Query(None, max_length=60, alias="list"),
+    q: str | None = Query(None, max_length=4000),
+    theme: str | None = Query(None, max_length=40),
+    ids: list[str] = Query(default=[]),
+    venue: str | None = None,
+    decision: str | None = None,
+    author: str | None = None,
+    keyword: str | None = None,
+    min_rating: float | None = Query(None, ge=0, le=10),
+    mode: str = Query("hybrid"),
+    sort: str = Query("relevance"),
+    limit: int = Query(100, ge=1, le=EXPORT_LIMIT),
+) -> Response:
+    """Papers to download for a reference manager, as `format` bibtex, ris, csl-json or csv: a reading list
+    (`list`), a search's hits (`q`, its filters, `mode`, `sort`, `limit`), a theme (`theme` with `venue`) or papers
+    (`ids`, repeated, with `venue` when an id is shared)."""
+    where = _filter(venue, decision, author, keyword, min_rating) if q else PaperFilter()
+    selection = Selection(list_name, q, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
+    if theme and venue:
+        store = state_of(request).store
+        ensure_topics(store, store.get_venue(venue).id)
+    return _export(request, fmt, selection)
+
+
+def _export(request: Request, fmt: str, selection: Selection) -> Response:
+    state = state_of(request)
+    chosen = export_format(fmt)
+    text = chosen.write(select_papers(state.store, selection, state.searcher))
+    return download(text, f"{selection.name}.{chosen.extension}", chosen.media_type)
 
 
 @router.get("/lists/{name}/recommend")
@@ -329,7 +381,3 @@ def job_status(request: Request, job_id: str) -> dict[str, str]:
 @router.get("/jobs")
 def job_list(request: Request) -> list[dict[str, str]]:
     return state_of(request).store.jobs()
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)

@@ -19,8 +19,10 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
+from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
+from confnav.search.experts import find_experts
 from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
@@ -138,6 +140,7 @@ def search_page(
         paging=paging,
         sorts=SORT_NAMES,
         lists=lists,
+        export_query=urlencode(shown | {"limit": min(page_number * limit, EXPORT_LIMIT)}),  # the hits up to this page
         nav_venue=venue if venue in {v.id for v in venues} else "",
     )
 
@@ -199,6 +202,27 @@ def author_page(request: Request, name: str) -> HTMLResponse:
     if not people:  # the filter matched the name's words in another order or form: list those papers as they are
         people = [Person(f"name:{name_key(name)}", name, None, papers)]
     return page(request, "author.html", name=name, people=people)
+
+
+@router.get("/experts", response_class=HTMLResponse)
+def experts_page(
+    request: Request, q: str = Query("", max_length=4000), venue: str = "", limit: int = Query(20, ge=1, le=MAX_LIMIT)
+) -> HTMLResponse:
+    """The authors whose papers best match a topic; the empty form when no topic is asked, 400 for a blank one."""
+    state = state_of(request)
+    venues = [s.venue for s in state.store.venues()]
+    found, error = None, None
+    if q or "q" in request.query_params:
+        try:
+            found = state.cached(
+                ("experts", q, venue or None, limit), lambda: find_experts(state.searcher, q, venue or None, limit)
+            )
+        except NotFoundError:
+            raise
+        except ConfnavError as exc:
+            error = str(exc)
+    status = 400 if error else 200
+    return page(request, "experts.html", status, q=q, venue=venue, venues=venues, found=found, error=error)
 
 
 @router.get("/institution/{name:path}", response_class=HTMLResponse)

@@ -1,0 +1,104 @@
+"""Verbs over a researcher's profile: import their library, like or dislike papers, show and export it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
+from confnav.store.protocols import Store
+
+PROFILE_OPTION = click.option(
+    "--profile", "name", default=DEFAULT_PROFILE, show_default=True, help="Which profile (several people, or topics)."
+)
+
+
+@cli.group()
+def profile() -> None:
+    """Your own navigator: your papers and the papers you liked or disliked, for `recommend --for`."""
+
+
+@profile.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@PROFILE_OPTION
+@json_option
+@with_store
+def profile_import(store: Store, files: tuple[Path, ...], name: str, as_json: bool) -> None:
+    """Read BibTeX, RIS, CSL-JSON (Zotero, Mendeley) or one DOI, arXiv id, OpenReview id or title per line."""
+    report = import_library(store, list(files), name)
+    if as_json:
+        print_json(report.to_dict())
+        return
+    for problem in report.problems:
+        click.echo(f"skipped: {problem}", err=True)
+    out.print(
+        f"{name}: {report.matched} entries matched papers in the store, {report.own} kept as your own texts;"
+        f" {report.added} new",
+        markup=False,
+    )
+
+
+def _mark(store: Store, name: str, ids: tuple[str, ...], how: str) -> None:
+    for paper in mark(store, name, ids, how):
+        out.print(f"{how}d: {paper.title} [{paper.id} · {paper.venue}]", markup=False)
+
+
+@profile.command("like")
+@click.argument("ids", nargs=-1, required=True)
+@PROFILE_OPTION
+@with_store
+def profile_like(store: Store, ids: tuple[str, ...], name: str) -> None:
+    """Papers you want more like."""
+    _mark(store, name, ids, "like")
+
+
+@profile.command("dislike")
+@click.argument("ids", nargs=-1, required=True)
+@PROFILE_OPTION
+@with_store
+def profile_dislike(store: Store, ids: tuple[str, ...], name: str) -> None:
+    """Papers you want fewer like."""
+    _mark(store, name, ids, "dislike")
+
+
+@profile.command("show")
+@PROFILE_OPTION
+@json_option
+@with_store
+def profile_show(store: Store, name: str, as_json: bool) -> None:
+    """The profile's papers (matched, or your own texts) and marks."""
+    items, marks = store.profile_items(name), store.profile_marks(name)
+    if as_json:
+        print_json(
+            {
+                "profile": name,
+                "items": [
+                    {"title": i.title, "year": i.year, "venue": i.venue, "id": i.paper_id, **i.data} for i in items
+                ],
+                "marks": [{"venue": v, "id": p, "mark": m} for v, p, m in marks],
+            }
+        )
+        return
+    for item in items:
+        where = f"{item.paper_id} · {item.venue}" if item.paper_id else "your text"
+        out.print(f"  {item.title} ({item.year or 'n.d.'}) [{where}]", markup=False)
+    for venue, paper_id, how in marks:
+        out.print(f"  {how}: {paper_id} · {venue}", markup=False)
+    out.print(f"({name}: {len(items)} papers, {len(marks)} marks)", style="dim")
+
+
+@profile.command("export")
+@click.option("--format", "fmt", type=click.Choice(["bibtex", "ris", "csl-json"]), default="bibtex", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@PROFILE_OPTION
+@with_store
+def profile_export(store: Store, fmt: str, output: Path | None, name: str) -> None:
+    """The profile's papers and liked papers as a library file."""
+    text = export_profile(store, name, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")

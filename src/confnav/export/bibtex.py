@@ -1,0 +1,93 @@
+"""Papers as BibTeX ready to cite: TeX-escaped fields, protected capitals, each track's proceedings, unique keys."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from confnav.export.fields import bibtex_key, booktitle, is_published, submission_note, unique_keys
+from confnav.model import Paper
+from confnav.safe_text import safe_link
+
+# Every character TeX treats specially, as text. Braces become \textbraceleft{} and \textbraceright{}, which stay
+# balanced: BibTeX counts `\{` as a brace, so a lone one from the data would end the field early.
+_BIB_ESCAPE = str.maketrans(
+    {
+        "\\": "\\textbackslash{}",
+        "{": "\\textbraceleft{}",
+        "}": "\\textbraceright{}",
+        "&": "\\&",
+        "%": "\\%",
+        "$": "\\$",
+        "#": "\\#",
+        "_": "\\_",
+        "~": "\\textasciitilde{}",
+        "^": "\\textasciicircum{}",
+    }
+)
+
+
+# Accents as TeX accent commands, so that classic BibTeX sorts and prints them (`ö` → `{\\"o}`); letters of
+# their own (`ß`, `ø`) as their commands. Other characters stay as UTF-8, which biber and modern BibTeX read.
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0304": "=", "\u0307": "."}
+_ACCENT_WORDS = {"\u0327": "c", "\u030c": "v", "\u0306": "u", "\u030b": "H", "\u0328": "k", "\u030a": "r"}
+_LETTERS = {"ß": "\\ss", "ø": "\\o", "Ø": "\\O", "æ": "\\ae", "Æ": "\\AE", "œ": "\\oe", "Œ": "\\OE"}
+_LETTERS |= {"ł": "\\l", "Ł": "\\L", "å": "\\aa", "Å": "\\AA", "ı": "\\i"}
+
+
+def _tex_letter(char: str) -> str:
+    """One character as TeX: a Latin letter with one accent as `{\\'e}`, a special letter as `{\\ss}`."""
+    if char in _LETTERS:
+        return "{" + _LETTERS[char] + "}"
+    decomposed = unicodedata.normalize("NFD", char)
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[0].isalpha():
+        base, mark = decomposed[0], decomposed[1]
+        base = "\\i" if base == "i" else base  # the dotless i takes the accent
+        if mark in _ACCENTS:
+            return f"{{\\{_ACCENTS[mark]}{base}}}"
+        if mark in _ACCENT_WORDS:
+            return f"{{\\{_ACCENT_WORDS[mark]}{{{base}}}}}"
+    return char
+
+
+def bib_text(text: str) -> str:
+    """Text from the data as a BibTeX field value that prints literally and cannot close its field."""
+    escaped = " ".join(text.split()).translate(_BIB_ESCAPE)
+    return escaped if escaped.isascii() else "".join(map(_tex_letter, unicodedata.normalize("NFC", escaped)))
+
+
+def _keeps_capitals(word: str) -> bool:
+    """Whether a title word must keep its capitals when a style lower-cases titles: a capital after its first
+    letter in any hyphen- or slash-separated part (`DeLighT`, `BERT`, `GANs`, `Bi-LSTM`), or a lone capital
+    joined by a hyphen (`Q-learning`, `K-means`)."""
+    parts = [p for p in re.split(r"[-/]", word) if p]
+    inner = any(any(c.isupper() for c in p[1:]) for p in parts)
+    return inner or ("-" in word and any(len(p) == 1 and p.isupper() for p in parts))
+
+
+def bib_title(title: str) -> str:
+    """A title as a BibTeX field value with acronyms and words of internal capitals brace-protected."""
+    return " ".join("{" + bib_text(w) + "}" if _keeps_capitals(w) else bib_text(w) for w in title.split())
+
+
+def bibtex_entry(paper: Paper, key: str | None = None) -> str:
+    """One paper as BibTeX: @inproceedings with the proceedings' title of its track when accepted (or invited to
+    a workshop track), else @misc saying where it was submitted (a rejected or withdrawn paper was not published
+    there); `key` when the caller made keys unique."""
+    published = is_published(paper)
+    fields = {
+        "title": bib_title(paper.title),
+        "author": " and ".join(bib_text(a.name) for a in paper.authors),
+        "booktitle": bib_text(booktitle(paper)) if published else "",
+        "note": "" if published else bib_text(submission_note(paper)),
+        "year": str(paper.year),
+        "url": safe_link(paper.url) or "",
+    }
+    body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
+    return f"@{'inproceedings' if published else 'misc'}{{{key or bibtex_key(paper)},\n{body}\n}}"
+
+
+def to_bibtex(papers: list[Paper]) -> str:
+    """The papers as BibTeX with unique keys: a key two papers share gets `a`, `b`, … in list order."""
+    entries = (bibtex_entry(p, key) for p, key in zip(papers, unique_keys(papers), strict=True))
+    return "\n\n".join(entries) + "\n"

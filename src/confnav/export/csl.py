@@ -1,0 +1,50 @@
+"""Papers as CSL-JSON, the input format of the Citation Style Language (Zotero, Pandoc, citeproc): an array of
+items with the schema's variables only (csl-data.json allows no others)."""
+
+from __future__ import annotations
+
+import json
+
+from confnav.export.fields import Kind, booktitle, doi, kind_of, split_name, submission_note, unique_keys
+from confnav.model import Paper
+from confnav.safe_text import safe_link
+
+# CSL item types: a paper in proceedings, a journal article, an unpublished manuscript.
+CSL_TYPES: dict[Kind, str] = {
+    "conference": "paper-conference",
+    "journal": "article-journal",
+    "unpublished": "manuscript",
+}
+
+
+def csl_name(name: str) -> dict[str, str]:
+    """An author as a CSL name variable: family, given and suffix parts, the empty ones left out."""
+    parts = split_name(name)
+    named = {"family": parts.family, "given": parts.given, "suffix": parts.suffix}
+    return {k: v for k, v in named.items() if v}
+
+
+def csl_item(paper: Paper, key: str) -> dict[str, object]:
+    """One paper as a CSL item; `issued` as date parts, `keyword` as one comma-separated string as CSL has it."""
+    kind = kind_of(paper)
+    note = {"unpublished": submission_note(paper), "journal": f"Presented at {paper.venue_name}"}.get(kind)
+    item: dict[str, object | None] = {
+        "id": key,
+        "type": CSL_TYPES[kind],
+        "title": paper.title,
+        "author": [csl_name(a.name) for a in paper.authors],
+        "issued": {"date-parts": [[paper.year]]} if paper.year else None,
+        "container-title": booktitle(paper) if kind == "conference" else None,
+        "abstract": paper.abstract,
+        "URL": safe_link(paper.url),
+        "DOI": doi(paper),
+        "keyword": ", ".join(paper.keywords),
+        "note": note,
+    }
+    return {k: v for k, v in item.items() if v}
+
+
+def to_csl_json(papers: list[Paper]) -> str:
+    """The papers as a CSL-JSON array, ids unique as the BibTeX keys."""
+    items = [csl_item(p, key) for p, key in zip(papers, unique_keys(papers), strict=True)]
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"

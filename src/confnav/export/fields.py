@@ -1,0 +1,133 @@
+"""What every citation format says the same way: the kind of work, its proceedings, names split into family and
+given parts, the DOI, and keys unique within one export."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from confnav.model import Outcome, Paper, Venue, fold
+
+Kind = Literal["conference", "journal", "unpublished"]
+
+# The proceedings' own titles of common series (booktitle); other venues use their display name.
+PROCEEDINGS = {
+    "iclr": "International Conference on Learning Representations",
+    "neurips": "Advances in Neural Information Processing Systems",
+    "icml": "International Conference on Machine Learning",
+    "cvpr": "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+    "iccv": "IEEE/CVF International Conference on Computer Vision",
+    "eccv": "European Conference on Computer Vision",
+    "acl": "Annual Meeting of the Association for Computational Linguistics",
+    "emnlp": "Conference on Empirical Methods in Natural Language Processing",
+    "naacl": "Conference of the North American Chapter of the Association for Computational Linguistics",
+    "corl": "Conference on Robot Learning",
+    "aaai": "AAAI Conference on Artificial Intelligence",
+    "ijcai": "International Joint Conference on Artificial Intelligence",
+    "aistats": "International Conference on Artificial Intelligence and Statistics",
+    "uai": "Conference on Uncertainty in Artificial Intelligence",
+    "colt": "Conference on Learning Theory",
+    "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
+    "www": "The ACM Web Conference",
+    "siggraph": "ACM SIGGRAPH Conference Proceedings",
+}
+
+
+def booktitle(paper: Paper) -> str:
+    """The proceedings a paper appeared in, by its track: Findings of an ACL conference are their own volume
+    ("Findings of the Association for Computational Linguistics: ACL 2022"), a workshop track is its own."""
+    try:
+        proceedings = PROCEEDINGS.get(Venue.parse(paper.venue).conference, paper.venue_name)
+    except ValueError:  # an id that names no conference and year
+        proceedings = paper.venue_name
+    if paper.decision.kind == "findings":
+        return f"Findings of the Association for Computational Linguistics: {paper.venue_name}"
+    if paper.decision.outcome is Outcome.WORKSHOP:
+        return f"{proceedings}, Workshop Track"
+    return proceedings
+
+
+def is_published(paper: Paper) -> bool:
+    """Whether the venue published the paper: accepted, invited to a workshop track, or of unknown decision (a
+    list of accepted papers); a rejected or withdrawn paper was only submitted there."""
+    return paper.decision.accepted or paper.decision.outcome in (Outcome.UNKNOWN, Outcome.WORKSHOP)
+
+
+def kind_of(paper: Paper) -> Kind:
+    """The kind of work to cite: a conference paper, a journal paper the venue presented (TACL, TOG), or an
+    unpublished submission."""
+    if not is_published(paper):
+        return "unpublished"
+    return "journal" if paper.decision.kind == "journal" else "conference"
+
+
+def submission_note(paper: Paper) -> str:
+    """Where an unpublished paper was submitted, and what became of it."""
+    return f"Submitted to {paper.venue_name} ({paper.decision.name})"
+
+
+@dataclass(frozen=True)
+class Name:
+    """A person's name in the parts citation formats ask for; `family` holds a particle (`van der`) too."""
+
+    family: str
+    given: str = ""
+    suffix: str = ""
+
+
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+
+
+def split_name(name: str) -> Name:
+    """A name as written ("Given von Family", or "Family, Given") split as BibTeX does: the family name is the
+    last word with the lower-case words before it; a generational suffix (`Jr.`) is kept apart."""
+    if "," in name:
+        family, _, given = name.partition(",")
+        return Name(" ".join(family.split()), " ".join(given.split()))
+    words = name.split()
+    suffix = ""
+    if len(words) > 2 and words[-1].lower() in _SUFFIXES:
+        suffix = words.pop()
+    if len(words) < 2:
+        return Name(" ".join(words), "", suffix)
+    start = next((i for i in range(1, len(words) - 1) if words[i][0].islower()), len(words) - 1)
+    return Name(" ".join(words[start:]), " ".join(words[:start]), suffix)
+
+
+_DOI = re.compile(r"10\.\d{4,9}/\S+$")
+
+
+def doi(paper: Paper) -> str | None:
+    """The paper's DOI, bare (`10.18653/v1/2022.acl-long.1`), from its DOI link."""
+    match = _DOI.search(paper.links.get("doi", ""))
+    return match.group(0) if match else None
+
+
+def bibtex_key(paper: Paper) -> str:
+    """A citation key from the first author's family name, the year and the title's first long word."""
+    last = fold(paper.authors[0].name).split()[-1] if paper.authors else "anon"
+    word = next((w for w in fold(paper.title).split() if len(w) > 3), "paper")
+    return re.sub(r"[^a-z0-9]", "", f"{last}{paper.year}{word}") or "paper"
+
+
+def unique_keys(papers: list[Paper]) -> list[str]:
+    """One key a paper, in list order: a key two papers share gets `a`, `b`, … appended."""
+    keys = [bibtex_key(p) for p in papers]
+    shared = {k for k, n in Counter(keys).items() if n > 1}
+    seen: dict[str, int] = {}
+    unique = []
+    for k in keys:
+        seen[k] = seen.get(k, 0) + 1
+        unique.append(f"{k}{_suffix(seen[k])}" if k in shared else k)
+    return unique
+
+
+def _suffix(n: int) -> str:
+    """`a` … `z`, `aa`, `ab`, …: the n-th (1-based) of papers sharing a key."""
+    letters = ""
+    while n:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(97 + rest) + letters
+    return letters

@@ -1,0 +1,124 @@
+"""Researcher profiles kept in the store: their papers (matched to stored ones, or their own texts) and the
+papers they liked or disliked (a mixin of SqlStore)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.model import Paper
+from confnav.store.connection import Connection
+
+_NAME = re.compile(r"^[\w][\w.\-]{0,59}$")
+MARKS = ("like", "dislike")
+
+
+@dataclass(frozen=True)
+class ProfileItem:
+    """One entry of a profile: a stored paper (venue, paper_id) or the profile's own text (no paper_id)."""
+
+    title: str
+    abstract: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    paper_id: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)  # identifiers (doi, arxiv, openreview) and other fields
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class ProfileTables:
+    """Create profiles, add their items, mark papers; items keep the order they were imported in."""
+
+    conn: Connection
+    get_paper: Callable[..., Paper]  # provided by SqlStore
+    transaction: Callable[[], AbstractContextManager[None]]
+
+    def profiles(self) -> list[tuple[str, int, int]]:
+        """Each profile's name, number of items and of marks."""
+        rows = self.conn.execute(
+            "SELECT name, (SELECT COUNT(*) FROM profile_items i WHERE i.profile = p.name),"
+            " (SELECT COUNT(*) FROM profile_marks m WHERE m.profile = p.name) FROM profiles p ORDER BY created, name"
+        )
+        return [(name, items, marks) for name, items, marks in rows]
+
+    def create_profile(self, name: str) -> None:
+        if not _NAME.match(name):
+            raise ConfnavError(f"profile name {name!r}: use 1-60 letters, digits, '.', '-' or '_'")
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO profiles (name, created) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", (name, _now())
+            )
+
+    def add_profile_items(self, name: str, items: list[ProfileItem]) -> int:
+        """Append items not already in the profile (same paper, or same title for own texts); the number added."""
+        self.create_profile(name)
+        have = {
+            (venue, paper_id) if paper_id else (None, title.casefold())
+            for venue, paper_id, title in self.conn.execute(
+                "SELECT venue, paper_id, title FROM profile_items WHERE profile = ?", (name,)
+            )
+        }
+        rows = []
+        for item in items:
+            key = (item.venue, item.paper_id) if item.paper_id else (None, item.title.casefold())
+            if key not in have:
+                have.add(key)
+                rows.append(item)
+        with self.transaction():
+            start = self.conn.execute(
+                "SELECT COALESCE(MAX(position), 0) FROM profile_items WHERE profile = ?", (name,)
+            ).fetchone()[0]
+            self.conn.executemany(
+                "INSERT INTO profile_items (profile, position, venue, paper_id, title, abstract, year, data)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (name, start + i, it.venue, it.paper_id, it.title, it.abstract, it.year, json.dumps(it.data))
+                    for i, it in enumerate(rows, start=1)
+                ],
+            )
+        return len(rows)
+
+    def profile_items(self, name: str) -> list[ProfileItem]:
+        self._require_profile(name)
+        rows = self.conn.execute(
+            "SELECT title, abstract, year, venue, paper_id, data FROM profile_items WHERE profile = ?"
+            " ORDER BY position",
+            (name,),
+        ).fetchall()
+        return [ProfileItem(t, a, y, v, p, json.loads(d)) for t, a, y, v, p, d in rows]
+
+    def mark_paper(self, name: str, paper_id: str, mark: str, venue: str | None = None) -> Paper:
+        """Like or dislike a stored paper (a later mark replaces an earlier one)."""
+        if mark not in MARKS:
+            raise ConfnavError(f"a mark is one of {', '.join(MARKS)}, not {mark!r}")
+        paper = self.get_paper(paper_id, venue)
+        self.create_profile(name)
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO profile_marks (profile, venue, paper_id, mark, created) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT(profile, venue, paper_id) DO UPDATE SET mark = excluded.mark, created = excluded.created",
+                (name, paper.venue, paper.id, mark, _now()),
+            )
+        return paper
+
+    def profile_marks(self, name: str) -> list[tuple[str, str, str]]:
+        """(venue, paper id, mark) of each marked paper, oldest first."""
+        self._require_profile(name)
+        rows = self.conn.execute(
+            "SELECT venue, paper_id, mark FROM profile_marks WHERE profile = ? ORDER BY created, venue, paper_id",
+            (name,),
+        )
+        return [(venue, paper_id, mark) for venue, paper_id, mark in rows]
+
+    def _require_profile(self, name: str) -> None:
+        if not self.conn.execute("SELECT 1 FROM profiles WHERE name = ?", (name,)).fetchone():
+            raise NotFoundError(f"no profile named {name!r}: import papers with 'confnav profile import FILE'")

@@ -1,0 +1,128 @@
+"""Experts on a topic, on the real ICLR 2021 store (TF-IDF index) plus a small venue of namesakes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from confnav.cli import cli
+from confnav.embed.sparse import SparseEmbedder
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.index import build_index
+from confnav.ingest import ingest
+from confnav.search.engine import Searcher
+from confnav.search.experts import find_experts
+from confnav.store import open_store
+from confnav.web.app import create_app
+from tests.backends import Location, clone
+
+STORM = "Tropical cyclone track forecasting with {} neural weather models"
+ABSTRACT = "We forecast tropical cyclone tracks and intensity from satellite imagery with {} neural weather models."
+
+
+def _paper(number: int, kind: str, authors: list[dict[str, str]]) -> dict[str, object]:
+    return {
+        "id": f"storm-{number}",
+        "title": STORM.format(kind),
+        "abstract": ABSTRACT.format(kind),
+        "authors": authors,
+        "decision": "Accept (Poster)" if number % 2 else "Reject",
+    }
+
+
+ADA1 = {"name": "Ada Namesake", "profile": "~Ada_Namesake1", "affiliation": "Storm <b>Institute</b>"}
+ADA2 = {"name": "Ada Namesake", "profile": "~Ada_Namesake2", "affiliation": "Other University"}
+BO = {"name": "Bo Variant", "profile": "~Bo_Variant1"}
+BO_LONG = {"name": "Bo H. Variant", "profile": "~Bo_Variant1"}
+HOSTILE = {"name": "<script>window.pwned=1</script> Eve", "profile": "~Eve1"}
+STORMS = [
+    _paper(1, "graph", [ADA1, BO]),
+    _paper(2, "spectral", [ADA1, BO_LONG]),
+    _paper(3, "recurrent", [ADA2, HOSTILE]),
+]
+
+
+@pytest.fixture(scope="module")
+def experts_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2021 plus a venue of storm papers by namesakes, indexed by TF-IDF."""
+    folder = tmp_path_factory.mktemp("experts")
+    location = clone(iclr2021_db, folder, "experts")
+    storms = folder / "storms.jsonl"
+    storms.write_text("".join(json.dumps(p) + "\n" for p in STORMS), encoding="utf-8")
+    with open_store(location) as store:
+        ingest(store, [storms], venue="storm2021")
+        build_index(store, SparseEmbedder())
+    return location
+
+
+def test_a_topic_returns_authors_with_their_matching_papers(experts_db: Location) -> None:
+    with open_store(experts_db) as store:
+        found = find_experts(Searcher(store), "graph neural networks", "iclr2021", limit=10)
+        assert found.mode == "hybrid" and len(found.experts) == 10
+        scores = [e.score for e in found.experts]
+        assert scores == sorted(scores, reverse=True)
+        for expert in found.experts:
+            assert expert.matching and all(p.venue == "iclr2021" for p, _ in expert.matching)
+            assert all(expert.name in [a.name for a in p.authors] for p, _ in expert.matching)
+            assert expert.papers >= len(expert.matching) and 0 <= expert.accepted <= expert.papers
+        top_titles = " ".join(p.title.lower() for e in found.experts[:3] for p, _ in e.matching)
+        assert "graph" in top_titles
+        assert any(e.institutions for e in found.experts)
+
+
+def test_namesakes_are_two_rows_and_name_variants_of_one_profile_one(experts_db: Location) -> None:
+    with open_store(experts_db) as store:
+        found = find_experts(Searcher(store), "tropical cyclone forecasting", "storm2021", limit=10)
+    rows = {e.profile: e for e in found.experts}
+    assert {"~Ada_Namesake1", "~Ada_Namesake2", "~Bo_Variant1"} <= set(rows)
+    assert [e.name for e in found.experts].count("Ada Namesake") == 2
+    assert len(rows["~Ada_Namesake1"].matching) == 2 and len(rows["~Ada_Namesake2"].matching) == 1
+    assert rows["~Ada_Namesake1"].score > rows["~Ada_Namesake2"].score  # two papers beat one as close
+    assert rows["~Bo_Variant1"].papers == 2 and rows["~Bo_Variant1"].accepted == 1
+    assert rows["~Ada_Namesake1"].institutions == ["Storm <b>Institute</b>"]
+
+
+def test_bad_topics_and_venues_are_clear_errors(experts_db: Location) -> None:
+    with open_store(experts_db) as store:
+        with pytest.raises(ConfnavError, match="needs a topic"):
+            find_experts(Searcher(store), "   ")
+        with pytest.raises(NotFoundError, match="unknown venue 'nope'"):
+            find_experts(Searcher(store), "graphs", "nope")
+    result = CliRunner().invoke(cli, ["--db", str(experts_db), "experts", ""])
+    assert result.exit_code == 1 and "needs a topic" in result.output and "Traceback" not in result.output
+
+
+def test_the_cli_lists_experts_in_text_and_json(experts_db: Location) -> None:
+    runner = CliRunner()
+    text = runner.invoke(cli, ["--db", str(experts_db), "experts", "tropical cyclone", "--venue", "storm2021"])
+    assert text.exit_code == 0, text.output
+    assert "~Ada_Namesake1" in text.output and "storm-1" in text.output
+    data = runner.invoke(cli, ["--db", str(experts_db), "experts", "tropical cyclone", "--limit", "2", "--json"])
+    assert data.exit_code == 0, data.output
+    found = json.loads(data.output)
+    assert len(found["experts"]) == 2 and found["experts"][0]["matching"][0]["id"].startswith("storm-")
+
+
+def test_api_and_page_answer_and_escape(experts_db: Location, tmp_path: Path) -> None:
+    client = TestClient(create_app(clone(experts_db, tmp_path, "served")), base_url="http://127.0.0.1")
+    api = client.get("/api/experts", params={"q": "tropical cyclone", "venue": "storm2021"})
+    assert api.status_code == 200
+    names = [(e["name"], e["profile"]) for e in api.json()["experts"]]
+    assert ("Ada Namesake", "~Ada_Namesake1") in names and ("Ada Namesake", "~Ada_Namesake2") in names
+    page = client.get("/experts", params={"q": "tropical cyclone <i>storms</i>"})
+    assert page.status_code == 200
+    html = page.text
+    assert "<script>window.pwned" not in html and "&lt;script&gt;window.pwned" in html
+    assert "Storm &lt;b&gt;Institute&lt;/b&gt;" in html and "&lt;i&gt;storms&lt;/i&gt;" in html
+    assert 'href="/paper/storm-1?venue=storm2021"' in html and 'href="/author/Ada%20Namesake"' in html
+    assert client.get("/experts").status_code == 200  # the empty form
+    assert client.get("/api/experts", params={"q": " "}).json() == {
+        "error": "experts needs a topic, e.g. confnav experts 'graph neural networks'"
+    }
+    assert client.get("/api/experts", params={"q": " "}).status_code == 400
+    assert client.get("/experts", params={"q": ""}).status_code == 400
+    assert client.get("/api/experts", params={"q": "graphs", "venue": "nope"}).status_code == 404

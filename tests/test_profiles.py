@@ -1,0 +1,191 @@
+"""A researcher's profile: their library imported (BibTeX, CSL-JSON, ids per line) into the ICLR 2021 store,
+marks, export, and recommendations that learn from them (TF-IDF vectors: no semantic model)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import bibtexparser
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.embed.sparse import SparseEmbedder
+from confnav.errors import ConfnavError
+from confnav.index import build_index
+from confnav.personal import export_profile, import_library, mark, recommend_for
+from confnav.store import open_store
+from tests.backends import Location, clone, freeze
+from tests.conftest import DATA
+
+
+def _graph_papers() -> list[dict[str, Any]]:
+    """Accepted ICLR 2021 papers about graphs, from the real paper list."""
+    papers = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    return [p for p in papers if p["status"] in ("Poster", "Spotlight", "Oral") and "graph" in p["title"].lower()]
+
+
+@pytest.fixture(scope="module")
+def sparse_iclr(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2021 with the TF-IDF index, built once for this module; copy before writing."""
+    location = clone(iclr2021_db, tmp_path_factory.mktemp("profiles"), "sparse")
+    with open_store(location) as store:
+        build_index(store, SparseEmbedder())
+    return freeze(location)
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> tuple[Path, Path, list[dict[str, Any]]]:
+    """A BibTeX file (two papers by title, one by OpenReview URL, one of the researcher's own, one malformed
+    entry) and a CSL-JSON file (two by OpenReview URL, one own)."""
+    graph = _graph_papers()
+    first, second, third = graph[0], graph[1], graph[2]
+    bib = tmp_path / "mine.bib"
+    bib.write_text(
+        f"""@inproceedings{{a,
+  title = {{{{{first["title"].upper()}}}}},
+  year = {{2021}}
+}}
+
+@inproceedings{{b,
+  title = {{{second["title"]}}},
+  booktitle = {{ICLR}},
+  year = 2021
+}}
+
+@misc{{c,
+  title = {{Some other title}},
+  url = {{https://openreview.net/forum?id={third["id"]}}}
+}}
+
+@article{{broken,
+  title = {{Unclosed
+
+@article{{own,
+  title = {{Message passing on molecular graphs with learned edge features}},
+  abstract = {{We study graph neural networks for molecules and learn edge features end to end.}},
+  year = {{2019}}
+}}
+""",
+        encoding="utf-8",
+    )
+    csl = tmp_path / "zotero.json"
+    csl.write_text(
+        json.dumps(
+            [
+                {
+                    "id": "x1",
+                    "type": "paper-conference",
+                    "title": p["title"],
+                    "URL": f"https://openreview.net/forum?id={p['id']}",
+                }
+                for p in graph[3:5]
+            ]
+            + [{"id": "x2", "type": "article", "title": "Graph kernels revisited", "issued": {"date-parts": [[2018]]}}]
+        ),
+        encoding="utf-8",
+    )
+    return bib, csl, graph
+
+
+def test_a_library_is_matched_to_the_store_and_the_rest_kept_as_own_texts(
+    sparse_iclr: Location, tmp_path: Path, library: tuple[Path, Path, list[dict[str, Any]]]
+) -> None:
+    bib, csl, graph = library
+    location = clone(sparse_iclr, tmp_path)
+    with open_store(location) as store:
+        report = import_library(store, [bib, csl])
+        assert (report.matched, report.own, report.added) == (5, 2, 7)
+        assert len(report.problems) == 1 and "mine.bib: line 17: unreadable BibTeX entry" in report.problems[0]
+        items = store.profile_items("me")
+        assert {i.paper_id for i in items if i.paper_id} == {p["id"] for p in graph[:5]}
+        own = [i for i in items if not i.paper_id]
+        assert [(i.title, i.year) for i in own] == [
+            ("Message passing on molecular graphs with learned edge features", 2019),
+            ("Graph kernels revisited", 2018),
+        ]
+        assert import_library(store, [bib]).added == 0  # importing again adds nothing twice
+
+        exported = bibtexparser.parse_string(export_profile(store, "me", "bibtex"))
+        assert len(exported.entries) == 7 and not exported.failed_blocks
+        again = tmp_path / "again.json"
+        again.write_text(export_profile(store, "me", "csl-json"), encoding="utf-8")
+        assert import_library(store, [again], "copy").matched == 5
+
+
+def test_a_file_that_is_no_library_is_one_error_and_nothing_written(sparse_iclr: Location, tmp_path: Path) -> None:
+    location = clone(sparse_iclr, tmp_path)
+    good = tmp_path / "ids.txt"
+    good.write_text(f"{_graph_papers()[0]['id']}\n", encoding="utf-8")
+    for name, content in (("data.json", b'{"papers": 3}'), ("blob.bib", b"\x89PNG\r\n\x1a\n\xff\x00"), ("x.bib", b"")):
+        bad = tmp_path / name
+        bad.write_bytes(content)
+        with open_store(location) as store, pytest.raises(ConfnavError, match=name):
+            import_library(store, [good, bad])
+    with open_store(location) as store:
+        assert store.profiles() == []
+        with pytest.raises(ConfnavError, match="no paper with id"):
+            mark(store, "me", ["not-an-id"], "like")
+
+
+def _cli(*args: str) -> Any:
+    result = CliRunner().invoke(cli, list(args))
+    return result
+
+
+def test_recommendations_learn_from_the_profile_and_say_why(
+    sparse_iclr: Location, tmp_path: Path, library: tuple[Path, Path, list[dict[str, Any]]]
+) -> None:
+    bib, csl, graph = library
+    db = str(clone(sparse_iclr, tmp_path))
+    imported = _cli("profile", "import", str(bib), str(csl), "--db", db)
+    assert imported.exit_code == 0, imported.output
+    assert "5 entries matched" in imported.output and "line 17" in imported.output
+
+    result = _cli("recommend", "--for", "me", "--venue", "iclr2021", "--limit", "15", "--json", "--db", db)
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.output)
+    assert len(hits) == 15
+    assert not {h["id"] for h in hits} & {p["id"] for p in graph[:5]}
+    assert all(h["reason"].startswith("close to your '") for h in hits)
+    assert sum("graph" in h["title"].lower() for h in hits) >= 8  # the profile is about graphs
+    assert any("(2019)" in h["reason"] or "(2018)" in h["reason"] or "(2021)" in h["reason"] for h in hits)
+
+    top = hits[0]["id"]
+    assert _cli("profile", "dislike", top, "--db", db).exit_code == 0
+    with open_store(db) as store:
+        after = recommend_for(store, "me", "iclr2021", limit=15)
+    assert top not in {r.paper.id for r in after}
+    assert [r.paper.id for r in after] != [h["id"] for h in hits if h["id"] != top][:15]
+
+    shown = _cli("profile", "show", "--db", db)
+    assert "dislike: " + top in shown.output and "your text" in shown.output
+
+
+def test_an_empty_profile_asks_for_likes(sparse_iclr: Location, tmp_path: Path) -> None:
+    db = str(clone(sparse_iclr, tmp_path))
+    unknown = tmp_path / "ids.txt"
+    unknown.write_text("10.9999/nothing.here\n", encoding="utf-8")
+    imported = _cli("profile", "import", str(unknown), "--profile", "new", "--db", db)
+    assert imported.exit_code == 0 and "line 1: no paper in the store with doi 10.9999/nothing.here" in imported.output
+    result = _cli("recommend", "--for", "new", "--db", db)
+    assert result.exit_code != 0 and "profile like" in result.output and "Traceback" not in result.output
+
+
+def test_ris_and_id_lines_are_read(sparse_iclr: Location, tmp_path: Path) -> None:
+    first, second = _graph_papers()[:2]
+    ris = tmp_path / "mendeley.ris"
+    ris.write_text(
+        f"TY  - CONF\nTI  - {first['title']}\nPY  - 2021\nER  - \n\nTY  - JOUR\nTI  - My thesis chapter\n"
+        "AB  - On graphs.\nDA  - 2020/05/01\nER  - \n",
+        encoding="utf-8",
+    )
+    lines = tmp_path / "ids.txt"
+    lines.write_text(f"# my reading\nhttps://openreview.net/forum?id={second['id']}\n{first['id']}\n", encoding="utf-8")
+    with open_store(clone(sparse_iclr, tmp_path)) as store:
+        report = import_library(store, [ris, lines])
+        assert (report.matched, report.own, report.added, report.problems) == (3, 1, 3, [])
+        exported = export_profile(store, "me", "ris")
+        assert exported.count("TY  - ") == 3 and "AB  - On graphs." in exported and "PY  - 2020" in exported
