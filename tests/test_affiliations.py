@@ -120,7 +120,8 @@ def test_a_later_file_with_aligned_affiliations_pairs_them(iclr2021_copy: Locati
 
 def test_an_older_store_gains_the_papers_list_in_place(iclr2021_copy: Location) -> None:
     """The new table is filled from the stored papers when a store of the previous schema is opened."""
-    latest = (POSTGRES_MIGRATIONS if BACKEND == "postgres" else SQLITE_MIGRATIONS)[-1][0]
+    migrations = POSTGRES_MIGRATIONS if BACKEND == "postgres" else SQLITE_MIGRATIONS
+    latest = next(version for version, _, sql in migrations if "CREATE TABLE paper_places" in sql)
     with open_store(iclr2021_copy) as store:
         before = sorted(store.paper_places())
         with store.transaction():
