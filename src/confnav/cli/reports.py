@@ -21,11 +21,11 @@ from confnav.cli.common import (
 )
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
-from confnav.reports.facts import data_gaps, venue_facts
+from confnav.reports.facts import venue_facts
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
-from confnav.reports.stats import build_stats_report, counted_papers, placeholder_notes, stats_json, stats_tables
+from confnav.reports.stats import build_stats_report, stats_json, stats_tables, venue_notes
 from confnav.reports.verify import VerificationError, verify_file, verify_text
 from confnav.store.protocols import Store
 from confnav.summarize.llm import make_summarizer
@@ -150,7 +150,7 @@ def stats(store: Store, venue: str | None, as_json: bool) -> None:
         return
     for fact in venue_facts(store, venue):
         out.print(f"{fact.label}: {fact.value}", markup=False)
-    for note in [*data_gaps(counted_papers(store, venue)), *placeholder_notes(store, venue)]:
+    for note in venue_notes(store, venue):
         out.print(note, markup=False)
     for table in stats_tables(store, venue):
         shown = RichTable(title=table.caption, title_justify="left", box=None, header_style="bold")

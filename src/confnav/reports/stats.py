@@ -51,14 +51,15 @@ def _columns(table: Table, shown: list[bool]) -> Table:
 
 
 def counted_papers(store: PaperReader, venue: str) -> list[Paper]:
-    """The papers every statistic counts: a venue's papers without its placeholders (see placeholder_notes)."""
+    """The papers every statistic counts: a venue's papers without its placeholders (see venue_notes)."""
     return real_papers(store.iter_papers(venue))
 
 
-def placeholder_notes(store: PaperReader, venue: str) -> list[str]:
-    """The line (if any) saying how many placeholder records of a venue its statistics leave out."""
-    note = placeholder_note(list(store.iter_papers(venue)))
-    return [note] if note else []
+def venue_notes(store: PaperReader, venue: str) -> list[str]:
+    """What a venue's statistics cannot show: the data it lacks, and the placeholder records left out (one read)."""
+    papers = list(store.iter_papers(venue))
+    note = placeholder_note(papers)
+    return [*data_gaps(real_papers(papers)), *([note] if note else [])]
 
 
 def _mean(values: list[float]) -> str:
@@ -265,7 +266,7 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
         f"{basis}Institutions are counted once per accepted paper after normalising their names "
         "(Google Research and Google Brain count as Google, for example)."
     )
-    report.notes = [*data_gaps(papers), *placeholder_notes(store, venue)]
+    report.notes = venue_notes(store, venue)
     if report.notes:
         report.intro += " Tables the data cannot fill are left out; the notes at the end say what it lacks."
     report.tables = stats_tables(store, venue)
@@ -294,5 +295,5 @@ def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
         "facts": {f.key: plain(f.value) for f in shown},
         "labels": {f.key: f.label for f in shown},
         "tables": tables,
-        "notes": [*data_gaps(counted_papers(store, venue)), *placeholder_notes(store, venue)],
+        "notes": venue_notes(store, venue),
     }
