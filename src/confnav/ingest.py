@@ -8,11 +8,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from typing import Protocol
 
 from confnav import limits
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, InputError
-from confnav.model import Outcome, Venue, synthetic_id, title_key
+from confnav.model import Outcome, Paper, Venue, synthetic_id, title_key
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
 from confnav.sources.base import Untitled, printable_name, untitled
@@ -87,6 +88,24 @@ class IngestResult:
         }
 
 
+@dataclass(frozen=True)
+class PaperChange:
+    """A paper an ingest added (`before` is None) or changed, as it was and as it is now."""
+
+    before: Paper | None
+    after: Paper
+
+
+class ChangeWatcher(Protocol):
+    """Told, inside the ingest's transaction, which papers each venue's write added or changed (news of watches)."""
+
+    def watching(self) -> bool:
+        """Whether anything wants changes: when not, the ingest reads no paper before writing it."""
+        ...
+
+    def record(self, changes: list[PaperChange]) -> None: ...
+
+
 class IngestError(ConfnavError):
     """The input had problems and nothing was written."""
 
@@ -107,13 +126,15 @@ def ingest(
     strict: bool = False,
     decisions: DecisionTable | None = None,
     progress: Progress | None = None,
+    watcher: ChangeWatcher | None = None,
 ) -> IngestResult:
     """Read `paths`, merge them with what the store holds, and write the result atomically.
 
     `decisions` overrides the decision table for its venues or series (kept in the
     store, and applied to every paper of those venues). Without `skip_bad` any
     problem raises IngestError before anything is written. A record without a
-    title is skipped (counted per file), or under `strict` a problem like any other.
+    title is skipped (counted per file), or under `strict` a problem like any other. A `watcher` is told
+    which papers were added or changed, in the same transaction.
     """
     progress = progress or Silent()
     if venue and (problem := venue_problem(venue)):
@@ -131,6 +152,7 @@ def ingest(
     outcome = IngestResult(files=files, venues=sorted(by_venue))
     scopes = set(decisions.overrides) if decisions else set()
     with store.transaction():  # keys come from the store as it is inside the transaction that writes them
+        watching = watcher if watcher is not None and watcher.watching() else None
         if decisions is not None:
             store.put_decision_overrides(decisions)
         table = store.decision_table()
@@ -148,7 +170,7 @@ def ingest(
             sources = _apply(stored, changed)
             everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
             redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
-            _merge_into(store, parsed, sources, redo, table, outcome)
+            _merge_into(store, parsed, sources, redo, table, outcome, watching)
             outcome.unchanged += len({r.id for r in keyed} - set(redo))
             _count_other(keyed, parsed, table, outcome)
             progress.advance(len(venue_records))
@@ -158,7 +180,7 @@ def ingest(
             applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}
             if summary.venue.id not in by_venue and applies:
                 sources = _stored_records(store, summary.venue.id)
-                _merge_into(store, summary.venue, sources, sorted(sources), table, outcome)
+                _merge_into(store, summary.venue, sources, sorted(sources), table, outcome, watching)
         store.set_merge_version(MERGE_VERSION)
     outcome.warnings = _warnings(records, outcome.others)
     return outcome
@@ -183,11 +205,19 @@ def _merge_into(
     paper_ids: list[str],
     table: DecisionTable,
     outcome: IngestResult,
+    watcher: ChangeWatcher | None = None,
 ) -> None:
-    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed."""
+    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed; the
+    watcher hears of the papers added or changed (only those are read before the write)."""
     papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
-    for change in store.put_papers(papers):
+    before = store.papers_by_id(venue.id, paper_ids) if watcher is not None else {}
+    changes = store.put_papers(papers)
+    for change in changes:
         setattr(outcome, change, getattr(outcome, change) + 1)
+    if watcher is not None:
+        touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]
+        if touched:
+            watcher.record(touched)
 
 
 def _count_other(keyed: list[SourceRecord], venue: Venue, table: DecisionTable, outcome: IngestResult) -> None:

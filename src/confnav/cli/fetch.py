@@ -19,6 +19,7 @@ from confnav.cli.common import (
 from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.fetch.openreview import OpenReviewClient
+from confnav.personal.news import NewsRecorder
 from confnav.store.protocols import Store
 
 SNAPSHOT = click.option(
@@ -59,7 +60,14 @@ def fetch_openreview_cmd(
     with RichProgress(quiet) as progress:
         client = OpenReviewClient.from_settings(cli_settings(), base_url, v1_url, progress=progress)
         result = fetch_openreview(
-            store, store.files_home(), venue_id, snapshot=snapshot, full=full, client=client, progress=progress
+            store,
+            store.files_home(),
+            venue_id,
+            snapshot=snapshot,
+            full=full,
+            client=client,
+            progress=progress,
+            watcher=NewsRecorder(store),
         )
     _report(result, as_json)
 
@@ -84,6 +92,7 @@ def fetch_paperlists_cmd(
             snapshot=snapshot,
             progress=progress,
             settings=cli_settings(),
+            watcher=NewsRecorder(store),
         )
     _report(result, as_json)
 

@@ -22,6 +22,7 @@ from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
 from confnav.model import Outcome, Paper
+from confnav.personal.news import NewsRecorder
 from confnav.search.engine import Searcher
 from confnav.sources import FORMATS, READERS
 from confnav.sources.tabular import MAPPABLE_FIELDS
@@ -75,6 +76,7 @@ def ingest_cmd(
             strict=strict,
             decisions=decisions,
             progress=progress,
+            watcher=NewsRecorder(store),
         )
     if as_json:
         print_json(result.to_dict())

@@ -9,6 +9,7 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import json_option, out, print_json, with_store
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
+from confnav.personal.news import describe
 from confnav.store.protocols import Store
 
 PROFILE_OPTION = click.option(
@@ -64,14 +65,43 @@ def profile_dislike(store: Store, ids: tuple[str, ...], name: str) -> None:
     _mark(store, name, ids, "dislike")
 
 
+@profile.command("note")
+@click.argument("paper_id")
+@click.argument("text")
+@click.option("--venue", help="The paper's venue, when its id is in several.")
+@PROFILE_OPTION
+@with_store
+def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name: str) -> None:
+    """Keep a note on a paper (a later note replaces it); `show` and `export` carry it."""
+    paper = store.note_paper(name, paper_id, text, venue)
+    out.print(f"noted: {paper.title} [{paper.id} · {paper.venue}]", markup=False)
+
+
+@profile.command("tag")
+@click.argument("paper_id")
+@click.argument("tags", nargs=-1, required=True)
+@click.option("--venue", help="The paper's venue, when its id is in several.")
+@PROFILE_OPTION
+@with_store
+def profile_tag(store: Store, paper_id: str, tags: tuple[str, ...], venue: str | None, name: str) -> None:
+    """Tag a paper (exported as keywords); several tags at once are fine."""
+    paper = store.get_paper(paper_id, venue)  # an unknown id is refused before any tag is kept
+    for tag in tags:
+        store.tag_paper(name, paper.id, tag, paper.venue)
+    out.print(f"tagged {', '.join(tags)}: {paper.title} [{paper.id} · {paper.venue}]", markup=False)
+
+
 @profile.command("show")
 @PROFILE_OPTION
 @json_option
 @with_store
 def profile_show(store: Store, name: str, as_json: bool) -> None:
-    """The profile's papers (matched, or your own texts) and marks."""
+    """The profile's papers (matched, or your own texts), marks, notes, tags, reading lists and watches."""
     items, marks = store.profile_items(name), store.profile_marks(name)
+    notes, tags = store.profile_notes(name), store.profile_tags(name)
+    lists, watches = store.profile_lists(name, name == DEFAULT_PROFILE), store.watches(name)
     if as_json:
+        annotated = sorted(set(notes) | set(tags))
         print_json(
             {
                 "profile": name,
@@ -79,6 +109,11 @@ def profile_show(store: Store, name: str, as_json: bool) -> None:
                     {"title": i.title, "year": i.year, "venue": i.venue, "id": i.paper_id, **i.data} for i in items
                 ],
                 "marks": [{"venue": v, "id": p, "mark": m} for v, p, m in marks],
+                "notes": [
+                    {"venue": v, "id": p, "note": notes.get((v, p)), "tags": tags.get((v, p), [])} for v, p in annotated
+                ],
+                "lists": [{"name": n, "papers": count} for n, count in lists],
+                "watches": [vars(w) for w in watches],
             }
         )
         return
@@ -87,7 +122,29 @@ def profile_show(store: Store, name: str, as_json: bool) -> None:
         out.print(f"  {item.title} ({item.year or 'n.d.'}) [{where}]", markup=False)
     for venue, paper_id, how in marks:
         out.print(f"  {how}: {paper_id} · {venue}", markup=False)
-    out.print(f"({name}: {len(items)} papers, {len(marks)} marks)", style="dim")
+    for (venue, paper_id), note in notes.items():
+        out.print(f"  note on {paper_id} · {venue}: {note}", markup=False)
+    for (venue, paper_id), given in tags.items():
+        out.print(f"  tags of {paper_id} · {venue}: {', '.join(given)}", markup=False)
+    for list_name, count in lists:
+        out.print(f"  reading list {list_name!r}: {count} papers", markup=False)
+    for w in watches:
+        out.print(f"  watch {w.id}: {describe(w)}", markup=False)
+    out.print(
+        f"({name}: {len(items)} papers, {len(marks)} marks, {len(notes)} notes, {len(tags)} tagged,"
+        f" {len(lists)} reading lists, {len(watches)} watches)",
+        style="dim",
+    )
+
+
+@profile.command("list")
+@click.argument("list_name")
+@PROFILE_OPTION
+@with_store
+def profile_list(store: Store, list_name: str, name: str) -> None:
+    """Make a reading list part of the profile (lists no profile was given belong to the default profile)."""
+    store.give_list(list_name, name)
+    out.print(f"reading list {list_name!r} is now part of {name}", markup=False)
 
 
 @profile.command("export")

@@ -15,7 +15,7 @@ from typing import Any
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot, write_snapshot
-from confnav.ingest import IngestResult, ingest
+from confnav.ingest import ChangeWatcher, IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
 from confnav.settings import Settings
@@ -58,10 +58,12 @@ def fetch_openreview(
     client: OpenReviewClient | None = None,
     progress: Progress | None = None,
     settings: Settings | None = None,
+    watcher: ChangeWatcher | None = None,
 ) -> FetchResult:
     """Every submission of an OpenReview venue with its public reviews and decision, into the store.
 
-    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`).
+    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`); the
+    `watcher` hears of the papers the ingest added or changed.
     """
     progress = progress or Silent()
     client = client or OpenReviewClient.from_settings(settings or Settings.load(), progress=progress)
@@ -90,7 +92,7 @@ def fetch_openreview(
     stat = path.stat()
     stamp = json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
     if entries and (notes or not marker.exists() or marker.read_text() != stamp):
-        result = ingest(store, [path], progress=progress)
+        result = ingest(store, [path], progress=progress, watcher=watcher)
         marker.write_text(stamp)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
@@ -108,8 +110,10 @@ def fetch_paperlists(
     http: HttpClient | None = None,
     progress: Progress | None = None,
     settings: Settings | None = None,
+    watcher: ChangeWatcher | None = None,
 ) -> FetchResult:
-    """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested."""
+    """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested (the `watcher`
+    hears of the papers added or changed)."""
     parsed = Venue.parse(venue)
     folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
     client = http or HttpClient(base_url or (settings or Settings.load()).paperlists_url)
@@ -128,5 +132,5 @@ def fetch_paperlists(
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, path)
-    result = ingest(store, [path], venue=parsed.id, progress=progress)
+    result = ingest(store, [path], venue=parsed.id, progress=progress, watcher=watcher)
     return FetchResult("paperlists", path, len(data), client.requests, 0, result)

@@ -117,17 +117,22 @@ def _bib_value(text: str) -> str:
 
 
 def export_profile(store: ProfilePapers, profile: str, fmt: str) -> str:
-    """The profile's items (and liked papers) as BibTeX, RIS or CSL-JSON."""
+    """The profile's items and the papers it liked, noted or tagged, as BibTeX, RIS or CSL-JSON; notes go to
+    BibTeX `note`, RIS `N1`, CSL `note`, tags to `keywords`, `KW`, `keyword`."""
     items = store.profile_items(profile)
+    notes, tags = store.profile_notes(profile), store.profile_tags(profile)
     have = {(i.venue, i.paper_id) for i in items}
-    for venue, paper_id, how in store.profile_marks(profile):
-        if how == "like" and (venue, paper_id) not in have:
+    liked = [(venue, paper_id) for venue, paper_id, how in store.profile_marks(profile) if how == "like"]
+    for venue, paper_id in [*liked, *notes, *tags]:
+        if (venue, paper_id) not in have:
+            have.add((venue, paper_id))
             paper = store.get_paper(paper_id, venue)
             items.append(ProfileItem(paper.title, None, paper.year or None, venue, paper_id, {}))
     records = []
     for n, item in enumerate(items, start=1):
         url = f"https://openreview.net/forum?id={item.data['openreview']}" if item.data.get("openreview") else None
-        records.append((n, item, _authors(store, item), url))
+        key = (item.venue or "", item.paper_id or "")
+        records.append((n, item, _authors(store, item), url, notes.get(key, ""), tags.get(key, [])))
     if fmt == "csl-json":
         return json.dumps(
             [
@@ -140,14 +145,16 @@ def export_profile(store: ProfilePapers, profile: str, fmt: str) -> str:
                     **({"abstract": item.abstract} if item.abstract else {}),
                     **({"DOI": item.data["doi"]} if item.data.get("doi") else {}),
                     **({"URL": url} if url else {}),
+                    **({"note": note} if note else {}),
+                    **({"keyword": ", ".join(tagged)} if tagged else {}),
                 }
-                for n, item, authors, url in records
+                for n, item, authors, url, note, tagged in records
             ],
             indent=2,
             ensure_ascii=False,
         )
     out = []
-    for n, item, authors, url in records:
+    for n, item, authors, url, note, tagged in records:
         fields = {
             "title": item.title,
             "author": " and ".join(authors),
@@ -156,16 +163,19 @@ def export_profile(store: ProfilePapers, profile: str, fmt: str) -> str:
             "doi": item.data.get("doi", ""),
             "eprint": item.data.get("arxiv", ""),
             "url": url or "",
+            "note": note,
+            "keywords": ", ".join(tagged),
         }
         fields = {k: v for k, v in fields.items() if v}
         if fmt == "ris":
-            tags = {"title": "TI", "year": "PY", "abstract": "AB", "doi": "DO", "url": "UR"}
+            names = {"title": "TI", "year": "PY", "abstract": "AB", "doi": "DO", "url": "UR", "note": "N1"}
             lines = ["TY  - CPAPER" if item.paper_id else "TY  - GEN"]
             lines += [f"AU  - {a}" for a in authors]
-            lines += [f"{tags[k]}  - {' '.join(v.split())}" for k, v in fields.items() if k in tags]
+            lines += [f"{names[k]}  - {' '.join(v.split())}" for k, v in fields.items() if k in names]
+            lines += [f"KW  - {' '.join(t.split())}" for t in tagged]
             out.append("\n".join([*lines, "ER  - ", ""]))
         else:
-            key = re.sub(r"\W", "", item.paper_id or "") or f"item{n}"
+            cite = re.sub(r"\W", "", item.paper_id or "") or f"item{n}"
             body = ",\n".join(f"  {k} = {{{_bib_value(' '.join(v.split()))}}}" for k, v in fields.items())
-            out.append(f"@{'inproceedings' if item.paper_id else 'misc'}{{{key},\n{body}\n}}\n")
+            out.append(f"@{'inproceedings' if item.paper_id else 'misc'}{{{cite},\n{body}\n}}\n")
     return "\n".join(out)

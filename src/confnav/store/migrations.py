@@ -29,6 +29,10 @@ JOBS_TABLE = """
 
 PROFILES_STEP = "researcher profiles: their papers (matched or their own texts) and liked or disliked papers"
 PROFILE_TABLES = tuple(schema.BY_NAME[name] for name in ("profiles", "profile_items", "profile_marks"))
+NEWS_STEP = "profile notes, tags and reading lists; watches and the news they found after each ingest"
+NEWS_TABLES = tuple(
+    schema.BY_NAME[name] for name in ("profile_notes", "profile_tags", "profile_lists", "watches", "news_items")
+)
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -233,6 +237,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (11, PROFILES_STEP, schema.ddl("sqlite", PROFILE_TABLES)),
+    (12, NEWS_STEP, schema.ddl("sqlite", NEWS_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -1,6 +1,7 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
-Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10, 5 its 11).
+Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10,
+5 its 11, 6 its 12).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
@@ -9,7 +10,7 @@ These steps are released history; the schema is declared once in schema.py, wher
 from __future__ import annotations
 
 from confnav.store import schema
-from confnav.store.migrations import JOBS_TABLE, PROFILE_TABLES, PROFILES_STEP, Migration
+from confnav.store.migrations import JOBS_TABLE, NEWS_STEP, NEWS_TABLES, PROFILE_TABLES, PROFILES_STEP, Migration
 
 MIGRATIONS: list[Migration] = [
     (
@@ -166,4 +167,5 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     (5, PROFILES_STEP, schema.ddl("postgres", PROFILE_TABLES)),
+    (6, NEWS_STEP, schema.ddl("postgres", NEWS_TABLES)),
 ]

@@ -16,6 +16,7 @@ from confnav.model import Paper
 from confnav.store.connection import Connection
 
 _NAME = re.compile(r"^[\w][\w.\-]{0,59}$")
+_TAG = re.compile(r"^[^,;\r\n]{1,60}$")
 MARKS = ("like", "dislike")
 
 
@@ -118,6 +119,81 @@ class ProfileTables:
             (name,),
         )
         return [(venue, paper_id, mark) for venue, paper_id, mark in rows]
+
+    def note_paper(self, name: str, paper_id: str, note: str, venue: str | None = None) -> Paper:
+        """Keep the profile's note on a stored paper (a later note replaces it)."""
+        if not note.strip():
+            raise ConfnavError("a note needs some text")
+        return self._annotate(
+            name,
+            paper_id,
+            venue,
+            "INSERT INTO profile_notes (profile, venue, paper_id, note, created) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(profile, venue, paper_id) DO UPDATE SET note = excluded.note, created = excluded.created",
+            note.strip(),
+        )
+
+    def tag_paper(self, name: str, paper_id: str, tag: str, venue: str | None = None) -> Paper:
+        """Give a stored paper one of the profile's tags (a word or short phrase)."""
+        if not _TAG.match(tag.strip()):
+            raise ConfnavError(f"tag {tag!r}: use 1-60 characters without commas, semicolons or line breaks")
+        return self._annotate(
+            name,
+            paper_id,
+            venue,
+            "INSERT INTO profile_tags (profile, venue, paper_id, tag, created) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            tag.strip(),
+        )
+
+    def _annotate(self, name: str, paper_id: str, venue: str | None, sql: str, text: str) -> Paper:
+        paper = self.get_paper(paper_id, venue)  # NotFoundError names an unknown id before anything is written
+        self.create_profile(name)
+        with self.transaction():
+            self.conn.execute(sql, (name, paper.venue, paper.id, text, _now()))
+        return paper
+
+    def profile_notes(self, name: str) -> dict[tuple[str, str], str]:
+        """The profile's note on each noted paper, by (venue, paper id)."""
+        self._require_profile(name)
+        rows = self.conn.execute(
+            "SELECT venue, paper_id, note FROM profile_notes WHERE profile = ? ORDER BY created, venue, paper_id",
+            (name,),
+        )
+        return {(venue, paper_id): note for venue, paper_id, note in rows}
+
+    def profile_tags(self, name: str) -> dict[tuple[str, str], list[str]]:
+        """The profile's tags of each tagged paper, by (venue, paper id), in the order given."""
+        self._require_profile(name)
+        tags: dict[tuple[str, str], list[str]] = {}
+        rows = self.conn.execute(
+            "SELECT venue, paper_id, tag FROM profile_tags WHERE profile = ? ORDER BY created, tag", (name,)
+        )
+        for venue, paper_id, tag in rows:
+            tags.setdefault((venue, paper_id), []).append(tag)
+        return tags
+
+    def give_list(self, list_name: str, name: str) -> None:
+        """Make a reading list the profile's (a list no profile was given is the default profile's)."""
+        if not self.conn.execute("SELECT 1 FROM reading_lists WHERE name = ?", (list_name,)).fetchone():
+            raise NotFoundError(f"no reading list named {list_name!r}")
+        self.create_profile(name)
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO profile_lists (list, profile) VALUES (?, ?)"
+                " ON CONFLICT(list) DO UPDATE SET profile = excluded.profile",
+                (list_name, name),
+            )
+
+    def profile_lists(self, name: str, default: bool) -> list[tuple[str, int]]:
+        """The profile's reading lists and their sizes; the `default` profile also has the lists nobody was given."""
+        rows = self.conn.execute(
+            "SELECT l.name, (SELECT COUNT(*) FROM reading_list_papers p WHERE p.list = l.name)"
+            " FROM reading_lists l LEFT JOIN profile_lists o ON o.list = l.name"
+            " WHERE o.profile = ? OR (o.profile IS NULL AND ?) ORDER BY l.created, l.name",
+            (name, default),
+        )
+        return [(list_name, n) for list_name, n in rows]
 
     def _require_profile(self, name: str) -> None:
         if not self.conn.execute("SELECT 1 FROM profiles WHERE name = ?", (name,)).fetchone():

@@ -21,6 +21,7 @@ from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
 
 if TYPE_CHECKING:
+    from confnav.store.news import NewsItem, Watch
     from confnav.store.profiles import ProfileItem
     from confnav.store.topics import StoredAssignment, StoredTheme
 
@@ -112,6 +113,8 @@ class IngestStore(Transactional, Protocol):
     def rename_paper(self, venue: str, old: str, new: str) -> None: ...
 
     def put_papers(self, papers: list[Paper]) -> list[str]: ...
+
+    def papers_by_id(self, venue: str, paper_ids: Sequence[str]) -> dict[str, Paper]: ...
 
     def venues(self) -> list[VenueSummary]: ...
 
@@ -225,6 +228,36 @@ class ProfileStore(Transactional, Protocol):
 
     def profile_marks(self, name: str) -> list[tuple[str, str, str]]: ...
 
+    def note_paper(self, name: str, paper_id: str, note: str, venue: str | None = None) -> Paper: ...
+
+    def tag_paper(self, name: str, paper_id: str, tag: str, venue: str | None = None) -> Paper: ...
+
+    def profile_notes(self, name: str) -> dict[tuple[str, str], str]: ...
+
+    def profile_tags(self, name: str) -> dict[tuple[str, str], list[str]]: ...
+
+    def give_list(self, list_name: str, name: str) -> None: ...
+
+    def profile_lists(self, name: str, default: bool) -> list[tuple[str, int]]: ...
+
+
+class NewsStore(Transactional, Protocol):
+    """Watches of each profile and the news items ingests found for them."""
+
+    def add_watch(self, profile: str, kind: str, value: str, venue: str | None = None) -> Watch: ...
+
+    def watches(self, profile: str | None = None) -> list[Watch]: ...
+
+    def remove_watch(self, watch_id: str) -> Watch: ...
+
+    def put_news(self, items: list[NewsItem]) -> None: ...
+
+    def news(self, profile: str, since: str | None = None, limit: int | None = None) -> list[NewsItem]: ...
+
+    def themes_of(self, venue: str, paper_ids: Sequence[str]) -> dict[str, tuple[str, ...]]: ...
+
+    def papers_by_id(self, venue: str, paper_ids: Sequence[str]) -> dict[str, Paper]: ...
+
 
 class JobStore(Transactional, Protocol):
     """Background jobs every worker of a shared server can see."""
@@ -247,7 +280,7 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 
 @runtime_checkable
-class Store(AnalysisStore, IngestStore, ListStore, ProfileStore, JobStore, Protocol):
+class Store(AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, JobStore, Protocol):
     """Everything a backend offers; the CLI and the web app hold one of these."""
 
     location: str  # what messages call the store: its file, or its URL without the password

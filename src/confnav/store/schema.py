@@ -248,6 +248,65 @@ TABLES: tuple[Table, ...] = (
         ("profile", "venue", "paper_id"),
     ),
     Table(
+        "profile_notes",
+        (
+            _c("profile", references="profiles(name)", cascade=True),
+            _c("venue"),
+            _c("paper_id"),
+            _c("note"),  # the profile's note on the paper (a later note replaces it)
+            _c("created"),
+        ),
+        ("profile", "venue", "paper_id"),
+    ),
+    Table(
+        "profile_tags",
+        (
+            _c("profile", references="profiles(name)", cascade=True),
+            _c("venue"),
+            _c("paper_id"),
+            _c("tag"),
+            _c("created"),
+        ),
+        ("profile", "venue", "paper_id", "tag"),
+    ),
+    Table(
+        "profile_lists",  # the profile a reading list belongs to; a list without a row is the default profile's
+        (
+            _c("list", references="reading_lists(name)", cascade=True),
+            _c("profile", references="profiles(name)", cascade=True),
+        ),
+        ("list",),
+    ),
+    Table(
+        "watches",
+        (
+            _c("id"),
+            _c("profile", references="profiles(name)", cascade=True),
+            _c("kind"),  # "query", "author" or "theme"
+            _c("value"),
+            _c("venue", null=True),  # only papers of this venue (a theme watch always has one)
+            _c("created"),
+        ),
+        ("id",),
+        indexes=(Index("watches_by_profile", ("profile",)),),
+    ),
+    Table(
+        "news_items",
+        (
+            _c("id"),  # a UUID: the Atom entry's id
+            _c("watch", references="watches(id)", cascade=True),
+            _c("profile"),
+            _c("venue"),
+            _c("paper_id"),
+            _c("title"),  # the paper's title when the news was found
+            _c("kind"),  # what changed: "new", "reviews", "ratings", "decision" ('+'-joined)
+            _c("summary"),
+            _c("created"),
+        ),
+        ("id",),
+        indexes=(Index("news_by_profile", ("profile", "created")),),
+    ),
+    Table(
         "jobs",
         (
             _c("id"),

@@ -27,8 +27,21 @@ from confnav.store.decisions import DecisionTables
 from confnav.store.derived import DerivedTables, venue_generation_key
 from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
+from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
 from confnav.store.topics import TopicTables
+
+# The tables naming papers by (venue, paper_id): a renamed paper keeps its lists, marks, notes, tags and news.
+RENAMED = (
+    "source_records",
+    "external_signals",
+    "reading_list_papers",
+    "profile_items",
+    "profile_marks",
+    "profile_notes",
+    "profile_tags",
+    "news_items",
+)
 
 
 def paper_from_json(text: str) -> Paper:
@@ -54,7 +67,7 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
-class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, DecisionTables, JobTables):
+class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, NewsTables, DecisionTables, JobTables):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
     conn: Connection
@@ -146,7 +159,7 @@ class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, Decision
         if row is not None:
             data = canonical_json({**json.loads(row[0]), "id": new})
             self.conn.execute("UPDATE papers SET id = ?, data = ? WHERE venue = ? AND id = ?", (new, data, venue, old))
-        for table in ("source_records", "external_signals", "reading_list_papers", "profile_items", "profile_marks"):
+        for table in RENAMED:
             self.conn.execute(f"UPDATE {table} SET paper_id = ? WHERE venue = ? AND paper_id = ?", (new, venue, old))
 
     def records(self, venue: str) -> dict[str, list[SourceRecord]]:

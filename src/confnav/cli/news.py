@@ -1,0 +1,90 @@
+"""Verbs for news: watch a query, an author or a theme, and read what each ingest or fetch found for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from confnav.cli import cli
+from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.profile import PROFILE_OPTION
+from confnav.personal.feed import FEED_ITEMS, atom_feed
+from confnav.personal.news import add_watch, describe, profile_news
+from confnav.store.protocols import Store
+
+
+@cli.group()
+def watch() -> None:
+    """Follow a query, an author or a theme: each ingest or fetch then keeps what is new for it (`confnav news`)."""
+
+
+@watch.command("add")
+@click.argument("query", required=False)
+@click.option("--author", help="An author's name or profile id (~First_Last1).")
+@click.option("--theme", help="A theme id of the venue (as `confnav topics` lists them).")
+@click.option("--venue", help="Only papers of this venue (a theme's venue: default the latest).")
+@PROFILE_OPTION
+@json_option
+@with_store
+def watch_add(
+    store: Store,
+    query: str | None,
+    author: str | None,
+    theme: str | None,
+    venue: str | None,
+    name: str,
+    as_json: bool,
+) -> None:
+    """Watch papers matching "QUERY" (the search query language), by --author, or in --theme."""
+    made = add_watch(store, name, query=query, author=author, theme=theme, venue=venue)
+    if as_json:
+        print_json(vars(made))
+        return
+    out.print(f"{made.id}: watching {describe(made)} for {made.profile}", markup=False)
+
+
+@watch.command("ls")
+@click.option("--profile", "name", help="Only this profile's watches (default: every profile's).")
+@json_option
+@with_store
+def watch_ls(store: Store, name: str | None, as_json: bool) -> None:
+    """The watches, oldest first."""
+    watches = store.watches(name)
+    if as_json:
+        print_json([vars(w) for w in watches])
+        return
+    for w in watches:
+        out.print(f"  {w.id}  {describe(w)}  [{w.profile}, since {w.created[:10]}]", markup=False)
+    out.print(f"({len(watches)} watches)", style="dim")
+
+
+@watch.command("rm")
+@click.argument("watch_id")
+@with_store
+def watch_rm(store: Store, watch_id: str) -> None:
+    """Stop a watch; its news go with it."""
+    gone = store.remove_watch(watch_id)
+    out.print(f"{gone.id}: no longer watching {describe(gone)}", markup=False)
+
+
+@cli.command()
+@PROFILE_OPTION
+@click.option("--since", help="Only news from this date (2024-05-01) or time (2024-05-01T09:00, UTC) on.")
+@click.option("--atom", "atom", type=click.Path(dir_okay=False, path_type=Path), help="Write an Atom feed here.")
+@json_option
+@with_store
+def news(store: Store, name: str, since: str | None, atom: Path | None, as_json: bool) -> None:
+    """What each ingest or fetch found for the profile's watches, newest first."""
+    items = profile_news(store, name, since)
+    if atom is not None:
+        atom.write_text(atom_feed(store, name), encoding="utf-8")
+        out.print(f"{atom}: Atom feed of {name}'s news (the newest {min(len(items), FEED_ITEMS)} items)", markup=False)
+        return
+    if as_json:
+        print_json([vars(item) for item in items])
+        return
+    for item in items:
+        out.print(f"  {item.created[:16].replace('T', ' ')}  [{item.kind}] {item.title}", markup=False)
+        out.print(f"      {item.paper_id} · {item.venue} · {item.watch}: {item.summary}", markup=False)
+    out.print(f"({len(items)} news items for {name})", style="dim")
