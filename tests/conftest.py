@@ -41,6 +41,7 @@ STORE_FIXTURES = {
     "served",
     "sparse_db",
     "fresh_location",
+    "listed_db",
 }
 
 

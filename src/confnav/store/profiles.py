@@ -163,11 +163,11 @@ class ProfileTables:
         return {(venue, paper_id): note for venue, paper_id, note in rows}
 
     def profile_tags(self, name: str) -> dict[tuple[str, str], list[str]]:
-        """The profile's tags of each tagged paper, by (venue, paper id), in the order given."""
+        """The profile's tags of each tagged paper, by (venue, paper id), alphabetically."""
         self._require_profile(name)
         tags: dict[tuple[str, str], list[str]] = {}
         rows = self.conn.execute(
-            "SELECT venue, paper_id, tag FROM profile_tags WHERE profile = ? ORDER BY created, tag", (name,)
+            "SELECT venue, paper_id, tag FROM profile_tags WHERE profile = ? ORDER BY venue, paper_id, tag", (name,)
         )
         for venue, paper_id, tag in rows:
             tags.setdefault((venue, paper_id), []).append(tag)

@@ -33,6 +33,7 @@ MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go f
 MAX_ANSWER_SHARE = 8  # one answer larger than this share of the budget is served but not kept
 WRITE_WAIT = 5.0  # seconds a request's write waits for another writer (an ingest) before a 503
 STATE_AGE = 0.05  # seconds a read of the store's change counters is trusted for writes made by other processes
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 log = logging.getLogger("confnav.web")
 
 
@@ -190,6 +191,12 @@ class AppState:
         if found is not None:
             return found  # type: ignore[return-value]
         return await anyio.to_thread.run_sync(self.cached, key, compute, searched)
+
+    @property
+    def off_loopback(self) -> bool:
+        """Whether other machines can reach this server: it answers for a Host name that is not this machine's."""
+        hosts = self.store.settings.allowed_hosts
+        return hosts is None or not set(hosts) <= LOOPBACK_HOSTS
 
     def check_write(self, request: Request) -> None:
         """Writes need the start-up token when the app is reachable from other machines; none on a read-only one."""

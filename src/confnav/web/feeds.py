@@ -1,0 +1,27 @@
+"""Feeds the web app serves: each profile's news as Atom (`/feeds/{profile}.atom`), for feed readers."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from confnav.personal.feed import atom_feed
+from confnav.web.state import state_of
+
+router = APIRouter()
+OFF_LOOPBACK = (
+    "feeds are served only on this machine (loopback) for now: a profile's news is private, and this server is"
+    " reachable from other machines"
+)
+
+
+@router.get("/feeds/{profile}.atom", response_model=None)
+def profile_feed(request: Request, profile: str) -> Response:
+    """The profile's news as an Atom feed; refused (403) when the server is reachable from other machines."""
+    state = state_of(request)
+    if state.off_loopback:
+        return JSONResponse({"error": OFF_LOOPBACK}, status_code=403)
+    if profile not in {name for name, _, _ in state.store.profiles()}:
+        return JSONResponse({"error": f"no profile named {profile!r}"}, status_code=404)
+    text = atom_feed(state.store, profile, base_url=str(request.base_url))
+    return Response(text.encode(), media_type="application/atom+xml; charset=utf-8")
