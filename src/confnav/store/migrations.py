@@ -29,6 +29,8 @@ JOBS_TABLE = """
 
 PROFILES_STEP = "researcher profiles: their papers (matched or their own texts) and liked or disliked papers"
 PROFILE_TABLES = tuple(schema.BY_NAME[name] for name in ("profiles", "profile_items", "profile_marks"))
+SESSIONS_STEP = "a venue's programme: sessions with their times and rooms, and the papers presented in each"
+SESSION_TABLES = tuple(schema.BY_NAME[name] for name in ("sessions", "session_papers"))
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -233,6 +235,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (11, PROFILES_STEP, schema.ddl("sqlite", PROFILE_TABLES)),
+    (13, SESSIONS_STEP, schema.ddl("sqlite", SESSION_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

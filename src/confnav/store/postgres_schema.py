@@ -9,7 +9,14 @@ These steps are released history; the schema is declared once in schema.py, wher
 from __future__ import annotations
 
 from confnav.store import schema
-from confnav.store.migrations import JOBS_TABLE, PROFILE_TABLES, PROFILES_STEP, Migration
+from confnav.store.migrations import (
+    JOBS_TABLE,
+    PROFILE_TABLES,
+    PROFILES_STEP,
+    SESSION_TABLES,
+    SESSIONS_STEP,
+    Migration,
+)
 
 MIGRATIONS: list[Migration] = [
     (
@@ -166,4 +173,5 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     (5, PROFILES_STEP, schema.ddl("postgres", PROFILE_TABLES)),
+    (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
 ]

@@ -28,6 +28,7 @@ from confnav.store.derived import DerivedTables, venue_generation_key
 from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
 from confnav.store.profiles import ProfileTables
+from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
 
@@ -54,7 +55,7 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
-class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, DecisionTables, JobTables):
+class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, ScheduleTables, DecisionTables, JobTables):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
     conn: Connection
