@@ -29,7 +29,8 @@ from confnav.topics.facts import TopicsNotReady
 from confnav.web.api import router as api_router
 from confnav.web.pages import page
 from confnav.web.pages import router as page_router
-from confnav.web.state import AppState, ThreadStores, WriteForbidden
+from confnav.web.plan_page import router as plan_router
+from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
 CSP = (
@@ -42,7 +43,6 @@ SAFETY_HEADERS = (
     ("Referrer-Policy", "no-referrer"),
 )
 RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 BODY_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
 HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9.])?|\[?[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]?")
 REQUEST_THREADS = 8  # per worker process; each holds one database connection
@@ -126,6 +126,7 @@ def create_app(
 
     app.include_router(api_router)
     app.include_router(page_router)
+    app.include_router(plan_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app

@@ -34,6 +34,14 @@ MAX_ANSWER_SHARE = 8  # one answer larger than this share of the budget is serve
 WRITE_WAIT = 5.0  # seconds a request's write waits for another writer (an ingest) before a 503
 STATE_AGE = 0.05  # seconds a read of the store's change counters is trusted for writes made by other processes
 log = logging.getLogger("confnav.web")
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def loopback_only(settings: Settings) -> bool:
+    """Whether the server answers only for loopback names (a local app, not a shared server): only then may a
+    request read a person's profile."""
+    hosts = settings.allowed_hosts
+    return hosts is not None and set(hosts) <= LOOPBACK_HOSTS
 
 
 class WriteForbidden(ConfnavError):
