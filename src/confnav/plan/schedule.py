@@ -16,7 +16,7 @@ from confnav.sources.schedules import PaperRef, ScheduleEntry, read_schedule
 from confnav.store.protocols import PaperReader, ScheduleStore
 from confnav.store.schedules import session_slug, unique_id
 
-_PARTS = re.compile(r"\s+[—–|]\s+|\s+-\s+|:\s+|\t")
+_DASHES = re.compile(r"\s+[—–|]\s+|\s+-\s+|\t")
 _TOKEN = re.compile(r"[\w.~-]+")
 
 
@@ -73,8 +73,7 @@ class PaperMatcher:
             return found, "id"
         if (key := title_key(text)) and key in self.titles:
             return self.titles[key], "title"
-        parts = [p for p in _PARTS.split(text) if p.strip()]
-        for part in parts if len(parts) > 1 else ():
+        for part in _parts(text):
             if found := self.by_id(part):
                 return found, "id"
             if (key := title_key(part)) and key in self.titles:
@@ -84,6 +83,17 @@ class PaperMatcher:
             if id_like and (found := self.by_id(token)):
                 return found, "id"
         return None
+
+
+def _parts(text: str) -> list[str]:
+    """The pieces of a line that may name a paper: around dashes, bars and tabs (`Title — Authors`), and either
+    side of its first colon (`main.1004: Title`); titles with a colon of their own stay whole in the line."""
+    pieces = [p.strip() for p in _DASHES.split(text) if p.strip()]
+    parts = pieces if len(pieces) > 1 else []
+    for piece in pieces:
+        if ": " in piece:
+            parts += [half.strip() for half in piece.split(": ", 1)]
+    return parts
 
 
 def _where(ref: PaperRef, path: str) -> str:
