@@ -79,7 +79,7 @@ def test_module_class_names_are_imported_and_checked() -> None:
 
 
 def test_every_kind_has_its_built_in_names() -> None:
-    assert FORMATS == ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "jsonl", "csv")
+    assert FORMATS == ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "miniconf", "jsonl", "csv")
     assert SPARSE_MODEL in EMBEDDERS and isinstance(load_embedder(SPARSE_MODEL), SparseEmbedder)
     assert isinstance(RANKERS.create("weighted"), WeightedRanker)
     assert (CLUSTERERS.names(), LABELERS.names(), LAYOUTS.names()) == (("leiden",), ("ctfidf",), ("tsne",))

@@ -57,6 +57,8 @@ DEFAULT_LABELS: dict[str, tuple[Outcome, str]] = {
     "journal paper": (A, "journal"),
     "tog paper": (A, "journal"),
     "tacl": (A, "journal"),
+    "cl": (A, "journal"),  # the ACL's journal Computational Linguistics, presented at its conferences
+    "computational linguistics": (A, "journal"),
     "demo": (A, "demo"),
     "demonstration": (A, "demo"),
     "reject": (N, "reject"),

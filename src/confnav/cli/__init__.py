@@ -16,7 +16,7 @@ def cli(db: str | None, as_json: bool) -> None:
     """confnav: a trustworthy navigator for a conference's papers. Global options may come before the verb."""
 
 
-from confnav.cli import export, fetch, news, papers, profile, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs
+from confnav.cli import export, fetch, news, papers, plan, profile, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ from confnav.sources.base import (
 )
 from confnav.sources.checks import RecordCheck
 from confnav.sources.markdown import MarkdownReader
+from confnav.sources.miniconf import MiniconfReader
 from confnav.sources.openreview_notes import OpenReviewNotesReader
 from confnav.sources.openreview_tsv import OpenReviewTsvReader
 from confnav.sources.paperlists import PaperlistsReader
@@ -36,6 +37,7 @@ READERS.register("paperlists", _unmapped(PaperlistsReader))
 READERS.register("openreview-tsv", _unmapped(OpenReviewTsvReader))
 READERS.register("openreview-notes", _unmapped(OpenReviewNotesReader))
 READERS.register("markdown", _unmapped(MarkdownReader))
+READERS.register("miniconf", _unmapped(MiniconfReader))
 READERS.register("jsonl", JsonlReader)
 READERS.register("csv", CsvReader)
 FORMATS = READERS.names()  # the built-in formats, for the CLI's help

@@ -22,10 +22,10 @@ from confnav.sources.base import SourceRecord
 # affiliations, decisions and review scores; the OpenReview TSV carries the
 # submission's abstract and keywords as the authors typed them.
 # A live OpenReview snapshot is the newest word on reviews and decisions, so it comes first.
-DEFAULT_ORDER = ("openreview-notes", "paperlists", "openreview-tsv", "markdown", "csv", "jsonl")
+DEFAULT_ORDER = ("openreview-notes", "paperlists", "openreview-tsv", "markdown", "miniconf", "csv", "jsonl")
 FIELD_ORDER: dict[str, tuple[str, ...]] = {
-    "abstract": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
-    "keywords": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "csv", "jsonl"),
+    "abstract": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "miniconf", "csv", "jsonl"),
+    "keywords": ("openreview-notes", "openreview-tsv", "paperlists", "markdown", "miniconf", "csv", "jsonl"),
 }
 MERGED_FIELDS = (
     "title",

@@ -195,7 +195,11 @@ class CsvReader:
                 yield InputError(path, f"expected {len(columns)} columns, found {len(cells)}", line=number)
                 continue
             record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=number)
-            yield record_from_row(path, record, dict(zip(columns, cells, strict=True)), mapping)
+            yield self.record(path, record, dict(zip(columns, cells, strict=True)), mapping)
+
+    def record(self, path: Path, record: SourceRecord, row: dict[str, str], mapping: dict[str, str]) -> ReadItem:
+        """One row's record (a format built on CSV reads its own columns here too)."""
+        return record_from_row(path, record, row, mapping)
 
 
 class JsonlReader:

@@ -33,6 +33,8 @@ NEWS_STEP = "profile notes, tags and reading lists; watches and the news they fo
 NEWS_TABLES = tuple(
     schema.BY_NAME[name] for name in ("profile_notes", "profile_tags", "profile_lists", "watches", "news_items")
 )
+SESSIONS_STEP = "a venue's programme: sessions with their times and rooms, and the papers presented in each"
+SESSION_TABLES = tuple(schema.BY_NAME[name] for name in ("sessions", "session_papers"))
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -238,6 +240,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     (11, PROFILES_STEP, schema.ddl("sqlite", PROFILE_TABLES)),
     (12, NEWS_STEP, schema.ddl("sqlite", NEWS_TABLES)),
+    (13, SESSIONS_STEP, schema.ddl("sqlite", SESSION_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

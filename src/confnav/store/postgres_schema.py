@@ -10,7 +10,16 @@ These steps are released history; the schema is declared once in schema.py, wher
 from __future__ import annotations
 
 from confnav.store import schema
-from confnav.store.migrations import JOBS_TABLE, NEWS_STEP, NEWS_TABLES, PROFILE_TABLES, PROFILES_STEP, Migration
+from confnav.store.migrations import (
+    JOBS_TABLE,
+    NEWS_STEP,
+    NEWS_TABLES,
+    PROFILE_TABLES,
+    PROFILES_STEP,
+    SESSION_TABLES,
+    SESSIONS_STEP,
+    Migration,
+)
 
 MIGRATIONS: list[Migration] = [
     (
@@ -168,4 +177,5 @@ MIGRATIONS: list[Migration] = [
     ),
     (5, PROFILES_STEP, schema.ddl("postgres", PROFILE_TABLES)),
     (6, NEWS_STEP, schema.ddl("postgres", NEWS_TABLES)),
+    (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
 ]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from confnav.decisions import DecisionTable
-from confnav.model import Decision, Paper, RatingScale, Venue
+from confnav.model import Decision, Paper, RatingScale, Session, Venue
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
@@ -121,6 +121,8 @@ class IngestStore(Transactional, Protocol):
     def merge_version(self) -> int: ...
 
     def set_merge_version(self, version: int) -> None: ...
+
+    def sync_list_sessions(self, venue: str) -> None: ...
 
 
 class CacheStore(Transactional, Versioned, Protocol):
@@ -259,6 +261,16 @@ class NewsStore(Transactional, Protocol):
     def papers_by_id(self, venue: str, paper_ids: Sequence[str]) -> dict[str, Paper]: ...
 
 
+class ScheduleStore(Transactional, Protocol):
+    """A venue's programme: sessions with times and rooms, and the papers presented in each."""
+
+    def put_sessions(self, venue: str, source: str, sessions: list[Session], links: list[tuple[str, str]]) -> None: ...
+
+    def sessions(self, venue: str) -> list[Session]: ...
+
+    def session_papers(self, venue: str) -> list[tuple[str, str]]: ...
+
+
 class JobStore(Transactional, Protocol):
     """Background jobs every worker of a shared server can see."""
 
@@ -280,7 +292,7 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 
 @runtime_checkable
-class Store(AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, JobStore, Protocol):
+class Store(AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, ScheduleStore, JobStore, Protocol):
     """Everything a backend offers; the CLI and the web app hold one of these."""
 
     location: str  # what messages call the store: its file, or its URL without the password

@@ -307,6 +307,27 @@ TABLES: tuple[Table, ...] = (
         indexes=(Index("news_by_profile", ("profile", "created")),),
     ),
     Table(
+        "sessions",
+        (
+            _c("venue", references="venues(id)"),
+            _c("id"),
+            _c("name"),
+            _c("starts", null=True),  # ISO 8601 with its UTC offset; NULL: the source gives no time
+            _c("ends", null=True),
+            _c("timezone", null=True),  # the zone name the source gave (`America/Vancouver`), if any
+            _c("room", null=True),
+            _c("link", null=True),
+            _c("source"),  # the schedule file it came from, or "paper list" for the papers' own session fields
+        ),
+        ("venue", "id"),
+    ),
+    Table(
+        "session_papers",
+        (_c("venue"), _c("session"), _c("paper_id"), _c("position", "int")),
+        ("venue", "session", "paper_id"),
+        indexes=(Index("session_papers_by_paper", ("venue", "paper_id")),),
+    ),
+    Table(
         "jobs",
         (
             _c("id"),

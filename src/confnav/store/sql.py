@@ -29,6 +29,7 @@ from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
+from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
 # The tables naming papers by (venue, paper_id): a renamed paper keeps its lists, marks, notes, tags and news.
@@ -67,7 +68,9 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
-class SqlStore(DerivedTables, TopicTables, ReadingLists, ProfileTables, NewsTables, DecisionTables, JobTables):
+class SqlStore(
+    DerivedTables, TopicTables, ReadingLists, ProfileTables, NewsTables, ScheduleTables, DecisionTables, JobTables
+):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
     conn: Connection

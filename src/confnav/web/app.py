@@ -30,6 +30,7 @@ from confnav.web.api import router as api_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.pages import page
 from confnav.web.pages import router as page_router
+from confnav.web.plan_page import router as plan_router
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
@@ -127,6 +128,7 @@ def create_app(
     app.include_router(api_router)
     app.include_router(page_router)
     app.include_router(feed_router)
+    app.include_router(plan_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app

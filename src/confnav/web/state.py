@@ -37,6 +37,13 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 log = logging.getLogger("confnav.web")
 
 
+def loopback_only(settings: Settings) -> bool:
+    """Whether the server answers only for loopback names (a local app, not a shared server): only then may a
+    request read a person's profile."""
+    hosts = settings.allowed_hosts
+    return hosts is not None and set(hosts) <= LOOPBACK_HOSTS
+
+
 class WriteForbidden(ConfnavError):
     """A write without the token printed at start-up (only required off loopback), or to a read-only server."""
 
@@ -195,8 +202,7 @@ class AppState:
     @property
     def off_loopback(self) -> bool:
         """Whether other machines can reach this server: it answers for a Host name that is not this machine's."""
-        hosts = self.store.settings.allowed_hosts
-        return hosts is None or not set(hosts) <= LOOPBACK_HOSTS
+        return not loopback_only(self.store.settings)
 
     def check_write(self, request: Request) -> None:
         """Writes need the start-up token when the app is reachable from other machines; none on a read-only one."""

@@ -1,0 +1,64 @@
+"""A venue's plan page: the must-read papers by day and session (or by theme), with the plan as an ICS download.
+`?profile=NAME` plans from a profile's recommendations, on a local server only (profiles are personal)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.plan import Plan, build_plan, plan_calendar
+from confnav.plan.planner import DEFAULT_TOP
+from confnav.web.downloads import download
+from confnav.web.pages import page
+from confnav.web.state import state_of
+
+router = APIRouter()
+PROFILE_REFUSED = "profiles are personal: this shared server plans by the venue's must-read only"
+
+
+def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[Plan, str | None]:
+    """The plan (kept per store state) and, when a profile was asked for but refused, why."""
+    state = state_of(request)
+    state.store.get_venue(venue)  # an unknown venue is a 404
+    refused = None
+    if profile and state.off_loopback:
+        profile, refused = None, PROFILE_REFUSED
+    plan = state.cached(("plan", venue, profile, top), lambda: build_plan(state.store, venue, profile, top))
+    return plan, refused
+
+
+@router.get("/venues/{venue}/plan")
+def plan_page(
+    request: Request,
+    venue: str,
+    profile: str | None = Query(None, max_length=60),
+    top: int = Query(DEFAULT_TOP, ge=1, le=200),
+) -> Response:
+    try:
+        plan, refused = _plan(request, venue, profile or None, top)
+    except NotFoundError:
+        raise
+    except ConfnavError as exc:
+        return page(request, "error.html", 409, message=str(exc))
+    name = state_of(request).store.get_venue(venue).name
+    query = "?" + urlencode({"profile": plan.profile, "top": top} if plan.profile else {"top": top})
+    return page(request, "plan.html", plan=plan, venue_name=name, refused=refused, ics_query=query, nav_venue=venue)
+
+
+@router.get("/venues/{venue}/plan.ics")
+def plan_calendar_file(
+    request: Request,
+    venue: str,
+    profile: str | None = Query(None, max_length=60),
+    top: int = Query(DEFAULT_TOP, ge=1, le=200),
+) -> Response:
+    try:
+        plan, _ = _plan(request, venue, profile or None, top)
+    except NotFoundError:
+        raise
+    except ConfnavError as exc:
+        return page(request, "error.html", 409, message=str(exc))
+    return download(plan_calendar(plan), f"{plan.venue}-plan.ics", "text/calendar")
