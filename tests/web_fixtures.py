@@ -92,3 +92,14 @@ def every_page(tab, base_url: str) -> dict[str, str]:  # type: ignore[no-untyped
     for paper_id in ("Ua6zuk0WRH", "YicbFdNTTy"):
         tab.request.post(f"{base_url}/api/lists/phone%20list/papers", data={"id": paper_id})
     return PAGES | {"sub-theme": f"/themes/iclr2021/{subs[0]['id']}", "lists": "/lists?name=phone%20list"}
+
+
+def sparse_store(source: Location, folder: Path) -> Location:
+    """A copy of `source` indexed by the TF-IDF embedder (seconds, no semantic model): for the personal pages,
+    whose recommendations need vectors but not the semantic model's."""
+    from confnav.embed.sparse import SparseEmbedder
+
+    location = clone(source, folder, "sparse")
+    with open_store(location) as store:
+        build_index(store, SparseEmbedder())
+    return location

@@ -29,6 +29,8 @@ JOBS_TABLE = """
 
 PROFILES_STEP = "researcher profiles: their papers (matched or their own texts) and liked or disliked papers"
 PROFILE_TABLES = tuple(schema.BY_NAME[name] for name in ("profiles", "profile_items", "profile_marks"))
+PROFILE_KEYS_STEP = "profile secrets for shared servers: a hash per profile, never the secret itself"
+PROFILE_KEY_TABLES = (schema.BY_NAME["profile_keys"],)
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -233,6 +235,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         """,
     ),
     (11, PROFILES_STEP, schema.ddl("sqlite", PROFILE_TABLES)),
+    (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

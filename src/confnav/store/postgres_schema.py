@@ -9,7 +9,14 @@ These steps are released history; the schema is declared once in schema.py, wher
 from __future__ import annotations
 
 from confnav.store import schema
-from confnav.store.migrations import JOBS_TABLE, PROFILE_TABLES, PROFILES_STEP, Migration
+from confnav.store.migrations import (
+    JOBS_TABLE,
+    PROFILE_KEY_TABLES,
+    PROFILE_KEYS_STEP,
+    PROFILE_TABLES,
+    PROFILES_STEP,
+    Migration,
+)
 
 MIGRATIONS: list[Migration] = [
     (
@@ -166,4 +173,5 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     (5, PROFILES_STEP, schema.ddl("postgres", PROFILE_TABLES)),
+    (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
 ]

@@ -135,6 +135,7 @@ class AppState:
     token: str | None = None
     read_only: bool = False
     location: str | Path = ""
+    shared: bool = False  # reachable from other machines: each profile opens only with its own secret
     _writer: threading.Lock = field(default_factory=threading.Lock)
     _answers: OrderedDict[tuple[object, ...], tuple[object, int]] = field(default_factory=OrderedDict)
     _answer_bytes: int = 0
