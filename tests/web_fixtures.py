@@ -37,6 +37,7 @@ PAGES = {  # one of each page type; the sub-theme and the reading list are added
     "digest": "/reports/iclr2021/digest",
     "stats": "/reports/iclr2021/stats",
     "lists": "/lists",
+    "for-you": "/venues/iclr2021/for-you",
     "error": "/paper/no-such-paper",
 }
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")

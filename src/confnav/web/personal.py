@@ -45,12 +45,13 @@ def _profile_content(state: AppState, name: str) -> tuple[int, list[tuple[str, s
         return 0, []
 
 
-def _hit(recommendation: Recommendation) -> dict[str, object]:
-    """A recommendation as the pages show a hit, with its reason."""
+def _hit(state: AppState, recommendation: Recommendation) -> dict[str, object]:
+    """A recommendation as the pages show a hit (its venue's rating scale, the abstract's start), with its reason."""
     paper = recommendation.paper
     abstract = " ".join((paper.abstract or "").split())
     snippet = abstract if len(abstract) <= SNIPPET else abstract[:SNIPPET].rsplit(" ", 1)[0] + " …"
-    hit = Hit(paper, recommendation.score, None, None, snippet).to_dict()
+    scale = state.store.rating_scales().get(paper.venue)
+    hit = Hit(paper, recommendation.score, None, None, snippet, scale.describe() if scale else None).to_dict()
     return {**hit, "reason": recommendation.reason}
 
 
@@ -186,7 +187,7 @@ def for_you_home(request: Request) -> Response:
     except NotFoundError as exc:
         return page(request, "for_you.html", 404 if chosen_profile(request) else 200, refused=str(exc), **context)
     papers, marks = _profile_content(state, name)
-    shown = page(request, "for_you.html", profile=name, papers=papers, marks=len(marks), **context)
+    shown = page(request, "for_you.html", 200, profile=name, papers=papers, marks=len(marks), **context)
     return _remembered(request, shown, name)
 
 
@@ -203,10 +204,10 @@ def for_you_page(request: Request, venue: str) -> Response:
         return page(request, "for_you.html", 404 if chosen_profile(request) else 200, refused=str(exc), **context)
     notice, hits = None, []
     try:
-        hits = [_hit(r) for r in for_you(state, name, venue)]
+        hits = [_hit(state, r) for r in for_you(state, name, venue)]
     except NotFoundError:
         notice = "start"
     except ConfnavError as exc:
         notice = "start" if not any(_profile_content(state, name)) else str(exc)
-    shown = page(request, "for_you.html", profile=name, hits=hits, notice=notice, **context)
+    shown = page(request, "for_you.html", 200, profile=name, hits=hits, notice=notice, **context)
     return _remembered(request, shown, name)
