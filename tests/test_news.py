@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from confnav.cli import cli
 from confnav.ingest import ingest
+from confnav.personal.access import rotate_secret
 from confnav.personal.feed import atom_feed
 from confnav.store import open_store
 from confnav.web.app import create_app
@@ -163,7 +164,7 @@ def _required_atom_elements(feed: ET.Element) -> None:
         assert entry.find(f"{ATOM}content") is not None or entry.find(f"{ATOM}link[@rel='alternate']") is not None
 
 
-def test_feed_route_on_loopback_and_refused_off_it(watched: Location) -> None:
+def test_feed_route_on_loopback_and_with_its_secret_off_it(watched: Location) -> None:
     ok(watched, "ingest", str(RATINGS), "-q")
     local = TestClient(create_app(watched), base_url="http://127.0.0.1")
     answer = local.get("/feeds/me.atom")
@@ -174,8 +175,14 @@ def test_feed_route_on_loopback_and_refused_off_it(watched: Location) -> None:
     assert any(link.rel == "self" for link in parsed.feed.links)
     assert local.get("/feeds/nobody.atom").status_code == 404
     shared = TestClient(create_app(watched, allowed_hosts=None), base_url="http://example.org")
-    refused = shared.get("/feeds/me.atom")
-    assert refused.status_code == 403 and "reachable from other machines" in refused.json()["error"]
+    assert shared.get("/feeds/me.atom").status_code == 404  # a shared server opens a profile with its secret only
+    with open_store(watched) as store:
+        secret = rotate_secret(store, "me", check=False)
+    opened = shared.get(f"/feeds/me.atom?key={secret}")
+    assert opened.status_code == 200 and feedparser.parse(opened.content).entries
+    with open_store(watched) as store:
+        rotate_secret(store, "me", check=False)
+    assert shared.get(f"/feeds/me.atom?key={secret}").status_code == 404  # the rotated secret no longer opens it
 
 
 def test_hostile_titles_are_escaped_in_the_feed(watched: Location, tmp_path: Path) -> None:

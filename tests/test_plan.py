@@ -316,7 +316,8 @@ def test_plan_page_and_calendar_download(emnlp_db: Path) -> None:
     assert 'filename="emnlp2020-plan.ics"' in calendar.headers["content-disposition"]
     assert len(icalendar.Calendar.from_ical(calendar.content).walk("VEVENT")) >= 1
     assert client.get("/venues/nosuch2020/plan").status_code == 404
-    # A local app reads profiles (this one has none); a shared server never does, and plans by the must-read.
+    # A local app reads profiles (this one has none); a shared server only with the profile's secret, else it
+    # plans by the must-read.
     assert "no profile named" in client.get("/venues/emnlp2020/plan?profile=ana").text
     shared = TestClient(create_app(emnlp_db, read_only=True, allowed_hosts=None), base_url="http://papers.example")
     refused = shared.get("/venues/emnlp2020/plan?profile=ana&top=12")

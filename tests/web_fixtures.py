@@ -37,6 +37,7 @@ PAGES = {  # one of each page type; the sub-theme and the reading list are added
     "digest": "/reports/iclr2021/digest",
     "stats": "/reports/iclr2021/stats",
     "lists": "/lists",
+    "for-you": "/venues/iclr2021/for-you",
     "error": "/paper/no-such-paper",
 }
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
@@ -92,3 +93,14 @@ def every_page(tab, base_url: str) -> dict[str, str]:  # type: ignore[no-untyped
     for paper_id in ("Ua6zuk0WRH", "YicbFdNTTy"):
         tab.request.post(f"{base_url}/api/lists/phone%20list/papers", data={"id": paper_id})
     return PAGES | {"sub-theme": f"/themes/iclr2021/{subs[0]['id']}", "lists": "/lists?name=phone%20list"}
+
+
+def sparse_store(source: Location, folder: Path) -> Location:
+    """A copy of `source` indexed by the TF-IDF embedder (seconds, no semantic model): for the personal pages,
+    whose recommendations need vectors but not the semantic model's."""
+    from confnav.embed.sparse import SparseEmbedder
+
+    location = clone(source, folder, "sparse")
+    with open_store(location) as store:
+        build_index(store, SparseEmbedder())
+    return location

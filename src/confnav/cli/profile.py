@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.common import err, json_option, out, print_json, with_store
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
+from confnav.personal.access import revoke_secret, rotate_secret
 from confnav.personal.news import describe
 from confnav.store.protocols import Store
 
@@ -159,3 +161,29 @@ def profile_export(store: Store, fmt: str, output: Path | None, name: str) -> No
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
+
+
+@profile.command("secret")
+@click.argument("name")
+@click.option("--rotate", is_flag=True, help="Issue a new secret; the old one (and its links and feeds) stop working.")
+@click.option("--revoke", is_flag=True, help="Drop the secret: on a shared server nobody opens the profile.")
+@with_store
+def profile_secret(store: Store, name: str, rotate: bool, revoke: bool) -> None:
+    """The secret that opens a profile on a shared server (`serve` off loopback), shown once when issued."""
+    if rotate and revoke:
+        raise click.UsageError("give --rotate or --revoke, not both")
+    if rotate:
+        secret = rotate_secret(store, name, check=False)
+        click.echo(secret)
+        err.print(
+            f"{name}: new secret (shown once). Open the profile with /for-you?profile={quote(name)}&key=SECRET",
+            style="dim",
+            markup=False,
+        )
+    elif revoke:
+        revoke_secret(store, name)
+        out.print(f"{name}: no secret opens it now", markup=False)
+    else:
+        store.profile_items(name)  # an unknown profile: one line saying so
+        state = "has a secret" if store.profile_key(name) else "has no secret (only served on loopback)"
+        out.print(f"{name} {state}; --rotate issues a new one", markup=False)

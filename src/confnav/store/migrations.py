@@ -35,6 +35,8 @@ NEWS_TABLES = tuple(
 )
 SESSIONS_STEP = "a venue's programme: sessions with their times and rooms, and the papers presented in each"
 SESSION_TABLES = tuple(schema.BY_NAME[name] for name in ("sessions", "session_papers"))
+PROFILE_KEYS_STEP = "profile secrets for shared servers: a hash per profile, never the secret itself"
+PROFILE_KEY_TABLES = (schema.BY_NAME["profile_keys"],)
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -241,6 +243,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (11, PROFILES_STEP, schema.ddl("sqlite", PROFILE_TABLES)),
     (12, NEWS_STEP, schema.ddl("sqlite", NEWS_TABLES)),
     (13, SESSIONS_STEP, schema.ddl("sqlite", SESSION_TABLES)),
+    (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -14,6 +14,8 @@ from confnav.store.migrations import (
     JOBS_TABLE,
     NEWS_STEP,
     NEWS_TABLES,
+    PROFILE_KEY_TABLES,
+    PROFILE_KEYS_STEP,
     PROFILE_TABLES,
     PROFILES_STEP,
     SESSION_TABLES,
@@ -178,4 +180,5 @@ MIGRATIONS: list[Migration] = [
     (5, PROFILES_STEP, schema.ddl("postgres", PROFILE_TABLES)),
     (6, NEWS_STEP, schema.ddl("postgres", NEWS_TABLES)),
     (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
+    (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
 ]

@@ -111,6 +111,42 @@ class ProfileTables:
             )
         return paper
 
+    def unmark_paper(self, name: str, paper_id: str, venue: str | None = None) -> Paper:
+        """Take back a like or dislike (nothing happens when the paper was not marked)."""
+        paper = self.get_paper(paper_id, venue)
+        self._require_profile(name)
+        with self.transaction():
+            self.conn.execute(
+                "DELETE FROM profile_marks WHERE profile = ? AND venue = ? AND paper_id = ?",
+                (name, paper.venue, paper.id),
+            )
+        return paper
+
+    def profile_key(self, name: str) -> str | None:
+        """The hash of the profile's secret; None when the profile has none (or does not exist)."""
+        row = self.conn.execute("SELECT hash FROM profile_keys WHERE profile = ?", (name,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_profile_key(self, name: str, key_hash: str | None, new: bool = False) -> bool:
+        """Keep the hash of a profile's new secret (None: drop it, so that no secret opens the profile); with `new`,
+        only for a profile created here (False, and nothing changed, when the name is taken)."""
+        if not _NAME.match(name):
+            raise ConfnavError(f"profile name {name!r}: use 1-60 letters, digits, '.', '-' or '_'")
+        with self.transaction():
+            exists = self.conn.execute("SELECT 1 FROM profiles WHERE name = ?", (name,)).fetchone() is not None
+            if new and exists:
+                return False
+            if not new and not exists:
+                raise NotFoundError(f"no profile named {name!r}")
+            if new:
+                self.conn.execute("INSERT INTO profiles (name, created) VALUES (?, ?)", (name, _now()))
+            self.conn.execute("DELETE FROM profile_keys WHERE profile = ?", (name,))
+            if key_hash is not None:
+                self.conn.execute(
+                    "INSERT INTO profile_keys (profile, hash, created) VALUES (?, ?, ?)", (name, key_hash, _now())
+                )
+        return True
+
     def profile_marks(self, name: str) -> list[tuple[str, str, str]]:
         """(venue, paper id, mark) of each marked paper, oldest first."""
         self._require_profile(name)

@@ -328,6 +328,15 @@ TABLES: tuple[Table, ...] = (
         indexes=(Index("session_papers_by_paper", ("venue", "paper_id")),),
     ),
     Table(
+        "profile_keys",  # a profile's secret on a shared server: only its hash is kept
+        (
+            _c("profile", references="profiles(name)", cascade=True),
+            _c("hash"),  # "sha256:" and the hex digest of the secret
+            _c("created"),
+        ),
+        ("profile",),
+    ),
+    Table(
         "jobs",
         (
             _c("id"),

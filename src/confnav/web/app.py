@@ -30,6 +30,7 @@ from confnav.web.api import router as api_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.pages import page
 from confnav.web.pages import router as page_router
+from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
@@ -59,10 +60,13 @@ def create_app(
     read_only: bool = False,
     allowed_hosts: Collection[str] | None = LOOPBACK_HOSTS,
     settings: Settings | None = None,
+    shared: bool | None = None,
 ) -> FastAPI:
     """The app over the store at `db` (a file or a postgresql:// URL); `token`, when given, is required for
     every write, and a `read_only` app refuses them all. Requests naming another Host than `allowed_hosts`
-    (None: any) are refused, so a web page whose name resolves to this machine cannot use it."""
+    (None: any) are refused, so a web page whose name resolves to this machine cannot use it. A `shared` app
+    (by default: one answering for any other name than loopback's, directly or behind a proxy) opens each
+    profile only with its secret."""
     settings = (settings or Settings.load()).replace(
         db=str(db),
         write_token=token,
@@ -87,7 +91,9 @@ def create_app(
         redoc_url=None,
         lifespan=lifespan,  # docs pages load assets from a CDN; /openapi.json is served
     )
-    app.state.confnav = AppState(store, Searcher(store), token, read_only, db)
+    if shared is None:
+        shared = allowed_hosts is None or not {h.lower() for h in allowed_hosts} <= LOOPBACK_HOSTS
+    app.state.confnav = AppState(store, Searcher(store), token, read_only, db, shared)
 
     @app.exception_handler(TopicsNotReady)
     async def not_ready(request: Request, exc: TopicsNotReady) -> JSONResponse:
@@ -126,6 +132,7 @@ def create_app(
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
     app.include_router(api_router)
+    app.include_router(personal_router)
     app.include_router(page_router)
     app.include_router(feed_router)
     app.include_router(plan_router)

@@ -6,21 +6,18 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from confnav.personal.feed import atom_feed
+from confnav.web.access import profile_access
 from confnav.web.state import state_of
 
 router = APIRouter()
-OFF_LOOPBACK = (
-    "feeds are served only on this machine (loopback) for now: a profile's news is private, and this server is"
-    " reachable from other machines"
-)
 
 
 @router.get("/feeds/{profile}.atom", response_model=None)
 def profile_feed(request: Request, profile: str) -> Response:
-    """The profile's news as an Atom feed; refused (403) when the server is reachable from other machines."""
+    """The profile's news as an Atom feed; on a shared server only with the profile's secret in the URL
+    (`?key=`), which a feed reader keeps and a rotation revokes."""
     state = state_of(request)
-    if state.off_loopback:
-        return JSONResponse({"error": OFF_LOOPBACK}, status_code=403)
+    profile = profile_access(request, profile)
     if profile not in {name for name, _, _ in state.store.profiles()}:
         return JSONResponse({"error": f"no profile named {profile!r}"}, status_code=404)
     text = atom_feed(state.store, profile, base_url=str(request.base_url))

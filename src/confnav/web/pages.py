@@ -27,6 +27,7 @@ from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
+from confnav.web.access import chosen_profile
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.state import state_of
 
@@ -54,6 +55,8 @@ def mode_switch(path: str, mode: RankMode, explanation: str = "") -> str:
 
 
 def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
+    """A page; its `profile` (whose likes its buttons record) is the one the request chose unless given."""
+    context.setdefault("profile", chosen_profile(request))
     return templates.TemplateResponse(request, template, context, status_code=status)
 
 

@@ -11,12 +11,15 @@ from fastapi.responses import Response
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.plan import Plan, build_plan, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP
+from confnav.web.access import profile_access
 from confnav.web.downloads import download
 from confnav.web.pages import page
 from confnav.web.state import state_of
 
 router = APIRouter()
-PROFILE_REFUSED = "profiles are personal: this shared server plans by the venue's must-read only"
+PROFILE_REFUSED = (
+    "profiles are personal: open your profile's link to plan with it; this plan follows the venue's must-read"
+)
 
 
 def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[Plan, str | None]:
@@ -24,8 +27,11 @@ def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[
     state = state_of(request)
     state.store.get_venue(venue)  # an unknown venue is a 404
     refused = None
-    if profile and state.off_loopback:
-        profile, refused = None, PROFILE_REFUSED
+    if profile:
+        try:
+            profile = profile_access(request, profile)
+        except NotFoundError:
+            profile, refused = None, PROFILE_REFUSED
     plan = state.cached(("plan", venue, profile, top), lambda: build_plan(state.store, venue, profile, top))
     return plan, refused
 

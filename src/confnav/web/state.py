@@ -37,13 +37,6 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 log = logging.getLogger("confnav.web")
 
 
-def loopback_only(settings: Settings) -> bool:
-    """Whether the server answers only for loopback names (a local app, not a shared server): only then may a
-    request read a person's profile."""
-    hosts = settings.allowed_hosts
-    return hosts is not None and set(hosts) <= LOOPBACK_HOSTS
-
-
 class WriteForbidden(ConfnavError):
     """A write without the token printed at start-up (only required off loopback), or to a read-only server."""
 
@@ -143,6 +136,7 @@ class AppState:
     token: str | None = None
     read_only: bool = False
     location: str | Path = ""
+    shared: bool = False  # reachable from other machines: each profile opens only with its own secret
     _writer: threading.Lock = field(default_factory=threading.Lock)
     _answers: OrderedDict[tuple[object, ...], tuple[object, int]] = field(default_factory=OrderedDict)
     _answer_bytes: int = 0
@@ -198,11 +192,6 @@ class AppState:
         if found is not None:
             return found  # type: ignore[return-value]
         return await anyio.to_thread.run_sync(self.cached, key, compute, searched)
-
-    @property
-    def off_loopback(self) -> bool:
-        """Whether other machines can reach this server: it answers for a Host name that is not this machine's."""
-        return not loopback_only(self.store.settings)
 
     def check_write(self, request: Request) -> None:
         """Writes need the start-up token when the app is reachable from other machines; none on a read-only one."""

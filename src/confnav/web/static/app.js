@@ -28,9 +28,74 @@ function renderHits(list, hits, first) {
     (hit.snippet || "").split("**").forEach((part, i) => snippet.append(i % 2 ? el("mark", {}, part) : document.createTextNode(part)));
     const add = el("button", { type: "button", class: "add-hit", "data-id": hit.id, "data-venue": hit.venue,
       "aria-label": `Add “${hit.title}” to the reading list` }, "+ reading list");
-    item.append(link, badge, authors, meta, snippet, add);
+    item.append(link, badge, authors, meta, snippet, add, document.createTextNode(" "), markButtons(hit));
     list.append(item);
   }
+}
+
+// "Like" / "Not for me" on a hit or a paper page (as templates/_marks.html draws them).
+function markButtons(hit) {
+  const span = el("span", { class: "marks" });
+  for (const [mark, text, label] of [["like", "Like", "Like"], ["dislike", "Not for me", "Not for me:"]]) {
+    if (mark === "dislike") span.append(document.createTextNode(" "));
+    span.append(el("button", { type: "button", class: "mark", "data-mark": mark, "data-id": hit.id, "data-venue": hit.venue,
+      "data-title": hit.title, "aria-pressed": String(marked[markKey(hit.venue, hit.id)] === mark), "aria-label": `${label} “${hit.title}”` }, text));
+  }
+  return span;
+}
+
+const marked = {};  // "venue\nid" → "like" | "dislike": the profile's marks, read once per page
+const markKey = (venue, id) => `${venue}\n${id}`;
+
+function showMarks() {
+  document.querySelectorAll("button.mark").forEach((b) =>
+    b.setAttribute("aria-pressed", String(marked[markKey(b.dataset.venue, b.dataset.id)] === b.dataset.mark)));
+}
+
+// Marks go to the page's profile (the one this browser chose; on a shared server, opened by its link):
+// a press likes or dislikes, a second press on the pressed button takes the mark back.
+function setupMarks() {
+  const profile = document.body.dataset.profile;
+  const status = document.getElementById("mark-status");
+  const say = (text) => { if (status) status.textContent = text; };
+  const base = profile ? `/api/profiles/${encodeURIComponent(profile)}/marks` : "";
+  if (profile && document.querySelector("button.mark")) {
+    fetch(base).then((r) => (r.ok ? r.json() : { marks: [] })).then((data) => {
+      for (const m of data.marks) marked[markKey(m.venue, m.id)] = m.mark;
+      showMarks();
+    }).catch(() => {});
+  }
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("button.mark");
+    if (!button) return;
+    if (!profile) { say("Open your profile's link first (or create a profile on the For you page)."); return; }
+    const { id, venue, mark, title } = button.dataset;
+    const undo = button.getAttribute("aria-pressed") === "true";
+    try {
+      if (undo) {
+        await postJSON(`${base}/${encodeURIComponent(id)}?venue=${encodeURIComponent(venue)}`, null, "DELETE");
+        delete marked[markKey(venue, id)];
+      } else {
+        await postJSON(base, { id, venue, mark });
+        marked[markKey(venue, id)] = mark;
+      }
+      showMarks();
+      say(undo ? `Mark taken back: “${title}”.` : `${mark === "like" ? "Liked" : "Not for you"}: “${title}”. For you learns from it.`);
+    } catch (error) { say(error.message); }
+  });
+  const form = document.getElementById("new-profile");
+  if (!form) return;
+  const made = document.getElementById("new-profile-status");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = document.getElementById("new-profile-name").value.trim();
+    try {
+      const data = await postJSON("/api/profiles", name ? { name } : {});
+      const link = new URL(data.link, location.href).href;
+      made.replaceChildren(document.createTextNode(`Profile “${data.name}” is yours. Keep its link, shown only now: `),
+        el("a", { href: link }, link));
+    } catch (error) { made.textContent = error.message; }
+  });
 }
 
 // "+ reading list" on any hit: adds the paper to the list named in the page's list box (default "to read").
@@ -167,4 +232,4 @@ function setupKeys() {
   });
 }
 
-document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); setupHitLists(); setupKeys(); });
+document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); setupHitLists(); setupMarks(); setupKeys(); });

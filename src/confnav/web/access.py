@@ -1,0 +1,81 @@
+"""Which profile a request may read and change: the one check every profile route makes.
+
+Locally (served on loopback) the profile is the one named (in the path, `?profile=` or the profile cookie), else
+the default `me`, and no secret is asked. On a shared server (reachable from other machines, see `create_app`)
+a profile opens only with its own secret, given as `?key=SECRET` (a capability link; a page turns it into an
+HttpOnly, SameSite=Strict cookie) or that cookie; a wrong or missing key, an unknown profile and a profile without
+a secret are all answered the same 404, so that nobody learns which names exist.
+
+Any route that reads or writes a profile's data (its items, marks, notes, recommendations, its feed) starts with
+
+    name = profile_access(request, profile)  # NotFoundError (404) unless this request may open it
+
+e.g. an Atom feed a feed reader fetches as `/feeds/alice.atom?key=SECRET`:
+
+    @router.get("/feeds/{profile}.atom")
+    def feed(request: Request, profile: str) -> Response:
+        name = profile_access(request, profile)
+        ...
+
+Writes also pass `AppState.writing` first (the server's read-only setting and write token). Rotating a profile's
+secret (`POST /api/profiles/{name}/secret`, `confnav profile secret NAME --rotate`) closes every old link and feed.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote, unquote
+
+from fastapi import Request, Response
+
+from confnav.errors import NotFoundError
+from confnav.personal import DEFAULT_PROFILE
+from confnav.personal.access import verify_secret
+from confnav.web.state import state_of
+
+PROFILE_COOKIE = "confnav_profile"  # the chosen profile's name (not a secret)
+KEY_COOKIE = "confnav_key"  # the chosen profile's secret, on a shared server
+COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+MAX_NAME = 60
+
+
+def is_shared(request: Request) -> bool:
+    return state_of(request).shared
+
+
+def chosen_profile(request: Request, named: str | None = None) -> str:
+    """The profile a request means: `named`, else `?profile=`, else the profile cookie, else `me` locally (on a
+    shared server '' : there is no default profile there). Nothing is checked here."""
+    name = named or request.query_params.get("profile") or unquote(request.cookies.get(PROFILE_COOKIE, ""))
+    name = name.strip()[:MAX_NAME]
+    return name or ("" if is_shared(request) else DEFAULT_PROFILE)
+
+
+def given_key(request: Request) -> str | None:
+    """The secret a request carries: `?key=` first (a capability link, a feed URL), else the key cookie."""
+    return request.query_params.get("key") or request.cookies.get(KEY_COOKIE) or None
+
+
+def profile_access(request: Request, named: str | None = None) -> str:
+    """The name of the profile this request may read and change (see the module's text), else NotFoundError."""
+    name = chosen_profile(request, named)
+    if not is_shared(request):
+        return name
+    if not name:
+        raise NotFoundError("no profile chosen: open your profile's link, or create a profile on the For you page")
+    if not verify_secret(state_of(request).store, name, given_key(request)):
+        raise NotFoundError(f"no profile {name!r} opens with this key: open the profile's link (…?key=…) again")
+    return name
+
+
+def remember(request: Request, response: Response, name: str, secret: str | None = None) -> None:
+    """Keep the chosen profile (and on a shared server its secret) in HttpOnly, SameSite=Strict cookies."""
+    secure = request.url.scheme == "https"
+    options = {"max_age": COOKIE_AGE, "path": "/", "httponly": True, "samesite": "strict", "secure": secure}
+    response.set_cookie(PROFILE_COOKIE, quote(name, safe=""), **options)  # type: ignore[arg-type]
+    if secret is not None:
+        response.set_cookie(KEY_COOKIE, secret, **options)  # type: ignore[arg-type]
+
+
+def capability_link(name: str, secret: str) -> str:
+    """The link that opens a profile in a browser (and sets its cookies)."""
+    return f"/for-you?profile={quote(name, safe='')}&key={quote(secret, safe='')}"

@@ -1,0 +1,61 @@
+"""In headless Chromium: a paper liked from a search hit (by keyboard) changes the venue's For you page, whose
+papers say why they are there; a second press takes the like back. axe-core finds nothing on the pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web_fixtures import LAPTOP, SHOTS, needs_chromium
+
+pytestmark = needs_chromium
+TITLE = "Rethinking Attention with Performers"
+
+
+@pytest.fixture
+def tab(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_a_like_on_a_hit_changes_for_you(tab, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    from axe_playwright_python.sync_playwright import Axe
+
+    tab.goto(f"{base_url}/")
+    tab.click("text=For you")
+    tab.click("main a[href='/venues/iclr2021/for-you']")
+    assert tab.locator("#for-you-start").is_visible()  # nothing to go on yet
+    assert tab.locator("nav a[href='/venues/iclr2021/for-you']").count() == 1  # the venue's nav links it
+
+    tab.goto(f"{base_url}/search?q={TITLE.replace(' ', '+')}&venue=iclr2021")
+    hit = tab.locator("#hits li").first
+    assert hit.locator(".title").inner_text() == TITLE
+    like = hit.locator("button.mark[data-mark='like']")
+    like.focus()
+    tab.keyboard.press("Enter")
+    tab.wait_for_selector("#mark-status:has-text('Liked')")
+    assert like.get_attribute("aria-pressed") == "true"
+
+    tab.goto(f"{base_url}/venues/iclr2021/for-you")
+    suggested = tab.locator("#hits li")
+    assert suggested.count() == 30 and tab.locator("#for-you-start").count() == 0
+    assert tab.locator("#hits li .reason").first.inner_text() == f"Close to your '{TITLE}' (2021)"
+    assert TITLE not in tab.locator("#hits li a.title").all_inner_texts()  # a liked paper is not suggested again
+    violations = Axe().run(tab).response["violations"]
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+    tab.screenshot(path=str(SHOTS / "for-you-laptop.png"), full_page=True)
+    first = suggested.first.locator(".title").inner_text()
+
+    tab.goto(f"{base_url}/paper/Ua6zuk0WRH")  # the paper page shows the like, and a press takes it back
+    pressed = tab.locator(".your-mark button.mark[data-mark='like']")
+    tab.wait_for_function("document.querySelector(\".your-mark button.mark[data-mark='like']\").ariaPressed === 'true'")
+    pressed.press(" ")
+    tab.wait_for_selector("#mark-status:has-text('Mark taken back')")
+    assert pressed.get_attribute("aria-pressed") == "false"
+    tab.goto(f"{base_url}/venues/iclr2021/for-you")
+    assert tab.locator("#for-you-start").is_visible() and first not in tab.inner_text("main")
+    assert tab.locator("#hits li").count() == 0
