@@ -38,11 +38,13 @@ check: $(VENV)/.dev
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	rm -rf .test-runs/check && mkdir -p .test-runs
 	PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q -m "not semantic and not browser and not slow" --durations=10 \
-		--basetemp=.test-runs/check
+		-n 2 --dist loadfile --basetemp=.test-runs/check
 	$(BIN)/mypy
 
 # The tests on SQLite, and at the same time (one per core) the tests that use a store again on PostgreSQL
 # (pgserver), whose report is printed after the first; the two share the semantic model's vectors of the corpus.
+# The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
+# (tests/test_web_*.py), so they run on SQLite only.
 test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
@@ -50,7 +52,8 @@ test: $(VENV)/.dev /usr/bin/chromium
 	$(BIN)/mypy
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
-	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q --durations=15 -p no:cacheprovider --basetemp=.test-runs/postgres \
+	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
+		--basetemp=.test-runs/postgres \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
 	$(BIN)/pytest -q --durations=15 --basetemp=.test-runs/sqlite; sqlite=$$?; \
 	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \

@@ -22,8 +22,8 @@ PROFILE_REFUSED = (
 )
 
 
-def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[Plan, str | None]:
-    """The plan (kept per store state) and, when a profile was asked for but refused, why."""
+def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[Plan, str | None] | Response:
+    """The plan (kept per store state) and, when a profile was asked for but refused, why; or the error page."""
     state = state_of(request)
     state.store.get_venue(venue)  # an unknown venue is a 404
     refused = None
@@ -32,7 +32,12 @@ def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[
             profile = profile_access(request, profile)
         except NotFoundError:
             profile, refused = None, PROFILE_REFUSED
-    plan = state.cached(("plan", venue, profile, top), lambda: build_plan(state.store, venue, profile, top))
+    try:
+        plan = state.cached(("plan", venue, profile, top), lambda: build_plan(state.store, venue, profile, top))
+    except NotFoundError:
+        raise
+    except ConfnavError as exc:  # a venue that cannot be planned (no papers to rank): said on the page
+        return page(request, "error.html", 409, message=str(exc))
     return plan, refused
 
 
@@ -43,12 +48,10 @@ def plan_page(
     profile: str | None = Query(None, max_length=60),
     top: int = Query(DEFAULT_TOP, ge=1, le=200),
 ) -> Response:
-    try:
-        plan, refused = _plan(request, venue, profile or None, top)
-    except NotFoundError:
-        raise
-    except ConfnavError as exc:
-        return page(request, "error.html", 409, message=str(exc))
+    planned = _plan(request, venue, profile or None, top)
+    if isinstance(planned, Response):
+        return planned
+    plan, refused = planned
     name = state_of(request).store.get_venue(venue).name
     query = "?" + urlencode({"profile": plan.profile, "top": top} if plan.profile else {"top": top})
     return page(request, "plan.html", plan=plan, venue_name=name, refused=refused, ics_query=query, nav_venue=venue)
@@ -61,10 +64,7 @@ def plan_calendar_file(
     profile: str | None = Query(None, max_length=60),
     top: int = Query(DEFAULT_TOP, ge=1, le=200),
 ) -> Response:
-    try:
-        plan, _ = _plan(request, venue, profile or None, top)
-    except NotFoundError:
-        raise
-    except ConfnavError as exc:
-        return page(request, "error.html", 409, message=str(exc))
-    return download(plan_calendar(plan), f"{plan.venue}-plan.ics", "text/calendar")
+    planned = _plan(request, venue, profile or None, top)
+    if isinstance(planned, Response):
+        return planned
+    return download(plan_calendar(planned[0]), f"{planned[0].venue}-plan.ics", "text/calendar")
