@@ -64,7 +64,7 @@ def fetch_openreview(
     With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`).
     """
     progress = progress or Silent()
-    client = client or OpenReviewClient.from_settings(settings or Settings.load(), progress=progress)
+    client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
     path = snapshot or default_snapshot(store_path, "openreview", venue_id)
     entries, newest = read_snapshot(path)
     info = client.venue(venue_id)
@@ -112,7 +112,7 @@ def fetch_paperlists(
     """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested."""
     parsed = Venue.parse(venue)
     folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
-    client = http or HttpClient(base_url or (settings or Settings.load()).paperlists_url)
+    client = http or HttpClient(base_url or (settings or Settings()).paperlists_url)
     try:
         data = client.get(f"/{folder}/{folder}{parsed.year}.json")
     except FetchError as exc:
