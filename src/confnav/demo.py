@@ -14,7 +14,7 @@ from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.verify import VerificationError, verify_text
 from confnav.settings import Settings
-from confnav.store import SqliteStore
+from confnav.store import SqlStore, open_store
 from confnav.topics import ensure_topics
 
 DEMO_FILE = "iclr2021-paperlist-page1.md"
@@ -37,14 +37,16 @@ class Demo:
     reports: list[Path] = field(default_factory=list)
 
 
-def build_demo(folder: Path | None = None, progress: Progress | None = None) -> Demo:
-    """Build a fresh demo store from the bundled page (an earlier demo store is replaced)."""
-    folder = folder or Settings.load().cache_dir
+def build_demo(folder: Path | None = None, progress: Progress | None = None, settings: Settings | None = None) -> Demo:
+    """Build a fresh demo store from the bundled page (an earlier demo store is replaced) in `folder`, else the
+    settings' cache folder, with the steps the settings choose (None: the defaults, not the environment's)."""
+    settings = settings or Settings()
+    folder = folder or settings.cache_dir
     folder.mkdir(parents=True, exist_ok=True)
     db_path = folder / "demo.db"
     db_path.unlink(missing_ok=True)
-    embedder, notice = choose_embedder()
-    with SqliteStore(db_path) as store:
+    embedder, notice = choose_embedder(settings.steps.embedder)
+    with open_store(db_path, create=True, settings=settings) as store:
         result = ingest(store, [demo_data_path()], venue=DEMO_VENUE, progress=progress)
         indexed = build_index(store, embedder, progress=progress)
         ensure_topics(store, DEMO_VENUE, progress=progress)
@@ -52,7 +54,7 @@ def build_demo(folder: Path | None = None, progress: Progress | None = None) -> 
     return Demo(db_path=db_path, ingest=result, index=indexed, notice=notice, reports=reports)
 
 
-def write_overview(store: SqliteStore, venue: str, stem: Path) -> list[Path]:
+def write_overview(store: SqlStore, venue: str, stem: Path) -> list[Path]:
     """Write the verified overview of a venue as `stem.md` and `stem.html`."""
     report = build_overview(store, venue)
     written = []

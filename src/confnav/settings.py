@@ -43,7 +43,28 @@ _SOURCES: dict[str, tuple[str, str, str]] = {
     "openalex_url": ("CONFNAV_OPENALEX_URL", "services", "openalex_url"),
     "openalex_api_key": ("OPENALEX_API_KEY", "", ""),
 }
+STEP_KINDS = ("embedder", "index", "clusterer", "labeler", "layout", "ranker", "summarizer")
 SECRETS = frozenset({"llm_api_key", "openreview_token", "openreview_password", "s2_api_key", "openalex_api_key"})
+
+
+@dataclass(frozen=True)
+class Steps:
+    """Which step of each kind to use: a registered name or `package.module:Class`; None keeps the default.
+
+    Read from the config file's `[steps]` table and `CONFNAV_STEP_<KIND>` variables; the names are checked
+    against the step registries when a `Navigator` is built (this module is below them)."""
+
+    embedder: str | None = None
+    index: str | None = None
+    clusterer: str | None = None
+    labeler: str | None = None
+    layout: str | None = None
+    ranker: str | None = None
+    summarizer: str | None = None
+
+    def chosen(self) -> dict[str, str]:
+        """The kinds given a name, with that name."""
+        return {kind: name for kind, name in dataclasses.asdict(self).items() if name is not None}
 
 
 @dataclass(frozen=True)
@@ -71,13 +92,14 @@ class Settings:
     read_only: bool = False
     write_token: str | None = None
     allowed_hosts: tuple[str, ...] | None = None
+    steps: Steps = Steps()
 
     @classmethod
     def load(
         cls, env: Mapping[str, str] | None = None, config_file: str | Path | None = None, **flags: Any
     ) -> Settings:
         """Settings from flags (None means not given), the environment and the config file
-        (`config_file`, else `$CONFNAV_CONFIG`)."""
+        (`config_file`, else `$CONFNAV_CONFIG`). A `steps` flag (a `Steps`) overrides the chosen steps kind by kind."""
         env = os.environ if env is None else env
         config_path = (
             Path(config_file) if config_file else Path(env["CONFNAV_CONFIG"]) if env.get("CONFNAV_CONFIG") else None
@@ -90,6 +112,8 @@ class Settings:
                 value = env.get(str(named))
             if value:
                 values[name] = str(value).rstrip("/") if name.endswith("_url") else str(value)
+        given = flags.pop("steps", None)
+        values["steps"] = _steps(env, tables.get("steps", {}), config_path, given)
         values.update({name: value for name, value in flags.items() if value is not None})
         return cls(**values)
 
@@ -107,6 +131,7 @@ class Settings:
         values["config_file"] = Path(values["config_file"]) if values.get("config_file") else None
         if values.get("allowed_hosts") is not None:
             values["allowed_hosts"] = tuple(values["allowed_hosts"])
+        values["steps"] = Steps(**values.get("steps", {}))
         return cls(**values)
 
     def hand_to_workers(self) -> Path:
@@ -141,6 +166,20 @@ def _cache_dir(env: Mapping[str, str]) -> Path:
     if explicit := env.get("CONFNAV_CACHE"):
         return Path(explicit)
     return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "confnav"
+
+
+def _steps(env: Mapping[str, str], table: dict[str, Any], path: Path | None, given: Steps | None) -> Steps:
+    """The chosen steps: a flag's, then `$CONFNAV_STEP_<KIND>`, then the config file's `[steps]` table."""
+    for kind, name in table.items():
+        if kind not in STEP_KINDS:
+            raise ConfnavError(f"{path}: [steps] {kind}: not a kind of step; known: {', '.join(STEP_KINDS)}")
+        if not isinstance(name, str) or not name.strip():
+            raise ConfnavError(f'{path}: [steps] {kind}: give a step name as text, e.g. "package.module:Class"')
+    flagged = given.chosen() if given else {}
+    names = {
+        kind: flagged.get(kind) or env.get(f"CONFNAV_STEP_{kind.upper()}") or table.get(kind) for kind in STEP_KINDS
+    }
+    return Steps(**{kind: name.strip() if name else None for kind, name in names.items()})
 
 
 def _read_config(path: Path | None) -> dict[str, dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from confnav import __version__
-from confnav.cli.common import ConfnavGroup
+from confnav.cli.common import ConfnavGroup, cli_navigator
 
 
 @click.group(cls=ConfnavGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,6 +14,7 @@ from confnav.cli.common import ConfnavGroup
 @click.option("--json", "as_json", is_flag=True, help="JSON output for every verb that has it.")
 def cli(db: str | None, as_json: bool) -> None:
     """confnav: a trustworthy navigator for a conference's papers. Global options may come before the verb."""
+    cli_navigator()  # settings read and chosen steps checked once, before the verb runs
 
 
 from confnav.cli import export, fetch, news, papers, plan, profile, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs

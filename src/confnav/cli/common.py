@@ -15,9 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
+from confnav.navigator import Navigator
 from confnav.rank.mode import MODE_NAMES, parse_mode
 from confnav.settings import Settings
-from confnav.store import DEFAULT_DB, PaperFilter, open_store
+from confnav.store import DEFAULT_DB, PaperFilter
 
 F = TypeVar("F", bound=Callable[..., Any])
 out = Console(highlight=False, soft_wrap=True)
@@ -124,24 +125,31 @@ def print_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def cli_settings() -> Settings:
-    """The settings of this run of the command, read once from the environment and config file (the root
-    command keeps them; the verbs' own flags are applied where they are read)."""
+def cli_navigator() -> Navigator:
+    """This run's navigator: the settings read once from the environment and config file, the chosen steps
+    checked, and the store a verb opens (the root command keeps it; a verb's own flags apply where read)."""
     context = click.get_current_context(silent=True)
     root = context.find_root() if context else None
-    if root is None:
-        return Settings.load()
-    if not isinstance(root.obj, Settings):
-        root.obj = Settings.load()
-    return root.obj
+    if root is not None and isinstance(root.obj, Navigator):
+        return root.obj
+    navigator = Navigator(Settings.load())
+    if root is not None:
+        root.obj = navigator
+    return navigator
+
+
+def cli_settings() -> Settings:
+    """The settings of this run (the navigator's)."""
+    return cli_navigator().settings
 
 
 def with_store(func: F, create: bool = False) -> F:
-    """Open the store named by --db (it must exist unless `create`), pass it as `store`, close it afterwards."""
+    """Open the store named by --db (it must exist unless `create`) through the run's navigator, pass it as
+    `store`, close it afterwards."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, db: str | None, **kwargs: Any) -> Any:
-        with open_store(db or root_option("db"), create, settings=cli_settings()) as store:
+        with cli_navigator().opened(db or root_option("db"), create) as store:
             return func(*args, store=store, **kwargs)
 
     return store_options(wrapper)  # type: ignore[return-value]

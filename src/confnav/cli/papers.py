@@ -11,6 +11,7 @@ from confnav.cli import cli
 from confnav.cli.common import (
     DECISION_HELP,
     RichProgress,
+    cli_navigator,
     json_option,
     out,
     print_json,
@@ -264,7 +265,7 @@ def _citations(paper: Paper) -> str:
 def demo(quiet: bool, then_serve: bool) -> None:
     """Build a navigator for the bundled ICLR 2021 sample page and print a summary."""
     with RichProgress(quiet) as progress:
-        built = build_demo(progress=progress)
+        built = build_demo(progress=progress, settings=cli_navigator().settings)
     if built.notice:
         click.echo(f"note: {built.notice}", err=True)
     with SqliteStore(built.db_path) as store:

@@ -7,8 +7,16 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, mode_option, out, print_json, themes_with_progress, with_store
-from confnav.rank import RankMode, WeightedRanker, load_weights
+from confnav.cli.common import (
+    cli_navigator,
+    json_option,
+    mode_option,
+    out,
+    print_json,
+    themes_with_progress,
+    with_store,
+)
+from confnav.rank import RankMode, load_weights
 from confnav.rank.external import import_external
 from confnav.rank.profile import blend_with_profile
 from confnav.store.protocols import Store
@@ -39,7 +47,7 @@ def rank(
     it opened) or looking back (led by citations; the default when the venue has citation counts)."""
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # without an index the ranking says what is missing
-    ranking = WeightedRanker(load_weights(weights), mode=mode).rank(store, venue, theme=theme)
+    ranking = cli_navigator().ranker(load_weights(weights), mode=mode).rank(store, venue, theme=theme)
     papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
     papers = papers[:top]
     if as_json:

@@ -11,7 +11,7 @@ from rich.table import Table as RichTable
 from confnav.cli import cli
 from confnav.cli.common import (
     F,
-    cli_settings,
+    cli_navigator,
     json_option,
     mode_option,
     out,
@@ -28,7 +28,6 @@ from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report, stats_json, stats_tables, venue_notes
 from confnav.reports.verify import VerificationError, verify_file, verify_text
 from confnav.store.protocols import Store
-from confnav.summarize.llm import make_summarizer
 
 
 @cli.command()
@@ -38,7 +37,7 @@ from confnav.summarize.llm import make_summarizer
 @with_store
 def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
-    result = make_summarizer(cli_settings()).tldr(store.get_paper(paper_id, venue))
+    result = cli_navigator().summarizer().tldr(store.get_paper(paper_id, venue))
     if as_json:
         print_json(result.to_dict())
     else:
@@ -98,8 +97,15 @@ def report_overview(
     config = load_venue_config(venue_config)
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # the overview says what is missing
+    navigator = cli_navigator()
     built = build_overview(
-        store, venue, summarizer=make_summarizer(cli_settings()), per_theme=per_theme, config=config, mode=mode
+        store,
+        venue,
+        summarizer=navigator.summarizer(),
+        ranker=navigator.ranker(mode=mode),
+        per_theme=per_theme,
+        config=config,
+        mode=mode,
     )
     _write(built, fmt, output, store)
 
@@ -123,9 +129,16 @@ def report_digest(
 ) -> None:
     """Must-read digest: the top papers with TL;DR, authors, decision and why each is there (at the conference
     or looking back)."""
-    summarizer = make_summarizer(cli_settings())
+    navigator = cli_navigator()
     built = build_digest(
-        store, store.pick_venue(venue), top=top, theme=theme, like=like, summarizer=summarizer, mode=mode
+        store,
+        store.pick_venue(venue),
+        top=top,
+        theme=theme,
+        like=like,
+        summarizer=navigator.summarizer(),
+        ranker=navigator.ranker(mode=mode),
+        mode=mode,
     )
     _write(built, fmt, output, store)
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, filter_options, json_option, out, print_json, with_store
-from confnav.embed import choose_embedder
+from confnav.cli.common import RichProgress, cli_navigator, filter_options, json_option, out, print_json, with_store
 from confnav.index import build_index
 from confnav.personal import recommend_for
 from confnav.search.engine import Searcher
@@ -34,7 +33,7 @@ from confnav.store.protocols import Store
 @with_store
 def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
-    embedder, notice = choose_embedder(model)
+    embedder, notice = cli_navigator().embedder(model)
     if notice:
         click.echo(f"note: {notice}", err=True)
     with RichProgress(quiet) as progress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json
+from confnav.cli.common import cli_settings, json_option, out, print_json
 from confnav.store import describe, is_postgres, open_store
 from confnav.store.copy import copy_store
 
@@ -19,7 +19,11 @@ def copy_cmd(source: str, target: str, as_json: bool) -> None:
 
     Each is a store file or a postgresql:// URL; the row counts are compared before anything is committed.
     """
-    with open_store(source) as src, open_store(target, create=not is_postgres(target)) as dst:
+    settings = cli_settings()
+    with (
+        open_store(source, settings=settings) as src,
+        open_store(target, create=not is_postgres(target), settings=settings) as dst,
+    ):
         result = copy_store(src, dst)
     if as_json:
         print_json(result.to_dict())

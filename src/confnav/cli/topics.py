@@ -7,7 +7,16 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, err, json_option, out, print_json, themes_with_progress, with_store
+from confnav.cli.common import (
+    RichProgress,
+    cli_navigator,
+    err,
+    json_option,
+    out,
+    print_json,
+    themes_with_progress,
+    with_store,
+)
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
@@ -33,7 +42,8 @@ def topics(
     """Themes of a venue with labels, sizes and acceptance (built on first use, then kept)."""
     venue = store.pick_venue(venue)
     with RichProgress(quiet) as progress:
-        ensure_topics(store, venue, progress=progress, rebuild=rebuild, themes=themes)
+        builder = cli_navigator().topic_builder()
+        ensure_topics(store, venue, builder, progress=progress, rebuild=rebuild, themes=themes)
     facts = theme_facts(store, venue, level)
     if as_json:
         print_json([f.to_dict() for f in facts])

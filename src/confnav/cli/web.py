@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import cli_settings, root_option, store_options
+from confnav.cli.common import cli_navigator, root_option, store_options
 from confnav.errors import MissingExtraError
 from confnav.store import open_store
 
@@ -33,11 +33,9 @@ from confnav.store import open_store
 )
 def serve(db: str | None, host: str, port: int, workers: int, read_only: bool, allow_hosts: tuple[str, ...]) -> None:
     """Serve the navigator in the browser: search, papers, map, themes, reports, reading lists."""
-    settings = cli_settings()
+    settings = cli_navigator().settings
     location = db or root_option("db") or settings.db
-    with open_store(
-        location, read_only=read_only, settings=settings
-    ):  # a missing or unreadable store is one clear line, first
+    with open_store(location, read_only=read_only, settings=settings):  # a missing or unreadable store: one line, first
         pass
     run_server(location, host, port, workers, read_only, allow_hosts)
 
@@ -45,8 +43,9 @@ def serve(db: str | None, host: str, port: int, workers: int, read_only: bool, a
 def run_server(
     db: Path | str, host: str, port: int, workers: int = 1, read_only: bool = False, allow_hosts: tuple[str, ...] = ()
 ) -> None:
+    """Serve the store at `db` with this run's settings (the app builds its own navigator from them)."""
     try:
         from confnav.web.app import serve as serve_app
     except ImportError:
         raise MissingExtraError("the web app", "web") from None
-    serve_app(db, host, port, workers, read_only, allow_hosts)
+    serve_app(db, host, port, workers, read_only, allow_hosts, settings=cli_navigator().settings)

@@ -66,7 +66,7 @@ def fetch_openreview(
     `watcher` hears of the papers the ingest added or changed.
     """
     progress = progress or Silent()
-    client = client or OpenReviewClient.from_settings(settings or Settings.load(), progress=progress)
+    client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
     path = snapshot or default_snapshot(store_path, "openreview", venue_id)
     entries, newest = read_snapshot(path)
     info = client.venue(venue_id)
@@ -116,7 +116,7 @@ def fetch_paperlists(
     hears of the papers added or changed)."""
     parsed = Venue.parse(venue)
     folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
-    client = http or HttpClient(base_url or (settings or Settings.load()).paperlists_url)
+    client = http or HttpClient(base_url or (settings or Settings()).paperlists_url)
     try:
         data = client.get(f"/{folder}/{folder}{parsed.year}.json")
     except FetchError as exc:

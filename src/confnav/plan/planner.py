@@ -11,7 +11,7 @@ from typing import Protocol
 from confnav.model import Paper, Session
 from confnav.personal import recommend_for
 from confnav.personal.recommend import RecommendStore
-from confnav.rank import WeightedRanker
+from confnav.rank import make_ranker
 from confnav.store.protocols import AnalysisStore, ScheduleStore
 
 DEFAULT_TOP = 20
@@ -97,7 +97,7 @@ def must_read(store: PlanStore, venue: str, profile: str | None, top: int) -> li
         found = recommend_for(store, profile, venue, limit=top)
         themes = _themes_of(store, venue)
         return [PlannedPaper(r.paper, n, r.reason, themes.get(r.paper.id)) for n, r in enumerate(found, start=1)]
-    ranked = WeightedRanker().rank(store, venue).papers[:top]
+    ranked = make_ranker(store.settings).rank(store, venue).papers[:top]
     return [PlannedPaper(r.paper, n, "; ".join(r.reasons[:2]), r.theme) for n, r in enumerate(ranked, start=1)]
 
 

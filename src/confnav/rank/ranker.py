@@ -28,6 +28,7 @@ from confnav.rank.reasons import add_tldrs, explanation, reasons
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
 from confnav.rank.weights import weight_of, weights_for
 from confnav.registry import Registry
+from confnav.settings import Settings
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.stored import stored_tldrs
 from confnav.summarize.tldr import ExtractiveSummarizer
@@ -215,3 +216,12 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
 
 RANKERS: Registry[Ranker] = Registry("ranker", ("rank",))
 RANKERS.register("weighted", WeightedRanker)
+DEFAULT_RANKER = "weighted"
+
+
+def make_ranker(
+    settings: Settings, weights: dict[str, float] | None = None, mode: RankMode | str | None = None
+) -> Ranker:
+    """The ranker the settings choose (`steps.ranker`, else weighted), made with `weights` and `mode` (a plugged
+    `module:Class` is called with those two keywords, as WeightedRanker is)."""
+    return RANKERS.create(settings.steps.ranker or DEFAULT_RANKER, weights=weights, mode=mode)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confnav.rank import RankMode, WeightedRanker
+from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.profile import blend_with_profile
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.base import Summarizer
-from confnav.summarize.stored import venue_summarizer
+from confnav.summarize.llm import summarizer_for
 
 
 def build_digest(
@@ -23,12 +23,14 @@ def build_digest(
     like: Sequence[str] = (),
     summarizer: Summarizer | None = None,
     mode: RankMode | str | None = None,
+    ranker: Ranker | None = None,
 ) -> Report:
     """The top papers in a ranking mode (None: the venue's default); the mode and what it reads are said once,
-    in the introduction, and each paper's note gives only its own reasons."""
+    in the introduction, and each paper's note gives only its own reasons. Without a `summarizer` or `ranker`,
+    the ones the store's settings choose."""
     info = store.get_venue(venue)
-    summarizer = summarizer or venue_summarizer(store, venue)
-    ranking = WeightedRanker(mode=mode).rank(store, venue, theme=theme)
+    summarizer = summarizer or summarizer_for(store, venue)
+    ranking = (ranker or make_ranker(store.settings, mode=mode)).rank(store, venue, theme=theme)
     ranked = ranking.papers
     if like:
         ranked = blend_with_profile(store, ranked, like)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError
 from confnav.model import real_papers
-from confnav.rank import Ranker, RankMode, WeightedRanker
+from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
@@ -15,8 +15,7 @@ from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.reports.prose import method_name, theme_paragraph
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.base import Summarizer
-from confnav.summarize.llm import CITATION, LLMSummarizer, llm_theme_summary
-from confnav.summarize.stored import venue_summarizer
+from confnav.summarize.llm import CITATION, LLMSummarizer, llm_theme_summary, summarizer_for
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
 
@@ -89,15 +88,16 @@ def build_overview(
     mode: RankMode | str | None = None,
 ) -> Report:
     """The overview of a venue, its papers ranked in `mode` (None: the venue's default; said once, in the
-    introduction); needs its themes (built on demand from the semantic index)."""
+    introduction); needs its themes (built on demand from the semantic index). Without a `summarizer` or
+    `ranker`, the ones the store's settings choose."""
     info = store.get_venue(venue)
-    summarizer = summarizer or venue_summarizer(store, venue)
+    summarizer = summarizer or summarizer_for(store, venue)
     try:
         ensure_topics(store, venue)
     except ConfnavError as exc:
         raise ConfnavError(f"the overview needs themes: {exc}") from None
     facts = venue_facts(store, venue)
-    ranking = (ranker or WeightedRanker(mode=mode)).rank(store, venue)
+    ranking = (ranker or make_ranker(store.settings, mode=mode)).rank(store, venue)
     major = [t for t in theme_facts(store, venue, level=1) if t.share >= MAJOR_SHARE]
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
     report.mode = ranking.mode.value

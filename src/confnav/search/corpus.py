@@ -14,7 +14,7 @@ from confnav.embed.base import Embedder
 from confnav.errors import ReadOnlyStoreError
 from confnav.model import Outcome, Paper, RatingScale
 from confnav.search.authors import AuthorIndex
-from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, INDEXES, KeywordIndex, TextIndex
+from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, DEFAULT_INDEX, KeywordIndex, TextIndex, make_keyword_index
 from confnav.store import PaperFilter
 from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
@@ -41,16 +41,18 @@ def keyword_fields(paper: Paper) -> dict[str, str]:
 
 
 def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], rebuild: bool = False) -> TextIndex:
-    """The BM25F index of the store's papers (in row order) as cached for this generation, else built from
-    `papers` (read only then) and cached (except by a server's requests)."""
-    cached = None if rebuild else store.get_cache(KEYWORD_CACHE)
+    """The keyword index the store's settings choose (`steps.index`, else BM25F) over its papers (in row order).
+    BM25F's is cached for this generation, else built from `papers` (read only then) and cached (except by a
+    server's requests); another index is built each time (only BM25F's bytes are read back)."""
+    default = (store.settings.steps.index or DEFAULT_INDEX) == DEFAULT_INDEX
+    cached = None if rebuild or not default else store.get_cache(KEYWORD_CACHE)
     if cached and cached[0] == generation:
         try:
             return KeywordIndex.from_bytes(cached[1])
         except (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile):
             pass  # an unreadable (or crafted) cache is rebuilt from the papers
-    keyword = INDEXES.create("bm25f", documents=[keyword_fields(p) for p in papers], weights=DEFAULT_FIELD_WEIGHTS)
-    if serves_requests(store):
+    keyword = make_keyword_index(store.settings, [keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
+    if serves_requests(store) or not default:
         return keyword  # a request never writes; `confnav index` stores it
     try:
         with store.transaction():

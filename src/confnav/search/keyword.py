@@ -18,6 +18,7 @@ from scipy import sparse
 
 from confnav.registry import Registry
 from confnav.search.text import terms
+from confnav.settings import Settings
 
 DEFAULT_FIELD_WEIGHTS: dict[str, float] = {"title": 3.0, "keywords": 2.0, "authors": 1.0, "abstract": 1.0}
 
@@ -138,3 +139,12 @@ class KeywordIndex:
 # Index name → factory called with `documents` (field name → text) and field `weights`.
 INDEXES: Registry[TextIndex] = Registry("index", ("score", "containing", "to_bytes"))
 INDEXES.register("bm25f", KeywordIndex.build)
+DEFAULT_INDEX = "bm25f"
+
+
+def make_keyword_index(
+    settings: Settings, documents: Sequence[Mapping[str, str]], weights: Mapping[str, float] = DEFAULT_FIELD_WEIGHTS
+) -> TextIndex:
+    """The keyword index the settings choose (`steps.index`, else BM25F) over `documents`; a plugged
+    `module:Class` is called with `documents` and `weights`, as BM25F's factory is."""
+    return INDEXES.create(settings.steps.index or DEFAULT_INDEX, documents=documents, weights=weights)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from confnav.errors import ConfnavError
 from confnav.settings import DEFAULT_DB, Settings
-from confnav.store.base import PaperFilter, VenueSummary
+from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
 from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
 from confnav.store.sqlite import SqliteStore
@@ -19,6 +19,7 @@ __all__ = [
     "SqlStore",
     "SqliteStore",
     "Store",
+    "StoreCaches",
     "VenueSummary",
     "default_location",
     "describe",
@@ -46,25 +47,31 @@ def describe(location: str | Path) -> str:
 
 
 def open_store(
-    location: str | Path | None = None, create: bool = False, read_only: bool = False, settings: Settings | None = None
+    location: str | Path | None = None,
+    create: bool = False,
+    read_only: bool = False,
+    settings: Settings | None = None,
+    caches: StoreCaches | None = None,
 ) -> SqlStore:
     """Open (and migrate) the store at a file path or postgresql:// URL, or the settings' store location.
 
     Only ingest should `create` a store file; a PostgreSQL database is given its schema when first opened.
+    The store keeps `settings` (None: the defaults, never the environment's; the CLI and the web app pass
+    theirs) for the steps it makes; stores given the same `caches` share their in-memory papers and memos.
     """
-    settings = settings or Settings.load()
+    settings = settings or Settings()
     where = str(location) if location else settings.db
     store: SqlStore
     if is_postgres(where):
         from confnav.store.postgres import PostgresStore
 
-        store = PostgresStore(where, read_only=read_only)
+        store = PostgresStore(where, read_only=read_only, caches=caches)
     else:
         path = Path(where)
         if not create and not path.exists():
             raise ConfnavError(
                 f"no store at {path}: create one with 'confnav ingest FILE --db {path}' (or try 'confnav demo')"
             )
-        store = SqliteStore(path, read_only=read_only)
+        store = SqliteStore(path, read_only=read_only, caches=caches)
     store.settings = settings
     return store

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from confnav.model import Decision, Outcome, Venue
+from confnav.model import Decision, Outcome, Paper, Venue
 
 if TYPE_CHECKING:
     from confnav.store.protocols import Versioned
@@ -21,6 +21,16 @@ def serves_requests(store: Versioned) -> bool:
     """Whether the store answers a server's requests: then a read never writes (no theme build, no cache),
     and long work runs as a background job. Said by the settings the store was opened with."""
     return store.settings.serving
+
+
+@dataclass
+class StoreCaches:
+    """What a store keeps in memory between changes: the papers per venue (a backend that `keeps_rows`) and
+    values derived from every paper, each under the generation it was computed for. Connections of one process
+    to the same store may share one (the web app's per-thread connections: one copy of the papers)."""
+
+    rows: dict[str | None, tuple[int, list[tuple[int, Paper]]]] = field(default_factory=dict)
+    memos: dict[tuple[object, ...], tuple[int, object]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import TypeVar
 from confnav.decisions import DecisionTable, default_meaning
 from confnav.errors import ConfnavError
 from confnav.model import Decision, Outcome, Paper, RatingScale, is_placeholder_title
+from confnav.store.base import StoreCaches
 from confnav.store.connection import Connection
 
 T = TypeVar("T")
@@ -21,11 +22,12 @@ class DecisionTables:
     rating_values_sql = ""  # a backend's SQL for the distinct (venue, rating) pairs in the papers' JSON
 
     paper_rows: Callable[..., Iterator[tuple[int, Paper]]]  # provided by SqlStore
+    caches: StoreCaches
     generation: Callable[[], int]
 
     def _memo(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """A value derived from every paper, computed once per store generation (they are full scans)."""
-        memos: dict[tuple[object, ...], tuple[int, object]] = self.__dict__.setdefault("_memos", {})
+        memos = self.caches.memos
         generation = self.generation()
         hit = memos.get(key)
         if hit is None or hit[0] != generation:

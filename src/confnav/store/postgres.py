@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from confnav.errors import ConfnavError, MissingExtraError, StoreBusyError
-from confnav.store.base import PaperFilter
+from confnav.store.base import PaperFilter, StoreCaches
 from confnav.store.connection import PostgresConnection
 from confnav.store.migrations import migrate
 from confnav.store.postgres_schema import MIGRATIONS
@@ -48,7 +48,8 @@ class PostgresStore(SqlStore):
         "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text((data::json) -> 'ratings') r"
     )
 
-    def __init__(self, url: str, read_only: bool = False) -> None:
+    def __init__(self, url: str, read_only: bool = False, caches: StoreCaches | None = None) -> None:
+        self.caches = caches if caches is not None else StoreCaches()
         try:
             import psycopg
             from pgvector.psycopg import register_vector

@@ -21,7 +21,7 @@ from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, is_placeholder_title, name_key
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
-from confnav.store.base import PaperFilter, VenueSummary, canonical_json
+from confnav.store.base import PaperFilter, StoreCaches, VenueSummary, canonical_json
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
 from confnav.store.derived import DerivedTables, venue_generation_key
@@ -80,7 +80,7 @@ class SqlStore(
 
     read_only: bool = False
     write_wait = 60.0  # seconds a write waits for another writer before a StoreBusyError (one writer at a time)
-    _rows: dict[str | None, tuple[int, list[tuple[int, Paper]]]]  # the papers cached per venue, when `keeps_rows`
+    caches: StoreCaches  # the papers cached per venue (when `keeps_rows`) and memos; shared when given to open_store
 
     def close(self) -> None: ...
 
@@ -270,16 +270,16 @@ class SqlStore(
         if not self.keeps_rows:
             return self._stream_rows(venue)
         generation = self.generation()
-        cached = self._rows.get(venue)
+        cached = self.caches.rows.get(venue)
         if cached is None or cached[0] != generation:
             params: tuple[str, ...]
             sql, params = "SELECT pk, data FROM papers", ()
             if venue:
                 sql, params = sql + " WHERE venue = ?", (venue,)
             rows = [(pk, paper_from_json(data)) for pk, data in self.conn.execute(sql + " ORDER BY pk", params)]
-            for stale in [v for v, (g, _) in list(self._rows.items()) if g != generation]:
-                self._rows.pop(stale, None)  # other venues' rows of an older state: read again when asked
-            cached = self._rows[venue] = (generation, rows)
+            for stale in [v for v, (g, _) in list(self.caches.rows.items()) if g != generation]:
+                self.caches.rows.pop(stale, None)  # other venues' rows of an older state: read again when asked
+            cached = self.caches.rows[venue] = (generation, rows)
         return iter(cached[1])
 
     def _stream_rows(self, venue: str | None) -> Iterator[tuple[int, Paper]]:

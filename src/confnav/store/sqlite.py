@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from confnav.errors import ConfnavError, StoreBusyError
-from confnav.model import Paper
+from confnav.store.base import StoreCaches
 from confnav.store.migrations import migrate
 from confnav.store.sql import SqlStore
 
@@ -19,7 +19,8 @@ class SqliteStore(SqlStore):
     conn: sqlite3.Connection
     rating_values_sql = "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.data, '$.ratings') r"
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False, caches: StoreCaches | None = None) -> None:
+        self.caches = caches if caches is not None else StoreCaches()
         self.path = Path(path)
         self.location = str(self.path)
         self.read_only = read_only
@@ -41,7 +42,6 @@ class SqliteStore(SqlStore):
                 migrate(self.conn)
         except sqlite3.DatabaseError as exc:
             raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
-        self._rows: dict[str | None, tuple[int, list[tuple[int, Paper]]]] = {}
 
     def close(self) -> None:
         self.conn.close()

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.settings import Settings
+from confnav.store.protocols import CacheStore
 from confnav.summarize.base import SUMMARIZERS, Summarizer
+from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer, Tldr, is_self_contained
 
 log = logging.getLogger("confnav.llm")
@@ -177,6 +179,22 @@ SUMMARIZERS.register("llm", lambda config: LLMSummarizer(ChatClient(config)))
 
 
 def make_summarizer(settings: Settings | None = None) -> Summarizer:
-    """The LLM summarizer when one is configured, else the offline extractive one."""
-    config = LLMConfig.from_settings(settings or Settings.load())
-    return SUMMARIZERS.create("llm", config=config) if config else SUMMARIZERS.create("extractive")
+    """The summarizer the settings choose (`steps.summarizer`; a plugged `module:Class` is called without
+    arguments); by default the LLM one when an endpoint is configured, else the offline extractive one.
+    Without settings: the defaults (offline), never the environment's."""
+    settings = settings or Settings()
+    config = LLMConfig.from_settings(settings)
+    name = settings.steps.summarizer or ("llm" if config else "extractive")
+    if name != "llm":
+        return SUMMARIZERS.create(name)
+    if config is None:
+        raise ConfnavError("steps.summarizer is 'llm' but no LLM is configured: set [llm] url or $CONFNAV_LLM_URL")
+    return SUMMARIZERS.create("llm", config=config)
+
+
+def summarizer_for(store: CacheStore, venue: str) -> Summarizer:
+    """A report's summarizer when none is given: the one the store's settings choose (`steps.summarizer`), else
+    the extractive one answering from the venue's kept TL;DRs."""
+    if store.settings.steps.summarizer not in (None, "extractive"):
+        return make_summarizer(store.settings)
+    return venue_summarizer(store, venue)

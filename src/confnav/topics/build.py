@@ -12,6 +12,7 @@ from confnav.embed.views import KEYWORD_VIEW, semantic_model
 from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
+from confnav.settings import Settings
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
 from confnav.topics.cluster import CLUSTERERS, Clusterer
@@ -20,6 +21,13 @@ from confnav.topics.label import LABELERS, Labeler
 from confnav.topics.layout import LAYOUTS, Layout
 
 NO_INDEX = "run 'confnav index' first"
+DEFAULT_TOPIC_STEPS = {"clusterer": "leiden", "labeler": "ctfidf", "layout": "tsne"}
+
+
+def topic_steps(settings: Settings) -> dict[str, str]:
+    """The clusterer, labeler and layout the settings choose (`steps.*`), each else its default name."""
+    chosen = settings.steps.chosen()
+    return {kind: chosen.get(kind, default) for kind, default in DEFAULT_TOPIC_STEPS.items()}
 
 
 @dataclass
@@ -85,7 +93,8 @@ class TopicBuild:
 
 
 class TopicBuilder:
-    """The topic pipeline with swappable steps (clusterer, labeler, layout), each with a default."""
+    """The topic pipeline with swappable steps (clusterer, labeler, layout), each with a default. `steps` names
+    them when known (the defaults, or `from_settings`); stored with the themes, a change of steps makes them stale."""
 
     def __init__(
         self,
@@ -98,6 +107,21 @@ class TopicBuilder:
         self.labeler = labeler or LABELERS.create("ctfidf")
         self.layout = layout or LAYOUTS.create("tsne", seed=seed + 42)
         self.seed = seed
+        self.steps: dict[str, str] | None = None if clusterer or labeler or layout else dict(DEFAULT_TOPIC_STEPS)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, seed: int = 0) -> TopicBuilder:
+        """The builder with the steps the settings choose; a plugged clusterer or layout is called with `seed`,
+        a plugged labeler without arguments (as the defaults are)."""
+        names = topic_steps(settings)
+        builder = cls(
+            CLUSTERERS.create(names["clusterer"], seed=seed),
+            LABELERS.create(names["labeler"]),
+            LAYOUTS.create(names["layout"], seed=seed + 42),
+            seed,
+        )
+        builder.steps = names
+        return builder
 
     def build(
         self, store: AnalysisStore, venue: str, themes: int | None = None, progress: Progress | None = None
@@ -142,7 +166,9 @@ class TopicBuilder:
             )
             for i, pk in enumerate(data.pks)
         ]
-        params = {"seed": self.seed, "themes": themes, "clusterer": type(self.clusterer).__name__}
+        params: dict[str, object] = {"seed": self.seed, "themes": themes, "clusterer": type(self.clusterer).__name__}
+        if self.steps is not None:
+            params["steps"] = self.steps
         with store.transaction():
             store.put_topics(venue, store.venue_generation(venue), data.model, params, stored_themes, assignments)
         clock["total"] = time.perf_counter() - start

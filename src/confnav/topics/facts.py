@@ -11,7 +11,7 @@ from confnav.progress import Progress
 from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredTheme
-from confnav.topics.build import TopicBuilder, text_model
+from confnav.topics.build import DEFAULT_TOPIC_STEPS, TopicBuilder, text_model, topic_steps
 
 
 @dataclass
@@ -106,14 +106,20 @@ def ensure_topics(
     rebuild: bool = False,
     themes: int | None = None,
 ) -> bool:
-    """Build the venue's themes when missing, stale (papers or model changed) or asked differently.
+    """Build the venue's themes when missing, stale (papers, model or chosen steps changed) or asked differently.
 
     A store that defers long work to background jobs (a shared web server) never builds here: stale
     themes are used as they are, and missing ones are a `TopicsNotReady` error naming the job to start.
     """
     store.get_venue(venue)
     run = store.topic_run(venue)
-    fresh = run and run[0] == store.venue_generation(venue) and run[1] == text_model(store)
+    steps = builder.steps if builder else topic_steps(store.settings)
+    fresh = (
+        run is not None
+        and run[0] == store.venue_generation(venue)
+        and run[1] == text_model(store)
+        and (steps is None or run[2].get("steps", DEFAULT_TOPIC_STEPS) == steps)
+    )
     if fresh and not rebuild and (themes is None or run[2].get("themes") == themes):  # type: ignore[index]
         return False
     if serves_requests(store):
@@ -123,7 +129,7 @@ def ensure_topics(
             f"the themes of {venue} are not built yet: start a build with POST /api/jobs"
             f' {{"kind": "topics", "venue": "{venue}"}} or run \'confnav topics --venue {venue}\''
         )
-    (builder or TopicBuilder()).build(store, venue, themes=themes, progress=progress)
+    (builder or TopicBuilder.from_settings(store.settings)).build(store, venue, themes=themes, progress=progress)
     return True
 
 

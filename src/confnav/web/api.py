@@ -10,7 +10,7 @@ from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
 from confnav.export import bibtex_entry, export_format
-from confnav.rank import Ranking, RankMode, WeightedRanker, default_mode, parse_mode
+from confnav.rank import Ranking, RankMode, default_mode, parse_mode
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
@@ -222,7 +222,7 @@ def ranking_mode(state: AppState, venue: str, mode: str | None, at_conference: b
 
 def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = None) -> Ranking:
     """The venue's ranking in a mode, computed once per store state (it computes every signal)."""
-    ranker = WeightedRanker(mode=mode)
+    ranker = state.navigator.ranker(mode=mode)
     return state.cached(("rank", venue, theme, mode.value), lambda: ranker.rank(state.store, venue, theme=theme))
 
 

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
 from confnav.limits import MAX_BODY, MAX_HEADERS, MAX_URL
+from confnav.navigator import Navigator, check_steps
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
 from confnav.store import describe
@@ -66,13 +67,16 @@ def create_app(
     every write, and a `read_only` app refuses them all. Requests naming another Host than `allowed_hosts`
     (None: any) are refused, so a web page whose name resolves to this machine cannot use it. A `shared` app
     (by default: one answering for any other name than loopback's, directly or behind a proxy) opens each
-    profile only with its secret."""
-    settings = (settings or Settings.load()).replace(
+    profile only with its secret. The app's one `Navigator` holds `settings` (None: the defaults, not the
+    environment's; `serve` passes the CLI's)."""
+    settings = (settings or Settings()).replace(
         db=str(db),
         write_token=token,
         allowed_hosts=None if allowed_hosts is None else tuple(sorted(allowed_hosts)),
     )
+    check_steps(settings)  # a wrong step name fails before the store is opened
     store = ThreadStores(db, read_only=read_only, settings=settings)
+    navigator = Navigator(store.settings, store)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -93,7 +97,7 @@ def create_app(
     )
     if shared is None:
         shared = allowed_hosts is None or not {h.lower() for h in allowed_hosts} <= LOOPBACK_HOSTS
-    app.state.confnav = AppState(store, Searcher(store), token, read_only, db, shared)
+    app.state.confnav = AppState(store, Searcher(store), token, read_only, db, shared=shared, root=navigator)
 
     @app.exception_handler(TopicsNotReady)
     async def not_ready(request: Request, exc: TopicsNotReady) -> JSONResponse:
@@ -236,8 +240,10 @@ def serve(
     workers: int = 1,
     read_only: bool = False,
     allow_hosts: Collection[str] = (),
+    settings: Settings | None = None,
 ) -> None:
-    """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token."""
+    """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token.
+    `settings` (None: the defaults) are handed to each worker."""
     import uvicorn
 
     from confnav.web.protocol import server_settings
@@ -249,7 +255,7 @@ def serve(
     mode = " (read-only)" if read_only else ""
     if workers > 1:
         listening.close()  # each worker binds the port itself
-        Settings.load().replace(
+        (settings or Settings()).replace(
             db=str(db),
             write_token=token,
             read_only=read_only,
@@ -266,7 +272,7 @@ def serve(
             **server_settings(),
         )
         return
-    app = create_app(db, token, read_only, hosts)
+    app = create_app(db, token, read_only, hosts, settings)
     _warm(app)
     print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
     _print_token(token)

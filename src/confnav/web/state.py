@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,9 +19,10 @@ import anyio.to_thread
 from fastapi import Request
 
 from confnav.errors import ConfnavError
+from confnav.navigator import Navigator
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
-from confnav.store import open_store
+from confnav.store import StoreCaches, open_store
 from confnav.store.derived import versions_of
 from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
@@ -52,12 +53,12 @@ class ThreadStores:
     def __init__(self, location: str | Path, read_only: bool = False, settings: Settings | None = None) -> None:
         # `location` itself (the name messages use, without a password) comes from the store, like every method
         self.path_or_url, self.read_only = location, read_only
-        self.settings = (settings or Settings.load()).replace(serving=True, read_only=read_only)
+        self.settings = (settings or Settings()).replace(serving=True, read_only=read_only)
         self._local = threading.local()
         self._opened: list[SqlStore] = []
         self._lock = threading.Lock()
-        self._rows: dict[Any, Any] = {}  # SQLite's in-memory papers: one copy for all of this process's connections
-        self._memos: dict[Any, Any] = {}
+        # SQLite's in-memory papers, decision names, rating scales: one copy for all of this process's connections
+        self.caches = StoreCaches()
         self._state: tuple[float, tuple[tuple[str, int], ...]] | None = None
         self._watching: tuple[threading.Event, threading.Thread] | None = None
         self.current()  # fail at start-up, not on the first request, when the store cannot be opened
@@ -65,11 +66,10 @@ class ThreadStores:
     def current(self) -> SqlStore:
         store: SqlStore | None = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = open_store(self.path_or_url, read_only=self.read_only, settings=self.settings)
+            store = self._local.store = open_store(
+                self.path_or_url, read_only=self.read_only, settings=self.settings, caches=self.caches
+            )
             store.wait_for_writers(WRITE_WAIT)
-            if hasattr(store, "_rows"):
-                store._rows = self._rows
-            store.__dict__["_memos"] = self._memos  # decision names, rating scales: one per process and generation
             with self._lock:
                 self._opened.append(store)
         return store
@@ -137,11 +137,16 @@ class AppState:
     read_only: bool = False
     location: str | Path = ""
     shared: bool = False  # reachable from other machines: each profile opens only with its own secret
+    root: InitVar[Navigator | None] = None  # the app's navigator; None: one over `store` and its settings
+    navigator: Navigator = field(init=False)
     _writer: threading.Lock = field(default_factory=threading.Lock)
     _answers: OrderedDict[tuple[object, ...], tuple[object, int]] = field(default_factory=OrderedDict)
     _answer_bytes: int = 0
     _answers_lock: threading.Lock = field(default_factory=threading.Lock)
     _computing: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
+
+    def __post_init__(self, root: Navigator | None) -> None:
+        self.navigator = root or Navigator(self.store.settings, self.store)
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
@@ -230,7 +235,7 @@ class AppState:
                 self.store.forget_state()
             except Exception as exc:
                 log.exception("job %s failed", job["id"])
-                with open_store(self.location) as store:
+                with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
                     store.finish_job(
                         job["id"], "failed", str(exc) if isinstance(exc, ConfnavError) else "internal error"
                     )
