@@ -2,7 +2,9 @@
 
 Semantic Scholar (api docs, s2-folks release notes, recorded responses of the `semanticscholar` client):
 `POST /paper/batch?fields=…` with `{"ids": [...]}` (at most 500) answers a list aligned with the ids,
-`null` for unknown ids; `GET /paper/search/match` answers `{"data": [{paperId, title, matchScore, …}]}` or
+`null` for unknown ids; `GET /author/{id}/papers?fields=&offset=&limit=` (limit at most 1,000) answers
+`{"offset", "next", "data"}` without `next` on the last page, 404 `{"error": "Author with id … not found"}`;
+`GET /paper/search/match` answers `{"data": [{paperId, title, matchScore, …}]}` or
 404 `{"error": "Title match not found"}`; 429 `{"message": "Too Many Requests…", "code": "429"}`.
 OpenAlex (docs and its API server): `GET /works?filter=doi:a|b&per-page=&select=` answers
 `{"meta": {...}, "results": [...]}`; an invalid key gets 401 `{"error": "Invalid or missing API key"}`.
@@ -32,6 +34,9 @@ class Work:
     citations: int
     doi: str | None = None
     acl: str | None = None
+    authors: list[tuple[str, str]] = field(default_factory=list)  # (authorId, name)
+    abstract: str | None = None
+    venue: str = ""
 
 
 @dataclass
@@ -116,11 +121,36 @@ class Handler(BaseHTTPRequestHandler):
                 if " ".join(work.title.lower().split()) == wanted and str(work.year) == year:
                     return self._send(200, {"data": [_s2(work, index) | {"matchScore": 120.5}]})
             return self._send(404, {"error": "Title match not found"})
+        if url.path.startswith("/graph/v1/author/") and url.path.endswith("/papers"):
+            return self._author_papers(url.path.split("/")[4], query)
         if url.path == "/works":
             if self.headers.get("Authorization") != f"Bearer {OPENALEX_KEY}":
                 return self._send(401, {"error": "Invalid or missing API key", "message": "Check your API key."})
             return self._send(200, self._openalex(query))
         self._send(404, {"error": "Not found"})
+
+    def _author_papers(self, author_id: str, query: dict[str, str]) -> None:
+        """An author's papers a page at a time: `{"offset", "next", "data"}`, `next` left out on the last page."""
+        works = self.services.works
+        mine = [(i, w) for i, w in enumerate(works) if author_id in (a for a, _ in w.authors)]
+        if not mine:
+            return self._send(404, {"error": f"Author with id {author_id} not found"})
+        offset, limit = int(query.get("offset", 0)), int(query.get("limit", 100))
+        if limit > 1000:
+            return self._send(400, {"error": "Unacceptable query params: [limit must be <= 1000]"})
+        fields = set(query.get("fields", "title").split(","))
+        data = []
+        for index, work in mine[offset : offset + limit]:
+            full = _s2(work, index) | {
+                "abstract": work.abstract,
+                "venue": work.venue,
+                "authors": [{"authorId": a, "name": n} for a, n in work.authors],
+            }
+            data.append({k: v for k, v in full.items() if k == "paperId" or k in fields})
+        page: dict[str, Any] = {"offset": offset, "data": data}
+        if offset + limit < len(mine):
+            page["next"] = offset + limit
+        self._send(200, page)
 
     def _openalex(self, query: dict[str, str]) -> dict[str, Any]:
         found: list[Work] = []

@@ -5,6 +5,8 @@ Shapes follow the official openreview-py client and OpenReview's documentation: 
 `/notes` pages at most 1,000 notes as `{"notes": [...], "count": n}`, API 2 content wrapped as
 `{"value": …}` and replies under `details.replies`, API 1 plain with `details.directReplies`; errors are
 `{"name", "message", "status"}` (`ChallengeRequiredError` 403 without login, `RateLimitError` 429).
+A person's papers: `/profiles?id=~X` answers `{"profiles": [...]}` (empty for an unknown id) and
+`/notes?content.authorids=~X` the submissions naming the profile in either form of authors, API 1's under `/v1`.
 """
 
 from __future__ import annotations
@@ -60,10 +62,46 @@ class FakeOpenReview:
             venue.group = {"id": venue.id, "web": "// legacy webfield"}
         self.venues[venue.id] = venue
 
+    def authored(self, username: str, api: int) -> list[dict[str, Any]]:
+        """The submissions on one API whose authors name this profile id (either form of authors)."""
+        return [
+            note
+            for venue in self.venues.values()
+            if venue.api == api
+            for note in venue.notes
+            if username in authorids(note)
+        ]
+
+    def profile(self, username: str) -> dict[str, Any] | None:
+        """A profile as API 2 answers it, for any profile id some note names."""
+        for venue in self.venues.values():
+            for note in venue.notes:
+                content = note["content"]
+                names = [a.get("fullname") if isinstance(a, dict) else a for a in value(content, "authors") or []]
+                for name, author in zip(names, authorids(note), strict=False):
+                    if author == username:
+                        entry = {"fullname": name, "username": username, "preferred": True}
+                        return {"id": username, "content": {"names": [entry]}, "active": True}
+        return None
+
     def all_notes(self, venue: Venue) -> Iterator[dict[str, Any]]:
         for note in venue.notes:
             yield note
             yield from note.get("details", {}).get("replies" if venue.api == 2 else "directReplies", [])
+
+
+def value(content: dict[str, Any], key: str) -> Any:
+    found = content.get(key)
+    return found.get("value") if isinstance(found, dict) else found
+
+
+def authorids(note: dict[str, Any]) -> list[str]:
+    """A note's author profile ids, from the unified `authors` form or `authorids` (API 1 or API 2)."""
+    content = note["content"]
+    authors = value(content, "authors") or []
+    if authors and isinstance(authors[0], dict):
+        return [a.get("username") or "" for a in authors]
+    return list(value(content, "authorids") or [])
 
 
 def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state: str) -> dict[str, Any]:
@@ -236,12 +274,18 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         authorized = self.headers.get("Authorization") == f"Bearer {TOKEN}"
+        api, path = (1, url.path.removeprefix("/v1")) if url.path.startswith("/v1/") else (2, url.path)
+        if path == "/profiles":
+            if state.require_login and not authorized:
+                return self._error(403, "ChallengeRequiredError", "Challenge verification required")
+            found = state.profile(query.get("id", ""))
+            return self._send(200, {"profiles": [found] if found else []})
         if url.path == "/groups":
             venue = state.venues.get(query.get("id", ""))
             if venue is None:
                 return self._error(404, "NotFoundError", f"Group Not Found: {query.get('id')}")
             return self._send(200, {"groups": [venue.group]})
-        if url.path != "/notes":
+        if path != "/notes":
             return self._error(404, "NotFoundError", "Not Found")
         if state.require_login and not authorized:
             return self._error(403, "ChallengeRequiredError", "Challenge verification required")
@@ -255,11 +299,13 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(20)  # past any client timeout the tests set
             if fault == "garbage":
                 return self._send(200, None, raw=b"<html>not json")
-        self._send(200, self._notes(query))
+        self._send(200, self._notes(query, api))
 
-    def _notes(self, query: dict[str, str]) -> dict[str, Any]:
+    def _notes(self, query: dict[str, str], api: int) -> dict[str, Any]:
         state = self.state
         found: list[dict[str, Any]] = []
+        if "content.authorids" in query:
+            found = state.authored(query["content.authorids"], api)
         for venue in state.venues.values():
             if "domain" in query and venue.id == query["domain"] and venue.api == 2:
                 found += list(state.all_notes(venue))

@@ -8,7 +8,8 @@ from urllib.parse import quote
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import err, json_option, out, print_json, with_store
+from confnav.cli.common import cli_settings, err, json_option, out, print_json, with_store
+from confnav.fetch.authors import import_person, person_of
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
 from confnav.personal.access import revoke_secret, rotate_secret
 from confnav.personal.news import describe
@@ -25,13 +26,20 @@ def profile() -> None:
 
 
 @profile.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("sources", nargs=-1, required=True)
 @PROFILE_OPTION
 @json_option
 @with_store
-def profile_import(store: Store, files: tuple[Path, ...], name: str, as_json: bool) -> None:
-    """Read BibTeX, RIS, CSL-JSON (Zotero, Mendeley) or one DOI, arXiv id, OpenReview id or title per line."""
-    report = import_library(store, list(files), name)
+def profile_import(store: Store, sources: tuple[str, ...], name: str, as_json: bool) -> None:
+    """Read BibTeX, RIS, CSL-JSON (Zotero, Mendeley) or one DOI, arXiv id, OpenReview id or title per line; or
+    bring a person's papers: an OpenReview profile id (~First_Last1) or a Semantic Scholar author (s2:1741101),
+    the only forms that use the network (OPENREVIEW_USERNAME/PASSWORD or OPENREVIEW_TOKEN; S2_API_KEY optional)."""
+    people = [p for p in map(person_of, sources) if p]
+    files = [Path(s) for s in sources if not person_of(s)]
+    if people:
+        report = import_person(store, people, name, files=files, settings=cli_settings())
+    else:
+        report = import_library(store, files, name)
     if as_json:
         print_json(report.to_dict())
         return

@@ -41,6 +41,7 @@ class OpenReviewClient:
     api2: HttpClient
     api1: HttpClient
     progress: Progress = field(default_factory=Silent)
+    page_size: int = PAGE
 
     @classmethod
     def from_settings(
@@ -150,17 +151,23 @@ class OpenReviewClient:
                     yield note
             self.progress.advance()
 
+    def pages(self, client: HttpClient, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Every note a query finds, page by page (offset and limit), nothing kept on disk."""
+        return self._pages(client, params, None)
+
     def _pages(
-        self, client: HttpClient, params: dict[str, Any], log: PageLog, stop_at: int | None = None
+        self, client: HttpClient, params: dict[str, Any], log: PageLog | None, stop_at: int | None = None
     ) -> Iterator[dict[str, Any]]:
         """Notes page by page; a scan for changes (`stop_at`) starts with tiny pages, growing tenfold, so that
         an unchanged venue costs one note and a few changes cost a few."""
         offset, key = 0, tuple(sorted(params.items()))
-        size = 1 if stop_at is not None else PAGE
+        size = 1 if stop_at is not None else self.page_size
         while True:
-            answer = log.page(key, offset) or log.record(
-                key, offset, self.get(client, "/notes", {**params, "offset": offset, "limit": size})
-            )
+            answer = log.page(key, offset) if log else None
+            if not answer:
+                answer = self.get(client, "/notes", {**params, "offset": offset, "limit": size})
+                if log:
+                    log.record(key, offset, answer)
             notes = answer.get("notes") if isinstance(answer, dict) else None
             if not isinstance(notes, list):
                 raise FetchError(f"{client.host} answered /notes without a list of notes")
@@ -172,7 +179,7 @@ class OpenReviewClient:
             if len(notes) < size:
                 return
             offset += len(notes)
-            size = min(PAGE, size * 10)
+            size = min(self.page_size, size * 10)
 
 
 def _invitations(note: dict[str, Any]) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from confnav.errors import NotFoundError
 from confnav.model import Paper, title_key
-from confnav.personal.formats import Entry, ids_in, read_library
+from confnav.personal.formats import Entry, Parsed, ids_in, read_library
 from confnav.store.profiles import ProfileItem
 from confnav.store.protocols import PaperReader, ProfileStore
 
@@ -70,15 +70,20 @@ class PaperIndex:
 def import_library(store: ProfilePapers, paths: Sequence[Path], profile: str = DEFAULT_PROFILE) -> ImportReport:
     """Read every file first (a file that is no library stops the import with nothing written), then match its
     entries and add them to the profile; unreadable or unmatched id-only entries are reported per line."""
-    parsed = [(path, read_library(path)) for path in paths]
+    return import_entries(store, [(path.name, read_library(path)) for path in paths], profile)
+
+
+def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], profile: str) -> ImportReport:
+    """Entries read from named sources (files, or a person's papers from a live service) matched to stored papers
+    by id, DOI, arXiv id or title; the rest with a title kept as own texts, all added in one write."""
     index = PaperIndex(store.iter_papers())
     report = ImportReport(profile)
     items: list[ProfileItem] = []
-    for path, library in parsed:
+    for source, library in sources:
         report.problems += library.problems
         for entry in library.entries:
             paper = index.match(entry)
-            data: dict[str, object] = {**entry.identifiers(), "source": path.name}
+            data: dict[str, object] = {**entry.identifiers(), "source": source}
             if paper is not None:
                 report.matched += 1
                 items.append(ProfileItem(paper.title, None, paper.year or None, paper.venue, paper.id, data))
@@ -88,7 +93,7 @@ def import_library(store: ProfilePapers, paths: Sequence[Path], profile: str = D
                 items.append(ProfileItem(entry.title, entry.abstract, entry.year, None, None, data))
             else:
                 named = ", ".join(f"{k} {v}" for k, v in entry.identifiers().items())
-                report.problems.append(f"{path.name}: line {entry.line}: no paper in the store with {named}")
+                report.problems.append(f"{source}: line {entry.line}: no paper in the store with {named}")
     report.added = store.add_profile_items(profile, items)
     return report
 
