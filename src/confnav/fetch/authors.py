@@ -170,7 +170,7 @@ def import_person(
     s2: HttpClient | None = None,
 ) -> ImportReport:
     """Library files read and every person's papers fetched first, then all matched and added in one write."""
-    settings = settings or Settings.load()
+    settings = settings or store.settings
     sources = [(path.name, read_library(path)) for path in files]
     for person in people:
         if person.service == "openreview":
