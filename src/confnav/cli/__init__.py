@@ -16,7 +16,21 @@ def cli(db: str | None, as_json: bool) -> None:
     """confnav: a trustworthy navigator for a conference's papers. Global options may come before the verb."""
 
 
-from confnav.cli import export, fetch, news, papers, plan, profile, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs
+from confnav.cli import (  # noqa: E402, F401 - registers the verbs
+    export,
+    fetch,
+    news,
+    papers,
+    plan,
+    profile,
+    rank,
+    rebuttal,
+    reports,
+    search,
+    stores,
+    topics,
+    web,
+)
 
 
 def main() -> None:
