@@ -7,6 +7,10 @@ Shapes follow the official openreview-py client and OpenReview's documentation: 
 `{"name", "message", "status"}` (`ChallengeRequiredError` 403 without login, `RateLimitError` 429).
 A person's papers: `/profiles?id=~X` answers `{"profiles": [...]}` (empty for an unknown id) and
 `/notes?content.authorids=~X` the submissions naming the profile in either form of authors, API 1's under `/v1`.
+`/notes/edits?note.id=` answers `{"edits": [...], "count": n}` as the official client's `get_note_edits` reads
+it: each edit with `tcdate`/`tmdate`, `signatures`, `invitations` and the `note` as that edit wrote it (the
+first edit the whole review, later ones only the fields they changed); 403 `ForbiddenError` on a venue whose
+edits are not public.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class Venue:
     api: int
     notes: list[dict[str, Any]]
     group: dict[str, Any] = field(default_factory=dict)
+    edits_public: bool = True
 
 
 @dataclass
@@ -45,6 +50,8 @@ class FakeOpenReview:
     faults: list[str] = field(default_factory=list)  # consumed one per /notes request: 429, 500, timeout, garbage
     requests: int = 0
     notes_served: int = 0
+    edits_served: int = 0
+    edits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # note id → its edits, oldest first
     clock: int = 1_700_000_000_000
 
     def tick(self) -> int:
@@ -58,6 +65,9 @@ class FakeOpenReview:
                 "domain": venue.id,
                 "content": {"submission_id": {"value": f"{venue.id}/-/Submission"}},
             }
+            for reply in self.all_notes(venue):
+                if reply.get("replyto"):
+                    self._edit(venue.id, reply, reply["content"], reply["tmdate"])
         else:
             venue.group = {"id": venue.id, "web": "// legacy webfield"}
         self.venues[venue.id] = venue
@@ -83,6 +93,52 @@ class FakeOpenReview:
                         entry = {"fullname": name, "username": username, "preferred": True}
                         return {"id": username, "content": {"names": [entry]}, "active": True}
         return None
+
+    def _edit(self, venue: str, reply: dict[str, Any], content: dict[str, Any], stamp: int) -> None:
+        edits = self.edits.setdefault(reply["id"], [])
+        self.edits[reply["id"]].append(
+            {
+                "id": f"{reply['id']}-e{len(edits)}",
+                "domain": venue,
+                "invitations": reply["invitations"],
+                "signatures": reply.get("signatures") or [],
+                "cdate": stamp,
+                "tcdate": stamp,
+                "tmdate": stamp,
+                "note": {"id": reply["id"], "forum": reply["forum"], "replyto": reply["replyto"], "content": content},
+            }
+        )
+
+    def revise(self, venue: str, review_id: str, **values: Any) -> int:
+        """A reviewer edits a review (`rating=6`): the note takes the new values and time, an edit records them."""
+        stamp = self.tick()
+        for reply in self.all_notes(self.venues[venue]):
+            if reply["id"] == review_id:
+                changed = {key: {"value": v} for key, v in values.items()}
+                reply["content"] = {**reply["content"], **changed}
+                reply["tmdate"] = stamp
+                self._edit(venue, reply, changed, stamp)
+                return stamp
+        raise KeyError(review_id)
+
+    def add_review(self, venue: str, forum: str, review_id: str, rating: int, confidence: int) -> int:
+        """A review posted late (after the others), with its one edit."""
+        stamp = self.tick()
+        note = next(n for n in self.venues[venue].notes if n["id"] == forum)
+        reply = {
+            "id": review_id,
+            "forum": forum,
+            "replyto": forum,
+            "cdate": stamp,
+            "tmdate": stamp,
+            "domain": venue,
+            "invitations": [f"{venue}/Submission{note['number']}/-/Official_Review"],
+            "signatures": [f"{venue}/Submission{note['number']}/Reviewer_late"],
+            "content": {"rating": {"value": rating}, "confidence": {"value": confidence}},
+        }
+        note["details"]["replies"].append(reply)
+        self._edit(venue, reply, reply["content"], stamp)
+        return stamp
 
     def all_notes(self, venue: Venue) -> Iterator[dict[str, Any]]:
         for note in venue.notes:
@@ -285,7 +341,7 @@ class Handler(BaseHTTPRequestHandler):
             if venue is None:
                 return self._error(404, "NotFoundError", f"Group Not Found: {query.get('id')}")
             return self._send(200, {"groups": [venue.group]})
-        if path != "/notes":
+        if path not in ("/notes", "/notes/edits"):
             return self._error(404, "NotFoundError", "Not Found")
         if state.require_login and not authorized:
             return self._error(403, "ChallengeRequiredError", "Challenge verification required")
@@ -299,7 +355,21 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(20)  # past any client timeout the tests set
             if fault == "garbage":
                 return self._send(200, None, raw=b"<html>not json")
+        if url.path == "/notes/edits":
+            return self._note_edits(query)
         self._send(200, self._notes(query, api))
+
+    def _note_edits(self, query: dict[str, str]) -> None:
+        state = self.state
+        edits = state.edits.get(query.get("note.id", ""), [])
+        venue = state.venues.get(edits[0]["domain"]) if edits else None
+        if venue is not None and not venue.edits_public:
+            return self._error(403, "ForbiddenError", "You do not have permission to read these edits")
+        found = sorted(edits, key=lambda e: e["tcdate"], reverse=query.get("sort") == "tcdate:desc")
+        offset, limit = int(query.get("offset", 0)), min(int(query.get("limit", LIMIT)), LIMIT)
+        page = found[offset : offset + limit]
+        state.edits_served += len(page)
+        self._send(200, {"edits": page, "count": len(found)})
 
     def _notes(self, query: dict[str, str], api: int) -> dict[str, Any]:
         state = self.state

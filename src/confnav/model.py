@@ -177,6 +177,27 @@ class CitationCount:
         return {"count": self.count, "source": self.source, "as_of": self.as_of}
 
 
+@dataclass(frozen=True)
+class ReviewVersion:
+    """One version of one review as the source gave it: rating and confidence at `modified` (ms since 1970).
+
+    `origin` says how it was seen: "edits" (read from the review's edit history) or "fetch" (the review as a
+    fetch found it); a store keeps every version, so the history survives the source keeping only the last.
+    """
+
+    venue: str
+    paper_id: str
+    review_id: str
+    reviewer: str
+    modified: int
+    rating: float | None
+    confidence: float | None
+    origin: str = "fetch"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
 @dataclass
 class Paper:
     """One paper of one venue, merged from every source that mentions it.

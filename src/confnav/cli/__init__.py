@@ -17,7 +17,21 @@ def cli(db: str | None, as_json: bool) -> None:
     cli_navigator()  # settings read and chosen steps checked once, before the verb runs
 
 
-from confnav.cli import export, fetch, news, papers, plan, profile, rank, reports, search, stores, topics, web  # noqa: E402, F401 - registers the verbs
+from confnav.cli import (  # noqa: E402, F401 - registers the verbs
+    export,
+    fetch,
+    news,
+    papers,
+    plan,
+    profile,
+    rank,
+    rebuttal,
+    reports,
+    search,
+    stores,
+    topics,
+    web,
+)
 
 
 def main() -> None:

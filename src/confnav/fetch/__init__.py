@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot, write_snapshot
@@ -36,6 +37,8 @@ class FetchResult:
     requests: int
     resumed_pages: int
     ingest: IngestResult
+    review_versions: int = 0  # review versions new to the store
+    history: str = ""  # where this fetch found the reviews' history, when it looked
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,12 +47,14 @@ class FetchResult:
             "fetched": self.notes,
             "requests": self.requests,
             "resumed_pages": self.resumed_pages,
+            "review_versions": self.review_versions,
+            **({"review_history": self.history} if self.history else {}),
             **self.ingest.to_dict(),
         }
 
 
 def fetch_openreview(
-    store: IngestStore,
+    store: HistoryStore,
     store_path: Path,
     venue_id: str,
     *,
@@ -63,7 +68,8 @@ def fetch_openreview(
     """Every submission of an OpenReview venue with its public reviews and decision, into the store.
 
     With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`); the
-    `watcher` hears of the papers the ingest added or changed.
+    `watcher` hears of the papers the ingest added or changed. Every version of a review seen is kept in the
+    store; the first fetch of an API 2 venue reads the earlier ones from the reviews' edits.
     """
     progress = progress or Silent()
     client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
@@ -75,15 +81,19 @@ def fetch_openreview(
     progress.start(f"fetching {venue_id}", None)
     try:
         notes = list(client.changed_since(info, since, log) if since is not None else client.submissions(info, log))
+        edits, history = read_edits(client, info, notes, log, progress) if not entries else ({}, "")
     finally:
         log.close()
     fetched = now()
     for note in notes:
-        entries[str(note.get("forum") or note["id"])] = {
+        paper = str(note.get("forum") or note["id"])
+        kept = edits.get(paper) or entries.get(paper, {}).get("edits")
+        entries[paper] = {
             "fetched": fetched,
             "api": info.api,
             "venue": venue_id,
             "note": note,
+            **({"edits": kept} if kept else {}),
         }
     if notes or not path.exists():
         write_snapshot(path, entries)
@@ -96,8 +106,9 @@ def fetch_openreview(
         marker.write_text(stamp)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
+    versions = record_history(store, entries)
     log.discard()
-    return FetchResult("openreview", path, len(notes), requests, log.resumed, result)
+    return FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
 
 
 def fetch_paperlists(

@@ -155,6 +155,21 @@ class OpenReviewClient:
         """Every note a query finds, page by page (offset and limit), nothing kept on disk."""
         return self._pages(client, params, None)
 
+    def note_edits(self, note_id: str, log: PageLog) -> list[dict[str, Any]]:
+        """Every edit of one API 2 note, oldest first, asked as the official client's `get_note_edits` asks
+        (`/notes/edits?note.id=…&sort=tcdate:asc`), at most 1,000 a page; FetchError 403 when they are not public."""
+        key, offset, edits = ("edits", note_id), 0, []
+        while True:
+            params = {"note.id": note_id, "sort": "tcdate:asc", "offset": offset, "limit": PAGE}
+            answer = log.page(key, offset) or log.record(key, offset, self.get(self.api2, "/notes/edits", params))
+            page = answer.get("edits") if isinstance(answer, dict) else None
+            if not isinstance(page, list):
+                raise FetchError(f"{self.api2.host} answered /notes/edits without a list of edits")
+            edits += [edit for edit in page if isinstance(edit, dict)]
+            if len(page) < PAGE:
+                return edits
+            offset += len(page)
+
     def _pages(
         self, client: HttpClient, params: dict[str, Any], log: PageLog | None, stop_at: int | None = None
     ) -> Iterator[dict[str, Any]]:

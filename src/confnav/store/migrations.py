@@ -37,6 +37,8 @@ SESSIONS_STEP = "a venue's programme: sessions with their times and rooms, and t
 SESSION_TABLES = tuple(schema.BY_NAME[name] for name in ("sessions", "session_papers"))
 PROFILE_KEYS_STEP = "profile secrets for shared servers: a hash per profile, never the secret itself"
 PROFILE_KEY_TABLES = (schema.BY_NAME["profile_keys"],)
+REVIEWS_STEP = "review histories: every version of a review's rating and confidence, with the source's time"
+REVIEW_TABLES = (schema.BY_NAME["review_versions"],)
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -244,6 +246,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (12, NEWS_STEP, schema.ddl("sqlite", NEWS_TABLES)),
     (13, SESSIONS_STEP, schema.ddl("sqlite", SESSION_TABLES)),
     (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
+    (15, REVIEWS_STEP, schema.ddl("sqlite", REVIEW_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -18,6 +18,8 @@ from confnav.store.migrations import (
     PROFILE_KEYS_STEP,
     PROFILE_TABLES,
     PROFILES_STEP,
+    REVIEW_TABLES,
+    REVIEWS_STEP,
     SESSION_TABLES,
     SESSIONS_STEP,
     Migration,
@@ -181,4 +183,5 @@ MIGRATIONS: list[Migration] = [
     (6, NEWS_STEP, schema.ddl("postgres", NEWS_TABLES)),
     (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
+    (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
 ]

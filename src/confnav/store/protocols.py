@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from confnav.decisions import DecisionTable
-from confnav.model import Decision, Paper, RatingScale, Session, Venue
+from confnav.model import Decision, Paper, RatingScale, ReviewVersion, Session, Venue
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
@@ -277,6 +277,14 @@ class ScheduleStore(Transactional, Protocol):
     def session_papers(self, venue: str) -> list[tuple[str, str]]: ...
 
 
+class ReviewStore(Transactional, Protocol):
+    """Review histories: every version of each review's rating and confidence."""
+
+    def add_review_versions(self, versions: Iterable[ReviewVersion]) -> int: ...
+
+    def review_versions(self, venue: str) -> list[ReviewVersion]: ...
+
+
 class JobStore(Transactional, Protocol):
     """Background jobs every worker of a shared server can see."""
 
@@ -298,7 +306,9 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 
 @runtime_checkable
-class Store(AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, ScheduleStore, JobStore, Protocol):
+class Store(
+    AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, ScheduleStore, ReviewStore, JobStore, Protocol
+):
     """Everything a backend offers; the CLI and the web app hold one of these."""
 
     location: str  # what messages call the store: its file, or its URL without the password

@@ -337,6 +337,22 @@ TABLES: tuple[Table, ...] = (
         ("profile",),
     ),
     Table(
+        "review_versions",  # every version of a review a fetch saw or read from its edits
+        (
+            _c("venue", references="venues(id)"),
+            _c("paper_id"),
+            _c("review_id"),
+            _c("reviewer"),  # the review's signature (an anonymous reviewer id)
+            _c("modified", "bigint"),  # the source's time of this version (tmdate of the edit or note), ms
+            _c("rating", "real", null=True),
+            _c("confidence", "real", null=True),
+            _c("origin"),  # "edits" or "fetch"
+            _c("recorded"),  # when this store first saw it (ISO 8601, UTC)
+        ),
+        ("venue", "review_id", "modified"),
+        indexes=(Index("review_versions_by_paper", ("venue", "paper_id")),),
+    ),
+    Table(
         "jobs",
         (
             _c("id"),

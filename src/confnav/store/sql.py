@@ -29,6 +29,7 @@ from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
+from confnav.store.reviews import ReviewTables
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
@@ -42,6 +43,7 @@ RENAMED = (
     "profile_notes",
     "profile_tags",
     "news_items",
+    "review_versions",
 )
 
 
@@ -69,7 +71,15 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
 
 
 class SqlStore(
-    DerivedTables, TopicTables, ReadingLists, ProfileTables, NewsTables, ScheduleTables, DecisionTables, JobTables
+    DerivedTables,
+    TopicTables,
+    ReadingLists,
+    ProfileTables,
+    NewsTables,
+    ScheduleTables,
+    DecisionTables,
+    JobTables,
+    ReviewTables,
 ):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
