@@ -58,7 +58,7 @@ class VenueVectors:
     pks: list[int]
     matrix: np.ndarray
     papers: list[Paper]
-    titles: list[str]  # title_key of each
+    rows_of: dict[tuple[str, str] | str, list[int]]  # rows by (venue, paper id) and by title_key
     eligible: np.ndarray  # not a placeholder title
     accepted: np.ndarray  # not a rejection or withdrawal
     row_of: dict[int, int]
@@ -93,7 +93,7 @@ def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVec
         pks,
         matrix,
         papers,
-        [title_key(p.title) for p in papers],
+        _rows_by_key(papers),
         np.array([not is_placeholder_title(p.title) for p in papers]),
         np.array([p.decision.outcome is not Outcome.NOT_ACCEPTED for p in papers]),
         {pk: row for row, pk in enumerate(pks)},
@@ -102,6 +102,14 @@ def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVec
         _cache[key] = found
         while len(_cache) > KEPT:
             _cache.popitem(last=False)
+    return found
+
+
+def _rows_by_key(papers: list[Paper]) -> dict[tuple[str, str] | str, list[int]]:
+    found: dict[tuple[str, str] | str, list[int]] = {}
+    for row, paper in enumerate(papers):
+        found.setdefault((paper.venue, paper.id), []).append(row)
+        found.setdefault(title_key(paper.title), []).append(row)
     return found
 
 
@@ -281,9 +289,8 @@ def profile_taste(
 def apply_taste(person: Profile, stored: VenueVectors, include_rejected: bool, params: TasteParams) -> Taste:
     """A loaded profile's model over a venue's vectors (the evaluation reuses both across settings)."""
     keep = stored.eligible & (stored.accepted | include_rejected)
-    keep &= np.array([(p.venue, p.id) not in person.excluded for p in stored.papers])
-    if person.titles:
-        keep &= np.array([t not in person.titles for t in stored.titles])
+    for key in [*person.excluded, *person.titles]:
+        keep[stored.rows_of.get(key, [])] = False
     rows = np.flatnonzero(keep)
     if not len(rows):
         return Taste(person, [], stored.matrix[:0], np.zeros(0))
