@@ -8,6 +8,7 @@ name the profile item it is closest to first, then the venue's own reasons.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Protocol
 
@@ -21,6 +22,10 @@ from confnav.rank import RankedPaper, Ranker, Ranking, RankMode, WeightedRanker
 from confnav.store.protocols import AnalysisStore
 
 PERSONAL_WEIGHT = 0.5
+
+
+_rankings: OrderedDict[tuple[object, ...], Ranking] = OrderedDict()
+KEPT = 4  # venue rankings kept per process: a mark changes the profile, not the venue's ranking
 
 
 class PersonalStore(RecommendStore, AnalysisStore, Protocol):
@@ -42,7 +47,7 @@ def personal_rank(
     profile's own and marked papers are left out. Each paper's `values`/`contributions` gain "profile"."""
     if not 0.0 <= weight <= 1.0:
         raise ConfnavError(f"the profile's weight is between 0 and 1, not {weight}")
-    ranking = (ranker or WeightedRanker(mode=mode)).rank(store, venue, theme=theme)
+    ranking = _venue_ranking(store, venue, ranker or WeightedRanker(mode=mode), theme)
     taste = profile_taste(store, profile, venue, include_rejected=True, params=params)
     above = np.maximum(0.0, taste.scores - float(np.mean(taste.scores))) if len(taste.scores) else taste.scores
     relevance = above / (float(above.max()) or 1.0) if len(above) else above
@@ -71,3 +76,17 @@ def personal_rank(
     weights = {**ranking.weights, "profile": weight}
     explanation = f"{ranking.explanation} Blended with closeness to profile {profile!r} (weight {weight:g})."
     return replace(ranking, papers=blended, weights=weights, explanation=explanation.strip())
+
+
+def _venue_ranking(store: PersonalStore, venue: str, ranker: Ranker, theme: str | None) -> Ranking:
+    """The venue's ranking, kept per store state for the default ranker (its settings are the key), so a
+    refit after a mark re-blends without ranking the venue again; another ranker ranks every time."""
+    if not isinstance(ranker, WeightedRanker):
+        return ranker.rank(store, venue, theme=theme)
+    settings = (ranker.mode, tuple(sorted(ranker.overrides.items())), tuple(sorted(ranker.exclude)), ranker.diversify)
+    key = (getattr(store, "location", id(store)), store.state(), venue, theme, settings)
+    if key not in _rankings:
+        _rankings[key] = ranker.rank(store, venue, theme=theme)
+        while len(_rankings) > KEPT:
+            _rankings.popitem(last=False)
+    return _rankings[key]

@@ -289,7 +289,8 @@ def profile_taste(
 def apply_taste(person: Profile, stored: VenueVectors, include_rejected: bool, params: TasteParams) -> Taste:
     """A loaded profile's model over a venue's vectors (the evaluation reuses both across settings)."""
     keep = stored.eligible & (stored.accepted | include_rejected)
-    for key in [*person.excluded, *person.titles]:
+    keys: list[tuple[str, str] | str] = [*person.excluded, *person.titles]
+    for key in keys:
         keep[stored.rows_of.get(key, [])] = False
     rows = np.flatnonzero(keep)
     if not len(rows):

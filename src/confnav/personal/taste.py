@@ -24,7 +24,7 @@ class TasteParams:
     """The model's settings (chosen on half of the researchers of benchmarks/recommend_eval.py)."""
 
     method: str = "blend"  # "blend" (centroid + nearest items) or "linear" (logistic regression)
-    centroid: float = 0.5  # share of the centroid view; the rest is the nearest-items view
+    centroid: float = 0.25  # share of the centroid view; the rest is the nearest-items view
     neighbours: int = 3
     center: bool = True
     half_life: float | None = None  # years after which an item counts half; None: all alike
