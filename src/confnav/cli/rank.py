@@ -16,6 +16,7 @@ from confnav.cli.common import (
     themes_with_progress,
     with_store,
 )
+from confnav.personal import PERSONAL_WEIGHT, personal_rank
 from confnav.rank import RankMode, load_weights
 from confnav.rank.external import import_external
 from confnav.rank.profile import blend_with_profile
@@ -26,6 +27,19 @@ from confnav.store.protocols import Store
 @click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option("--theme", help="Only papers of this theme or sub-theme (see 'confnav topics').")
 @click.option("--like", multiple=True, metavar="ID", help="Blend with relevance to these papers (repeatable).")
+@click.option(
+    "--for",
+    "for_profile",
+    metavar="NAME",
+    help="Your personal must-read: blended with closeness to a profile (`confnav profile`).",
+)
+@click.option(
+    "--profile-weight",
+    type=click.FloatRange(0.0, 1.0),
+    default=PERSONAL_WEIGHT,
+    show_default=True,
+    help="With --for: the share of closeness to the profile in the score.",
+)
 @click.option("--top", type=click.IntRange(1, 100_000), default=20, show_default=True, help="How many papers.")
 @click.option("--weights", type=click.Path(dir_okay=False, path_type=Path), help="TOML/JSON file with [weights].")
 @click.option("--explain", is_flag=True, help="Show every signal's value and contribution.")
@@ -37,6 +51,8 @@ def rank(
     venue: str | None,
     theme: str | None,
     like: tuple[str, ...],
+    for_profile: str | None,
+    profile_weight: float,
     top: int,
     weights: Path | None,
     explain: bool,
@@ -47,7 +63,11 @@ def rank(
     it opened) or looking back (led by citations; the default when the venue has citation counts)."""
     venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # without an index the ranking says what is missing
-    ranking = cli_navigator().ranker(load_weights(weights), mode=mode).rank(store, venue, theme=theme)
+    ranker = cli_navigator().ranker(load_weights(weights), mode=mode)
+    if for_profile:
+        ranking = personal_rank(store, venue, for_profile, mode, weight=profile_weight, theme=theme, ranker=ranker)
+    else:
+        ranking = ranker.rank(store, venue, theme=theme)
     papers = blend_with_profile(store, ranking.papers, like) if like else ranking.papers
     papers = papers[:top]
     if as_json:

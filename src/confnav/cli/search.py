@@ -6,8 +6,9 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import RichProgress, cli_navigator, filter_options, json_option, out, print_json, with_store
+from confnav.errors import ConfnavError
 from confnav.index import build_index
-from confnav.personal import recommend_for
+from confnav.personal import Ask, is_cold, papers_to_mark, recommend_for
 from confnav.search.engine import Searcher
 from confnav.search.experts import find_experts
 from confnav.search.results import MODES, SORTS, Results
@@ -131,6 +132,13 @@ def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, whe
     metavar="NAME",
     help="For a profile (`confnav profile`): a model of its papers, likes and dislikes; each hit says why.",
 )
+@click.option(
+    "--ask",
+    type=click.IntRange(1, 50),
+    metavar="N",
+    help="With --for and --venue: N papers of the venue whose marks would teach the model most (JSON: an object "
+    "with 'ask' and 'recommendations'). A profile with too little to learn from is offered 5 without asking.",
+)
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED
 @filter_options
@@ -142,6 +150,7 @@ def recommend(
     unlike: tuple[str, ...],
     text: str | None,
     for_profile: str | None,
+    ask: int | None,
     limit: int,
     include_rejected: bool,
     where: PaperFilter,
@@ -149,19 +158,38 @@ def recommend(
 ) -> None:
     """A reading list from papers you liked (never those papers themselves), or for a profile (--for NAME);
     accepted ones unless --include-rejected."""
+    if ask and not (for_profile and where.venue):
+        raise click.UsageError("--ask needs --for NAME and --venue V")
     if for_profile:
-        _print_for_profile(store, for_profile, where.venue, limit, include_rejected, as_json)
+        _print_for_profile(store, for_profile, where.venue, limit, include_rejected, ask, as_json)
         return
     results = Searcher(store).recommend(like, unlike, text, where=where, limit=limit, include_rejected=include_rejected)
     _print_results(results, as_json)
 
 
 def _print_for_profile(
-    store: Store, name: str, venue: str | None, limit: int, include_rejected: bool, as_json: bool
+    store: Store, name: str, venue: str | None, limit: int, include_rejected: bool, ask: int | None, as_json: bool
 ) -> None:
-    found = recommend_for(store, name, venue, limit, include_rejected)
+    """The profile's recommendations; with --ask, or for a cold profile of a venue, papers to mark first."""
+    cold = venue is not None and is_cold(store, name)
+    asked = papers_to_mark(store, venue, name, ask or 5) if venue is not None and (ask or cold) else None
+    try:
+        found = recommend_for(store, name, venue, limit, include_rejected)
+    except ConfnavError:  # nothing to learn from yet (the index is there: the papers to mark came from it)
+        if asked is None:
+            raise
+        found = []
     if as_json:
-        print_json([r.to_dict() for r in found])
+        if ask and asked is not None:
+            print_json({**asked.to_dict(), "recommendations": [r.to_dict() for r in found]})
+        else:
+            print_json([r.to_dict() for r in found])
+            if asked is not None:
+                click.echo(f"note: profile {name!r} has little to learn from: see --ask", err=True)
+        return
+    if asked is not None:
+        _print_ask(asked)
+    if asked is not None and not found:
         return
     if not found:
         out.print("No papers to recommend.")
@@ -171,6 +199,22 @@ def _print_for_profile(
         out.print(f"  [{hit.paper.id} · {hit.paper.venue_name} · {hit.score:.3f}]", style="dim", markup=False)
         out.print(f"    {hit.reason}", markup=False)
     out.print(f"({len(found)} papers for {name})", style="dim")
+
+
+def _print_ask(asked: Ask) -> None:
+    if asked.cold:
+        out.print(
+            f"Profile {asked.profile!r} has {asked.size} papers and marks: too few to learn your taste."
+            f" Mark a few of these ({asked.why}):",
+            markup=False,
+        )
+    else:
+        out.print(f"To teach your profile more, mark some of these ({asked.why}):", markup=False)
+    for paper in asked.papers:
+        out.print("  ", end="")
+        out.print(paper.title, style="bold", markup=False, end="")
+        out.print(f"  [{paper.id} · {paper.venue_name}]", style="dim", markup=False)
+        out.print("    " + "   or   ".join(asked.commands(paper)), markup=False)
 
 
 @cli.command()

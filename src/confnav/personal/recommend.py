@@ -1,25 +1,37 @@
 """Recommendations that learn a researcher's taste: a per-profile model over the papers' stored vectors.
 
 Positives are the profile's matched papers, its own texts (embedded with the store's model) and its likes;
-negatives its dislikes. With dislikes, a logistic-regression classifier on the vectors (as arxiv-sanity did);
-without, the cosine to the positives' centroid. Each hit names the nearest profile item as its reason.
+negatives its dislikes. The model (taste.py) is refitted on every call: it is a few matrix products over
+vectors kept in memory per store state, so a new mark shows at once. Each hit names the nearest profile item.
+
+For other surfaces (web, personal must-read): `profile_taste` scores every candidate of a venue once;
+`recommend_for` keeps its best `limit`.
 """
 
 from __future__ import annotations
 
+import io
+import sqlite3
+import threading
+import zipfile
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from confnav.embed import load_embedder
-from confnav.embed.views import embedder_state_cache, semantic_model
-from confnav.errors import ConfnavError
+from confnav.embed.base import Embedder
+from confnav.embed.views import embedder_state_cache, semantic_model, text_hash
+from confnav.errors import ConfnavError, ReadOnlyStoreError
 from confnav.model import Outcome, Paper, is_placeholder_title, title_key
 from confnav.personal.profiles import DEFAULT_PROFILE
+from confnav.personal.taste import DEFAULT_PARAMS, TasteParams, item_weights, taste_scores, unit
+from confnav.store.base import serves_requests
 from confnav.store.protocols import ProfileStore, SearchStore
 
-BACKGROUND = 1000  # other papers sampled as weak negatives, so that a few dislikes do not set the whole direction
+KEPT = 8  # venues' vectors kept in memory (per store state)
+OWN_CACHE = "profile-texts:"  # + model: the vectors of profiles' own texts, by text hash
 
 
 class RecommendStore(SearchStore, ProfileStore, Protocol):
@@ -40,29 +52,252 @@ class Recommendation:
 
 
 @dataclass(frozen=True)
-class _Example:
-    label: str  # "'Title' (2019)": how a reason names it
-    vector: np.ndarray
+class VenueVectors:
+    """One venue's (or the whole store's) papers with a vector: unit rows, and what filters need per row."""
+
+    pks: list[int]
+    matrix: np.ndarray
+    papers: list[Paper]
+    rows_of: dict[tuple[str, str] | str, list[int]]  # rows by (venue, paper id) and by title_key
+    eligible: np.ndarray  # not a placeholder title
+    accepted: np.ndarray  # not a rejection or withdrawal
+    row_of: dict[int, int]
+
+    @property
+    def mean(self) -> np.ndarray:
+        return np.asarray(self.matrix.mean(axis=0))
 
 
-def _unit(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
-    return matrix / np.where(norms == 0, 1.0, norms)
+_cache: OrderedDict[tuple[object, ...], VenueVectors] = OrderedDict()
+_embedders: dict[str, Embedder] = {}
+_own: dict[tuple[object, str], dict[str, np.ndarray]] = {}
+_lock = threading.Lock()
+
+
+def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVectors:
+    """The venue's vectors under `model`, read once per store state and kept (marks do not change it)."""
+    key = (getattr(store, "location", id(store)), store.versions(), model, venue)
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    pks, blobs = store.embeddings(model, venue)
+    if not blobs:
+        raise ConfnavError(
+            "the store has no semantic index" + (f" for {venue}" if venue else "") + ": run 'confnav index'"
+        )
+    matrix = unit(np.vstack([np.frombuffer(b, dtype=np.float32) for b in blobs]))
+    by_pk = store.papers_by_pk(pks)
+    papers = [by_pk[pk] for pk in pks]
+    found = VenueVectors(
+        pks,
+        matrix,
+        papers,
+        _rows_by_key(papers),
+        np.array([not is_placeholder_title(p.title) for p in papers]),
+        np.array([p.decision.outcome is not Outcome.NOT_ACCEPTED for p in papers]),
+        {pk: row for row, pk in enumerate(pks)},
+    )
+    with _lock:
+        _cache[key] = found
+        while len(_cache) > KEPT:
+            _cache.popitem(last=False)
+    return found
+
+
+def _rows_by_key(papers: list[Paper]) -> dict[tuple[str, str] | str, list[int]]:
+    found: dict[tuple[str, str] | str, list[int]] = {}
+    for row, paper in enumerate(papers):
+        found.setdefault((paper.venue, paper.id), []).append(row)
+        found.setdefault(title_key(paper.title), []).append(row)
+    return found
 
 
 def _label(title: str, year: int | None) -> str:
     return f"'{title}'" + (f" ({year})" if year else "")
 
 
-def _embed_texts(store: RecommendStore, model: str, texts: list[str]) -> np.ndarray:
-    """The profile's own texts embedded by the model that made the stored vectors (its fitted state, if any)."""
-    embedder = load_embedder(model, 1)
-    if embedder.fitted_on_corpus:
-        cached = store.get_cache(embedder_state_cache(model))
-        if cached is None:
-            raise ConfnavError(f"the {model} index has no fitted state: run 'confnav index' again")
-        embedder.loads(cached[1])
-    return np.asarray(embedder.embed(texts), dtype=np.float32)
+def _embedder(store: RecommendStore, model: str) -> Embedder:
+    """The model that made the stored vectors, with its fitted state if it has one."""
+    embedder = _embedders.get(model) or load_embedder(model, 1)
+    if not embedder.fitted_on_corpus:
+        _embedders[model] = embedder  # a pretrained model is loaded once per process
+        return embedder
+    cached = store.get_cache(embedder_state_cache(model))
+    if cached is None:
+        raise ConfnavError(f"the {model} index has no fitted state: run 'confnav index' again")
+    embedder.loads(cached[1])
+    return embedder
+
+
+def _own_vectors(store: RecommendStore, model: str, texts: list[str]) -> np.ndarray:
+    """The profile's own texts embedded by the store's model; each text is embedded once and its vector kept in
+    memory and in the store's cache (not by a server's requests, which never write)."""
+    state = store.get_cache(embedder_state_cache(model))
+    stamp = str(state[0]) if state else ""
+    keys = [text_hash(text, stamp) for text in texts]
+    known = _own.setdefault((getattr(store, "location", id(store)), model), {})
+    if any(key not in known for key in keys):
+        known.update(_read_own(store, model))
+    missing = [(key, text) for key, text in dict(zip(keys, texts, strict=True)).items() if key not in known]
+    if missing:
+        embedder = _embedder(store, model)
+        vectors = np.asarray(embedder.embed([text for _, text in missing]), dtype=np.float32)
+        known.update((key, vector) for (key, _), vector in zip(missing, vectors, strict=True))
+        if not serves_requests(store):
+            buffer = io.BytesIO()
+            np.savez(buffer, keys=np.array(list(known)), vectors=np.vstack(list(known.values())))
+            try:
+                with store.transaction():
+                    store.put_cache(OWN_CACHE + model, 0, buffer.getvalue())
+            except (ReadOnlyStoreError, sqlite3.OperationalError):
+                pass  # a read-only store: embedded again next time
+    return np.vstack([known[key] for key in keys])
+
+
+def _read_own(store: RecommendStore, model: str) -> dict[str, np.ndarray]:
+    cached = store.get_cache(OWN_CACHE + model)
+    if cached is None:
+        return {}
+    try:
+        with np.load(io.BytesIO(cached[1]), allow_pickle=False) as saved:
+            return dict(zip(saved["keys"].tolist(), saved["vectors"], strict=True))
+    except (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile):
+        return {}  # unreadable (or crafted): embedded again
+
+
+@dataclass
+class Profile:
+    """A profile's examples as vectors: positives with their labels and years, negatives, and what to leave out."""
+
+    labels: list[str]
+    years: list[int | None]
+    positives: np.ndarray
+    negatives: np.ndarray
+    excluded: set[tuple[str, str]]  # (venue, paper id) of its own and marked papers
+    titles: set[str]  # title keys of its items
+    marks: int
+
+    @property
+    def size(self) -> int:
+        return len(self.labels) + self.marks
+
+
+def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
+    """The profile's items and marks as vectors of `model` (items without a stored vector are left out)."""
+    items, marks = store.profile_items(profile), store.profile_marks(profile)
+    labels: list[str] = []
+    years: list[int | None] = []
+    vectors: list[np.ndarray] = []
+    negatives: list[np.ndarray] = []
+    excluded: set[tuple[str, str]] = set()
+    own: list[tuple[str, int | None, str]] = []
+    venues = {summary.venue.id for summary in store.venues()} if items or marks else set()
+
+    def vector_of(venue: str, paper_id: str) -> tuple[np.ndarray, Paper] | None:
+        excluded.add((venue, paper_id))
+        stored = venue_vectors(store, model, venue) if venue in venues else None
+        rows = [stored.row_of[pk] for pk in store.pks_of(paper_id, venue) if pk in stored.row_of] if stored else []
+        return (stored.matrix[rows[0]], stored.papers[rows[0]]) if stored and rows else None
+
+    for item in items:
+        if item.paper_id and item.venue:
+            found = vector_of(item.venue, item.paper_id)
+            if found is not None:
+                labels.append(_label(item.title, item.year))
+                years.append(item.year)
+                vectors.append(found[0])
+        elif not item.paper_id:
+            own.append((_label(item.title, item.year), item.year, f"{item.title}. {item.abstract or ''}".strip()))
+    if own:
+        embedded = unit(_own_vectors(store, model, [text for _, _, text in own]))
+        for (label, year, _), vector in zip(own, embedded, strict=True):
+            labels.append(label)
+            years.append(year)
+            vectors.append(vector)
+    for venue, paper_id, how in marks:
+        found = vector_of(venue, paper_id)
+        if found is None:
+            continue
+        if how == "like":
+            labels.append(_label(found[1].title, found[1].year or None))
+            years.append(found[1].year or None)
+            vectors.append(found[0])
+        else:
+            negatives.append(found[0])
+    dimension = vectors[0].shape[0] if vectors else (negatives[0].shape[0] if negatives else 0)
+    return Profile(
+        labels,
+        years,
+        np.vstack(vectors) if vectors else np.zeros((0, dimension), dtype=np.float32),
+        np.vstack(negatives) if negatives else np.zeros((0, dimension), dtype=np.float32),
+        excluded,
+        {title_key(item.title) for item in items},
+        len(marks),
+    )
+
+
+def model_of(store: SearchStore) -> str:
+    model = semantic_model(store)
+    if model is None:
+        raise ConfnavError("the store has no semantic index: run 'confnav index' first")
+    return model
+
+
+@dataclass
+class Taste:
+    """A profile's model applied to a venue: every candidate paper with its score, best first on request."""
+
+    profile: Profile
+    papers: list[Paper]
+    vectors: np.ndarray  # unit rows of the candidates
+    scores: np.ndarray
+
+    def reason(self, index: int) -> str:
+        """Why candidate `index` is close: the profile item nearest to it."""
+        nearest = int(np.argmax(self.profile.positives @ self.vectors[index]))
+        return f"close to your {self.profile.labels[nearest]}"
+
+    def best(self, limit: int) -> list[Recommendation]:
+        order = np.argsort(-self.scores, kind="stable")[:limit]
+        return [Recommendation(self.papers[i], float(self.scores[i]), self.reason(int(i))) for i in order]
+
+
+def no_positives(profile: str) -> ConfnavError:
+    return ConfnavError(
+        f"profile {profile!r} has no papers or likes yet: add some with 'confnav profile like ID'"
+        " or 'confnav profile import FILE' (papers to start with: 'confnav recommend --for NAME --venue V --ask 5')"
+    )
+
+
+def profile_taste(
+    store: RecommendStore,
+    profile: str = DEFAULT_PROFILE,
+    venue: str | None = None,
+    include_rejected: bool = False,
+    params: TasteParams = DEFAULT_PARAMS,
+) -> Taste:
+    """The profile's model fitted now and applied to every paper of `venue` (None: the whole store), leaving
+    out the profile's own and marked papers; rejected ones only with `include_rejected`."""
+    model = model_of(store)
+    person = load_profile(store, profile, model)
+    if not len(person.positives):
+        raise no_positives(profile)
+    return apply_taste(person, venue_vectors(store, model, venue), include_rejected, params)
+
+
+def apply_taste(person: Profile, stored: VenueVectors, include_rejected: bool, params: TasteParams) -> Taste:
+    """A loaded profile's model over a venue's vectors (the evaluation reuses both across settings)."""
+    keep = stored.eligible & (stored.accepted | include_rejected)
+    keys: list[tuple[str, str] | str] = [*person.excluded, *person.titles]
+    for key in keys:
+        keep[stored.rows_of.get(key, [])] = False
+    rows = np.flatnonzero(keep)
+    if not len(rows):
+        return Taste(person, [], stored.matrix[:0], np.zeros(0))
+    weights = item_weights(person.years, params)
+    scores = taste_scores(person.positives, weights, person.negatives, stored.matrix[rows], stored.mean, params)
+    return Taste(person, [stored.papers[r] for r in rows], stored.matrix[rows], scores)
 
 
 def recommend_for(
@@ -71,95 +306,7 @@ def recommend_for(
     venue: str | None = None,
     limit: int = 10,
     include_rejected: bool = False,
+    params: TasteParams = DEFAULT_PARAMS,
 ) -> list[Recommendation]:
-    """The papers the profile's model scores highest, never the profile's own or marked ones."""
-    items, marks = store.profile_items(profile), store.profile_marks(profile)
-    model = semantic_model(store)
-    if model is None:
-        raise ConfnavError("the store has no semantic index: run 'confnav index' first")
-    pks, blobs = store.embeddings(model)
-    matrix = _unit(np.vstack([np.frombuffer(b, dtype=np.float32) for b in blobs])) if blobs else None
-    if matrix is None:
-        raise ConfnavError("the store has no semantic index: run 'confnav index' first")
-    row_of = {pk: row for row, pk in enumerate(pks)}
-    key_of = {(p.venue, p.id): pk for pk, p in store.paper_rows()}
-    papers = store.papers_by_pk(pks)
-
-    positives: list[_Example] = []
-    own_texts: list[tuple[str, str]] = []
-    excluded: set[int] = set()
-    own_titles: set[str] = set()
-    for item in items:
-        own_titles.add(title_key(item.title))
-        pk = key_of.get((item.venue or "", item.paper_id or ""))
-        if pk is not None:
-            excluded.add(pk)
-            if pk in row_of:
-                positives.append(_Example(_label(item.title, item.year), matrix[row_of[pk]]))
-        elif not item.paper_id:
-            text = f"{item.title}. {item.abstract}" if item.abstract else item.title
-            own_texts.append((_label(item.title, item.year), text))
-    if own_texts:
-        vectors = _unit(_embed_texts(store, model, [t for _, t in own_texts]))
-        positives += [_Example(label, v) for (label, _), v in zip(own_texts, vectors, strict=True)]
-    negatives: list[np.ndarray] = []
-    for mark_venue, paper_id, how in marks:
-        pk = key_of.get((mark_venue, paper_id))
-        if pk is None:
-            continue
-        excluded.add(pk)
-        if pk in row_of:
-            paper = papers[pk]
-            if how == "like":
-                positives.append(_Example(_label(paper.title, paper.year or None), matrix[row_of[pk]]))
-            else:
-                negatives.append(matrix[row_of[pk]])
-    if not positives:
-        raise ConfnavError(
-            f"profile {profile!r} has no papers or likes yet: add some with 'confnav profile like ID'"
-            " or 'confnav profile import FILE'"
-        )
-
-    candidates = [
-        row
-        for row, pk in enumerate(pks)
-        if pk not in excluded
-        and (venue is None or papers[pk].venue == venue)
-        and title_key(papers[pk].title) not in own_titles
-        and not is_placeholder_title(papers[pk].title)
-        and (include_rejected or papers[pk].decision.outcome is not Outcome.NOT_ACCEPTED)
-    ]
-    if not candidates:
-        return []
-    scores = _scores(np.vstack([e.vector for e in positives]), negatives, matrix[candidates])
-    best = np.argsort(-scores, kind="stable")[:limit]
-    examples = np.vstack([e.vector for e in positives])
-    results = []
-    for index in best:
-        row = candidates[int(index)]
-        nearest = int(np.argmax(examples @ matrix[row]))
-        paper = papers[pks[row]]
-        results.append(Recommendation(paper, float(scores[index]), f"close to your {positives[nearest].label}"))
-    return results
-
-
-def _scores(positives: np.ndarray, negatives: list[np.ndarray], candidates: np.ndarray) -> np.ndarray:
-    """With dislikes, a logistic regression of the positives against the dislikes and a sample of the other
-    papers as background (each group weighing as much as the positives); without, the cosine to the
-    positives' centroid. Higher is more to the profile's taste."""
-    if not negatives:
-        return candidates @ _unit(positives.mean(axis=0))
-    from sklearn.linear_model import LogisticRegression
-
-    generator = np.random.default_rng(0)
-    background = candidates[generator.permutation(len(candidates))[:BACKGROUND]]
-    x = np.vstack([positives, np.vstack(negatives), background])
-    y = np.r_[np.ones(len(positives)), np.zeros(len(negatives) + len(background))]
-    weight = np.r_[
-        np.ones(len(positives)),
-        np.full(len(negatives), len(positives) / len(negatives)),
-        np.full(len(background), len(positives) / max(1, len(background))),
-    ]
-    classifier = LogisticRegression(C=10.0, max_iter=1000)
-    classifier.fit(x, y, sample_weight=weight)
-    return np.asarray(classifier.decision_function(candidates), dtype=np.float64)
+    """The `limit` papers the profile's model scores highest, never the profile's own or marked ones."""
+    return profile_taste(store, profile, venue, include_rejected, params).best(limit)

@@ -1,0 +1,122 @@
+"""Researchers who published at an earlier and a later venue of the shared data, and a store where the later
+venue has no author names (so only content can find their papers): the data of benchmarks/recommend_eval.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from _util import DATA
+
+EARLIER = {  # venue id -> paperlists file: the profiles are built from these papers
+    "iclr2018": DATA / "paperlists" / "iclr2018.json",
+    "neurips2018": DATA / "paperlists" / "nips2018.json",
+    "iclr2020": DATA / "iclr2020" / "paperlists-iclr2020.json",
+}
+LATER = "iclr2021"
+LATER_FILES = [DATA / "iclr2021" / "paperlist.tsv", DATA / "iclr2021" / "ratings.tsv"]
+LATER_LIST = DATA / "iclr2021" / "paperlists-iclr2021.json"
+AUTHOR_FIELDS = ("author", "authorids", "aff", "aff_domain", "position", "email", "author_site")
+ACCEPTED = ("Oral", "Spotlight", "Poster", "Talk")
+
+
+def name_key(name: str) -> str:
+    """A person's name folded for matching across venues: accents, case, spaces and punctuation dropped."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z]", "", folded)
+
+
+def _authors(record: dict[str, object]) -> list[tuple[str, str | None]]:
+    """(name key, OpenReview profile id or None) of each author of a paperlists record."""
+    names = [n.strip() for n in str(record.get("author") or "").split(";")]
+    ids = [i.strip() for i in str(record.get("authorids") or "").split(";")]
+    found = []
+    for i, name in enumerate(names):
+        if name:
+            profile = ids[i] if i < len(ids) and ids[i].startswith("~") else None
+            found.append((name_key(name), profile))
+    return found
+
+
+@dataclass
+class Person:
+    """One researcher: their earlier papers (venue, id) and their accepted later papers (ids)."""
+
+    key: str
+    earlier: list[tuple[str, str]] = field(default_factory=list)
+    later: list[str] = field(default_factory=list)
+
+
+def people() -> list[Person]:
+    """Everyone with an earlier paper and an accepted later one, matched by OpenReview profile id where both
+    venues give one, else by normalised name; sorted by key."""
+    found: dict[str, Person] = {}
+    profile_of_name: dict[str, str] = {}
+    shared: set[str] = set()  # names two later profiles share: whose earlier papers they are is unknown
+    later = json.loads(LATER_LIST.read_text(encoding="utf-8"))
+    for record in later:
+        if record.get("status") not in ACCEPTED:
+            continue
+        for key, profile in _authors(record):
+            person = found.setdefault(profile or key, Person(profile or key))
+            if record["id"] not in person.later:
+                person.later.append(record["id"])
+            if profile and profile_of_name.setdefault(key, profile) != profile:
+                shared.add(key)
+    earlier: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for venue, path in EARLIER.items():
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            if not record.get("id"):
+                continue
+            for key, profile in _authors(record):
+                if key in shared:
+                    continue
+                who = profile if profile and profile in found else profile_of_name.get(key, key)
+                earlier[who].append((venue, str(record["id"])))
+    chosen = []
+    for who, person in sorted(found.items()):
+        if earlier.get(who):
+            person.earlier = sorted(set(earlier[who]))
+            chosen.append(person)
+    return chosen
+
+
+def anonymous_later(folder: Path) -> list[Path]:
+    """The later venue's files with every author field of its paper list removed."""
+    records = json.loads(LATER_LIST.read_text(encoding="utf-8"))
+    for record in records:
+        for name in AUTHOR_FIELDS:
+            record.pop(name, None)
+    path = folder / LATER_LIST.name
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return [*LATER_FILES, path]
+
+
+def build_store(folder: Path) -> Path:
+    """The earlier venues (with authors) and the later one (without), indexed with the default semantic model;
+    built once and kept in `folder` for reruns."""
+    from confnav.embed import choose_embedder
+    from confnav.index import build_index
+    from confnav.ingest import ingest
+    from confnav.store import SqliteStore
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "people.db"
+    done = folder / "people.done"
+    if done.exists() and path.exists():
+        return path
+    path.unlink(missing_ok=True)
+    with SqliteStore(path) as store:
+        for file in EARLIER.values():
+            ingest(store, [file])
+        ingest(store, anonymous_later(folder))
+        embedder, notice = choose_embedder()
+        if notice:
+            raise SystemExit(f"the semantic model is needed: {notice}")
+        build_index(store, embedder)
+    done.write_text("ok\n", encoding="utf-8")
+    return path

@@ -1,0 +1,160 @@
+"""Recommendations that learn, on the real ICLR 2021 store with the TF-IDF index (no semantic model): a cold
+start asks for marks on diverse papers, marks refit the model, and the personal must-read blends the profile
+with the venue's ranking."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.embed.sparse import SparseEmbedder
+from confnav.index import build_index
+from confnav.personal import COLD, is_cold, papers_to_mark, personal_rank, recommend_for
+from confnav.personal.recommend import model_of, venue_vectors
+from confnav.personal.taste import TasteParams, farthest_first, taste_scores, unit
+from confnav.rank import WeightedRanker
+from confnav.store import open_store
+from tests.backends import Location, clone, freeze
+from tests.test_profiles import _graph_papers
+
+VENUE = "iclr2021"
+
+
+@pytest.fixture(scope="module")
+def sparse_iclr(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2021 with the TF-IDF index, built once for this module; copy before writing."""
+    location = clone(iclr2021_db, tmp_path_factory.mktemp("personal"), "sparse")
+    with open_store(location) as store:
+        build_index(store, SparseEmbedder())
+    return freeze(location)
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args))
+
+
+def _mark(db: str, how: str, ids: list[str], *options: str) -> None:
+    """Mark papers from the command line (ids after `--`: an OpenReview id may start with '-')."""
+    result = _cli("profile", how, "--db", db, *options, "--", *ids)
+    assert result.exit_code == 0, result.output
+
+
+def _graph_profile(db: str, count: int = 6) -> list[str]:
+    """A profile `me` of accepted graph papers, liked; their ids."""
+    ids = [p["id"] for p in _graph_papers()[:count]]
+    _mark(db, "like", ids)
+    return ids
+
+
+def test_a_cold_profile_is_offered_diverse_papers_to_mark(sparse_iclr: Location, tmp_path: Any) -> None:
+    db = str(clone(sparse_iclr, tmp_path))
+    first = _graph_papers()[0]["id"]
+    _mark(db, "like", [first], "--profile", "new")
+
+    shown = _cli("recommend", "--for", "new", "--venue", VENUE, "--db", db)
+    assert shown.exit_code == 0, shown.output
+    assert "too few to learn your taste" in shown.output and "Traceback" not in shown.output
+    assert shown.output.count("confnav profile like ") == 5 and "--profile new" in shown.output
+    assert "close to your '" in shown.output  # the one like still gives recommendations below
+
+    asked = _cli("recommend", "--for", "nobody", "--venue", VENUE, "--ask", "6", "--json", "--db", db)
+    assert asked.exit_code == 0, asked.output
+    data = json.loads(asked.output)
+    assert data["cold"] is True and data["size"] == 0 and data["recommendations"] == []
+    ids = [a["id"] for a in data["ask"]]
+    assert len(set(ids)) == 6 and all(a["commands"][0].startswith("confnav profile like ") for a in data["ask"])
+    with open_store(db) as store:
+        papers = [store.get_paper(i, VENUE) for i in ids]
+        assert all(p.decision.accepted for p in papers)
+        # spread out: no two picks are as close as a typical paper of the venue is to its nearest neighbour
+        stored = venue_vectors(store, model_of(store), VENUE)
+        accepted = stored.matrix[stored.accepted]
+        nearest = np.median(np.sort(accepted @ accepted.T, axis=1)[:, -2])
+        row = {p.id: i for i, p in enumerate(stored.papers)}
+        picks = stored.matrix[[row[p.id] for p in papers]]
+        assert float((picks @ picks.T - 2 * np.eye(6)).max()) < nearest
+        assert is_cold(store, "new") and is_cold(store, "nobody")
+
+    plain = _cli("recommend", "--for", "nobody", "--venue", VENUE, "--json", "--db", db)
+    assert plain.exit_code == 0 and json.loads(plain.stdout) == [] and "--ask" in plain.stderr
+    unasked = _cli("recommend", "--for", "nobody", "--ask", "3", "--db", db)
+    assert unasked.exit_code != 0 and "--ask needs --for NAME and --venue V" in unasked.output
+
+
+def test_with_a_model_the_papers_to_mark_are_the_uncertain_ones(sparse_iclr: Location, tmp_path: Any) -> None:
+    db = str(clone(sparse_iclr, tmp_path))
+    liked = _graph_profile(db, COLD + 1)
+    with open_store(db) as store:
+        assert not is_cold(store, "me")
+        top = {r.paper.id for r in recommend_for(store, "me", VENUE, limit=20)}
+        asked = papers_to_mark(store, VENUE, "me", 4)
+    assert not asked.cold and len(asked.papers) == 4 and "least sure" in asked.why
+    assert not {p.id for p in asked.papers} & (top | set(liked))
+    result = _cli("recommend", "--for", "me", "--venue", VENUE, "--ask", "4", "--json", "--db", db)
+    data = json.loads(result.output)
+    assert [a["id"] for a in data["ask"]] == [p.id for p in asked.papers] and len(data["recommendations"]) == 10
+
+
+def test_marks_refit_the_model(sparse_iclr: Location, tmp_path: Any) -> None:
+    db = str(clone(sparse_iclr, tmp_path))
+    _graph_profile(db)
+    with open_store(db) as store:
+        before = recommend_for(store, "me", VENUE, limit=20)
+        assert sum("graph" in r.paper.title.lower() for r in before) >= 10
+        reinforcement = [
+            p for p in store.iter_papers(VENUE) if p.decision.accepted and "reinforcement" in p.title.lower()
+        ][:8]
+    ids = [p.id for p in reinforcement]
+    _mark(db, "like", ids)
+    _mark(db, "dislike", [before[0].paper.id])
+    with open_store(db) as store:
+        after = recommend_for(store, "me", VENUE, limit=20)
+    titles = [r.paper.title.lower() for r in after]
+    assert sum("reinforcement" in t for t in titles) > sum("reinforcement" in r.paper.title.lower() for r in before)
+    assert before[0].paper.id not in {r.paper.id for r in after} and not set(ids) & {r.paper.id for r in after}
+    assert any("(2021)" in r.reason and any(p.title in r.reason for p in reinforcement) for r in after)
+
+
+def test_the_personal_must_read_blends_the_profile_with_the_venue(sparse_iclr: Location, tmp_path: Any) -> None:
+    db = str(clone(sparse_iclr, tmp_path))
+    liked = _graph_profile(db)
+    result = _cli("rank", "--venue", VENUE, "--for", "me", "--top", "30", "--json", "--db", db)
+    assert result.exit_code == 0, result.output
+    ranked = json.loads(result.output)
+    assert len(ranked) == 30 and not {r["id"] for r in ranked} & set(liked)
+    assert all(r["reasons"][0].startswith("close to your '") for r in ranked)
+    assert sum(len(r["reasons"]) > 1 for r in ranked) >= 20  # and the venue's own reasons after it
+    assert sum("graph" in r["title"].lower() for r in ranked) >= 10
+    assert all(0.0 <= r["normalized"]["profile"] <= 1.0 for r in ranked)
+    plain = json.loads(_cli("rank", "--venue", VENUE, "--top", "30", "--json", "--db", db).output)
+    assert sum("graph" in r["title"].lower() for r in plain) < 10
+
+    text = _cli("rank", "--venue", VENUE, "--for", "me", "--mode", "at-conference", "--top", "5", "--db", db)
+    assert text.exit_code == 0 and "Blended with closeness to profile 'me'" in text.output
+    assert "close to your '" in text.output and "at the conference" in text.output
+    missing = _cli("rank", "--venue", VENUE, "--for", "ghost", "--db", db)
+    assert missing.exit_code != 0 and "no profile named 'ghost'" in missing.output
+
+    with open_store(db) as store:  # weight 0: the venue's own order, the profile's papers left out
+        venue_order = [r.paper.id for r in WeightedRanker().rank(store, VENUE).papers if r.paper.id not in liked]
+        alone = personal_rank(store, VENUE, "me", weight=0.0)
+        assert [r.paper.id for r in alone.papers] == venue_order
+
+
+def test_taste_views_and_spread() -> None:
+    """Nearest items find a second topic the centroid misses; farthest-first covers distinct directions."""
+    axes = np.eye(4, dtype=np.float32)
+    positives = np.vstack([axes[0], axes[0], axes[0], axes[1]])
+    candidates = unit(np.vstack([axes[0] + 0.1 * axes[2], axes[1] + 0.1 * axes[2], axes[2] + axes[0]]))
+    mean = np.zeros(4, dtype=np.float32)
+    empty = np.zeros((0, 4), dtype=np.float32)
+    weights = np.ones(4)
+    centroid = taste_scores(positives, weights, empty, candidates, mean, TasteParams(centroid=1.0, center=False))
+    nearest = taste_scores(positives, weights, empty, candidates, mean, TasteParams(centroid=0.0, neighbours=1))
+    assert centroid[2] > centroid[1] and nearest[1] > nearest[2]
+    assert sorted(farthest_first(axes, 4, 0)) == [0, 1, 2, 3]
