@@ -31,6 +31,7 @@ def test_like_changes_for_you_and_undo_changes_it_back(client: TestClient) -> No
     assert cold["hits"] == [] and "like a few papers" in str(cold["notices"])
     page = client.get("/venues/iclr2021/for-you", params={"profile": "cold"})
     assert page.status_code == 200 and 'id="for-you-start"' in page.text
+    assert page.text.count('<li class="hit"') == 8 and 'id="to-mark"' in page.text  # a cold start asks for marks
 
     liked = client.post("/api/profiles/cold/marks", json={"id": PERFORMER, "mark": "like"})
     assert liked.status_code == 201 and liked.json() == {
@@ -44,6 +45,8 @@ def test_like_changes_for_you_and_undo_changes_it_back(client: TestClient) -> No
     assert all(h["reason"] == "close to your 'Rethinking Attention with Performers' (2021)" for h in first)
     page = client.get("/venues/iclr2021/for-you", params={"profile": "cold"}).text
     assert first[0]["title"].replace("'", "&#39;") in page and "Close to your" in page and "scale None" not in page
+    must_read = page.split('id="must-read"')[1]  # the personal must-read beside the recommendations
+    assert must_read.count('<li class="hit"') == 10 and "Close to your" in must_read
 
     client.post("/api/profiles/cold/marks", json={"id": VIT, "mark": "like", "venue": "iclr2021"})
     both = _for_you(client, "cold")["hits"]

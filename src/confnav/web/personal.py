@@ -8,7 +8,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.personal import Recommendation, recommend_for
+from confnav.model import Paper
+from confnav.personal import Recommendation, is_cold, papers_to_mark, personal_rank, recommend_for
 from confnav.personal.access import create_with_secret, rotate_secret, verify_secret
 from confnav.search.results import Hit
 from confnav.web.access import (
@@ -25,6 +26,8 @@ from confnav.web.state import AppState, state_of
 
 router = APIRouter()
 FOR_YOU_LIMIT = 30
+MUST_READ_LIMIT = 10  # the personal must-read shown beside the recommendations
+TO_MARK = 8  # papers a cold profile is asked to mark
 SNIPPET = 240  # characters of the abstract a For you entry shows
 
 
@@ -32,9 +35,39 @@ def for_you(state: AppState, profile: str, venue: str, limit: int = FOR_YOU_LIMI
     """The papers of the For you view (page and API): the one place that decides what they are, so that a personal
     must-read can take the place of the profile's recommendations. Kept per profile content and store state."""
     store = state.store
-    items = tuple((i.venue, i.paper_id, i.title) for i in store.profile_items(profile))
-    seen = (tuple(store.profile_marks(profile)), items)
-    return state.cached(("for-you", profile, venue, limit, seen), lambda: recommend_for(store, profile, venue, limit))
+    return state.cached(
+        ("for-you", profile, venue, limit, _seen(state, profile)), lambda: recommend_for(store, profile, venue, limit)
+    )
+
+
+def _seen(state: AppState, profile: str) -> tuple[object, ...]:
+    """What a profile's model learns from (its marks and items): part of the key of every answer made for it."""
+    try:
+        items = tuple((i.venue, i.paper_id, i.title) for i in state.store.profile_items(profile))
+        return (tuple(state.store.profile_marks(profile)), items)
+    except NotFoundError:  # not created yet (locally, `me` before its first mark)
+        return ()
+
+
+def must_read_hits(state: AppState, profile: str, venue: str) -> list[dict[str, object]]:
+    """The personal must-read beside the recommendations: the venue's must-read blended with the profile, each
+    with both reasons (kept per profile content and store state)."""
+
+    def ranked() -> list[dict[str, object]]:
+        papers = personal_rank(state.store, venue, profile).papers[:MUST_READ_LIMIT]
+        return [_hit(state, r.paper, r.score, "; ".join(r.reasons[:2])) for r in papers]
+
+    return state.cached(("must-read-for", profile, venue, _seen(state, profile)), ranked)
+
+
+def to_mark_hits(state: AppState, profile: str, venue: str) -> tuple[str, list[dict[str, object]]]:
+    """A cold profile's start: a few diverse papers of the venue to like or dislike, and why these."""
+    if not is_cold(state.store, profile):
+        return "", []
+    ask = state.cached(
+        ("to-mark", profile, venue, _seen(state, profile)), lambda: papers_to_mark(state.store, venue, profile, TO_MARK)
+    )
+    return ask.why, [_hit(state, paper, 0.0, None) for paper in ask.papers]
 
 
 def _profile_content(state: AppState, name: str) -> tuple[int, list[tuple[str, str, str]]]:
@@ -45,14 +78,13 @@ def _profile_content(state: AppState, name: str) -> tuple[int, list[tuple[str, s
         return 0, []
 
 
-def _hit(state: AppState, recommendation: Recommendation) -> dict[str, object]:
-    """A recommendation as the pages show a hit (its venue's rating scale, the abstract's start), with its reason."""
-    paper = recommendation.paper
+def _hit(state: AppState, paper: Paper, score: float, reason: str | None) -> dict[str, object]:
+    """A paper as the pages show a hit (its venue's rating scale, the abstract's start), with why it is there."""
     abstract = " ".join((paper.abstract or "").split())
     snippet = abstract if len(abstract) <= SNIPPET else abstract[:SNIPPET].rsplit(" ", 1)[0] + " …"
     scale = state.store.rating_scales().get(paper.venue)
-    hit = Hit(paper, recommendation.score, None, None, snippet, scale.describe() if scale else None).to_dict()
-    return {**hit, "reason": recommendation.reason}
+    hit = Hit(paper, score, None, None, snippet, scale.describe() if scale else None).to_dict()
+    return {**hit, "reason": reason}
 
 
 # The API: reads and writes of one profile, each after `profile_access`; writes after the server's write check too.
@@ -202,12 +234,28 @@ def for_you_page(request: Request, venue: str) -> Response:
         name = profile_access(request)
     except NotFoundError as exc:
         return page(request, "for_you.html", 404 if chosen_profile(request) else 200, refused=str(exc), **context)
-    notice, hits = None, []
+    notice, hits, must_read = None, [], []
     try:
-        hits = [_hit(state, r) for r in for_you(state, name, venue)]
+        hits = [_hit(state, r.paper, r.score, r.reason) for r in for_you(state, name, venue)]
+        must_read = must_read_hits(state, name, venue) if hits else []
     except NotFoundError:
         notice = "start"
     except ConfnavError as exc:
         notice = "start" if not any(_profile_content(state, name)) else str(exc)
-    shown = page(request, "for_you.html", 200, profile=name, hits=hits, notice=notice, **context)
+    try:
+        why, to_mark = to_mark_hits(state, name, venue)
+    except ConfnavError:  # no index to pick papers from: the start notice says what to do
+        why, to_mark = "", []
+    shown = page(
+        request,
+        "for_you.html",
+        200,
+        profile=name,
+        hits=hits,
+        notice=notice,
+        must_read=must_read,
+        to_mark=to_mark,
+        why=why,
+        **context,
+    )
     return _remembered(request, shown, name)
