@@ -47,6 +47,7 @@ class PostgresStore(SqlStore):
     rating_values_sql = (
         "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text((data::json) -> 'ratings') r"
     )
+    has_code_sql = "((p.data::json) -> 'links' ->> 'code') ~* '^https?://'"
 
     def __init__(self, url: str, read_only: bool = False) -> None:
         try:

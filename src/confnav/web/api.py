@@ -29,10 +29,15 @@ MAP_GRID = 10_000
 
 
 def _filter(
-    venue: str | None, decision: str | None, author: str | None, keyword: str | None, min_rating: float | None
+    venue: str | None,
+    decision: str | None,
+    author: str | None,
+    keyword: str | None,
+    min_rating: float | None,
+    has_code: bool = False,
 ) -> PaperFilter:
     """Empty form fields mean no condition."""
-    return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating)
+    return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating, has_code)
 
 
 def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict[str, object]:
@@ -93,12 +98,13 @@ async def search(
     author: str | None = None,
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
+    has_code: bool = False,
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
     hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches."""
     mode = as_mode(mode)
     state = state_of(request)
-    where = _filter(venue, decision, author, keyword, min_rating)
+    where = _filter(venue, decision, author, keyword, min_rating, has_code)
 
     def answer() -> bytes:
         results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)
@@ -317,6 +323,7 @@ def export(
     author: str | None = None,
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
+    has_code: bool = False,
     mode: str = Query("hybrid"),
     sort: str = Query("relevance"),
     limit: int = Query(100, ge=1, le=EXPORT_LIMIT),
@@ -324,7 +331,7 @@ def export(
     """Papers to download for a reference manager, as `format` bibtex, ris, csl-json or csv: a reading list
     (`list`), a search's hits (`q`, its filters, `mode`, `sort`, `limit`), a theme (`theme` with `venue`) or papers
     (`ids`, repeated, with `venue` when an id is shared)."""
-    where = _filter(venue, decision, author, keyword, min_rating) if q else PaperFilter()
+    where = _filter(venue, decision, author, keyword, min_rating, has_code) if q else PaperFilter()
     selection = Selection(list_name, q, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
     if theme and venue:
         store = state_of(request).store

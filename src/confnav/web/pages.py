@@ -89,6 +89,7 @@ def search_page(
     author: str = "",
     keyword: str = "",
     min_rating: float | None = Query(None, ge=0, le=10),
+    has_code: bool = False,
     sort: str = "relevance",
     page_number: int = Query(1, ge=1, le=500, alias="page"),
     limit: int = Query(20, ge=1, le=MAX_LIMIT),
@@ -100,7 +101,7 @@ def search_page(
             results = state.searcher.search(
                 q,
                 mode=as_mode(mode),
-                where=_filter(venue, decision, author, keyword, min_rating),
+                where=_filter(venue, decision, author, keyword, min_rating, has_code),
                 limit=limit,
                 offset=(page_number - 1) * limit,
                 sort=sort,
@@ -116,6 +117,7 @@ def search_page(
         "author": author,
         "keyword": keyword,
         "min_rating": "" if min_rating is None else min_rating,
+        "has_code": "1" if has_code else "",
         "sort": sort,
         "limit": limit,
     }
