@@ -10,8 +10,10 @@ from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
 from confnav.export import bibtex_entry, export_format
+from confnav.model import Outcome
 from confnav.rank import Ranking, RankMode, WeightedRanker, default_mode, parse_mode
 from confnav.rank.impact import estimates_made, known_impact
+from confnav.reports.history import NOT_A_FORECAST
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.reports.stats import stats_json
@@ -21,6 +23,7 @@ from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
 from confnav.web.downloads import download
+from confnav.web.history import history_of
 from confnav.web.state import AppState, state_of
 
 router = APIRouter(prefix="/api")
@@ -47,6 +50,9 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     tldr = state.summarizer(paper.venue).tldr(paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
+    if paper.decision.outcome is Outcome.PENDING:  # history of earlier editions, never a forecast of this paper
+        history = history_of(state, paper.venue)
+        data["history"] = {"sentences": history.for_mean(paper.rating_mean), "note": NOT_A_FORECAST}
     if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:
         data["impact"] = {
             "top_percent": max(1, round(100 * (1 - impact.percentile[paper.id]))),
