@@ -335,7 +335,7 @@ def link_url(value: str | None, bare_hosts: bool = False, kind: str = "") -> str
     return None
 
 
-def links_from(urls: dict[str, str | None]) -> dict[str, str]:
+def links_from(urls: Mapping[str, str | None]) -> dict[str, str]:
     """Links by name from a source's URL fields; OpenReview URLs become `forum` and `pdf` whatever field held them."""
     links: dict[str, str] = {}
     for name, value in urls.items():
