@@ -142,3 +142,23 @@ def test_has_code_on_a_store_without_code(tmp_path: Path) -> None:
     with open_store(location, create=True) as store:
         ingest(store, [ICLR2020])
         assert store.papers(PaperFilter(has_code=True)) == []
+
+
+def test_openreview_notes_code_field(tmp_path: Path) -> None:
+    """An OpenReview snapshot's `code` content field (API 2 wraps it as {"value": …}) becomes the code link."""
+    note = {
+        "id": "AbCdEfGh12",
+        "forum": "AbCdEfGh12",
+        "content": {
+            "title": {"value": "A paper with code"},
+            "code": {"value": "https://github.com/owner/repo"},
+            "code_of_ethics": {"value": "I acknowledge that I and all co-authors of this work have read the code"},
+        },
+    }
+    snapshot = tmp_path / "notes.jsonl"
+    snapshot.write_text(json.dumps({"note": note, "api": 2, "venue": "ICLR.cc/2024/Conference", "fetched": "x"}))
+    with open_store(new_location(tmp_path, "notes"), create=True) as store:
+        ingest(store, [snapshot])
+        paper = store.get_paper("AbCdEfGh12")
+    assert paper.resources == {"code": "https://github.com/owner/repo"}
+    assert paper.links["forum"] == "https://openreview.net/forum?id=AbCdEfGh12"
