@@ -14,6 +14,7 @@ from confnav.cli import cli
 from confnav.ingest import ingest
 from confnav.sources.base import link_url, resource_kind, resource_links
 from confnav.store import PaperFilter, open_store
+from confnav.store.sql import SqlStore
 from confnav.web.app import create_app
 from tests.backends import Location, freeze, new_location
 from tests.conftest import DATA, ICLR2020
@@ -137,11 +138,15 @@ def test_hostile_links_are_never_rendered(links_db: Location) -> None:
     assert found[0]["resources"] == {"project": 'https://example.org/"><script>alert(2)</script>'}
 
 
-def test_has_code_on_a_store_without_code(tmp_path: Path) -> None:
-    location = new_location(tmp_path, "plain")
-    with open_store(location, create=True) as store:
-        ingest(store, [ICLR2020])
-        assert store.papers(PaperFilter(has_code=True)) == []
+def test_has_code_filter_in_the_store(store: SqlStore) -> None:
+    """The filter is answered inside the database, on either backend."""
+    ingest(store, [DATA / "paperlists" / "corl2023.json", ICLR2020])
+    found = store.papers(PaperFilter(has_code=True))
+    assert len(found) == 103 and all(p.has_code and p.venue == "corl2023" for p in found)
+    assert store.papers(PaperFilter(venue="iclr2020", has_code=True)) == []
+    assert len(store.filter_pks(PaperFilter(venue="corl2023", has_code=True, decision="oral"))) == sum(
+        p.decision.kind == "oral" for p in found
+    )
 
 
 def test_openreview_notes_code_field(tmp_path: Path) -> None:
