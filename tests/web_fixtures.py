@@ -36,6 +36,7 @@ PAGES = {  # one of each page type; the sub-theme and the reading list are added
     "overview": "/reports/iclr2021/overview",
     "digest": "/reports/iclr2021/digest",
     "stats": "/reports/iclr2021/stats",
+    "history": "/history/iclr2021",
     "lists": "/lists",
     "for-you": "/venues/iclr2021/for-you",
     "error": "/paper/no-such-paper",

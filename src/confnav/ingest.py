@@ -173,7 +173,8 @@ def ingest(
             _merge_into(store, parsed, sources, redo, table, outcome, watching)
             outcome.unchanged += len({r.id for r in keyed} - set(redo))
             _count_other(keyed, parsed, table, outcome)
-            store.sync_list_sessions(venue_id)  # the sessions the papers' own `session` field names
+            if redo:  # the sessions the papers' own `session` field names, when papers changed
+                store.sync_list_sessions(venue_id)
             progress.advance(len(venue_records))
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above

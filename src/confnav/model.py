@@ -255,6 +255,16 @@ class Paper:
         """The paper's best page: its forum, its page on the venue's site, its DOI, else its PDF."""
         return next((self.links[k] for k in LINK_PREFERENCE if self.links.get(k)), None)
 
+    @property
+    def resources(self) -> dict[str, str]:
+        """The paper's code, project page, video, slides and poster links, http(s) only, in RESOURCE_KINDS order."""
+        return {kind: url for kind in RESOURCE_KINDS if (url := self.links.get(kind, "")) and is_web_link(url)}
+
+    @property
+    def has_code(self) -> bool:
+        """Whether the source links the paper's code (what the "has code" filter keeps)."""
+        return "code" in self.resources
+
     def fields_present(self) -> list[str]:
         """Which of the fields readers look for this record carries (hits show it)."""
         present = {
@@ -290,6 +300,8 @@ class Paper:
             "confidences": self.confidences,
             "citations": self.citations.to_dict() if self.citations else None,
             "links": self.links,
+            "resources": self.resources,
+            "has_code": self.has_code,
             "tldr": self.tldr,
             "provenance": self.provenance,
         }
@@ -297,6 +309,14 @@ class Paper:
 
 # Which link names a paper as a whole, best first (see Paper.url).
 LINK_PREFERENCE = ("forum", "site", "abstract", "paper", "doi", "pdf")
+# The links that come with a paper, in the order pages and hits show them (see Paper.resources).
+RESOURCE_KINDS = ("code", "project", "video", "slides", "poster")
+
+
+def is_web_link(url: str) -> bool:
+    """Whether a stored link may be shown as a link: an http(s) URL (anything else is shown as text, if at all)."""
+    return url.lower().startswith(("https://", "http://"))
+
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _NON_WORD = re.compile(r"[\W_]+")  # punctuation and spaces of any script

@@ -172,9 +172,10 @@ def filter_options(func: F) -> F:
         keyword: str | None,
         year: int | None,
         min_rating: float | None,
+        has_code: bool,
         **kwargs: Any,
     ) -> Any:
-        where = PaperFilter(venue, decision, author, keyword, year, min_rating)
+        where = PaperFilter(venue, decision, author, keyword, year, min_rating, has_code)
         return func(*args, where=where, **kwargs)
 
     options = [
@@ -184,6 +185,7 @@ def filter_options(func: F) -> F:
         click.option("--keyword", help="Only papers with a keyword containing this text."),
         click.option("--year", type=int, help="Only venues of this year."),
         click.option("--min-rating", type=float, help="Only papers whose mean rating is at least this."),
+        click.option("--has-code", is_flag=True, help="Only papers whose source links their code."),
     ]
     for option in reversed(options):
         wrapper = option(wrapper)

@@ -16,13 +16,15 @@ from confnav.store.protocols import Store
 
 @cli.group()
 def watch() -> None:
-    """Follow a query, an author or a theme: each ingest or fetch then keeps what is new for it (`confnav news`)."""
+    """Follow a query, an author, a theme or a venue's decisions: each ingest or fetch then keeps what is new for
+    it (`confnav news`)."""
 
 
 @watch.command("add")
 @click.argument("query", required=False)
 @click.option("--author", help="An author's name or profile id (~First_Last1).")
 @click.option("--theme", help="A theme id of the venue (as `confnav topics` lists them).")
+@click.option("--decisions", is_flag=True, help="The decisions the --venue's papers receive (pending papers decided).")
 @click.option("--venue", help="Only papers of this venue (a theme's venue: default the latest).")
 @PROFILE_OPTION
 @json_option
@@ -32,12 +34,13 @@ def watch_add(
     query: str | None,
     author: str | None,
     theme: str | None,
+    decisions: bool,
     venue: str | None,
     name: str,
     as_json: bool,
 ) -> None:
-    """Watch papers matching "QUERY" (the search query language), by --author, or in --theme."""
-    made = add_watch(store, name, query=query, author=author, theme=theme, venue=venue)
+    """Watch papers matching "QUERY" (the search query language), by --author, in --theme, or a venue's decisions."""
+    made = add_watch(store, name, query=query, author=author, theme=theme, venue=venue, decisions=decisions)
     if as_json:
         print_json(vars(made))
         return

@@ -1,4 +1,4 @@
-"""Verbs of summaries and reports: tldr, report, stats, verify."""
+"""Verbs of summaries and reports: tldr, report, stats, verify, history."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from confnav.cli.common import (
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
+from confnav.reports.history import NOT_A_FORECAST, acceptance_history
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
@@ -197,3 +198,27 @@ def verify(store: Store, report_file: Path, as_json: bool) -> None:
         )
     if not result.ok:
         raise SystemExit(1)
+
+
+@cli.command("history")
+@click.option("--venue", help="The venue (default: the latest); its earlier editions give the history.")
+@json_option
+@with_store
+def history_cmd(store: Store, venue: str | None, as_json: bool) -> None:
+    """Acceptance by mean rating at the venue's earlier editions: what happened then, not a forecast."""
+    history = acceptance_history(store, venue)
+    if as_json:
+        print_json(history.to_dict())
+        return
+    pending = f"; {history.pending:,} papers awaiting a decision" if history.pending else ""
+    out.print(f"{history.venue.name}{pending}. {NOT_A_FORECAST}", markup=False)
+    for notice in history.notices:
+        out.print(f"note: {notice}", style="dim", markup=False)
+    for edition in history.editions:
+        other = "" if edition.comparable else f", another scale than {history.venue.name}'s"
+        table = RichTable(title=f"{edition.venue.name} (ratings {edition.scale}{other})", title_justify="left")
+        for column in ("mean rating", "papers", "accepted", "share"):
+            table.add_column(column, justify="left" if column == "mean rating" else "right")
+        for b in edition.bins:
+            table.add_row(b.label, str(b.papers), str(b.accepted), f"{b.share:.0%}")
+        out.print(table)

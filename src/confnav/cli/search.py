@@ -75,8 +75,9 @@ def _print_results(results: Results, as_json: bool) -> None:
         out.print(f"{rank:>2}. ", end="")
         out.print(paper.title, style="bold", markup=False, end="")
         shape = "" if paper.abstract else " · title only"
+        marks = "".join(f" · {kind}" for kind in paper.resources)
         out.print(
-            f"  [{paper.id} · {paper.venue_name} · {paper.decision.name}{shape} · {hit.score:.3f}]",
+            f"  [{paper.id} · {paper.venue_name} · {paper.decision.name}{shape}{marks} · {hit.score:.3f}]",
             style="dim",
             markup=False,
         )

@@ -1,5 +1,5 @@
-"""News for a profile: watches (a query, an author, a theme) and, after each ingest or fetch, what is new or
-changed in the papers they follow — new papers, new reviews, changed ratings, decisions.
+"""News for a profile: watches (a query, an author, a theme, a venue's decisions) and, after each ingest or fetch,
+what is new or changed in the papers they follow — new papers, new reviews, changed ratings, decisions.
 
 Only the papers a write added or changed are looked at (ingest tells the recorder, inside its transaction),
 so the cost of a watch follows the size of the change, not of the store.
@@ -16,7 +16,7 @@ from typing import Protocol
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.ingest import PaperChange
-from confnav.model import Paper, name_key
+from confnav.model import Outcome, Paper, name_key
 from confnav.search.query import parse_query
 from confnav.search.text import terms
 from confnav.store.news import NewsItem, Watch, now
@@ -35,14 +35,20 @@ def add_watch(
     author: str | None = None,
     theme: str | None = None,
     venue: str | None = None,
+    decisions: bool = False,
 ) -> Watch:
-    """Follow a query, an author (name or profile id) or a theme of a venue; checked before anything is kept."""
+    """Follow a query, an author (name or profile id), a theme of a venue, or the decisions a venue's pending papers
+    receive; checked before anything is kept."""
     given = [(k, v) for k, v in (("query", query), ("author", author), ("theme", theme)) if v is not None]
-    if len(given) != 1:
-        raise ConfnavError('watch one thing: a "QUERY", --author NAME or --theme ID')
-    kind, value = given[0][0], given[0][1].strip()
+    if len(given) + decisions != 1:
+        raise ConfnavError('watch one thing: a "QUERY", --author NAME, --theme ID or --decisions --venue V')
     if venue is not None:
         venue = store.get_venue(venue).id  # NotFoundError names an unknown venue
+    if decisions:
+        if venue is None:
+            raise ConfnavError("--decisions: name the venue whose decisions to watch with --venue")
+        return store.add_watch(profile, "decisions", venue, venue)
+    kind, value = given[0][0], given[0][1].strip()
     if kind == "query":
         _QueryWatch(value)  # a query that cannot be searched is refused here
     elif kind == "author" and not name_key(value):
@@ -81,7 +87,10 @@ def _since(text: str) -> str:
 
 
 def describe(watch: Watch) -> str:
-    """A watch in a few words: `"graph neural networks"`, `author Yoshua Bengio`, `theme t03 of iclr2021`."""
+    """A watch in a few words: `"graph neural networks"`, `author Yoshua Bengio`, `theme t03 in iclr2021`,
+    `decisions of iclr2021`."""
+    if watch.kind == "decisions":
+        return f"decisions of {watch.value}"
     what = {"query": f'"{watch.value}"', "author": f"author {watch.value}", "theme": f"theme {watch.value}"}
     venue = f" in {watch.venue}" if watch.venue else ""
     return what[watch.kind] + venue
@@ -140,6 +149,14 @@ def what_changed(change: PaperChange) -> tuple[str, str] | None:
     return ("+".join(kinds), "; ".join(parts)) if kinds else None
 
 
+def decision_arrived(change: PaperChange) -> bool:
+    """Whether a stored paper's decision changed to one that decides (not pending, not unknown): what a venue's
+    decision watch reports, from the first fetch that brings decisions."""
+    before, after = change.before, change.after
+    final = after.decision.outcome not in (Outcome.PENDING, Outcome.UNKNOWN)
+    return before is not None and final and before.decision.label != after.decision.label
+
+
 def _mean(paper: Paper) -> str:
     return f"{paper.rating_mean:.2f}" if paper.rating_mean is not None else "none"
 
@@ -183,6 +200,8 @@ class NewsRecorder:
                     if paper_terms is None:
                         paper_terms = set(terms(" ".join([paper.title, paper.abstract or "", *paper.keywords])))
                     hit = queries[watch.id].matches(paper, paper_terms)
+                elif watch.kind == "decisions":
+                    hit = decision_arrived(change)
                 elif watch.kind == "author":
                     hit = _by_author(watch.value, paper)
                 else:

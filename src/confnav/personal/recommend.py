@@ -279,6 +279,7 @@ def profile_taste(
 ) -> Taste:
     """The profile's model fitted now and applied to every paper of `venue` (None: the whole store), leaving
     out the profile's own and marked papers; rejected ones only with `include_rejected`."""
+    store.profile_marks(profile)  # an unknown profile is named before anything else is asked of the store
     model = model_of(store)
     person = load_profile(store, profile, model)
     if not len(person.positives):

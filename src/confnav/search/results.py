@@ -46,6 +46,7 @@ class Hit:
             "rating_mean": p.rating_mean,
             "rating_scale": self.rating_scale,
             "fields": p.fields_present(),
+            "resources": p.resources,
             "score": round(self.score, 6),
             "keyword_score": None if self.keyword_score is None else round(self.keyword_score, 6),
             "semantic_score": None if self.semantic_score is None else round(self.semantic_score, 6),

@@ -7,14 +7,14 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from confnav import limits
 from confnav.errors import InputError
-from confnav.model import Author, Venue, split_venue
+from confnav.model import RESOURCE_KINDS, Author, Venue, split_venue
 from confnav.sources.values import as_text, citation_count
 
 
@@ -264,11 +264,82 @@ def doi_url(value: str | None) -> str | None:
     return f"https://doi.org/{match.group(0)}" if match else None
 
 
-def links_from(urls: dict[str, str | None]) -> dict[str, str]:
+# A URL written as a Markdown link (`[![github](icon.svg) owner/repo](https://github.com/owner/repo)`).
+_MARKDOWN_LINK = re.compile(r"\]\((\S+?)\)\s*$")
+# A web address given without its scheme (`github.com/owner/repo`), taken as https for the links that come with
+# a paper (code, project, video, slides, poster), where sources often drop it.
+# `git@github.com:owner/repo.git` (a clone address) is read as the repository's page.
+_BARE_HOST = re.compile(r"^(?:git@)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[:/](\S*))?$", re.I)
+_URL_SEPARATORS = re.compile(r"[\s;,|]+")
+# Field and column names that hold such links, lower case without punctuation or a trailing `url`/`link`,
+# by the link name they become (docs/ingest.md lists them).
+RESOURCE_FIELDS = {
+    **dict.fromkeys(("github", "gitlab", "code", "coderepo", "repo", "repository", "sourcecode", "git"), "code"),
+    **dict.fromkeys(("implementation", "codeavailability", "githubrepo", "software"), "code"),
+    **dict.fromkeys(("project", "projectpage", "projectsite", "projectwebsite", "projecthomepage"), "project"),
+    **dict.fromkeys(("video", "videos", "youtube", "recording", "talk", "presentationvideo"), "video"),
+    **dict.fromkeys(("slides", "slide", "slidedeck", "presentationslides"), "slides"),
+    **dict.fromkeys(("poster", "posterpdf", "posterimage"), "poster"),
+    **dict.fromkeys(("supp", "supplement", "supplementary", "supplementarymaterial"), "supplement"),
+}
+_FIELD_SUFFIX = re.compile(r"(?:url|urls|link|links|href)$")
+
+
+def resource_kind(field_name: str) -> str | None:
+    """The link a field or column holds (`github_url` → code, `Project Page` → project), else None."""
+    key = re.sub(r"[^a-z]", "", field_name.lower())
+    return RESOURCE_FIELDS.get(key) or RESOURCE_FIELDS.get(_FIELD_SUFFIX.sub("", key))
+
+
+def resource_fields(names: Iterable[str]) -> dict[str, str]:
+    """Of a record's field names, those holding a paper's code, project, video, slides, poster or supplement
+    links, each with its link name (the first field of a link name wins where several hold it)."""
+    return {name: kind for name in names if isinstance(name, str) and (kind := resource_kind(name))}
+
+
+def resource_links(record: Mapping[str, Any]) -> dict[str, str]:
+    """A record's code, project, video, slides, poster and supplement links, from whichever of its fields hold
+    them (see RESOURCE_FIELDS); a list of URLs gives its first."""
+    links: dict[str, str] = {}
+    for name, kind in resource_fields(record).items():
+        value = record[name]
+        if isinstance(value, list):
+            value = " ".join(v for v in value if isinstance(v, str))
+        if kind not in links and isinstance(value, str) and (url := link_url(value, True, kind)):
+            links[kind] = url
+    return links
+
+
+def _bare_url(text: str, kind: str) -> str | None:
+    """An address given without its scheme as an https URL; a code link must name a path (a repository)."""
+    match = _BARE_HOST.match(text)
+    if not match or (kind == "code" and not match.group(2)):
+        return None
+    path = match.group(2) or ""
+    path = path[:-4] if text.startswith("git@") and path.endswith(".git") else path
+    return web_url(f"https://{match.group(1)}/{path}")
+
+
+def link_url(value: str | None, bare_hosts: bool = False, kind: str = "") -> str | None:
+    """The first absolute http(s) URL a source's field holds: a URL, a Markdown link, one of several URLs
+    separated by spaces, `;`, `,` or `|`, or with `bare_hosts` an address without its scheme (`github.com/a/b`,
+    `git@github.com:a/b.git`) for a link of this `kind`; None otherwise."""
+    text = (value or "").strip()
+    if match := _MARKDOWN_LINK.search(text):
+        text = match.group(1)
+    for part in [text, *_URL_SEPARATORS.split(text)[:8]]:
+        if url := web_url(part):
+            return url
+        if bare_hosts and (url := _bare_url(part, kind)):
+            return url
+    return None
+
+
+def links_from(urls: Mapping[str, str | None]) -> dict[str, str]:
     """Links by name from a source's URL fields; OpenReview URLs become `forum` and `pdf` whatever field held them."""
     links: dict[str, str] = {}
     for name, value in urls.items():
-        url = doi_url(value) if name == "doi" else web_url(value)
+        url = doi_url(value) if name == "doi" else link_url(value, name in RESOURCE_KINDS, name)
         if url is None:
             continue
         if forum := openreview_id(url):

@@ -21,6 +21,8 @@ from confnav.sources.base import (
     numbered_lines,
     openreview_links,
     parse_json,
+    resource_fields,
+    resource_links,
     untitled,
 )
 from confnav.sources.values import FieldError, as_authors, as_text, as_texts, kind_of, parse_score
@@ -124,7 +126,8 @@ class OpenReviewNotesReader:
         except ValueError as exc:
             return record.error(path, f"review score {exc}", "rating")
         fields["decision"] = _decision(entry, note, replies)
-        fields["links"] = openreview_links(paper_id)
+        resources = resource_links({key: value(content, key) for key in resource_fields(content)})
+        fields["links"] = openreview_links(paper_id) | resources
         return record
 
 

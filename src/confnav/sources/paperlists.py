@@ -22,6 +22,7 @@ from confnav.sources.base import (
     openreview_links,
     parse_json,
     read_citations,
+    resource_links,
     untitled,
     url_id,
 )
@@ -116,7 +117,7 @@ class PaperlistsReader:
         if track and track.lower() != "main":
             fields["track"] = track
         read_citations(path, record, item.get("gs_citation"), "Google Scholar", "gs_citation")
-        links = links_from({name: text(key) for key, name in URL_FIELDS.items()})
+        links = resource_links(item) | links_from({name: text(key) for key, name in URL_FIELDS.items()})
         if record.id and "forum" not in links and _from_openreview(item, record.id):
             links = openreview_links(record.id) | links
         fields["links"] = dict(sorted(links.items()))

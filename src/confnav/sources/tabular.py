@@ -14,6 +14,7 @@ from typing import Any
 
 from confnav.errors import InputError
 from confnav.limits import MAX_RECORD_CHARS
+from confnav.model import RESOURCE_KINDS
 from confnav.sources.base import (
     ReadItem,
     SourceRecord,
@@ -27,6 +28,7 @@ from confnav.sources.base import (
     printable_name,
     read_citations,
     read_venue,
+    resource_links,
     untitled,
     url_id,
     web_url,
@@ -52,6 +54,10 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "pdf": ("pdf", "pdf_url"),
     "doi": ("doi",),
     "code": ("code", "github", "code_url"),
+    "project": ("project", "project_page", "project_url"),
+    "video": ("video", "video_url", "youtube"),
+    "slides": ("slides", "slides_url", "slide"),
+    "poster": ("poster", "poster_url"),
     "site": ("site", "virtual_site"),
     "pid": ("pid", "ssid"),
     "tldr": ("tldr", "tl;dr", "tl_dr"),
@@ -91,7 +97,8 @@ def _fill(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[s
 
     fields = record.fields
     url = web_url(text("url")) or ""
-    links = links_from({"site": url or text("site"), "pdf": text("pdf"), "doi": text("doi"), "code": text("code")})
+    named = {"site": url or text("site"), "pdf": text("pdf"), "doi": text("doi")}
+    links = resource_links(row) | links_from(named | {kind: text(kind) for kind in RESOURCE_KINDS})
     record.id = clean_id(raw("id"), mapping.get("id", "id")) or openreview_id(url)
     if title := " ".join(text("title").split()):
         fields["title"] = title

@@ -43,6 +43,7 @@ class PaperFilter:
     keyword: str | None = None
     year: int | None = None
     min_rating: float | None = None
+    has_code: bool = False  # only papers whose source links their code
 
     def decision_key(self) -> str:
         """The decision asked for, as outcomes and kinds are stored: `accepted`, `not-accepted`, `oral`, …"""

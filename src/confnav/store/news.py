@@ -13,13 +13,14 @@ from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Paper
 from confnav.store.connection import Connection
 
-WATCH_KINDS = ("query", "author", "theme")
+WATCH_KINDS = ("query", "author", "theme", "decisions")
 BATCH = 500  # ids per IN (...) list
 
 
 @dataclass(frozen=True)
 class Watch:
-    """What a profile follows: papers matching a query, by an author, or in a theme; of one venue or any."""
+    """What a profile follows: papers matching a query, by an author, in a theme, or a venue's decisions (its value
+    is then the venue's id); of one venue or any."""
 
     id: str
     profile: str

@@ -47,6 +47,11 @@ class PostgresStore(SqlStore):
     rating_values_sql = (
         "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text((data::json) -> 'ratings') r"
     )
+    # No `?` or `%` in the text: the connection turns `?` into parameters
+    has_code_sql = (
+        "(lower(substr((p.data::json) -> 'links' ->> 'code', 1, 8)) = 'https://'"
+        " OR lower(substr((p.data::json) -> 'links' ->> 'code', 1, 7)) = 'http://')"
+    )
 
     def __init__(self, url: str, read_only: bool = False, caches: StoreCaches | None = None) -> None:
         self.caches = caches if caches is not None else StoreCaches()

@@ -50,7 +50,7 @@ RENAMED = (
 def paper_from_json(text: str) -> Paper:
     """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
     data = json.loads(text)
-    for derived in ("rating_mean", "affiliations_by_author"):
+    for derived in ("rating_mean", "affiliations_by_author", "resources", "has_code"):
         data.pop(derived, None)
     data["authors"] = [Author(**a) for a in data["authors"]]
     decision = data["decision"]
@@ -86,6 +86,7 @@ class SqlStore(
     conn: Connection
     location: str  # what messages call the store: its file, or its URL without the password
     settings: Settings = Settings()  # open_store gives each store the settings it was opened with
+    has_code_sql = ""  # a backend's SQL admitting papers whose `links.code` is an http(s) URL (PaperFilter.has_code)
     keeps_rows = True  # cache every paper in memory between changes (a laptop store); False streams them
 
     read_only: bool = False
@@ -441,6 +442,8 @@ class SqlStore(
             clauses.append("(p.outcome = ? OR lower(p.decision) = ?)")
             params.extend([wanted, wanted])
             self._check_decision(wanted)
+        if f.has_code:
+            clauses.append(self.has_code_sql)
         if f.min_rating is not None:
             if not f.venue:
                 self._check_scales()

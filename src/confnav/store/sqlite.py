@@ -18,6 +18,10 @@ class SqliteStore(SqlStore):
 
     conn: sqlite3.Connection
     rating_values_sql = "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.data, '$.ratings') r"
+    has_code_sql = (
+        "(json_extract(p.data, '$.links.code') LIKE 'https://%'"
+        " OR json_extract(p.data, '$.links.code') LIKE 'http://%')"
+    )
 
     def __init__(self, path: str | Path, read_only: bool = False, caches: StoreCaches | None = None) -> None:
         self.caches = caches if caches is not None else StoreCaches()

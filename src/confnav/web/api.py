@@ -10,8 +10,10 @@ from fastapi.responses import PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
 from confnav.export import bibtex_entry, export_format
+from confnav.model import Outcome
 from confnav.rank import Ranking, RankMode, default_mode, parse_mode
 from confnav.rank.impact import estimates_made, known_impact
+from confnav.reports.history import NOT_A_FORECAST
 from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
 from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.reports.stats import stats_json
@@ -21,6 +23,7 @@ from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
 from confnav.web.downloads import download
+from confnav.web.history import history_of
 from confnav.web.state import AppState, state_of
 
 router = APIRouter(prefix="/api")
@@ -29,10 +32,15 @@ MAP_GRID = 10_000
 
 
 def _filter(
-    venue: str | None, decision: str | None, author: str | None, keyword: str | None, min_rating: float | None
+    venue: str | None,
+    decision: str | None,
+    author: str | None,
+    keyword: str | None,
+    min_rating: float | None,
+    has_code: bool = False,
 ) -> PaperFilter:
     """Empty form fields mean no condition."""
-    return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating)
+    return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating, has_code)
 
 
 def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict[str, object]:
@@ -42,6 +50,9 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     tldr = state.summarizer(paper.venue).tldr(paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
+    if paper.decision.outcome is Outcome.PENDING:  # history of earlier editions, never a forecast of this paper
+        history = history_of(state, paper.venue)
+        data["history"] = {"sentences": history.for_mean(paper.rating_mean), "note": NOT_A_FORECAST}
     if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:
         data["impact"] = {
             "top_percent": max(1, round(100 * (1 - impact.percentile[paper.id]))),
@@ -93,12 +104,13 @@ async def search(
     author: str | None = None,
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
+    has_code: bool = False,
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
     hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches."""
     mode = as_mode(mode)
     state = state_of(request)
-    where = _filter(venue, decision, author, keyword, min_rating)
+    where = _filter(venue, decision, author, keyword, min_rating, has_code)
 
     def answer() -> bytes:
         results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)
@@ -317,6 +329,7 @@ def export(
     author: str | None = None,
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
+    has_code: bool = False,
     mode: str = Query("hybrid"),
     sort: str = Query("relevance"),
     limit: int = Query(100, ge=1, le=EXPORT_LIMIT),
@@ -324,7 +337,7 @@ def export(
     """Papers to download for a reference manager, as `format` bibtex, ris, csl-json or csv: a reading list
     (`list`), a search's hits (`q`, its filters, `mode`, `sort`, `limit`), a theme (`theme` with `venue`) or papers
     (`ids`, repeated, with `venue` when an id is shared)."""
-    where = _filter(venue, decision, author, keyword, min_rating) if q else PaperFilter()
+    where = _filter(venue, decision, author, keyword, min_rating, has_code) if q else PaperFilter()
     selection = Selection(list_name, q, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
     if theme and venue:
         store = state_of(request).store

@@ -29,6 +29,7 @@ from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
 from confnav.web.api import router as api_router
 from confnav.web.feeds import router as feed_router
+from confnav.web.history import router as history_router
 from confnav.web.pages import page
 from confnav.web.pages import router as page_router
 from confnav.web.personal import router as personal_router
@@ -140,6 +141,7 @@ def create_app(
     app.include_router(page_router)
     app.include_router(feed_router)
     app.include_router(plan_router)
+    app.include_router(history_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app

@@ -16,6 +16,7 @@ from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
+from confnav.reports.history import NOT_A_FORECAST
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html
@@ -29,6 +30,7 @@ from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
 from confnav.web.access import chosen_profile
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
+from confnav.web.history import history_of
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -89,6 +91,7 @@ def search_page(
     author: str = "",
     keyword: str = "",
     min_rating: float | None = Query(None, ge=0, le=10),
+    has_code: bool = False,
     sort: str = "relevance",
     page_number: int = Query(1, ge=1, le=500, alias="page"),
     limit: int = Query(20, ge=1, le=MAX_LIMIT),
@@ -100,7 +103,7 @@ def search_page(
             results = state.searcher.search(
                 q,
                 mode=as_mode(mode),
-                where=_filter(venue, decision, author, keyword, min_rating),
+                where=_filter(venue, decision, author, keyword, min_rating, has_code),
                 limit=limit,
                 offset=(page_number - 1) * limit,
                 sort=sort,
@@ -116,6 +119,7 @@ def search_page(
         "author": author,
         "keyword": keyword,
         "min_rating": "" if min_rating is None else min_rating,
+        "has_code": "1" if has_code else "",
         "sort": sort,
         "limit": limit,
     }
@@ -260,6 +264,13 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     return page(
         request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others, nav_venue=venue
     )
+
+
+@router.get("/history/{venue}", response_class=HTMLResponse)
+def history_page(request: Request, venue: str) -> HTMLResponse:
+    """Acceptance by mean rating at the venue's earlier editions, one table per edition."""
+    history = history_of(state_of(request), venue)
+    return page(request, "history.html", history=history, note=NOT_A_FORECAST, nav_venue=history.venue.id)
 
 
 @router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)

@@ -28,9 +28,25 @@ function renderHits(list, hits, first) {
     (hit.snippet || "").split("**").forEach((part, i) => snippet.append(i % 2 ? el("mark", {}, part) : document.createTextNode(part)));
     const add = el("button", { type: "button", class: "add-hit", "data-id": hit.id, "data-venue": hit.venue,
       "aria-label": `Add “${hit.title}” to the reading list` }, "+ reading list");
-    item.append(link, badge, authors, meta, snippet, add, document.createTextNode(" "), markButtons(hit));
+    item.append(link, badge, authors, meta);
+    const links = resourceLinks(hit);
+    if (links) item.append(document.createTextNode(" "), links);
+    item.append(snippet, add, document.createTextNode(" "), markButtons(hit));
     list.append(item);
   }
+}
+
+// The code, project, video, slides and poster links of a hit (as templates/_resources.html draws them); http(s) only.
+function resourceLinks(hit) {
+  const found = Object.entries(hit.resources || {}).filter(([, url]) => /^https?:\/\//i.test(url));
+  if (!found.length) return null;
+  const span = el("span", { class: "resources" });
+  found.forEach(([kind, url], i) => {
+    if (i) span.append(document.createTextNode(" "));
+    span.append(el("a", { class: `resource ${kind}`, href: url, rel: "noopener noreferrer",
+      "aria-label": `${kind[0].toUpperCase()}${kind.slice(1)} of “${hit.title}”` }, kind));
+  });
+  return span;
 }
 
 // "Like" / "Not for me" on a hit or a paper page (as templates/_marks.html draws them).
