@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.local_http import local_server
 
 
 class FakeChat:
@@ -79,11 +80,5 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
 def fake_llm() -> Iterator[tuple[str, FakeChat]]:
     """Serve on 127.0.0.1 on a free port; yields the base URL and the controllable state."""
     state = FakeChat()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", state
-    finally:
-        server.shutdown()
-        server.server_close()
+    with local_server(_handler(state)) as url:
+        yield f"{url}/v1", state
