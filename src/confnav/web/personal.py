@@ -31,13 +31,15 @@ TO_MARK = 8  # papers a cold profile is asked to mark
 SNIPPET = 240  # characters of the abstract a For you entry shows
 
 
-def for_you(state: AppState, profile: str, venue: str, limit: int = FOR_YOU_LIMIT) -> list[Recommendation]:
+def for_you(
+    state: AppState, profile: str, venue: str, limit: int = FOR_YOU_LIMIT, seen: tuple[object, ...] | None = None
+) -> list[Recommendation]:
     """The papers of the For you view (page and API): the one place that decides what they are, so that a personal
-    must-read can take the place of the profile's recommendations. Kept per profile content and store state."""
+    must-read can take the place of the profile's recommendations. Kept per profile content (`seen`, read here
+    when not given) and store state."""
     store = state.store
-    return state.cached(
-        ("for-you", profile, venue, limit, _seen(state, profile)), lambda: recommend_for(store, profile, venue, limit)
-    )
+    key = ("for-you", profile, venue, limit, _seen(state, profile) if seen is None else seen)
+    return state.cached(key, lambda: recommend_for(store, profile, venue, limit))
 
 
 def _seen(state: AppState, profile: str) -> tuple[object, ...]:
@@ -49,7 +51,7 @@ def _seen(state: AppState, profile: str) -> tuple[object, ...]:
         return ()
 
 
-def must_read_hits(state: AppState, profile: str, venue: str) -> list[dict[str, object]]:
+def must_read_hits(state: AppState, profile: str, venue: str, seen: tuple[object, ...]) -> list[dict[str, object]]:
     """The personal must-read beside the recommendations: the venue's must-read blended with the profile, each
     with both reasons (kept per profile content and store state)."""
 
@@ -57,16 +59,16 @@ def must_read_hits(state: AppState, profile: str, venue: str) -> list[dict[str, 
         papers = personal_rank(state.store, venue, profile).papers[:MUST_READ_LIMIT]
         return [_hit(state, r.paper, r.score, "; ".join(r.reasons[:2])) for r in papers]
 
-    return state.cached(("must-read-for", profile, venue, _seen(state, profile)), ranked)
+    return state.cached(("must-read-for", profile, venue, seen), ranked)
 
 
-def to_mark_hits(state: AppState, profile: str, venue: str) -> tuple[str, list[dict[str, object]]]:
+def to_mark_hits(
+    state: AppState, profile: str, venue: str, seen: tuple[object, ...]
+) -> tuple[str, list[dict[str, object]]]:
     """A cold profile's start: a few diverse papers of the venue to like or dislike, and why these."""
     if not is_cold(state.store, profile):
         return "", []
-    ask = state.cached(
-        ("to-mark", profile, venue, _seen(state, profile)), lambda: papers_to_mark(state.store, venue, profile, TO_MARK)
-    )
+    ask = state.cached(("to-mark", profile, venue, seen), lambda: papers_to_mark(state.store, venue, profile, TO_MARK))
     return ask.why, [_hit(state, paper, 0.0, None) for paper in ask.papers]
 
 
@@ -235,15 +237,16 @@ def for_you_page(request: Request, venue: str) -> Response:
     except NotFoundError as exc:
         return page(request, "for_you.html", 404 if chosen_profile(request) else 200, refused=str(exc), **context)
     notice, hits, must_read = None, [], []
+    seen = _seen(state, name)  # read once: the key of each list below
     try:
-        hits = [_hit(state, r.paper, r.score, r.reason) for r in for_you(state, name, venue)]
-        must_read = must_read_hits(state, name, venue) if hits else []
+        hits = [_hit(state, r.paper, r.score, r.reason) for r in for_you(state, name, venue, seen=seen)]
+        must_read = must_read_hits(state, name, venue, seen) if hits else []
     except NotFoundError:
         notice = "start"
     except ConfnavError as exc:
-        notice = "start" if not any(_profile_content(state, name)) else str(exc)
+        notice = "start" if not any(seen) else str(exc)  # nothing yet to learn from
     try:
-        why, to_mark = to_mark_hits(state, name, venue)
+        why, to_mark = to_mark_hits(state, name, venue, seen)
     except ConfnavError:  # no index to pick papers from: the start notice says what to do
         why, to_mark = "", []
     shown = page(
