@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from confnav.model import Outcome, Paper, Venue, synthetic_id, title_key
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord, read_file, venue_from_path
 from confnav.sources.base import Untitled, printable_name, untitled
+from confnav.sources.identity import keep_apart
 from confnav.sources.merge import MERGE_VERSION, merge_records
 from confnav.store.base import canonical_json
 from confnav.store.protocols import IngestStore
@@ -162,6 +162,7 @@ def ingest(
             parsed = Venue.parse(venue_id)
             stored = _stored_records(store, venue_id)
             _adopt_ids(store, venue_id, venue_records, stored)
+            keep_apart(venue_records, stored, {f.source: f.path for f in files})
             _assign_keys(venue_records, stored, files, strict)
             keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
             changed = [r for r in keyed if _changed(r, stored)]
@@ -291,7 +292,6 @@ def _read_one(
 ) -> list[SourceRecord]:
     """The good records of one file; its problems go to `result.errors` (a file-level one drops the file)."""
     good: list[SourceRecord] = []
-    first_title: dict[str, str | None] = {}
     file_venue = default_venue or venue_from_path(path)
     venue_problems: dict[str, str | None] = {}
     try:
@@ -312,11 +312,6 @@ def _read_one(
             if problem := venue_problems[item.venue]:
                 result.errors.append(item.error(path, problem, "venue"))
                 continue
-            if item.id is not None:
-                key = title_key(item.fields.get("title", ""))
-                if first_title.setdefault(item.id, key) not in (key, "") and key:
-                    item.warn(path, f"id {item.id!r} is another paper's too; kept apart", "id")
-                    item.id = f"{item.id}~{hashlib.sha1(key.encode()).hexdigest()[:6]}"
             good.append(item)
     except InputError as exc:
         result.errors.append(exc)
