@@ -73,6 +73,16 @@ class StoreBusyError(ConfnavError):
         )
 
 
+class StoreFullError(ConfnavError):
+    """The disk holding the store filled up during a write, which was rolled back whole."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(
+            f"{location}: the disk holding the store is full; nothing of this write was kept and the store is as it"
+            " was: free some space and run it again"
+        )
+
+
 class MissingExtraError(ConfnavError):
     """An optional dependency is needed; the message says which extra to install."""
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from confnav.errors import ConfnavError, MissingExtraError, StoreBusyError
+from confnav.errors import ConfnavError, MissingExtraError, StoreBusyError, StoreFullError
 from confnav.store.base import PaperFilter, StoreCaches
 from confnav.store.connection import PostgresConnection
 from confnav.store.migrations import migrate
@@ -92,13 +92,16 @@ class PostgresStore(SqlStore):
         until it commits, so two ingests at once never make the same paper twice."""
         import psycopg
 
-        with self.raw.transaction():
-            try:
-                self.raw.execute(f"SET LOCAL lock_timeout = '{int(self.write_wait * 1000)}ms'")
-                self.raw.execute(WRITER_LOCK)
-            except psycopg.errors.LockNotAvailable:
-                raise StoreBusyError(self.location, self.write_wait) from None
-            yield
+        try:
+            with self.raw.transaction():
+                try:
+                    self.raw.execute(f"SET LOCAL lock_timeout = '{int(self.write_wait * 1000)}ms'")
+                    self.raw.execute(WRITER_LOCK)
+                except psycopg.errors.LockNotAvailable:
+                    raise StoreBusyError(self.location, self.write_wait) from None
+                yield
+        except psycopg.errors.DiskFull:  # rolled back by the transaction block
+            raise StoreFullError(self.location) from None
 
     def wait_for_writers(self, seconds: float) -> None:
         """How long a write waits for another writer before giving up with StoreBusyError."""

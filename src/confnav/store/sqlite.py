@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from confnav.errors import ConfnavError, StoreBusyError
+from confnav.errors import ConfnavError, StoreBusyError, StoreFullError
 from confnav.store.base import StoreCaches
 from confnav.store.migrations import migrate
 from confnav.store.sql import SqlStore
@@ -69,8 +69,17 @@ class SqliteStore(SqlStore):
             raise
         try:
             yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
             self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:  # SQLite itself rolls back the whole transaction on some errors
+                self.conn.execute("ROLLBACK")
+            if _disk_full(exc):
+                raise StoreFullError(self.location) from None
+            raise
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """Whether SQLite failed for want of space (SQLITE_FULL: the disk, or the file's page limit)."""
+    return isinstance(exc, sqlite3.OperationalError) and (
+        getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc)
+    )

@@ -1,0 +1,71 @@
+"""A disk that fills up during a write: one line naming the full disk and the store, and the store as it was."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from confnav.errors import StoreFullError
+from confnav.ingest import ingest
+from confnav.store import open_store
+from confnav.store.sql import SqlStore
+from tests.backends import Location, new_location
+from tests.conftest import DATA, ICLR2020, snapshot
+
+pytestmark = pytest.mark.failure_injection
+ICLR2021_LIST = DATA / "iclr2021" / "paperlists-iclr2021.json"
+
+
+@pytest.fixture
+def fresh_location(tmp_path: Path) -> Location:
+    """A store of the tested backend holding ICLR 2020."""
+    location = new_location(tmp_path, "full")
+    with open_store(location, create=True) as store:
+        ingest(store, [ICLR2020])
+    return location
+
+
+@pytest.mark.sqlite_only
+def test_a_sqlite_store_filling_its_disk_names_the_disk_and_keeps_what_it_had(tmp_path: Path) -> None:
+    path = tmp_path / "full.db"
+    with open_store(path, create=True) as store:
+        ingest(store, [ICLR2020])
+    before = snapshot(path)
+    with open_store(path) as store:
+        pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.conn.execute(f"PRAGMA max_page_count = {pages + 50}")  # a disk with room for 50 more pages
+        with pytest.raises(StoreFullError) as caught:
+            ingest(store, [ICLR2021_LIST])
+    assert str(caught.value).startswith(f"{path}: the disk holding the store is full;")
+    assert "rollback" not in str(caught.value) and "\n" not in str(caught.value)
+    assert snapshot(path) == before
+
+
+def _disk_full(store: SqlStore) -> BaseException:
+    """The error the store's own backend gives when its disk is full."""
+    if store.location.startswith("postgresql://"):
+        import psycopg
+
+        return psycopg.errors.DiskFull('could not extend file "base/16384/16400": No space left on device')
+    error = sqlite3.OperationalError("database or disk is full")
+    error.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
+    return error
+
+
+def test_either_backend_maps_a_full_disk_to_one_line(fresh_location: Location, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = snapshot(fresh_location)
+    with open_store(fresh_location) as store:
+        full = _disk_full(store)
+        original = store.put_papers
+
+        def put_papers(papers: Any) -> Any:
+            original(papers)  # written, then the disk fills up
+            raise full
+
+        monkeypatch.setattr(store, "put_papers", put_papers)
+        with pytest.raises(StoreFullError, match="the disk holding the store is full"):
+            ingest(store, [ICLR2021_LIST])
+    assert snapshot(fresh_location) == before
