@@ -1,7 +1,8 @@
 """A local server that answers like OpenReview's API 1 and API 2, holding venues made from real paper lists.
 
 Shapes follow the official openreview-py client and OpenReview's documentation: `/login` answers
-`{"token", "user"}`; `/groups?id=` answers `{"groups": [...]}` with `domain` set only for API 2 venues;
+`{"token", "user"}` (a refused login echoes the request body, password and all, in its message, as OpenReview's
+has been seen to); `/groups?id=` answers `{"groups": [...]}` with `domain` set only for API 2 venues;
 `/notes` pages at most 1,000 notes as `{"notes": [...], "count": n}`, API 2 content wrapped as
 `{"value": …}` and replies under `details.replies`, API 1 plain with `details.directReplies`; errors are
 `{"name", "message", "status"}` (`ChallengeRequiredError` 403 without login, `RateLimitError` 429).
@@ -317,11 +318,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.state.requests += 1
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}"
+        body = json.loads(raw)
         if urlsplit(self.path).path != "/login":
             return self._error(404, "NotFoundError", "Not Found")
-        if body.get("id") != USER or body.get("password") != PASSWORD:
-            return self._error(400, "Error", "Invalid username or password")
+        if body.get("id") != USER or body.get("password") != PASSWORD:  # as OpenReview may: the body echoed
+            return self._error(400, "Error", f"Invalid username or password in {raw.decode()}")
         self._send(200, {"token": TOKEN, "user": {"id": USER, "profile": {"id": "~Reader_One1"}}})
 
     def do_GET(self) -> None:

@@ -10,12 +10,14 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
 from confnav.fetch import FetchError, fetch_openreview
+from confnav.fetch.http import redact, secrets_of
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.ingest import ingest
 from confnav.model import Outcome
@@ -156,8 +158,34 @@ def test_without_a_login_the_error_says_what_to_do(tmp_path: Path, monkeypatch: 
         monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
         monkeypatch.setenv("OPENREVIEW_PASSWORD", "wrong")
         code, _, err = run_fetch(tmp_path / "s.db", url, CORL)
-    assert code == 1 and "refused the login of OPENREVIEW_USERNAME (Invalid username or password)" in err
+    assert code == 1 and "refused the login of OPENREVIEW_USERNAME (Invalid username or password" in err
     assert "wrong" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("password", ["wrong horse", 'p@ss "wörd"\\ & more', "ünïcode/+%"])
+def test_a_login_error_echoing_the_request_body_never_prints_the_password(
+    password: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
+    monkeypatch.setenv("OPENREVIEW_PASSWORD", password)
+    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    with serving(build_server()) as url:
+        code, out, err = run_fetch(tmp_path / "s.db", url, CORL)
+    assert code == 1 and "refused the login of OPENREVIEW_USERNAME" in err and "[redacted]" in err
+    echoed = {password, json.dumps(password)[1:-1], quote(password, safe=""), quote_plus(password)}
+    assert not any(form in err + out for form in echoed), err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_every_secret_a_request_carries_is_redacted_from_what_a_service_says() -> None:
+    headers = {"Authorization": "Bearer tok-123456", "x-api-key": "k-987", "Accept": "application/json"}
+    secrets = secrets_of(headers, {"api_key": "q/s 1", "limit": 10}, {"id": "me", "password": "hunter2"})
+    said = {"message": "bad tok-123456, k-987, q%2Fs+1, hunter2 for me", "detail": ["hunter2"], "n": 1}
+    assert redact(said, secrets) == {
+        "message": "bad [redacted], [redacted], [redacted], [redacted] for me",
+        "detail": ["[redacted]"],
+        "n": 1,
+    }
 
 
 def test_unknown_venue_and_no_network_fail_in_one_line(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -1,12 +1,15 @@
 """A small JSON-over-HTTP client for the live sources: timeouts, retries with back-off, HTTP 429 with
 `Retry-After`, and errors that name the host and what to do. Standard library only.
 
-Secrets (tokens, API keys) travel in headers or query parameters and never appear in an error message.
+Secrets (tokens, API keys, a login's password) travel in headers, query parameters or a request body, and never
+appear in an error message: every text quoted from a service passes through `redact`, which removes each secret
+the request carried, in every form a service may echo it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -19,6 +22,51 @@ from typing import Any
 from confnav.errors import ConfnavError
 
 USER_AGENT = "confnav (https://github.com/confnav/confnav)"
+REDACTED = "[redacted]"
+_SECRET_NAME = re.compile(r"pass|secret|token|key|auth|cookie|session", re.IGNORECASE)  # headers, params, fields
+
+
+def secrets_of(headers: Mapping[str, str], params: Mapping[str, Any] | None = None, body: Any = None) -> list[str]:
+    """The secret values a request carries: headers, query parameters and body fields named like one (a token,
+    a key, a password), the bare token of an `Authorization: Bearer …` too; longest first."""
+    found = [str(v) for k, v in headers.items() if _SECRET_NAME.search(k)]
+    found += [str(v) for k, v in (params or {}).items() if _SECRET_NAME.search(k) and v is not None]
+    found += [value.rsplit(" ", 1)[-1] for value in found if " " in value]
+
+    def walk(value: Any, secret: bool) -> None:
+        if isinstance(value, dict):
+            for name, item in value.items():
+                walk(item, secret or bool(_SECRET_NAME.search(str(name))))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, secret)
+        elif secret and isinstance(value, str | int | float) and not isinstance(value, bool):
+            found.append(str(value))
+
+    walk(body, False)
+    return sorted({s for s in found if s.strip()}, key=len, reverse=True)
+
+
+def redact(value: Any, secrets: list[str]) -> Any:
+    """`value` (a text, or JSON lists and objects of them) with each secret replaced by REDACTED, whether a
+    service echoes it as sent, JSON-escaped or URL-encoded."""
+    if isinstance(value, str):
+        for secret in secrets:
+            forms = {
+                secret,
+                json.dumps(secret)[1:-1],
+                json.dumps(secret, ensure_ascii=False)[1:-1],
+                urllib.parse.quote(secret, safe=""),
+                urllib.parse.quote_plus(secret),
+            }
+            for form in sorted(forms, key=len, reverse=True):
+                value = value.replace(form, REDACTED)
+        return value
+    if isinstance(value, dict):
+        return {redact(k, secrets): redact(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(item, secrets) for item in value]
+    return value
 
 
 class FetchError(ConfnavError):
@@ -61,6 +109,7 @@ class HttpClient:
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **self.headers}
         if data is not None:
             headers["Content-Type"] = "application/json"
+        secrets = secrets_of(headers, params, body)
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
             try:
@@ -69,7 +118,7 @@ class HttpClient:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     return self._decode(response.read(), path)
             except urllib.error.HTTPError as exc:
-                payload = self._error_body(exc)
+                payload = redact(self._error_body(exc), secrets)  # what a service says may echo the request
                 if exc.code == 429 or exc.code >= 500:
                     if last:
                         raise FetchError(self._said(exc.code, payload, path), exc.code, payload) from None
@@ -77,7 +126,7 @@ class HttpClient:
                     continue
                 raise FetchError(self._said(exc.code, payload, path), exc.code, payload) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                reason = getattr(exc, "reason", exc)
+                reason = redact(str(getattr(exc, "reason", exc)), secrets)
                 if last:
                     raise FetchError(
                         f"cannot reach {self.host} ({reason}); check the network or the base URL"
