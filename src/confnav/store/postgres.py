@@ -95,7 +95,8 @@ class PostgresStore(SqlStore):
         try:
             with self.raw.transaction():
                 try:
-                    self.raw.execute(f"SET LOCAL lock_timeout = '{int(self.write_wait * 1000)}ms'")
+                    wait = max(1, int(self.write_wait * 1000))  # 0 would be no limit at all
+                    self.raw.execute(f"SET LOCAL lock_timeout = '{wait}ms'")
                     self.raw.execute(WRITER_LOCK)
                 except psycopg.errors.LockNotAvailable:
                     raise StoreBusyError(self.location, self.write_wait) from None

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 from fastapi import Request
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, StoreBusyError
 from confnav.navigator import Navigator
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
@@ -210,13 +210,22 @@ class AppState:
 
     @contextmanager
     def writing(self, request: Request) -> Iterator[Store]:
-        """The store for one write, after the token check; one writer at a time in this process."""
+        """The store for one write, after the token check; one writer at a time in this process. A write waits
+        WRITE_WAIT seconds in all, behind this process's writes and another process's (an ingest) together,
+        then answers 503: queued writes never add up their waits."""
         self.check_write(request)
-        with self._writer:
-            try:
-                yield self.store
-            finally:
-                self.store.forget_state()
+        deadline = time.monotonic() + WRITE_WAIT
+        if not self._writer.acquire(timeout=WRITE_WAIT):
+            raise StoreBusyError(self.store.location, WRITE_WAIT)
+        try:
+            self.store.wait_for_writers(max(0.0, deadline - time.monotonic()))
+            yield self.store
+        except StoreBusyError:
+            raise StoreBusyError(self.store.location, WRITE_WAIT) from None
+        finally:
+            self.store.wait_for_writers(WRITE_WAIT)
+            self.store.forget_state()
+            self._writer.release()
 
     def start_topics_job(self, venue: str, rebuild: bool = False) -> dict[str, str]:
         """Build a venue's themes in a background thread with its own connection; the job row says how it went."""

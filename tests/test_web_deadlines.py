@@ -1,0 +1,73 @@
+"""The server keeps its time promises: a queued write answers 503 within the documented 5 s (docs/web.md)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from confnav.ingest import ingest
+from confnav.store import open_store
+from confnav.web.state import WRITE_WAIT
+from tests.backends import Location, new_location
+from tests.conftest import ICLR2020
+from tests.web_fixtures import running_server
+
+pytestmark = pytest.mark.failure_injection
+
+
+@pytest.fixture(scope="module")
+def fresh_location(tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """A store of the tested backend holding ICLR 2020 (titles and reviews, no vectors: no model to load)."""
+    location = new_location(tmp_path_factory.mktemp("deadlines"), "deadlines")
+    with open_store(location, create=True) as store:
+        ingest(store, [ICLR2020])
+    return location
+
+
+@pytest.fixture(scope="module")
+def base_url(fresh_location: Location) -> Iterator[str]:
+    with running_server(fresh_location) as url:
+        yield url
+
+
+def _create_list(base: str, name: str) -> tuple[int, float, str | None]:
+    """POST a new reading list: its status, seconds taken, and Retry-After."""
+    request = urllib.request.Request(
+        f"{base}/api/lists", json.dumps({"name": name}).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    start = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, time.monotonic() - start, None
+    except urllib.error.HTTPError as exc:
+        return exc.code, time.monotonic() - start, exc.headers.get("Retry-After")
+
+
+def test_queued_writes_answer_503_by_the_documented_deadline(fresh_location: Location, base_url: str) -> None:
+    held, release = threading.Event(), threading.Event()
+
+    def ingest_holding_the_store() -> None:  # another process's long write, as an ingest holds it
+        with open_store(fresh_location) as store, store.transaction():
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=ingest_holding_the_store)
+    holder.start()
+    try:
+        assert held.wait(30)
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda i: _create_list(base_url, f"queued-{i}"), range(4)))
+    finally:
+        release.set()
+        holder.join()
+    assert [status for status, _, _ in answers] == [503] * 4, answers
+    assert all(retry == "5" for _, _, retry in answers)
+    assert max(seconds for _, seconds, _ in answers) < WRITE_WAIT + 2.0, answers  # not 10, 15, 20 s
+    assert _create_list(base_url, "after")[0] == 201  # and writes go through once the store is free
