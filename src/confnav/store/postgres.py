@@ -7,6 +7,7 @@ database on an HNSW index per model, with the paper filters inside the query.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -29,15 +30,30 @@ EXACT_LIMIT = 5_000  # a filter admitting at most this many papers may be answer
 
 
 def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    from urllib.parse import urlsplit, urlunsplit
+    """The URL without its password, in the user part or a `password=` parameter, for messages and logs (whatever
+    else is wrong with it: everything up to the last `@` after the user name is taken for the password)."""
+    url = re.sub(r"^([^:/?#]+://[^:@/?#]*):[^@]*@", r"\1:***@", url)
+    return re.sub(r"([?&]password=)[^&#]*", r"\1***", url, flags=re.IGNORECASE)
 
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+
+def url_problem(url: str) -> str | None:
+    """Why a postgresql:// URL cannot name a server (a port out of range or not a number, a broken IPv6 host),
+    said in words; None when it can. A URL may list several hosts (`h1:5432,h2:5433`), as libpq reads them."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "the host is not a valid address (an IPv6 address goes in brackets: [::1])"
+    if "@" in parts.path and "@" not in parts.netloc:
+        return "a '/', '?' or '#' in the user name or password must be percent-encoded (%2F, %3F, %23)"
+    hosts = parts.netloc.rpartition("@")[2]
+    for host in hosts.split(","):
+        after = host.rpartition("]")[2] if host.startswith("[") else host
+        port = after.rpartition(":")[2] if ":" in after else ""
+        if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+            return f"the port {port!r} is not a number from 1 to 65535"
+    return None
 
 
 class PostgresStore(SqlStore):
@@ -62,6 +78,8 @@ class PostgresStore(SqlStore):
             raise MissingExtraError("a PostgreSQL store", "postgres") from None
         self.location = redact(url)
         self.read_only = read_only
+        if problem := url_problem(url):
+            raise ConfnavError(f"cannot connect to {self.location}: {problem}")
         try:
             raw = psycopg.connect(url, autocommit=True)
         except psycopg.Error as exc:
