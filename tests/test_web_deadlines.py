@@ -1,14 +1,17 @@
-"""The server keeps its time promises: a queued write answers 503 within the documented 5 s (docs/web.md)."""
+"""The server keeps its promises at the edges: a queued write answers 503 within the documented 5 s, a request
+names one Host by a path, a head sent too slowly is cut off (docs/web.md)."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -71,3 +74,33 @@ def test_queued_writes_answer_503_by_the_documented_deadline(fresh_location: Loc
     assert all(retry == "5" for _, _, retry in answers)
     assert max(seconds for _, seconds, _ in answers) < WRITE_WAIT + 2.0, answers  # not 10, 15, 20 s
     assert _create_list(base_url, "after")[0] == 201  # and writes go through once the store is free
+
+
+def _raw(base: str, request: bytes, timeout: float = 20) -> bytes:
+    """Send raw bytes; the answer as far as the server sends it before closing."""
+    parts = urlsplit(base)
+    with socket.create_connection((parts.hostname, parts.port), timeout=timeout) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+
+
+@pytest.mark.parametrize("parser", ["httptools", "h11"])
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /api/lists HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1\r\n",  # the last one was read
+        b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n",
+        b"GET http://evil.example/api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # absolute form names its host
+        b"GET http://127.0.0.1/api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    ],
+)
+def test_one_host_in_one_header_and_a_path_or_421(fresh_location: Location, parser: str, head: bytes) -> None:
+    with running_server(fresh_location, parser=parser) as base:
+        answer = _raw(base, head + b"Connection: close\r\n\r\n")
+        refused = (b"HTTP/1.1 421", b"HTTP/1.1 400") if parser == "h11" else b"HTTP/1.1 421"  # h11: 400 itself
+        assert answer.startswith(refused), answer[:200]
+        plain = _raw(base, b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert plain.startswith(b"HTTP/1.1 200"), plain[:200]

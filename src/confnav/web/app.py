@@ -34,6 +34,7 @@ from confnav.web.pages import page
 from confnav.web.pages import router as page_router
 from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
+from confnav.web.protocol import ABSOLUTE_TARGET
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
@@ -180,12 +181,22 @@ class Guard:
         named = dict(headers)
         if self.allowed_hosts is not None and _host_name(named.get(b"host", b"")) not in self.allowed_hosts:
             return 421, "this server does not answer for that Host (see 'confnav serve --allow-host')"
+        if sum(name == b"host" for name, _ in headers) > 1:  # which one a proxy or the app reads would differ
+            return 421, "a request names one Host, in one Host header"
+        if ABSOLUTE_TARGET in scope.get("extensions", {}) or not _path_target(scope):
+            return 421, "this server takes a path (/…) as the request target, not a full URL"
         length = named.get(b"content-length", b"")
         if length and (not length.isdigit() or int(length) > MAX_BODY):
             return 413, f"request body over {MAX_BODY // 1024} KiB"
         if len(scope.get("raw_path") or scope["path"]) + len(scope["query_string"]) > MAX_URL:
             return 414, "request URL too long"
         return None
+
+
+def _path_target(scope: Scope) -> bool:
+    """Whether the request target is a path (origin form), as a parser that keeps an absolute URL whole shows it."""
+    raw = scope.get("raw_path") or scope["path"].encode()
+    return bool(raw.startswith((b"/", b"*")))
 
 
 def _host_name(header: bytes) -> str:

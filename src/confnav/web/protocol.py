@@ -11,6 +11,7 @@ from confnav.limits import MAX_HEADERS, MAX_URL
 
 MAX_HEAD = MAX_URL + MAX_HEADERS + 4096  # request line and headers as sent, with room for their punctuation
 HEAD_TOO_LARGE = json.dumps({"error": f"request headers over {MAX_HEADERS // 1024} KiB"}).encode()
+ABSOLUTE_TARGET = "confnav.absolute_target"  # scope extension: the request line named a full URL, not a path
 
 
 class BoundedHttpTools(HttpToolsProtocol):
@@ -27,6 +28,8 @@ class BoundedHttpTools(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self.in_head = False
+        if self.url and not self.url.startswith((b"/", b"*")):  # httptools keeps only the path of `http://h/p`
+            self.scope["extensions"] = {**self.scope.get("extensions", {}), ABSOLUTE_TARGET: {}}
         super().on_headers_complete()
 
     def data_received(self, data: bytes) -> None:
