@@ -3,6 +3,7 @@ names one Host by a path, a head sent too slowly is cut off (docs/web.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -17,6 +18,7 @@ import pytest
 
 from confnav.ingest import ingest
 from confnav.store import open_store
+from confnav.web import protocol
 from confnav.web.state import WRITE_WAIT
 from tests.backends import Location, new_location
 from tests.conftest import ICLR2020
@@ -104,3 +106,21 @@ def test_one_host_in_one_header_and_a_path_or_421(fresh_location: Location, pars
         assert answer.startswith(refused), answer[:200]
         plain = _raw(base, b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert plain.startswith(b"HTTP/1.1 200"), plain[:200]
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"GET /api/li"])
+def test_a_head_not_sent_in_time_is_cut_off(base_url: str, sent: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(protocol, "HEAD_TIMEOUT", 1.0)
+    parts = urlsplit(base_url)
+    start = time.monotonic()
+    with socket.create_connection((parts.hostname, parts.port), timeout=20) as sock:
+        sock.sendall(sent)
+        answer = b""
+        for _ in range(4 if sent else 0):  # a byte now and then never renews the time
+            time.sleep(0.2)
+            with contextlib.suppress(OSError):
+                sock.sendall(b"X")
+        while chunk := sock.recv(4096):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert time.monotonic() - start < 5.0

@@ -1,7 +1,9 @@
-"""uvicorn as `serve` runs it: request heads bounded by the HTTP parser itself, before the app could check them."""
+"""uvicorn as `serve` runs it: request heads bounded in size and time by the HTTP protocol itself, before the app
+could check them."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -12,22 +14,58 @@ from confnav.limits import MAX_HEADERS, MAX_URL
 MAX_HEAD = MAX_URL + MAX_HEADERS + 4096  # request line and headers as sent, with room for their punctuation
 HEAD_TOO_LARGE = json.dumps({"error": f"request headers over {MAX_HEADERS // 1024} KiB"}).encode()
 ABSOLUTE_TARGET = "confnav.absolute_target"  # scope extension: the request line named a full URL, not a path
+HEAD_TIMEOUT = 10.0  # seconds a connection has to send a request's line and headers, from its first byte or opening
+HEAD_TOO_SLOW = json.dumps({"error": f"request headers not sent within {HEAD_TIMEOUT:g} s"}).encode()
 
 
 class BoundedHttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol, answering 431 and closing once a request head passes MAX_HEAD bytes: httptools
     gathers each header whole, of any size (copying it again with every read), before the app sees any. Bytes are
-    counted per read while a head is incomplete (a read that also ends a pipelined request counts whole)."""
+    counted per read while a head is incomplete (a read that also ends a pipelined request counts whole). A head not
+    sent in full within HEAD_TIMEOUT (bytes trickling in, or none) is answered 408 and the connection closed."""
 
     head_bytes = 0
     in_head = True
+    head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._time_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self.in_head, self.head_bytes = True, 0
+        self._time_head()
+
+    def _time_head(self) -> None:
+        """A connection sending only part of a head (or nothing) is answered 408 and closed after HEAD_TIMEOUT."""
+        self._stop_head_timer()
+        self.head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_too_slow)
+
+    def _stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self.head_timer = None
+        if self.in_head and not self.transport.is_closing():
+            self._refuse(b"408 Request Timeout", HEAD_TOO_SLOW)
+
+    def _refuse(self, status: bytes, body: bytes) -> None:
+        self.transport.write(
+            b"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+            % (status, len(body), body)
+        )
+        self.transport.close()
 
     def on_headers_complete(self) -> None:
         self.in_head = False
+        self._stop_head_timer()
         if self.url and not self.url.startswith((b"/", b"*")):  # httptools keeps only the path of `http://h/p`
             self.scope["extensions"] = {**self.scope.get("extensions", {}), ABSOLUTE_TARGET: {}}
         super().on_headers_complete()
@@ -38,11 +76,7 @@ class BoundedHttpTools(HttpToolsProtocol):
             return
         self.head_bytes += len(data)
         if self.head_bytes > MAX_HEAD:
-            self.transport.write(
-                b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-                b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(HEAD_TOO_LARGE), HEAD_TOO_LARGE)
-            )
-            self.transport.close()
+            self._refuse(b"431 Request Header Fields Too Large", HEAD_TOO_LARGE)
 
 
 def server_settings(parser: str = "httptools") -> dict[str, Any]:
