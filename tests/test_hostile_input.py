@@ -4,10 +4,12 @@ values over the documented limits cut or dropped with a warning; sources kept ap
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -247,6 +249,24 @@ def test_file_over_the_size_limit_is_refused_unread(store: SqlStore, tmp_path: P
     with huge.open("wb") as sparse:  # takes no disk space; refused from its size before any byte is read
         sparse.truncate(limits.MAX_FILE_BYTES + 1)
     assert_refused(store, [huge], "huge.json: is 1,073,741,825 bytes, over the 1,073,741,824-byte limit")
+
+
+def test_a_file_that_is_not_text_is_told_from_its_start_unread(store: SqlStore, tmp_path: Path) -> None:
+    nuls = tmp_path / "nuls.json"
+    with nuls.open("wb") as sparse:  # 128 MiB of NULs, taking no disk space
+        sparse.truncate(limits.MAX_FILE_BYTES // 8)
+    packed = tmp_path / "papers.json"
+    packed.write_bytes(gzip.compress((DATA / "iclr2020" / "paperlists-iclr2020.json").read_bytes()))
+    utf16 = tmp_path / "list.csv"
+    utf16.write_text("title,authors\nA Paper,Ann Lee\n", encoding="utf-16")
+    tracemalloc.start()
+    try:
+        assert_refused(store, [nuls], "nuls.json: cannot tell the format from the content: it is not text")
+        assert tracemalloc.get_traced_memory()[1] < 64 << 20  # its start only: never the whole file
+    finally:
+        tracemalloc.stop()
+    assert_refused(store, [packed], "papers.json: cannot tell the format from the content: it is not text")
+    assert_refused(store, [utf16], "list.csv: cannot tell the format from the content: it is UTF-16 text")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")

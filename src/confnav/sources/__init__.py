@@ -15,6 +15,7 @@ from confnav.sources.base import (
     bad_bytes,
     decode,
     load_bytes,
+    not_text,
     venue_from_path,
 )
 from confnav.sources.checks import RecordCheck
@@ -83,10 +84,21 @@ def read_file(
     Bytes that are not UTF-8 refuse the file when they are in a table's header (or leave the format unknown);
     elsewhere only the records that hold them.
     """
-    text, has_bad_bytes = decode(load_bytes(path))
+    detected: list[str] = []
+
+    def sniff(head: bytes, whole: bool) -> None:
+        """Refuse from its start a file that is not text, or (without `fmt`) whose format no reader knows."""
+        if problem := not_text(head):
+            raise InputError(path, problem)
+        # whole lines (or up to its last ASCII byte): no character of the sniffed start is cut in two
+        start = head if whole else head[: head.rfind(b"\n") + 1] or head.rstrip(bytes(range(0x80, 0x100)))
+        if fmt is None and start.strip():
+            detected.append(detect_format(path, decode(start)[0]))
+
+    text, has_bad_bytes = decode(load_bytes(path, sniff))
     if not text.strip():
         raise InputError(path, "file is empty")
-    name = fmt or detect_format(path, text)
+    name = fmt or (detected[0] if detected else detect_format(path, text))
     reader = make_reader(name, mapping)
     header_end = text.find("\n")
     if (

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -81,6 +81,9 @@ class Reader(Protocol):
     def read(self, path: Path, text: str) -> Iterator[ReadItem]: ...
 
 
+HEAD_BYTES = 1 << 20  # the start of a file, sniffed before the rest is read
+NOT_TEXT_SHARE = 0.3  # a start with more controls and bytes that are not UTF-8 than this is a binary file's
+_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\udc80-\udcff]")
 _OPEN_ERRORS = {
     errno.ENOENT: "no such file",
     errno.ENOTDIR: "no such file (a part of its path is not a folder)",
@@ -93,9 +96,12 @@ _OPEN_ERRORS = {
 }
 
 
-def load_bytes(path: Path) -> bytes:
+def load_bytes(path: Path, sniff: Callable[[bytes, bool], None] | None = None) -> bytes:
     """A regular file's bytes, refusing with one line what cannot be a paper list: missing, unreadable, a
-    link loop, a directory, a named pipe or device (reading one would wait forever), or over the size limit."""
+    link loop, a directory, a named pipe or device (reading one would wait forever), or over the size limit.
+
+    `sniff` sees the file's first HEAD_BYTES (and whether that is all of it) before the rest is read, and may
+    refuse the file by raising: a gigabyte that is not text is told apart from its start."""
     try:  # non-blocking, so that opening a named pipe returns at once instead of waiting for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -113,7 +119,11 @@ def load_bytes(path: Path) -> bytes:
         if size > limits.MAX_FILE_BYTES:
             raise InputError(path, _too_big(size))
         with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(limits.MAX_FILE_BYTES + 1)
+            data = file.read(HEAD_BYTES)
+            if sniff is not None and data:
+                sniff(data, len(data) < HEAD_BYTES)
+            if len(data) == HEAD_BYTES:
+                data += file.read(limits.MAX_FILE_BYTES + 1 - HEAD_BYTES)
     except OSError as exc:  # e.g. an I/O error of the disk
         raise InputError(path, f"cannot read: {exc.strerror}") from None
     finally:
@@ -123,6 +133,18 @@ def load_bytes(path: Path) -> bytes:
     if not data or data.isspace():
         raise InputError(path, "file is empty")
     return data
+
+
+def not_text(head: bytes) -> str | None:
+    """Why the start of a file shows it is no text a paper list could be (UTF-16, or bytes of a binary file:
+    controls and bytes that are not UTF-8, over NOT_TEXT_SHARE of them), else None; a stray NUL is a record's
+    problem, not the file's."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "cannot tell the format from the content: it is UTF-16 text; save the file as UTF-8"
+    text = head.decode("utf-8", errors="surrogateescape")
+    if len(_NOT_TEXT.findall(text)) > NOT_TEXT_SHARE * len(text):
+        return "cannot tell the format from the content: it is not text (its first bytes are binary)"
+    return None
 
 
 def _too_big(size: int) -> str:
