@@ -183,7 +183,9 @@ class Searcher:
         for condition in fields:  # the store's filter rules narrow the rows first; exact checks follow per hit
             mask &= corpus.mask(self.store, condition)
         for required in [*query.phrases, *query.titles]:
-            mask &= corpus.keyword.containing(required)  # exact checks follow on the survivors
+            mask &= corpus.keyword.containing(required)  # papers holding the words somewhere: a cheap first cut
+        if query.phrases or query.titles:
+            mask = _meeting(corpus, mask, query)  # in order, in the title: what is counted is what is listed
         notices: list[str] = []
         scored = terms(query.text)
         common = not scored and not query.authors  # words, all of them too common to match by keyword
@@ -359,6 +361,22 @@ class Searcher:
                 if len(hits) >= limit:
                     return hits
         return hits
+
+
+def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) -> np.ndarray:
+    """The rows of `mask` whose papers meet every condition of the query exactly (the index only says which
+    papers hold a phrase's or a `title:`'s words anywhere), so that a count of matches never counts a paper
+    the hits would leave out."""
+    rows = np.flatnonzero(mask).tolist()
+    meeting = np.zeros_like(mask)
+    for start in range(0, len(rows), chunk):
+        part = rows[start : start + chunk]
+        corpus.prefetch(part)
+        for row in part:
+            paper = corpus.papers[row]
+            authors = [a.name for a in paper.authors]
+            meeting[row] = query.matches(paper.title, paper.abstract or "", paper.keywords, authors)
+    return meeting
 
 
 def _not_rejected(paper: Paper) -> bool:
