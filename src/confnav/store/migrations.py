@@ -39,6 +39,8 @@ PROFILE_KEYS_STEP = "profile secrets for shared servers: a hash per profile, nev
 PROFILE_KEY_TABLES = (schema.BY_NAME["profile_keys"],)
 REVIEWS_STEP = "review histories: every version of a review's rating and confidence, with the source's time"
 REVIEW_TABLES = (schema.BY_NAME["review_versions"],)
+JOB_LEASES_STEP = "job leases: a running job whose process ended without a word is seen as stopped once its lease ends"
+JOB_LEASE_COLUMNS = (schema.BY_NAME["jobs"], ("lease",))
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -247,6 +249,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (13, SESSIONS_STEP, schema.ddl("sqlite", SESSION_TABLES)),
     (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
     (15, REVIEWS_STEP, schema.ddl("sqlite", REVIEW_TABLES)),
+    (16, JOB_LEASES_STEP, schema.added_columns("sqlite", *JOB_LEASE_COLUMNS)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from confnav.store import schema
 from confnav.store.migrations import (
+    JOB_LEASE_COLUMNS,
+    JOB_LEASES_STEP,
     JOBS_TABLE,
     NEWS_STEP,
     NEWS_TABLES,
@@ -184,4 +186,5 @@ MIGRATIONS: list[Migration] = [
     (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
     (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
+    (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
 ]

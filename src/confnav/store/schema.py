@@ -362,6 +362,7 @@ TABLES: tuple[Table, ...] = (
             _c("message", default="''"),
             _c("created"),
             _c("updated"),
+            _c("lease", default="''"),  # a running job's lease runs to then (ISO 8601, UTC): renewed while it runs
         ),
         ("id",),
         indexes=(Index("jobs_by_venue", ("kind", "venue", "state")),),
@@ -369,6 +370,12 @@ TABLES: tuple[Table, ...] = (
     ),
 )
 BY_NAME = {table.name: table for table in TABLES}
+
+
+def added_columns(backend: Backend, table: Table, names: tuple[str, ...]) -> str:
+    """The statements adding declared columns to a table an earlier migration made, as a migration step's SQL."""
+    columns = {column.name: column for column in table.columns}
+    return ";\n".join(f"ALTER TABLE {table.name} ADD COLUMN {columns[n].render(backend, False)}" for n in names)
 
 
 def ddl(backend: Backend, tables: tuple[Table, ...] = TABLES) -> str:

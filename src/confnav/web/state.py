@@ -24,6 +24,7 @@ from confnav.search.engine import Searcher
 from confnav.settings import Settings
 from confnav.store import StoreCaches, open_store
 from confnav.store.derived import versions_of
+from confnav.store.jobs import LEASE_SECONDS
 from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
 from confnav.summarize.stored import venue_summarizer
@@ -237,6 +238,8 @@ class AppState:
             return job
 
         def run() -> None:
+            ended = threading.Event()
+            threading.Thread(target=self._keep_lease, args=(job["id"], ended), daemon=True).start()
             try:
                 with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
                     ensure_topics(store, venue, rebuild=rebuild)
@@ -248,9 +251,22 @@ class AppState:
                     store.finish_job(
                         job["id"], "failed", str(exc) if isinstance(exc, ConfnavError) else "internal error"
                     )
+            finally:
+                ended.set()
 
         threading.Thread(target=run, name=f"job-{job['id']}", daemon=True).start()
         return job
+
+    def _keep_lease(self, job_id: str, ended: threading.Event) -> None:
+        """Renew a running job's lease until it ends, on a connection of its own: a job whose process is killed
+        stops renewing, and is seen as stopped once its lease runs out (store/jobs.py)."""
+        with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
+            store.wait_for_writers(LEASE_SECONDS / 3)
+            while not ended.wait(LEASE_SECONDS / 3):
+                try:
+                    store.renew_job(job_id)
+                except StoreBusyError:  # another writer held the store: the next turn renews it
+                    continue
 
     def summarizer(self, venue: str) -> ExtractiveSummarizer:
         """The venue's summarizer, holding the TL;DRs kept in the store; read once per store state."""
