@@ -69,3 +69,18 @@ def test_either_backend_maps_a_full_disk_to_one_line(fresh_location: Location, m
         with pytest.raises(StoreFullError, match="the disk holding the store is full"):
             ingest(store, [ICLR2021_LIST])
     assert snapshot(fresh_location) == before
+
+
+@pytest.mark.sqlite_only
+def test_a_full_disk_while_a_store_is_opened_and_migrated_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def migrate_on_a_full_disk(conn: sqlite3.Connection) -> None:
+        try:
+            raise sqlite3.OperationalError("database or disk is full")
+        except sqlite3.OperationalError:  # what migrate's own rollback then says, hiding the cause
+            raise sqlite3.OperationalError("cannot rollback - no transaction is active") from None
+
+    monkeypatch.setattr("confnav.store.sqlite.migrate", migrate_on_a_full_disk)
+    with pytest.raises(StoreFullError, match="the disk holding the store is full"):
+        open_store(tmp_path / "new.db", create=True)

@@ -45,6 +45,8 @@ class SqliteStore(SqlStore):
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 migrate(self.conn)
         except sqlite3.DatabaseError as exc:
+            if _disk_full(exc) or _disk_full(exc.__context__):  # a migration's rollback may hide the cause
+                raise StoreFullError(self.location) from None
             raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
 
     def close(self) -> None:
@@ -78,7 +80,7 @@ class SqliteStore(SqlStore):
             raise
 
 
-def _disk_full(exc: BaseException) -> bool:
+def _disk_full(exc: BaseException | None) -> bool:
     """Whether SQLite failed for want of space (SQLITE_FULL: the disk, or the file's page limit)."""
     return isinstance(exc, sqlite3.OperationalError) and (
         getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc)
