@@ -36,13 +36,14 @@ check: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
-	rm -rf .test-runs/check && mkdir -p .test-runs
-	PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q -m "not semantic and not browser and not slow" --durations=10 \
-		-n 2 --dist loadfile --basetemp=.test-runs/check
+	rm -rf .test-runs/check .test-runs/check-shared && mkdir -p .test-runs
+	CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/check-shared PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q \
+		-m "not semantic and not browser and not slow" --durations=10 -n 2 --dist loadfile --basetemp=.test-runs/check
 	$(BIN)/mypy
 
-# The tests on SQLite, and at the same time (one per core) the tests that use a store again on PostgreSQL
-# (pgserver), whose report is printed after the first; the two share the semantic model's vectors of the corpus.
+# The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
+# (pgserver), whose report is printed after the first. All three share the session stores (built once, on SQLite,
+# by the first to ask: tests/shared_stores.py) and the semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
 # (tests/test_web_*.py), so they run on SQLite only.
 test: $(VENV)/.dev /usr/bin/chromium
@@ -55,7 +56,7 @@ test: $(VENV)/.dev /usr/bin/chromium
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
 		--basetemp=.test-runs/postgres \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
-	$(BIN)/pytest -q --durations=15 --basetemp=.test-runs/sqlite; sqlite=$$?; \
+	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --basetemp=.test-runs/sqlite; sqlite=$$?; \
 	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \
 	exit $$(( sqlite || pg ))
 

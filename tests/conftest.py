@@ -15,8 +15,9 @@ from confnav.embed.sentence import SentenceTransformerEmbedder
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
-from tests.backends import BACKEND, Location, clone, freeze, new_location
+from tests.backends import BACKEND, Location, clone, new_location
 from tests.shared_embeddings import shared_embedder
+from tests.shared_stores import session_store
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -111,10 +112,12 @@ def store(tmp_path: Path) -> Iterator[SqlStore]:
 @pytest.fixture(scope="session")
 def iclr2021_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
     """A store holding the three ICLR 2021 files, built once per session; copy it before writing."""
-    location = new_location(tmp_path_factory.mktemp("real"), "iclr2021")
-    with open_store(location, create=True) as real:
-        ingest(real, ICLR2021)
-    return freeze(location)
+
+    def build(path: Path) -> None:
+        with open_store(path, create=True) as real:
+            ingest(real, ICLR2021)
+
+    return session_store("iclr2021", tmp_path_factory.mktemp("real"), build)
 
 
 @pytest.fixture
@@ -157,12 +160,13 @@ def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) 
     from confnav.embed import choose_embedder
     from confnav.index import build_index
 
-    location = clone(iclr2021_db, tmp_path_factory.mktemp("indexed"), "indexed")
-    embedder, notice = choose_embedder()
-    assert notice is None, notice
-    with open_store(location) as store, shared_embedder(embedder) as shared:
-        build_index(store, shared)
-    return freeze(location)
+    def build(path: Path) -> None:
+        embedder, notice = choose_embedder()
+        assert notice is None, notice
+        with open_store(path) as store, shared_embedder(embedder) as shared:
+            build_index(store, shared)
+
+    return session_store("indexed", tmp_path_factory.mktemp("indexed"), build, start="iclr2021")
 
 
 @pytest.fixture(scope="session")
@@ -172,13 +176,14 @@ def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) ->
     from confnav.index import build_index
     from confnav.topics import ensure_topics
 
-    location = clone(indexed_db, tmp_path_factory.mktemp("topics"), "topics")
-    with open_store(location) as store:
-        ingest(store, [ICLR2020])
-        with shared_embedder(choose_embedder()[0]) as shared:
-            build_index(store, shared, venue="iclr2020")
-        ensure_topics(store, "iclr2021")
-    return freeze(location)
+    def build(path: Path) -> None:
+        with open_store(path) as store:
+            ingest(store, [ICLR2020])
+            with shared_embedder(choose_embedder()[0]) as shared:
+                build_index(store, shared, venue="iclr2020")
+            ensure_topics(store, "iclr2021")
+
+    return session_store("topics", tmp_path_factory.mktemp("topics"), build, start="indexed")
 
 
 @pytest.fixture(scope="session")
@@ -189,20 +194,36 @@ def light_topics_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFact
     from confnav.index import build_index
     from confnav.topics import ensure_topics
 
-    location = clone(iclr2021_db, tmp_path_factory.mktemp("light"), "light")
-    with open_store(location) as store:
-        ingest(store, [ICLR2020])
-        build_index(store, SparseEmbedder())
-        ensure_topics(store, "iclr2021")
-    return freeze(location)
+    def build(path: Path) -> None:
+        with open_store(path) as store:
+            ingest(store, [ICLR2020])
+            build_index(store, SparseEmbedder())
+            ensure_topics(store, "iclr2021")
+
+    return session_store("light", tmp_path_factory.mktemp("light"), build, start="iclr2021")
+
+
+@pytest.fixture(scope="session")
+def web_template_db(topics_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """topics_db with one paper whose title and abstract hold HTML and script, indexed, themes rebuilt: what the
+    web and browser tests serve (each module serves its own copy)."""
+    from tests.web_fixtures import add_hostile_paper
+
+    return session_store("web", tmp_path_factory.mktemp("web"), add_hostile_paper, start="topics")
+
+
+@pytest.fixture(scope="session")
+def sparse_template_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2021 indexed by the TF-IDF embedder (no themes): vectors for the personal pages without the model."""
+    from tests.web_fixtures import add_sparse_index
+
+    return session_store("sparse", tmp_path_factory.mktemp("sparse"), add_sparse_index, start="iclr2021")
 
 
 # The browser tests' (test_browser*.py): a served copy of topics_db and Debian's Chromium, one of each per module.
 @pytest.fixture(scope="module")
-def browser_db(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.web_fixtures import web_store
-
-    return web_store(topics_db, tmp_path_factory.mktemp("browser"))
+def browser_db(web_template_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    return clone(web_template_db, tmp_path_factory.mktemp("browser"), "web")
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,8 @@ import pytest
 
 from confnav.ingest import ingest
 from confnav.store import PaperFilter, open_store
+from confnav.store.copy import table_counts
+from tests.backends import BACKEND, Location, new_location
 from tests.conftest import ICLR2020, ICLR2021, MARKDOWN_PAGE, snapshot
 
 
@@ -72,6 +74,19 @@ def test_ingest_order_does_not_matter(iclr2021_db: Path, tmp_path: Path) -> None
     with open_store(iclr2021_db, create=True) as store:
         expected = {p.id: p.to_dict() for p in store.iter_papers()}
     assert papers == expected
+
+
+@pytest.mark.skipif(BACKEND != "postgres", reason="on SQLite the session store is this very ingest")
+def test_the_corpus_ingested_on_postgresql_matches_the_session_store(iclr2021_db: Location, tmp_path: Path) -> None:
+    """The session stores are built on SQLite and copied to PostgreSQL: ingesting there directly gives the same."""
+    direct = new_location(tmp_path, "direct")
+    with open_store(direct, create=True) as store:
+        ingest(store, ICLR2021)
+        papers = {p.id: p.to_dict() for p in store.iter_papers()}
+        counts = table_counts(store)
+    with open_store(iclr2021_db) as store:
+        assert papers == {p.id: p.to_dict() for p in store.iter_papers()}
+        assert counts == table_counts(store)
 
 
 def test_iclr2020_beside_2021(iclr2021_copy: Path) -> None:

@@ -18,15 +18,14 @@ from confnav.store import open_store
 from confnav.web.access import KEY_COOKIE, PROFILE_COOKIE, profile_access
 from confnav.web.app import create_app
 from tests.backends import Location, clone
-from tests.web_fixtures import sparse_store
 
 PAPER = "Ua6zuk0WRH"
 HOST = "http://papers.lab.example"
 
 
 @pytest.fixture(scope="module")
-def shared_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
-    return sparse_store(iclr2021_db, tmp_path_factory.mktemp("privacy"))
+def shared_db(sparse_template_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    return clone(sparse_template_db, tmp_path_factory.mktemp("privacy"))
 
 
 def _served(location: Location, **options: object) -> FastAPI:

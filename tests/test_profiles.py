@@ -12,12 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.embed.sparse import SparseEmbedder
 from confnav.errors import ConfnavError
-from confnav.index import build_index
 from confnav.personal import export_profile, import_library, mark, recommend_for
 from confnav.store import open_store
-from tests.backends import Location, clone, freeze
+from tests.backends import Location, clone
 from tests.conftest import DATA
 
 
@@ -28,12 +26,9 @@ def _graph_papers() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def sparse_iclr(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
-    """ICLR 2021 with the TF-IDF index, built once for this module; copy before writing."""
-    location = clone(iclr2021_db, tmp_path_factory.mktemp("profiles"), "sparse")
-    with open_store(location) as store:
-        build_index(store, SparseEmbedder())
-    return freeze(location)
+def sparse_iclr(sparse_template_db: Location) -> Location:
+    """ICLR 2021 with the TF-IDF index (the session's); copy before writing."""
+    return sparse_template_db
 
 
 @pytest.fixture

@@ -12,26 +12,21 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.embed.sparse import SparseEmbedder
-from confnav.index import build_index
 from confnav.personal import COLD, is_cold, papers_to_mark, personal_rank, recommend_for
 from confnav.personal.recommend import model_of, venue_vectors
 from confnav.personal.taste import TasteParams, farthest_first, taste_scores, unit
 from confnav.rank import WeightedRanker
 from confnav.store import open_store
-from tests.backends import Location, clone, freeze
+from tests.backends import Location, clone
 from tests.test_profiles import _graph_papers
 
 VENUE = "iclr2021"
 
 
 @pytest.fixture(scope="module")
-def sparse_iclr(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
-    """ICLR 2021 with the TF-IDF index, built once for this module; copy before writing."""
-    location = clone(iclr2021_db, tmp_path_factory.mktemp("personal"), "sparse")
-    with open_store(location) as store:
-        build_index(store, SparseEmbedder())
-    return freeze(location)
+def sparse_iclr(sparse_template_db: Location) -> Location:
+    """ICLR 2021 with the TF-IDF index (the session's); copy before writing."""
+    return sparse_template_db
 
 
 def _cli(*args: str) -> Any:

@@ -9,12 +9,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from confnav.web.app import create_app
-from tests.web_fixtures import HOSTILE_ID, web_store
+from tests.backends import Location, clone
+from tests.web_fixtures import HOSTILE_ID
 
 
 @pytest.fixture(scope="module")
-def client(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    return TestClient(create_app(web_store(topics_db, tmp_path_factory.mktemp("web"))), base_url="http://127.0.0.1")
+def client(web_template_db: Location, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    return TestClient(create_app(clone(web_template_db, tmp_path_factory.mktemp("web"))), base_url="http://127.0.0.1")
 
 
 def test_search_and_paper_routes(client: TestClient) -> None:
@@ -150,8 +151,8 @@ def test_author_pages(client: TestClient) -> None:
         assert client.get(f"/author/{nobody}").status_code == 404
 
 
-def test_writes_need_the_token_off_loopback(topics_db: Path, tmp_path: Path) -> None:
-    guarded = TestClient(create_app(web_store(topics_db, tmp_path), token="s3cret"), base_url="http://127.0.0.1")
+def test_writes_need_the_token_off_loopback(web_template_db: Location, tmp_path: Path) -> None:
+    guarded = TestClient(create_app(clone(web_template_db, tmp_path), token="s3cret"), base_url="http://127.0.0.1")
     assert guarded.post("/api/lists", json={"name": "x"}).status_code == 403
     assert guarded.post("/api/lists", json={"name": "x"}, headers={"X-Confnav-Token": "s3cret"}).status_code == 201
     assert guarded.get("/api/lists").status_code == 200  # reads stay open

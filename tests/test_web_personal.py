@@ -7,16 +7,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from confnav.web.app import create_app
-from tests.backends import Location
-from tests.web_fixtures import sparse_store
+from tests.backends import Location, clone
 
 PERFORMER = "Ua6zuk0WRH"  # Rethinking Attention with Performers
 VIT = "YicbFdNTTy"  # An Image is Worth 16x16 Words
 
 
 @pytest.fixture(scope="module")
-def client(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
-    location = sparse_store(iclr2021_db, tmp_path_factory.mktemp("personal"))
+def client(sparse_template_db: Location, tmp_path_factory: pytest.TempPathFactory) -> TestClient:
+    location = clone(sparse_template_db, tmp_path_factory.mktemp("personal"))
     return TestClient(create_app(location), base_url="http://127.0.0.1")
 
 

@@ -18,7 +18,7 @@ from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.store import open_store
 from confnav.topics import ensure_topics
-from tests.backends import Location, clone
+from tests.backends import Location
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("CONFNAV_SCREENSHOTS") or Path(__file__).resolve().parents[1] / "artifacts" / "screenshots")
@@ -50,16 +50,15 @@ HOSTILE = (
 )
 
 
-def web_store(source: Location, folder: Path) -> Location:
-    """A copy of `source` with one paper whose title and abstract contain HTML and script."""
-    path = clone(source, folder, "web")
-    hostile = folder / "hostile.jsonl"
+def add_hostile_paper(path: Path) -> None:
+    """Add to the store at `path` one paper whose title and abstract contain HTML and script; index and rebuild
+    the themes (the web tests' store: conftest's web_template_db)."""
+    hostile = path.parent / "hostile.jsonl"
     hostile.write_text(HOSTILE)
-    with open_store(path, create=True) as store:
+    with open_store(path) as store:
         ingest(store, [hostile])
         build_index(store, choose_embedder()[0])
         ensure_topics(store, "iclr2021")
-    return path
 
 
 @contextmanager
@@ -96,12 +95,10 @@ def every_page(tab, base_url: str) -> dict[str, str]:  # type: ignore[no-untyped
     return PAGES | {"sub-theme": f"/themes/iclr2021/{subs[0]['id']}", "lists": "/lists?name=phone%20list"}
 
 
-def sparse_store(source: Location, folder: Path) -> Location:
-    """A copy of `source` indexed by the TF-IDF embedder (seconds, no semantic model): for the personal pages,
-    whose recommendations need vectors but not the semantic model's."""
+def add_sparse_index(path: Path) -> None:
+    """Index the store at `path` with the TF-IDF embedder (seconds, no semantic model): for the personal pages,
+    whose recommendations need vectors but not the semantic model's (conftest's sparse_template_db)."""
     from confnav.embed.sparse import SparseEmbedder
 
-    location = clone(source, folder, "sparse")
-    with open_store(location) as store:
+    with open_store(path) as store:
         build_index(store, SparseEmbedder())
-    return location

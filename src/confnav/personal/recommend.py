@@ -16,6 +16,7 @@ import threading
 import zipfile
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -26,7 +27,7 @@ from confnav.embed.views import embedder_state_cache, semantic_model, text_hash
 from confnav.errors import ConfnavError, ReadOnlyStoreError
 from confnav.model import Outcome, Paper, is_placeholder_title, title_key
 from confnav.personal.profiles import DEFAULT_PROFILE
-from confnav.personal.taste import DEFAULT_PARAMS, TasteParams, item_weights, taste_scores, unit
+from confnav.personal.taste import DEFAULT_PARAMS, TasteParams, centred_scores, item_weights, unit
 from confnav.store.base import serves_requests
 from confnav.store.protocols import ProfileStore, SearchStore
 
@@ -51,7 +52,7 @@ class Recommendation:
         return {"id": paper.id, "venue": paper.venue, "title": paper.title, "score": self.score, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@dataclass
 class VenueVectors:
     """One venue's (or the whole store's) papers with a vector: unit rows, and what filters need per row."""
 
@@ -63,9 +64,14 @@ class VenueVectors:
     accepted: np.ndarray  # not a rejection or withdrawal
     row_of: dict[int, int]
 
-    @property
+    @cached_property
     def mean(self) -> np.ndarray:
-        return np.asarray(self.matrix.mean(axis=0))
+        return np.asarray(self.matrix.mean(axis=0), dtype=np.float32)
+
+    @cached_property
+    def centred(self) -> np.ndarray:
+        """Unit rows of the vectors minus the venue's mean, made once per venue state (the taste model's input)."""
+        return unit(self.matrix - self.mean).astype(np.float32)
 
 
 _cache: OrderedDict[tuple[object, ...], VenueVectors] = OrderedDict()
@@ -192,11 +198,16 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
     negatives: list[np.ndarray] = []
     excluded: set[tuple[str, str]] = set()
     own: list[tuple[str, int | None, str]] = []
-    venues = {summary.venue.id for summary in store.venues()} if items or marks else set()
+    indexed: dict[str, VenueVectors | None] = {}
 
     def vector_of(venue: str, paper_id: str) -> tuple[np.ndarray, Paper] | None:
         excluded.add((venue, paper_id))
-        stored = venue_vectors(store, model, venue) if venue in venues else None
+        if venue not in indexed:
+            try:
+                indexed[venue] = venue_vectors(store, model, venue)
+            except ConfnavError:  # a venue no longer stored, or not indexed
+                indexed[venue] = None
+        stored = indexed[venue]
         rows = [stored.row_of[pk] for pk in store.pks_of(paper_id, venue) if pk in stored.row_of] if stored else []
         return (stored.matrix[rows[0]], stored.papers[rows[0]]) if stored and rows else None
 
@@ -297,7 +308,9 @@ def apply_taste(person: Profile, stored: VenueVectors, include_rejected: bool, p
     if not len(rows):
         return Taste(person, [], stored.matrix[:0], np.zeros(0))
     weights = item_weights(person.years, params)
-    scores = taste_scores(person.positives, weights, person.negatives, stored.matrix[rows], stored.mean, params)
+    shift = stored.mean if params.center else np.zeros_like(stored.mean)
+    centred = stored.centred[rows] if params.center else unit(stored.matrix[rows])
+    scores = centred_scores(person.positives, weights, person.negatives, centred, shift, params)
     return Taste(person, [stored.papers[r] for r in rows], stored.matrix[rows], scores)
 
 

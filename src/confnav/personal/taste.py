@@ -77,16 +77,29 @@ def taste_scores(
     """Each candidate's closeness to the profile (higher is closer; standardised, so comparable across
     profiles only in rank). All inputs are unit rows; `venue_mean` is the mean of the venue's vectors."""
     shift = venue_mean if params.center else np.zeros_like(venue_mean)
-    pos, cand = unit(positives - shift), unit(candidates - shift)
-    neg = unit(negatives - shift) if len(negatives) else negatives
+    return centred_scores(positives, weights, negatives, unit(candidates - shift), shift, params)
+
+
+def centred_scores(
+    positives: np.ndarray,
+    weights: np.ndarray,
+    negatives: np.ndarray,
+    centred: np.ndarray,
+    shift: np.ndarray,
+    params: TasteParams = DEFAULT_PARAMS,
+) -> np.ndarray:
+    """`taste_scores` with the candidates already shifted by `shift` and scaled to unit rows: a venue's
+    candidates are centred once and kept, so a refit after a mark only centres the profile's few items."""
+    pos = unit(positives - shift).astype(centred.dtype)
+    neg = unit(negatives - shift).astype(centred.dtype) if len(negatives) else negatives
     if params.method == "linear":
-        return _linear(pos, neg, cand, params)
-    centroid = cand @ unit((pos * weights[:, None]).sum(axis=0))
-    similarity = cand @ pos.T
+        return _linear(pos, neg, centred, params)
+    centroid = centred @ unit((pos * weights[:, None]).sum(axis=0)).astype(centred.dtype)
+    similarity = centred @ pos.T
     score = params.centroid * _standard(centroid)
     score = score + (1 - params.centroid) * _standard(_nearest_mean(similarity, params.neighbours, weights))
     if len(neg):
-        against = _nearest_mean(cand @ neg.T, params.neighbours, np.ones(len(neg)))
+        against = _nearest_mean(centred @ neg.T, params.neighbours, np.ones(len(neg)))
         score = score - params.dislike * _standard(against)
     return np.asarray(score, dtype=np.float64)
 
