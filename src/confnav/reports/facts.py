@@ -132,10 +132,13 @@ def theme_facts_of(theme: ThemeFacts) -> dict[str, Fact]:
     }
 
 
-def trend_facts(store: AnalysisStore, venue: str) -> tuple[Venue | None, list[Fact]]:
+def trend_facts(
+    store: AnalysisStore, venue: str, themes: list[ThemeFacts] | None = None
+) -> tuple[Venue | None, list[Fact]]:
     """The previous edition of the venue's series and the share of its papers each of this venue's themes held
     (its papers placed by their nearest theme centre, as trends.py does), keyed `trend.<theme>.before`; (None, [])
-    when the store has no earlier edition with a semantic index, or the venue no themes."""
+    when the store has no earlier edition with a semantic index, or the venue no themes. `themes`: the venue's
+    level-1 theme facts, when the caller has them."""
     info = store.get_venue(venue)
     earlier = earlier_in_series([s.venue for s in store.venues()], info)
     if not earlier:
@@ -143,7 +146,7 @@ def trend_facts(store: AnalysisStore, venue: str) -> tuple[Venue | None, list[Fa
     previous = earlier[0]
     try:
         before, after = topic_vectors(store, previous.id), topic_vectors(store, venue)
-        changes = theme_changes(store, previous.id, venue, before, after)
+        changes = theme_changes(store, previous.id, venue, before, after, themes)
     except ConfnavError:  # no index for the earlier edition, or no themes: nothing to compare
         return None, []
     total = sum(c.count_before for c in changes)

@@ -13,6 +13,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -167,9 +168,9 @@ def shared_terms(leads: list[Lead], label: str, vocabulary: Vocabulary) -> list[
     return chosen
 
 
-def relation(term: str, kind: str, group: list[Lead]) -> tuple[str, bool]:
-    """A sentence relating papers that share a term, with what sets two of them apart when both can be told
-    (then True: the sentence tells what each does)."""
+def relation(term: str, kind: str, group: list[Lead], told: AbstractSet[str] = frozenset()) -> tuple[str, bool]:
+    """A sentence relating papers that share a term, with what sets two of them apart when both can be told and
+    neither is in `told` already (then True: the sentence tells what each does)."""
     group = group[:RELATED]
     names = [f"{lead.handle} {lead.mark}" for lead in group]
     texts = " ".join(lead.item.paper.abstract or "" for lead in group)
@@ -177,7 +178,8 @@ def relation(term: str, kind: str, group: list[Lead]) -> tuple[str, bool]:
     verb = "evaluate on" if dataset else "build on" if kind == "name" else "work on"
     both = "both" if len(names) == 2 else "all"
     sentence = f"{listing(names)} {both} {verb} {term}"
-    if len(group) == 2 and (first := _clause(group[0])) and (second := _clause(group[1])):
+    fresh = not {lead.cite.paper_id for lead in group} & told
+    if len(group) == 2 and fresh and (first := _clause(group[0])) and (second := _clause(group[1])):
         return f"{sentence}: {first}, while {second}.", True
     return sentence + ".", False
 
@@ -225,7 +227,7 @@ def theme_story(
     sentences += why_they_lead(leads, members, mode)
     told: set[str] = set()
     for term, kind, group in shared_terms(leads, theme.label, vocabulary)[:2]:
-        sentence, contrasted = relation(term, kind, group)
+        sentence, contrasted = relation(term, kind, group, told)
         sentences.append(sentence)
         told.update(lead.cite.paper_id for lead in group[:RELATED] if contrasted)
 

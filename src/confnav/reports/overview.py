@@ -147,7 +147,7 @@ def build_overview(
     themes = theme_facts(store, venue)
     top = [t for t in themes if t.level == 1]
     major = [t for t in top if t.share >= MAJOR_SHARE][:MAJOR_THEMES]
-    previous, trend = trend_facts(store, venue)
+    previous, trend = trend_facts(store, venue, top)
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
     report.context = trend
     report.mode = ranking.mode.value
