@@ -77,12 +77,12 @@ def venue_opening(
         kinds = [f for f in facts if f.label.startswith(ACCEPTED_AS) and not f.key.endswith("_rate")]
         if len(kinds) > 1:  # all but the commonest, last tier: "53 as orals and 114 as spotlights"
             named = [(f, f.label.removeprefix(ACCEPTED_AS)) for f in kinds[:-1]]
-            rated = [f"{{{f.key}}} as {n if n.endswith('s') else n + 's'}" for f, n in named]
-            rated = [
+            counts = [f"{{{f.key}}} as {n if n.endswith('s') else n + 's'}" for f, n in named]
+            counts = [
                 f"{said} ({{{f.key}_rate}})" if f"{f.key}_rate" in keys else said
-                for (f, _), said in zip(named, rated, strict=True)
+                for (f, _), said in zip(named, counts, strict=True)
             ]
-            sentence += ", " + listing(rated)
+            sentence += ", " + listing(counts)
         sentences = [sentence + "."]
     elif "venue.accepted" in keys:
         sentences = [f"The data of {info.name} lists {{venue.accepted}} accepted papers."]
