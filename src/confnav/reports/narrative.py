@@ -37,7 +37,8 @@ _DATA_CUE = re.compile(r"\b(?:on|datasets?|benchmarks?|suites?|tasks?)\b", re.I)
 @lru_cache(maxsize=65536)
 def _stems(phrase: str) -> frozenset[str]:
     """A phrase's words, lower case, a plural "s" dropped: "Graph Neural Networks" and "graph neural network" meet."""
-    return frozenset(w.rstrip("s") or w for w in phrase.lower().replace("-", " ").split())
+    tokens = phrase.lower().replace("-", " ").split()
+    return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in tokens)
 
 
 def paper_terms(paper: Paper) -> dict[frozenset[str], tuple[str, str]]:

@@ -74,13 +74,14 @@ def expected_facts(store: AnalysisStore, venue: str, trends: bool = False) -> di
     """Every fact key a report of this venue may show, with its value from the store now; with `trends`, the
     themes' shares of the previous edition too (which reads both editions' vectors)."""
     facts = {f.key: f.value for f in venue_facts(store, venue)}
-    if trends:
-        facts.update({f.key: f.value for f in trend_facts(store, venue)[1]})
     try:
-        for theme in theme_facts(store, venue):
-            facts.update({k: f.value for k, f in theme_facts_of(theme).items()})
+        themes = theme_facts(store, venue)
     except NotFoundError:
-        pass  # no themes: a report citing theme facts will fail on them
+        return facts  # no themes: a report citing theme facts will fail on them
+    for theme in themes:
+        facts.update({k: f.value for k, f in theme_facts_of(theme).items()})
+    if trends:
+        facts.update({f.key: f.value for f in trend_facts(store, venue, [t for t in themes if t.level == 1])[1]})
     return facts
 
 
