@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from confnav.cli import cli
 from confnav.model import Paper
 from confnav.store import open_store
-from confnav.topics import TopicBuilder, theme_facts, trends
+from confnav.topics import LABELERS, TopicBuilder, theme_facts, trends
+from confnav.topics.centroid import CentroidLabeler
 from confnav.topics.fidelity import Prose, coverage, is_cut, parts
 from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _candidates
 from confnav.topics.phrases import nested
@@ -377,3 +378,71 @@ def test_new_themes_or_signals_change_the_store_state(topics_db: Path, tmp_path:
         with store.transaction():
             store.put_external_signals("iclr2021", "test", [("Ua6zuk0WRH", "citations", 5.0)])
         assert len({before, after_themes, store.state()}) == 3
+
+
+def low_rank_theme() -> tuple[list[Paper], np.ndarray]:
+    """A theme most of whose papers factor matrices in their own words, five of them on blind deconvolution (a
+    phrase no other paper uses: the one c-TF-IDF prefers), beside a recommender theme and an RL one."""
+
+    def made(number: int, title: str, abstract: str, keyword: str) -> Paper:
+        return Paper(f"p{number}", "test", title, abstract=abstract, keywords=[keyword])
+
+    theme = [
+        made(
+            i, f"Recovering blurred signals {i}", "Blind deconvolution recovers a sharp signal.", "blind deconvolution"
+        )
+        for i in range(5)
+    ]
+    theme += [
+        made(
+            10 + i,
+            f"Low-rank models {i}",
+            "Low-rank matrix factorization and matrix completion.",
+            "matrix factorization",
+        )
+        for i in range(6)
+    ]
+    theme += [
+        made(
+            20 + i, f"Completing tables {i}", "We complete a low-rank matrix by factorization into factors.", "low-rank"
+        )
+        for i in range(9)
+    ]
+    recommending = "Collaborative filtering for recommendation with matrix factorization of ratings."
+    others = [made(40 + i, f"Recommending items {i}", recommending, "matrix factorization") for i in range(10)]
+    others += [
+        made(60 + i, f"Agents that act {i}", "An agent learns a policy.", "reinforcement learning") for i in range(12)
+    ]
+    return [*theme, *others], np.array([0] * len(theme) + [1] * 10 + [2] * 12)
+
+
+@pytest.mark.semantic
+def test_the_centroid_labeler_names_what_the_theme_as_a_whole_is_about() -> None:
+    """Issue 39: candidate phrases scored against the theme's centre in the embedding space (KeyBERT-inspired),
+    verified against the members' own words: the theme is named by matrix factorization first, not by the five
+    papers' blind deconvolution; without vectors it labels as c-TF-IDF does."""
+    from confnav.embed import choose_embedder
+
+    papers, groups = low_rank_theme()
+    embedder = choose_embedder()[0]
+    vectors = embedder.embed([f"{p.title}. {p.abstract}" for p in papers])
+    by_ctfidf = [t.label for t in CTfidfLabeler().label(papers, groups)]
+    by_centre = [t.label for t in CentroidLabeler().label(papers, groups, vectors=vectors, embed=embedder.embed)]
+    assert parts(by_ctfidf[0])[0] == "blind deconvolution"
+    assert parts(by_centre[0])[0] == "matrix factorization", by_centre
+    members = papers[:20]
+    assert all(coverage(part, members) >= 0.05 for part in parts(by_centre[0]))  # each part verified by members
+    assert [t.label for t in CentroidLabeler().label(papers, groups)] == by_ctfidf
+
+
+def test_the_labeler_is_a_step_chosen_by_name(light_topics_db: Path, tmp_path: Path) -> None:
+    """The centroid labeler is registered beside c-TF-IDF and builds themes from the store's own vectors (here the
+    TF-IDF embedder's, with its fitted state): every label is used by members of its theme."""
+    assert {"ctfidf", "centroid"} <= set(LABELERS.names())
+    copy = clone(light_topics_db, tmp_path)
+    with open_store(copy) as store:
+        TopicBuilder(labeler=LABELERS.create("centroid")).build(store, "iclr2021")
+        papers = {p.id: p for p in store.iter_papers("iclr2021")}
+        themes = theme_facts(store, "iclr2021", level=1)
+    assert len({t.label for t in themes}) == len(themes)
+    assert all(coverage(t.label, [papers[i] for i in t.paper_ids]) > 0 for t in themes)

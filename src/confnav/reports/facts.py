@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from confnav.model import Decision, Outcome, Paper
+from confnav.errors import ConfnavError
+from confnav.model import Decision, Outcome, Paper, Venue
 from confnav.reports.model import Fact, count, percent
-from confnav.store.protocols import PaperReader
+from confnav.store.protocols import AnalysisStore, PaperReader
+from confnav.topics.build import topic_vectors
 from confnav.topics.facts import ThemeFacts, lists_rejections
+from confnav.topics.trends import earlier_in_series, theme_changes
 
 
 def fact_key(name: str) -> str:
@@ -127,3 +130,25 @@ def theme_facts_of(theme: ThemeFacts) -> dict[str, Fact]:
         f"{prefix}.acceptance_rate": Fact(f"{prefix}.acceptance_rate", "acceptance rate", rate),
         f"{prefix}.oral": Fact(f"{prefix}.oral", "orals", count(theme.oral)),
     }
+
+
+def trend_facts(
+    store: AnalysisStore, venue: str, themes: list[ThemeFacts] | None = None
+) -> tuple[Venue | None, list[Fact]]:
+    """The previous edition of the venue's series and the share of its papers each of this venue's themes held
+    (its papers placed by their nearest theme centre, as trends.py does), keyed `trend.<theme>.before`; (None, [])
+    when the store has no earlier edition with a semantic index, or the venue no themes. `themes`: the venue's
+    level-1 theme facts, when the caller has them."""
+    info = store.get_venue(venue)
+    earlier = earlier_in_series([s.venue for s in store.venues()], info)
+    if not earlier:
+        return None, []
+    previous = earlier[0]
+    try:
+        before, after = topic_vectors(store, previous.id), topic_vectors(store, venue)
+        changes = theme_changes(store, previous.id, venue, before, after, themes)
+    except ConfnavError:  # no index for the earlier edition, or no themes: nothing to compare
+        return None, []
+    total = sum(c.count_before for c in changes)
+    label = f"share of {previous.name}'s papers"
+    return previous, [Fact(f"trend.{c.id}.before", label, percent(c.count_before, total)) for c in changes]

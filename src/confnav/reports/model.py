@@ -23,7 +23,7 @@ class Fact:
 @dataclass
 class Citation:
     """A cited paper: id, title, its own link (None when the data has none), one-line TL;DR, why it was chosen,
-    and the name its abstract gives the method (None when it gives none)."""
+    the name its abstract gives the method (None when it gives none), and its byline and decision (for its card)."""
 
     paper_id: str
     title: str
@@ -32,6 +32,8 @@ class Citation:
     tldr_source: str
     note: str = ""
     name: str | None = None
+    authors: str = ""
+    decision: str = ""
 
 
 @dataclass
@@ -78,6 +80,7 @@ class Report:
     charts: list[Chart] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     mode: str | None = None  # the ranking mode of the papers it cites, for reports that rank
+    context: list[Fact] = field(default_factory=list)  # facts its prose cites that its facts block does not list
 
 
 class Shown(str):

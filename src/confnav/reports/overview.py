@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError
-from confnav.model import real_papers
+from confnav.model import Outcome, Venue, real_papers
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper
 from confnav.rank.reasons import TLDR_PREFIX
-from confnav.reports.facts import data_gaps, theme_facts_of, venue_facts
+from confnav.reports.facts import data_gaps, theme_facts_of, trend_facts, venue_facts
 from confnav.reports.model import Citation, Fact, Report, Section
-from confnav.reports.prose import method_name, theme_paragraph
+from confnav.reports.narrative import Lead, Vocabulary, handle, listing, theme_opening, theme_story
+from confnav.reports.prose import method_name
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.base import Summarizer
 from confnav.summarize.llm import CITATION, LLMSummarizer, llm_theme_summary, summarizer_for
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
 
-MAJOR_SHARE = 0.015  # themes holding at least this share of the venue get a section
+MAJOR_SHARE = 0.015  # themes holding at least this share of the venue get a section…
+MAJOR_THEMES = 15  # …up to this many, the largest; the rest share one compact paragraph
+POOL = 12  # a theme's first papers in the ranking, among which its paragraph relates papers
+START_PAPERS = 3  # papers the closing names across the venue, and themes it gives a way into
+BYLINE = 3  # authors named on a paper's card before "et al."
+MOVED = 0.005  # a theme's change of share against the previous edition that the opening mentions
+ACCEPTED_AS = "Accepted as "  # how facts.py labels the count of each accepted kind
 CONFIG_KEYS = ("dates", "location", "website")
 
 
@@ -43,38 +51,75 @@ def citation(item: RankedPaper, summarizer: Summarizer) -> Citation:
     tldr = summarizer.tldr(item.paper)
     note = " · ".join([r for r in item.reasons if not r.startswith(TLDR_PREFIX)][:2])  # the TL;DR is beside it
     name = method_name(item.paper.abstract) if item.paper.abstract else None
-    return Citation(item.paper.id, item.paper.title, item.paper.url, tldr.tldr, tldr.source, note, name)
+    paper = item.paper
+    authors = ", ".join(a.name for a in paper.authors[:BYLINE]) + (" et al." if len(paper.authors) > BYLINE else "")
+    decision = paper.decision.name if paper.decision.name and paper.decision.outcome is not Outcome.UNKNOWN else ""
+    return Citation(paper.id, paper.title, paper.url, tldr.tldr, tldr.source, note, name, authors, decision)
 
 
-def overview_intro(name: str, facts: set[str], themes: int) -> str:
-    """The opening sentence, saying only what the venue's facts hold ({key} placeholders become verified facts)."""
-    if "venue.acceptance_rate" in facts:
-        opening = (
-            f"{name} has {{venue.reviewed}} submissions that entered review, of which {{venue.accepted}} "
-            "were accepted ({venue.acceptance_rate})."
+def _share(fact: Fact | None) -> float | None:
+    value = getattr(fact.value, "value", None) if fact else None
+    return float(value) if isinstance(value, int | float) else None
+
+
+def venue_opening(
+    info: Venue, facts: list[Fact], themes: list[ThemeFacts], previous: Venue | None, trend: dict[str, Fact]
+) -> str:
+    """What characterised the venue, from its facts only ({key} placeholders become verified facts): its acceptance
+    figures, its largest themes, those that grew and shrank most against the previous edition of its series (when
+    the store has it), and the themes that fared best and worst in review."""
+    keys = {f.key for f in facts}
+    if "venue.acceptance_rate" in keys:
+        sentence = (
+            f"{info.name} accepted {{venue.accepted}} of the {{venue.reviewed}} submissions that entered review "
+            "({venue.acceptance_rate} of those decided)"
         )
-    elif "venue.accepted" in facts:
-        opening = f"The data of {name} lists {{venue.accepted}} accepted papers."
+        kinds = [f for f in facts if f.label.startswith(ACCEPTED_AS) and not f.key.endswith("_rate")]
+        if len(kinds) > 1:  # all but the commonest, last tier: "53 as orals and 114 as spotlights"
+            named = [(f, f.label.removeprefix(ACCEPTED_AS)) for f in kinds[:-1]]
+            counts = [f"{{{f.key}}} as {n if n.endswith('s') else n + 's'}" for f, n in named]
+            counts = [
+                f"{said} ({{{f.key}_rate}})" if f"{f.key}_rate" in keys else said
+                for (f, _), said in zip(named, counts, strict=True)
+            ]
+            sentence += ", " + listing(counts)
+        sentences = [sentence + "."]
+    elif "venue.accepted" in keys:
+        sentences = [f"The data of {info.name} lists {{venue.accepted}} accepted papers."]
     else:
-        opening = f"The data of {name} lists {{venue.records}} papers, without decisions."
-    return (
-        f"{opening} Below, its {themes} largest themes, each with the papers the must-read ranking puts first; "
-        "every paper is linked to its own page where the data gives one."
-    )
+        sentences = [f"The data of {info.name} lists {{venue.records}} papers, without decisions."]
+    largest = sorted(themes, key=lambda t: -t.size)
+    if largest:
+        sentences.append(f"The largest themes of {info.name} are {listing([t.label for t in largest[:3]])}.")
+    if previous is not None and trend:
+        sentences += _moves(themes, previous, trend)
+    rated = [t for t in largest[:MAJOR_THEMES] if t.acceptance_rate is not None]
+    if len(rated) >= 2:
+        best = max(rated, key=lambda t: t.acceptance_rate or 0.0)
+        worst = min(rated, key=lambda t: t.acceptance_rate or 0.0)
+        sentences.append(
+            f"In review, {best.label} fared best of the large themes ({{theme.{best.id}.acceptance_rate}} accepted) "
+            f"and {worst.label} worst ({{theme.{worst.id}.acceptance_rate}})."
+        )
+    return " ".join(sentences)
 
 
-def theme_summary(theme: ThemeFacts) -> str:
-    """Two sentences from the theme's own numbers; {key} placeholders become verifiable facts."""
-    p = f"theme.{theme.id}"
-    keywords = [k for k in theme.keywords if k.lower() != theme.label.lower()][:3]
-    first = f"{{{p}.size}} papers ({{{p}.share}} of the venue) are about {theme.label}"
-    first += f", with {', '.join(keywords)} among their most distinctive keywords." if keywords else "."
-    if theme.acceptance_rate is None:
-        return first
-    second = f"{{{p}.accepted}} were accepted ({{{p}.acceptance_rate}}, "
-    second += "against {venue.acceptance_rate} for the whole venue)"
-    second += f", {{{p}.oral}} of them as orals." if theme.oral else "."
-    return f"{first} {second}"
+def _moves(themes: list[ThemeFacts], previous: Venue, trend: dict[str, Fact]) -> list[str]:
+    """The themes that grew most (two) and shrank most (one) against the previous edition, by share of papers."""
+    change = {t.id: t.share - b for t in themes if (b := _share(trend.get(f"trend.{t.id}.before"))) is not None}
+    grown = [t for t in sorted(themes, key=lambda t: -change.get(t.id, 0.0)) if change.get(t.id, 0.0) >= MOVED][:2]
+    shrunk = [t for t in sorted(themes, key=lambda t: change.get(t.id, 0.0)) if change.get(t.id, 0.0) <= -MOVED][:1]
+
+    def moved(theme: ThemeFacts) -> str:
+        return f"from {{trend.{theme.id}.before}} to {{theme.{theme.id}.share}}"
+
+    said = []
+    if grown:
+        sentence = f"Against {previous.name}, {grown[0].label} grew most, {moved(grown[0])} of the papers"
+        said.append(sentence + (f", then {grown[1].label} ({moved(grown[1])})." if len(grown) > 1 else "."))
+    if shrunk:
+        said.append(f"Compared with {previous.name}, {shrunk[0].label} lost most ground ({moved(shrunk[0])}).")
+    return said
 
 
 def build_overview(
@@ -83,13 +128,14 @@ def build_overview(
     *,
     summarizer: Summarizer | None = None,
     ranker: Ranker | None = None,
-    per_theme: int = 10,
+    per_theme: int = 6,
     config: list[Fact] | None = None,
     mode: RankMode | str | None = None,
 ) -> Report:
     """The overview of a venue, its papers ranked in `mode` (None: the venue's default; said once, in the
-    introduction); needs its themes (built on demand from the semantic index). Without a `summarizer` or
-    `ranker`, the ones the store's settings choose."""
+    introduction): an opening on what characterised it, a paragraph and the first `per_theme` papers for each of
+    its largest themes, the smaller ones in brief, and where to start. Needs its themes (built on demand from the
+    semantic index). Without a `summarizer` or `ranker`, the ones the store's settings choose."""
     info = store.get_venue(venue)
     summarizer = summarizer or summarizer_for(store, venue)
     try:
@@ -98,28 +144,109 @@ def build_overview(
         raise ConfnavError(f"the overview needs themes: {exc}") from None
     facts = venue_facts(store, venue)
     ranking = (ranker or make_ranker(store.settings, mode=mode)).rank(store, venue)
-    major = [t for t in theme_facts(store, venue, level=1) if t.share >= MAJOR_SHARE]
+    themes = theme_facts(store, venue)
+    top = [t for t in themes if t.level == 1]
+    major = [t for t in top if t.share >= MAJOR_SHARE][:MAJOR_THEMES]
+    previous, trend = trend_facts(store, venue, top)
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
+    report.context = trend
     report.mode = ranking.mode.value
-    report.intro = overview_intro(info.name, {f.key for f in facts}, len(major)) + " " + ranking.header()
+    opening = venue_opening(info, facts, top, previous, {f.key: f for f in trend})
+    report.intro = f"{opening} {_guide(len(major), len(top) > len(major))} {ranking.header()}"
     report.notes = data_gaps(real_papers(store.iter_papers(venue)))
+    said = set(re.findall(r"\{([a-z]+\.[\w.\-]+)\}", report.intro))
+    in_theme: dict[str, list[RankedPaper]] = {t.id: [] for t in top}
+    theme_of = {paper_id: t.id for t in top for paper_id in t.paper_ids}
+    for item in ranking.papers:
+        if item.paper.id in theme_of:
+            in_theme[theme_of[item.paper.id]].append(item)
+    vocabulary = Vocabulary(item.paper for item in ranking.papers)
+    venue_rate = _venue_rate(facts)
     for theme in major:
-        members = set(theme.paper_ids)
-        chosen = [item for item in ranking.papers if item.paper.id in members][:per_theme]
-        title = theme.heading
-        cites = [citation(item, summarizer) for item in chosen]
-        summary = theme_summary(theme)
-        if not isinstance(summarizer, LLMSummarizer):
-            summary = theme_paragraph(summary, cites)
-        else:
-            listed = [(c.paper_id, c.title, c.tldr or "") for c in cites]
+        subs = [t for t in themes if t.parent == theme.id]
+        pool = [
+            Lead(item, cite, handle(cite))
+            for item in in_theme[theme.id][:POOL]
+            for cite in [citation(item, summarizer)]
+        ]
+        summary = ""
+        if isinstance(summarizer, LLMSummarizer):
+            listed = [(lead.cite.paper_id, lead.cite.title, lead.cite.tldr or "") for lead in pool[:per_theme]]
             if written := llm_theme_summary(summarizer, theme.label, theme.keywords, listed):
-                summary += " " + CITATION.sub(r"[[cite:\1]]", written)
-            else:
-                summary = theme_paragraph(summary, cites)
-        report.sections.append(Section(title, summary, theme_facts_of(theme), cites, theme.id))
+                summary = theme_opening(theme, said, venue_rate, subs) + " " + CITATION.sub(r"[[cite:\1]]", written)
+        if not summary:
+            summary = theme_story(theme, subs, pool, in_theme[theme.id], ranking.mode, vocabulary, said, venue_rate)
+        told = set(re.findall(r"\[\[cite:([^\]]+)\]\]", summary))
+        cites = [lead.cite for rank, lead in enumerate(pool) if rank < per_theme or lead.cite.paper_id in told]
+        section_facts = theme_facts_of(theme)
+        for sub in subs:
+            section_facts.update(theme_facts_of(sub))
+        report.sections.append(Section(theme.heading, summary, section_facts, cites, theme.id))
+    if smaller := [t for t in top if t not in major and in_theme[t.id]]:
+        report.sections.append(smaller_themes(smaller, in_theme, summarizer))
+    report.sections.append(where_to_start(ranking.papers, top, summarizer, ranking.mode))
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
         report.notes.append(
             f"{len(summarizer.failures)} LLM TL;DRs failed a check and were replaced by extractive ones."
         )
     return report
+
+
+def _venue_rate(facts: list[Fact]) -> float | None:
+    rate = next((f.value for f in facts if f.key == "venue.acceptance_rate"), None)
+    value = getattr(rate, "value", None)
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _guide(major: int, smaller: bool) -> str:
+    rest = ", then the smaller ones in brief" if smaller else ""
+    return (
+        f"Below, its {major} largest themes, each with the papers the must-read ranking puts first{rest}, and "
+        "where to start; every paper is linked to its own page where the data gives one."
+    )
+
+
+def smaller_themes(themes: list[ThemeFacts], in_theme: dict[str, list[RankedPaper]], summarizer: Summarizer) -> Section:
+    """The themes below the largest, in one compact paragraph: each with its size and its first paper."""
+    facts: dict[str, Fact] = {}
+    cites, parts = [], []
+    for theme in themes:
+        cite = citation(in_theme[theme.id][0], summarizer)
+        cites.append(cite)
+        facts.update(theme_facts_of(theme))
+        shown = handle(cite) or f'"{cite.title}"'
+        parts.append(f"{theme.label} ({{theme.{theme.id}.size}} papers; first: {shown} [[cite:{cite.paper_id}]])")
+    summary = "The smaller themes, each with the paper the ranking puts first: " + "; ".join(parts) + "."
+    return Section("Smaller themes", summary, facts, cites)
+
+
+def where_to_start(
+    ranked: list[RankedPaper], themes: list[ThemeFacts], summarizer: Summarizer, mode: RankMode
+) -> Section:
+    """The closing: the venue's first papers in the ranking's mode, and the most central paper of each of the
+    three largest themes, a way into each."""
+    label = {paper_id: t.label for t in themes for paper_id in t.paper_ids}
+    first = [item for item in ranked if item.paper.id in label][:START_PAPERS]
+    by_id = {item.paper.id: item for item in ranked}
+    central = [
+        (t, by_id[t.representative[0]])
+        for t in themes[:START_PAPERS]
+        if t.representative and t.representative[0] in by_id
+    ]
+    cites = {item.paper.id: citation(item, summarizer) for item in [*first, *(item for _, item in central)]}
+
+    def named(item: RankedPaper) -> str:
+        cite = cites[item.paper.id]
+        shown = handle(cite) or f'"{cite.title}"'
+        return f"{shown} [[cite:{cite.paper_id}]]"
+
+    sentences = []
+    if first:
+        listed = [f"{named(item)} ({label[item.paper.id]})" for item in first]
+        sentences.append(f"Across the venue, the ranking {mode.label} puts first {listing(listed)}.")
+    if central:
+        listed = [f"{named(item)} for {theme.label}" for theme, item in central]
+        sentences.append(
+            f"For a way into the largest themes, the paper closest to each theme's centre: {listing(listed)}."
+        )
+    return Section("Where to start", " ".join(sentences), {}, list(cites.values()))

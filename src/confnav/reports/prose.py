@@ -11,12 +11,13 @@ that cannot be turned cleanly is not used, rather than reworded.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from confnav.reports.faults import opening_dangles
 from confnav.reports.model import Citation
 from confnav.summarize.shorten import third_person
 from confnav.summarize.text import clean, sentences
 
-PAPER_SENTENCES = 4  # with the one or two fact sentences: 3-6 sentences a theme
 _ADVERBS = (  # "we also", "we empirically": not the verbs "apply", "rely", "imply"
     r"(?:(?:also|further|first|then|next|finally|additionally|(?!(?:apply|rely|supply|multiply|reply|comply|imply)\b)"
     r"\w{3,}ly)\s+){0,2}"
@@ -61,7 +62,7 @@ _AND_VERB = re.compile(
     r"adopt|exploit|enable|improve|reduce|offer|reveal|verify|highlight|argue)\b",
     re.I,
 )
-_ORDINAL = ("One paper", "Another paper", "A third paper", "A fourth paper", "A fifth paper", "A sixth paper")
+ORDINALS = ("One paper", "Another paper", "A third paper", "A fourth paper", "A fifth paper", "A sixth paper")
 _OUR = re.compile(r"\b(our|we|us)\b", re.I)
 
 _CLAIM_WORDS = frozenset({"is", "are", "was", "were", "be", "can", "cannot", "do", "does", "has", "have", "will"})
@@ -99,7 +100,7 @@ _CALLED = re.compile(
     rf"(?P<name>(?:[A-Z][\w-]* ){{0,3}}{_NAME}(?: [A-Z][\w-]*){{0,2}}))(?=[,.;:)]|\s|$)"
 )
 # Kinds of model, not names of one: "we propose a generative adversarial network (GAN) that …" names no method.
-_GENERIC = frozenset(
+GENERIC_NAMES = frozenset(
     {
         "GAN",
         "CNN",
@@ -145,7 +146,7 @@ def method_name(abstract: str) -> str | None:
     for sentence in sorted(spoken, key=lambda s: not _PROPOSAL.search(s)):  # proposals first, in order
         found = _CALLED.search(sentence) or _PROPOSED_ACRONYM.search(sentence) or _OUR_METHOD.search(sentence)
         name = found and (found.groupdict().get("acronym") or found.group("name"))
-        if name and name.rstrip("s") not in _GENERIC:
+        if name and name.rstrip("s") not in GENERIC_NAMES:
             return name
     return None
 
@@ -167,13 +168,15 @@ def paper_sentence(cite: Citation, subject: str) -> str | None:
     rest = _AND_VERB.sub(lambda m: f"{m.group(1)} {third_person(m.group(2).lower())}", rest)  # "and provide"
     named = _named_apposition(rest, names)
     opening = match.group("opening") or ""
+    if opening_dangles(opening):  # "To implement the idea, we …": the clause needs a sentence the reader lacks
+        opening = ""
     if named and not opening:  # "We propose DiffWave, a model …" → "DiffWave is a model …"
         return f"{named[0]} is {named[1]} [[cite:{cite.paper_id}]]."
     verb = match.group("verb")
     if match.group("speaker").lower() == "we":
         verb = third_person(verb.lower())
     if opening:  # "Inspired by X, we propose" → "Inspired by X, RIDE proposes"; "one paper" within the sentence
-        subject = subject[:1].lower() + subject[1:] if subject in _ORDINAL else subject
+        subject = subject[:1].lower() + subject[1:] if subject in ORDINALS else subject
     adverbs = match.group("adverbs").lower()
     return f"{opening}{subject} {adverbs}{verb} {rest} [[cite:{cite.paper_id}]]."
 
@@ -198,16 +201,17 @@ def paper_subject(cite: Citation) -> str | None:
     return f'"{cite.title}"' if len(cite.title.split()) <= 8 else None
 
 
-def theme_paragraph(facts_text: str, cites: list[Citation], limit: int = PAPER_SENTENCES) -> str:
-    """The theme's fact sentences followed by up to `limit` paper sentences, best-ranked papers first."""
-    sentences: list[str] = []
-    unnamed = 0  # "One paper", "Another paper", … counted among the papers without a name only
+def paper_sentences(
+    cites: list[Citation], fits: Callable[[list[str], str], bool] = lambda said, made: True
+) -> list[str]:
+    """What the cited papers do, one sentence each, best-ranked first, each kept when `fits` (the sentences kept so
+    far, the new one) allows; papers without a name are "One paper", "Another paper", … in order."""
+    kept: list[str] = []
+    unnamed = 0  # counted among the papers without a name only
     for cite in cites:
-        if len(sentences) == limit:
-            break
         name = paper_subject(cite)
-        made = paper_sentence(cite, name or _ORDINAL[min(unnamed, len(_ORDINAL) - 1)])
-        if made:
-            sentences.append(made)
+        made = paper_sentence(cite, name or ORDINALS[min(unnamed, len(ORDINALS) - 1)])
+        if made and fits(kept, made):
+            kept.append(made)
             unnamed += name is None
-    return " ".join([facts_text, *sentences]).strip()
+    return kept

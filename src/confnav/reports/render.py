@@ -10,10 +10,12 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Sequence
+from functools import partial
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
+from confnav.reports.faults import plain_prose, repeats, split_sentences
 from confnav.reports.model import Citation, Fact, Report
 from confnav.safe_text import md_text, safe_link, site_name
 
@@ -46,10 +48,26 @@ body{background:#14181d}header.site{background:#1b2027}.notes{background:#1e242c
 
 
 def _facts_by_key(report: Report) -> dict[str, Fact]:
-    found = {f.key: f for f in report.facts}
+    found = {f.key: f for f in [*report.facts, *report.context]}
     for section in report.sections:
         found.update(section.facts)
     return found
+
+
+RATE_WORDS = "of decided submissions"  # a count's share, shown beside it (facts.py keys it `<count>_rate`)
+
+
+def facts_block(report: Report) -> list[tuple[Fact, Fact | None]]:
+    """The report's facts as its facts block lists them: each count with its share beside it (not a line of its
+    own repeating the count's label), and none the introduction already says."""
+    said = set(_PLACEHOLDER.findall(report.intro))
+    keys = {f.key: f for f in report.facts}
+    beside = {f"{key}_rate" for key in keys if key not in said and f"{key}_rate" not in said}
+    return [
+        (fact, keys.get(f"{fact.key}_rate") if f"{fact.key}_rate" in beside else None)
+        for fact in report.facts
+        if fact.key not in said and fact.key not in beside
+    ]
 
 
 def _md_fact(fact: Fact) -> str:
@@ -85,8 +103,12 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
 
     title = md_text(report.title, line_start=False)
     lines = [f"<!-- confnav:report kind={report.kind} venue={report.venue.id} -->", f"# {title}", ""]
-    if report.facts:
-        lines += ["## Facts", ""] + [f"- {md_text(f.label)}: {_md_fact(f)}" for f in report.facts] + [""]
+    if block := facts_block(report):
+        lines += ["## Facts", ""]
+        lines += [
+            f"- {md_text(f.label)}: {_md_fact(f)}" + (f" ({_md_fact(r)} {RATE_WORDS})" if r else "") for f, r in block
+        ]
+        lines.append("")
     if report.intro:
         lines += [fill(report.intro), ""]
     footnotes: list[Citation] = []
@@ -115,7 +137,10 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
             lines += [f"![{caption}]({quote(f'{assets_link}{chart.id}.png')})", ""]
     if report.notes:
         lines += ["> " + md_text(note) for note in report.notes] + [""]
-    for cite in footnotes:
+    noted: dict[str, Citation] = {}
+    for cite in footnotes:  # a paper cited in two sections gets one note
+        noted.setdefault(cite.paper_id, cite)
+    for cite in noted.values():
         text = md_text(cite.tldr or "No abstract to summarize.")
         lines.append(f"[^{cite.paper_id}]: {text} ({md_text(cite.tldr_source, line_start=False)} TL;DR)")
     lines += [
@@ -163,20 +188,26 @@ def _numbers(report: Report) -> dict[str, int]:
     return {c.paper_id: i for section in report.sections for i, c in enumerate(section.citations, start=1)}
 
 
-def _html_cite(cite: Citation, mark: str | None = None, app_href: str | None = None) -> str:
-    """A cited paper with its TL;DR card: the title (in lists) or a numbered mark (in prose), focusable for taps;
-    it links to `app_href` (its page in the app) when given, else to its own page out there."""
-    card = escape(cite.tldr or "No abstract to summarize.")
+def _html_cite(cite: Citation, mark: str | None = None, app_href: str | None = None, told: bool = False) -> str:
+    """A cited paper with its card: the title (in lists) or a numbered mark (in prose), focusable for taps; it
+    links to `app_href` (its page in the app) when given, else to its own page out there. The card adds what the
+    text around it does not say: the title (beside a mark), authors and decision, and the TL;DR unless `told`
+    (the sentence the mark sits in tells it already)."""
     shown = escape(mark) if mark else escape(cite.title)
     url = safe_link(cite.url)
     href = app_href or url
     link = f'<a href="{escape(href)}">{shown}</a>' if href else f'<span tabindex="0">{shown}</span>'
     heading = f"<strong>{escape(cite.title)}</strong><br>" if mark else ""
+    byline = " · ".join(escape(part) for part in (cite.authors, cite.decision) if part)
+    lines = [heading + byline] if heading or byline else []
+    if not told:
+        card = escape(cite.tldr or "No abstract to summarize.")
+        lines.append(f"<strong>TL;DR</strong> ({escape(cite.tldr_source)}): {card}")
     away = f' data-url="{escape(url)}"' if app_href and url else ""
+    inner = "<br>".join(line.removesuffix("<br>") for line in lines)
     return (
         f'<span class="cite{" mark" if mark else ""}" data-paper="{escape(cite.paper_id)}"{away}>{link}'
-        f'<span class="card" role="tooltip">{heading}<strong>TL;DR</strong> ({escape(cite.tldr_source)}): {card}'
-        "</span></span>"
+        f'<span class="card" role="tooltip">{inner}</span></span>'
     )
 
 
@@ -205,20 +236,28 @@ def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> st
     facts = _facts_by_key(report)
     numbers, cites = _numbers(report), {c.paper_id: c for sec in report.sections for c in sec.citations}
 
-    def cite_mark(match: re.Match[str]) -> str:  # a numbered mark; its card opens on hover, focus or tap
+    def cite_mark(match: re.Match[str], sentence: str) -> str:  # a numbered mark; its card opens on hover, focus, tap
         paper_id = match.group(1)
         cite = cites.get(paper_id)
         if cite is None:
             return f'<span data-paper="{escape(paper_id)}">{escape(paper_id)}</span>'
-        return _html_cite(cite, f"[{numbers.get(paper_id, paper_id)}]", _app_href(cite, report) if in_app else None)
+        number, href = f"[{numbers.get(paper_id, paper_id)}]", _app_href(cite, report) if in_app else None
+        return _html_cite(cite, number, href, told=bool(cite.tldr) and repeats(cite.tldr or "", sentence))
 
-    def fill(text: str) -> str:
-        text = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(text))
-        return _CITE_MARK.sub(cite_mark, text)
+    def fill(text: str) -> str:  # sentence by sentence: a mark's card leaves out the TL;DR its sentence tells
+        filled = []
+        for sentence in split_sentences(text):
+            said = plain_prose(sentence)
+            marked = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(sentence))
+            filled.append(_CITE_MARK.sub(partial(cite_mark, sentence=said), marked))
+        return " ".join(filled)
 
     body = [f"<h1>{escape(report.title)}</h1>", app_top if in_app else ""]
-    if report.facts:
-        items = "".join(f"<li>{escape(f.label)}: {_html_fact(f)}</li>" for f in report.facts)
+    if block := facts_block(report):
+        items = "".join(
+            f"<li>{escape(f.label)}: {_html_fact(f)}" + (f" ({_html_fact(r)} {RATE_WORDS})" if r else "") + "</li>"
+            for f, r in block
+        )
         body.append(f'<h2>Facts</h2><ul class="facts">{items}</ul>')
     if report.intro:
         body.append(f"<p>{fill(report.intro)}</p>")

@@ -10,7 +10,7 @@ from html import unescape
 from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
-from confnav.reports.facts import theme_facts_of, venue_facts
+from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
 from confnav.reports.render import md_cell
 from confnav.reports.stats import stats_tables
 from confnav.safe_text import unsafe_markup
@@ -70,14 +70,18 @@ def _html_tables(text: str) -> dict[str, list[list[str]]]:
     return tables
 
 
-def expected_facts(store: AnalysisStore, venue: str) -> dict[str, str]:
-    """Every fact key a report of this venue may show, with its value from the store now."""
+def expected_facts(store: AnalysisStore, venue: str, trends: bool = False) -> dict[str, str]:
+    """Every fact key a report of this venue may show, with its value from the store now; with `trends`, the
+    themes' shares of the previous edition too (which reads both editions' vectors)."""
     facts = {f.key: f.value for f in venue_facts(store, venue)}
     try:
-        for theme in theme_facts(store, venue):
-            facts.update({k: f.value for k, f in theme_facts_of(theme).items()})
+        themes = theme_facts(store, venue)
     except NotFoundError:
-        pass  # no themes: a report citing theme facts will fail on them
+        return facts  # no themes: a report citing theme facts will fail on them
+    for theme in themes:
+        facts.update({k: f.value for k, f in theme_facts_of(theme).items()})
+    if trends:
+        facts.update({f.key: f.value for f in trend_facts(store, venue, [t for t in themes if t.level == 1])[1]})
     return facts
 
 
@@ -100,7 +104,7 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
         if html
         else [(key, value) for value, key in _MD_FACT.findall(text)]
     )
-    truth = expected_facts(store, venue)
+    truth = expected_facts(store, venue, trends=any(key.startswith("trend.") for key, _ in claimed))
     for key, shown in claimed:
         if key.startswith("config."):
             result.unchecked.append(f"{key} = {shown} (from the user's venue config)")

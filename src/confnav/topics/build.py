@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import inspect
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from confnav.embed import load_embedder
 from confnav.embed.base import normalize
-from confnav.embed.views import KEYWORD_VIEW, semantic_model
+from confnav.embed.views import KEYWORD_VIEW, embedder_state_cache, semantic_model
 from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
 from confnav.settings import Settings
+from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
 from confnav.topics.cluster import CLUSTERERS, Clusterer
@@ -145,7 +150,8 @@ class TopicBuilder:
         progress.advance()
         mark = time.perf_counter()
         prose = Prose(data.papers)  # tells sub-themes' labels too whether a phrase is a modifier
-        top_labels = self.labeler.label(data.papers, labels, prose=prose)
+        reading = self._reading(store, data)
+        top_labels = self.labeler.label(data.papers, labels, prose=prose, **reading(np.arange(n)))
         taken = {t.label for t in top_labels}
         clock["label"] = time.perf_counter() - mark
         progress.advance()
@@ -153,7 +159,7 @@ class TopicBuilder:
         xy = self.layout.fit_transform(data.vectors)
         clock["layout"] = time.perf_counter() - mark
         progress.advance()
-        stored_themes, sub_ids = self._themes(venue, data, labels, sub, top_labels, taken, own, xy, prose)
+        stored_themes, sub_ids = self._themes(venue, data, labels, sub, top_labels, taken, own, xy, prose, reading)
         assignments = [
             StoredAssignment(
                 pk,
@@ -174,6 +180,16 @@ class TopicBuilder:
         clock["total"] = time.perf_counter() - start
         subthemes = sum(1 for t in stored_themes if t.level == 2)
         return TopicBuild(venue, count, subthemes, int(low_confidence.sum()), n, clock)
+
+    def _reading(self, store: AnalysisStore, data: TopicVectors) -> Callable[[np.ndarray], dict[str, Any]]:
+        """What a labeler that reads the members as a whole (one whose `label` takes `vectors` and `embed`) gets for
+        some rows: their text vectors and the model that made them; nothing for any other labeler."""
+        accepts = inspect.signature(self.labeler.label).parameters
+        embed = phrase_embedder(store, data.model) if {"vectors", "embed"} <= set(accepts) else None
+        if embed is None:
+            return lambda rows: {}
+        text = data.vectors[:, : data.vectors.shape[1] // 2]
+        return lambda rows: {"vectors": text[rows], "embed": embed}
 
     def _subthemes(self, vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
         """Within each theme, k-means into 2–6 parts by size (themes under 6 papers stay whole)."""
@@ -200,6 +216,7 @@ class TopicBuilder:
         closeness: np.ndarray,
         xy: np.ndarray,
         prose: Prose,
+        reading: Callable[[np.ndarray], dict[str, Any]],
     ) -> tuple[list[StoredTheme], list[str | None]]:
         themes: list[StoredTheme] = []
         sub_ids: list[str | None] = [None] * len(labels)
@@ -211,7 +228,7 @@ class TopicBuilder:
             )
             if sub[rows].max() == 0:
                 continue
-            sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken, prose)
+            sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken, prose, **reading(rows))
             for part, sub_name in enumerate(sub_labels):
                 members = rows[sub[rows] == part]
                 sid = f"{tid}.{part + 1}"
@@ -221,6 +238,21 @@ class TopicBuilder:
                 for r in members:
                     sub_ids[r] = sid
         return themes, sub_ids
+
+
+def phrase_embedder(store: AnalysisStore, model: str) -> Callable[[Sequence[str]], np.ndarray] | None:
+    """The `embed` of the model that made the store's text vectors (with its fitted state, for a model fitted on the
+    corpus), to place phrases among them; None when it cannot be loaded."""
+    try:
+        embedder = load_embedder(model, imports=not serves_requests(store))
+        if embedder.fitted_on_corpus:
+            cached = store.get_cache(embedder_state_cache(model))
+            if cached is None:
+                return None
+            embedder.loads(cached[1])
+    except ConfnavError:
+        return None
+    return embedder.embed
 
 
 def far_from_every_centre(best: np.ndarray) -> np.ndarray:

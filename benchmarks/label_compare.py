@@ -1,0 +1,112 @@
+"""Theme labels by two labelers on the same themes, same run: c-TF-IDF (label.py) against the centre-reading
+labeler (centroid.py, BERTopic's KeyBERT-inspired representation verified against the members' own words).
+
+For ICLR 2021 and NeurIPS 2018 (the real data): label fidelity (the share of a theme's papers whose own keywords
+or title contain its label or its synonym, fidelity.py) size-weighted over themes and over sub-themes, and cut
+labels; then every theme side by side with its members' own top keywords, and the examples of issue 39: NeurIPS
+2018's "Gaussian processes" and "blind deconvolution" themes, ICLR 2021's "interpretability and data augmentation",
+and whether ICLR 2021 has a transformer theme.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _util import DATA, machine, prepare_store
+from confnav.embed import choose_embedder
+from confnav.index import build_index
+from confnav.ingest import ingest
+from confnav.store import SqliteStore
+from confnav.topics import LABELERS, TopicBuilder, theme_facts
+from confnav.topics.fidelity import coverage, is_cut
+from confnav.topics.label import TOO_GENERIC
+
+LABELERS_COMPARED = ("ctfidf", "centroid")
+
+
+def neurips(folder: Path, db: Path | None) -> Path:
+    """An indexed NeurIPS 2018 store: a copy of `db` when given, else built from the paperlists file."""
+    path = folder / "nips.db"
+    if db:
+        shutil.copy(db, path)
+    with SqliteStore(path) as store:
+        if "neurips2018" not in {s.venue.id for s in store.venues()}:
+            ingest(store, [DATA / "paperlists" / "nips2018.json"])
+        build_index(store, choose_embedder()[0])
+    return path
+
+
+def labelled(path: Path, venue: str, labeler: str) -> tuple[dict[str, tuple], float]:
+    """Each theme (id → level, label, members, fidelity) as `labeler` names it, and the build's labelling time."""
+    with SqliteStore(path) as store:
+        build = TopicBuilder(labeler=LABELERS.create(labeler)).build(store, venue)
+        papers = {p.id: p for p in store.iter_papers(venue)}
+        themes = theme_facts(store, venue)
+    rows = {}
+    for theme in themes:
+        members = [papers[i] for i in theme.paper_ids]
+        rows[theme.id] = (theme.level, theme.label, members, coverage(theme.label, members))
+    return rows, build.seconds["label"]
+
+
+def summary(rows: dict[str, tuple], level: int) -> str:
+    chosen = [r for r in rows.values() if r[0] == level]
+    sizes = np.array([len(r[2]) for r in chosen])
+    shares = np.array([r[3] for r in chosen])
+    cut = sum(is_cut(r[1], r[2]) for r in chosen)
+    return (
+        f"size-weighted {np.sum(sizes * shares) / sizes.sum():.1%}, median {np.median(shares):.1%}, "
+        f"under 20%: {int(np.sum(shares < 0.2))} of {len(chosen)}, cut: {cut}"
+    )
+
+
+def own_keywords(members: list) -> str:  # type: ignore[type-arg]
+    common = Counter(k.strip().lower() for p in members for k in p.keywords if k.strip().lower() not in TOO_GENERIC)
+    return ", ".join(k for k, _ in common.most_common(4))
+
+
+def compare(path: Path, venue: str, examples: tuple[str, ...]) -> None:
+    results = {name: labelled(path, venue, name) for name in LABELERS_COMPARED}
+    print(f"\n{venue}:")
+    for name, (rows, seconds) in results.items():
+        print(f"  {name:9} themes: {summary(rows, 1)}; sub-themes: {summary(rows, 2)}; labelling {seconds:.1f} s")
+    before, after = (results[name][0] for name in LABELERS_COMPARED)
+    print(f"  themes: size, fidelity and label by {' → '.join(LABELERS_COMPARED)} — the members' own top keywords")
+    for tid, (level, label, members, share) in sorted(before.items(), key=lambda kv: -len(kv[1][2])):
+        if level != 1:
+            continue
+        new = after[tid]
+        mark = "*" if any(e in label.lower() or e in new[1].lower() for e in examples) else " "
+        print(
+            f"  {mark}{len(members):>5}  {share:>6.1%} {label!r} → {new[3]:>6.1%} {new[1]!r} — {own_keywords(members)}"
+        )
+    for name, (rows, _) in results.items():
+        transformer = [r[1] for r in rows.values() if "transformer" in r[1].lower()]
+        print(f"  {name}: labels naming transformers: {', '.join(transformer) or 'none'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", type=Path, help="An indexed ICLR 2021 store to start from.")
+    parser.add_argument("--neurips-db", type=Path, help="An indexed NeurIPS 2018 store to start from.")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        compare(neurips(folder, args.neurips_db), "neurips2018", ("gaussian process", "deconvolution"))
+        compare(prepare_store(folder, args.db, with_2020=False), "iclr2021", ("interpretability", "transformer"))
+    print(f"\ntotal {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
