@@ -27,6 +27,7 @@ from confnav.search.engine import Searcher
 from confnav.settings import Settings
 from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
+from confnav.web.answers import EVERY_REQUEST, openapi_of
 from confnav.web.api import router as api_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.history import router as history_router
@@ -106,9 +107,7 @@ def create_app(
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": str(exc)}, status_code=404)
-        return page(request, "error.html", 404, message=str(exc))
+        return _not_found(request, str(exc))
 
     @app.exception_handler(StoreBusyError)
     async def busy(request: Request, exc: StoreBusyError) -> JSONResponse:
@@ -128,7 +127,9 @@ def create_app(
         return JSONResponse({"error": problems}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:  # no route for the address (a page's path may not hold a line break)
+            return _not_found(request, f"no page at {request.url.path!r}")
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
@@ -136,15 +137,19 @@ def create_app(
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
-    app.include_router(api_router)
-    app.include_router(personal_router)
-    app.include_router(page_router)
-    app.include_router(feed_router)
-    app.include_router(plan_router)
-    app.include_router(history_router)
+    for router in (api_router, personal_router, page_router, feed_router, plan_router, history_router):
+        app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
+    app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app
+
+
+def _not_found(request: Request, message: str) -> Response:
+    """A 404: the JSON error body under /api/, the error page anywhere else."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=404)
+    return page(request, "error.html", 404, message=message)
 
 
 class Guard:

@@ -10,7 +10,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from confnav.limits import MAX_HEADERS, MAX_URL
 
 MAX_HEAD = MAX_URL + MAX_HEADERS + 4096  # request line and headers as sent, with room for their punctuation
-HEAD_TOO_LARGE = json.dumps({"error": f"request headers over {MAX_HEADERS // 1024} KiB"}).encode()
+REASONS = {400: b"Bad Request", 414: b"Request-URI Too Long", 431: b"Request Header Fields Too Large"}
 
 
 class BoundedHttpTools(HttpToolsProtocol):
@@ -35,11 +35,24 @@ class BoundedHttpTools(HttpToolsProtocol):
             return
         self.head_bytes += len(data)
         if self.head_bytes > MAX_HEAD:
-            self.transport.write(
-                b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-                b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(HEAD_TOO_LARGE), HEAD_TOO_LARGE)
-            )
-            self.transport.close()
+            self.refuse(431, f"request headers over {MAX_HEADERS // 1024} KiB")
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the parser refuses, answered as the app answers errors: a URL too long for it to read (over
+        64 KiB arriving in one read) as the app's 414, anything else as 400, in JSON."""
+        if len(self.url) > MAX_URL:
+            self.refuse(414, "request URL too long")
+        else:
+            self.refuse(400, "invalid HTTP request")
+
+    def refuse(self, status: int, message: str) -> None:
+        """Answer `status` with the app's JSON error body and close the connection."""
+        body = json.dumps({"error": message}).encode()
+        self.transport.write(
+            b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+            % (status, REASONS[status], len(body), body)
+        )
+        self.transport.close()
 
 
 def server_settings(parser: str = "httptools") -> dict[str, Any]:
