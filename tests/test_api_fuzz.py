@@ -4,9 +4,11 @@ and body. Real ids (papers, lists, profiles, jobs) show every success body; rand
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -122,6 +124,33 @@ def test_real_answers_match_their_description(api: schemathesis.BaseSchema, api_
     job = httpx.get(f"{api_url}/api/jobs").json()[0]["id"]
     case = api["/api/jobs/{job_id}"]["GET"].Case(path_parameters={"job_id": job})
     assert case.call_and_validate(checks=CHECKS).status_code == 200
+
+
+def _answer(base_url: str, request: bytes) -> tuple[str, str]:
+    """The status line and content type of the answer to raw request bytes."""
+    parts = urlsplit(base_url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
+        sock.sendall(request)
+        head = b""
+        while b"\r\n\r\n" not in head and (data := sock.recv(65536)):
+            head += data
+    lines = head.decode("latin-1").split("\r\n")
+    return lines[0], next(
+        (line.split(":", 1)[1].strip() for line in lines if line.lower().startswith("content-type:")), ""
+    )
+
+
+def test_what_the_fuzzer_found_answers_as_described(api_url: str) -> None:
+    """A URL too long for the HTTP parser (over 64 KiB in one read) was a plain-text 400 from the server; a page
+    address no route matches (a line break in a paper id) was a JSON 404 where the page's 404 is HTML."""
+    long_url = b"GET /api/recommend?text=" + b"%C2%A1" * 16_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    status, kind = _answer(api_url, long_url)
+    assert status.split()[1] in ("414", "431") and kind == "application/json", (status, kind)
+    broken = b"GET /api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n"
+    assert _answer(api_url, broken) == ("HTTP/1.1 400 Bad Request", "application/json")
+    page = httpx.get(f"{api_url}/paper/a%0Ab")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert httpx.get(f"{api_url}/api/paper/a%0Ab").json()["error"]
 
 
 def test_downloads_and_errors_are_described_with_their_media_types(api: schemathesis.BaseSchema) -> None:
