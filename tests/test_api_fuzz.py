@@ -4,6 +4,7 @@ and body. Real ids (papers, lists, profiles, jobs) show every success body; rand
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,9 @@ from tests.backends import Location, clone
 from tests.web_fixtures import running_server
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-EXAMPLES = 25  # generated requests per operation: every operation in about a minute on one core
+# Generated requests per operation: every operation in two to three minutes (CONFNAV_FUZZ_EXAMPLES for a longer run).
+EXAMPLES = int(os.environ.get("CONFNAV_FUZZ_EXAMPLES", "25"))
+TIMEOUT = 120  # seconds for one answer: how fast is not what is checked here, and the machine may be busy
 PAPER = "Ua6zuk0WRH"
 
 
@@ -36,7 +39,8 @@ def api_url(light_topics_db: Location, tmp_path_factory: pytest.TempPathFactory)
     """A served copy of the ICLR store (themes built, TF-IDF vectors), holding a reading list, a liked paper,
     a profile with a secret and a finished job, so that real ids answer too."""
     with running_server(clone(light_topics_db, tmp_path_factory.mktemp("fuzz"), "fuzz")) as url:
-        with httpx.Client(base_url=url) as client:
+        with httpx.Client(base_url=url, timeout=300) as client:
+            client.get("/api/search", params={"q": "warm up"})  # loads the search index: seconds on a busy machine
             client.post("/api/lists", json={"name": "to read"})
             client.post("/api/lists/to%20read/papers", json={"id": PAPER})
             client.post("/api/profiles/me/marks", json={"id": PAPER, "mark": "like"})
@@ -60,7 +64,7 @@ def test_every_operation_answers_as_described(api: schemathesis.BaseSchema) -> N
         @given(case=cases)
         @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
         def answers_as_described(case: schemathesis.Case) -> None:
-            case.call_and_validate(checks=CHECKS)
+            case.call_and_validate(checks=CHECKS, timeout=TIMEOUT)
 
         try:
             answers_as_described()
@@ -106,7 +110,7 @@ def test_real_answers_match_their_description(api: schemathesis.BaseSchema, api_
     """Every success body, from real ids, as described; then the writes and a job, each answering as described."""
     for method, path, parameters, query in REAL:
         case = api[path][method].Case(path_parameters=parameters, query=query)
-        assert case.call_and_validate(checks=CHECKS).status_code == 200, (method, path)
+        assert case.call_and_validate(checks=CHECKS, timeout=TIMEOUT).status_code == 200, (method, path)
     writes: list[tuple[str, str, dict[str, str], dict[str, Any], int]] = [
         ("POST", "/api/lists", {}, {"name": "second"}, 201),
         ("POST", "/api/lists/{name}/papers", {"name": "second"}, {"id": PAPER}, 201),
@@ -120,10 +124,10 @@ def test_real_answers_match_their_description(api: schemathesis.BaseSchema, api_
     for method, path, parameters, body, status in writes:
         sent = {"body": body} if body else {}
         case = api[path][method].Case(path_parameters=parameters, **sent)
-        assert case.call_and_validate(checks=CHECKS).status_code == status, (method, path)
+        assert case.call_and_validate(checks=CHECKS, timeout=TIMEOUT).status_code == status, (method, path)
     job = httpx.get(f"{api_url}/api/jobs").json()[0]["id"]
     case = api["/api/jobs/{job_id}"]["GET"].Case(path_parameters={"job_id": job})
-    assert case.call_and_validate(checks=CHECKS).status_code == 200
+    assert case.call_and_validate(checks=CHECKS, timeout=TIMEOUT).status_code == 200
 
 
 def _answer(base_url: str, request: bytes) -> tuple[str, str]:

@@ -3,22 +3,28 @@ them (routes build their bodies from the library's `to_dict`s; the fuzzer test c
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Cell = int | float | str | None  # a statistics fact or table cell
 
 
-class ErrorBody(BaseModel):
+class Body(BaseModel):
+    """A JSON object with exactly these fields: a field a route adds and the model lacks fails the fuzzer test."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(Body):
     """Every refusal and error: one line saying what was wrong, never a traceback."""
 
     error: str = Field(description="what was wrong, in one line")
 
 
-class Notices(BaseModel):
+class Notices(Body):
     notices: list[str] = Field(description="what the user should know about this answer (e.g. a fallback)")
 
 
-class Hit(BaseModel):
+class Hit(Body):
     """A search, similar or recommendation result."""
 
     id: str
@@ -51,7 +57,7 @@ class SearchAnswer(Hits):
     model: str | None = Field(description="the model whose vectors ranked the papers by meaning")
 
 
-class ExpertPaper(BaseModel):
+class ExpertPaper(Body):
     id: str
     venue: str
     title: str
@@ -59,7 +65,7 @@ class ExpertPaper(BaseModel):
     score: float
 
 
-class Expert(BaseModel):
+class Expert(Body):
     name: str
     profile: str | None
     score: float
@@ -75,7 +81,7 @@ class ExpertsAnswer(Notices):
     experts: list[Expert]
 
 
-class Author(BaseModel):
+class Author(Body):
     name: str
     affiliation: str | None
     profile: str | None = None
@@ -83,7 +89,7 @@ class Author(BaseModel):
     country: str | None = None
 
 
-class Decision(BaseModel):
+class Decision(Body):
     label: str
     outcome: str
     kind: str
@@ -91,29 +97,29 @@ class Decision(BaseModel):
     name: str
 
 
-class Citations(BaseModel):
+class Citations(Body):
     count: int
     source: str
     as_of: str | None
 
 
-class PaperTheme(BaseModel):
+class PaperTheme(Body):
     id: str
     label: str
 
 
-class PaperHistory(BaseModel):
+class PaperHistory(Body):
     sentences: list[str]
     note: str
 
 
-class PaperImpact(BaseModel):
+class PaperImpact(Body):
     top_percent: int
     source: str
     parts: list[str]
 
 
-class Paper(BaseModel):
+class Paper(Body):
     """One paper with every field and where each came from, its TL;DR and theme."""
 
     id: str
@@ -148,7 +154,7 @@ class Paper(BaseModel):
     impact: PaperImpact | None = Field(None, description="once a ranking estimated it")
 
 
-class InstitutionVenue(BaseModel):
+class InstitutionVenue(Body):
     venue: str
     name: str
     year: int
@@ -159,12 +165,12 @@ class InstitutionVenue(BaseModel):
     acceptance: float | None
 
 
-class PersonCount(BaseModel):
+class PersonCount(Body):
     name: str
     papers: int
 
 
-class InstitutionPaper(BaseModel):
+class InstitutionPaper(Body):
     id: str
     venue: str
     venue_name: str
@@ -174,7 +180,7 @@ class InstitutionPaper(BaseModel):
     outcome: str
 
 
-class Institution(BaseModel):
+class Institution(Body):
     name: str
     spellings: list[str]
     venues: list[InstitutionVenue]
@@ -182,7 +188,7 @@ class Institution(BaseModel):
     papers: list[InstitutionPaper]
 
 
-class Theme(BaseModel):
+class Theme(Body):
     id: str
     venue: str
     label: str
@@ -206,14 +212,14 @@ class Theme(BaseModel):
     paper_ids: list[str]
 
 
-class MapTheme(BaseModel):
+class MapTheme(Body):
     id: str
     label: str
     xy: list[int]
     size: int
 
 
-class Map(BaseModel):
+class Map(Body):
     """A venue's papers column by column, positions as integer x, y pairs on a 0..10,000 grid."""
 
     venue: str
@@ -226,7 +232,7 @@ class Map(BaseModel):
     themes: list[MapTheme]
 
 
-class Ranked(BaseModel):
+class Ranked(Body):
     id: str
     title: str
     venue: str
@@ -243,7 +249,7 @@ class Ranked(BaseModel):
     contributions: dict[str, float]
 
 
-class Stats(BaseModel):
+class Stats(Body):
     venue: str
     facts: dict[str, Cell]
     labels: dict[str, str]
@@ -251,7 +257,7 @@ class Stats(BaseModel):
     notes: list[str]
 
 
-class RatingBin(BaseModel):
+class RatingBin(Body):
     low: float
     high: float
     label: str
@@ -260,7 +266,7 @@ class RatingBin(BaseModel):
     share: float
 
 
-class Edition(BaseModel):
+class Edition(Body):
     venue: str
     name: str
     scale: str
@@ -279,41 +285,41 @@ class History(Notices):
     note: str
 
 
-class ListSummary(BaseModel):
+class ListSummary(Body):
     name: str
     papers: int
 
 
-class ListCreated(BaseModel):
+class ListCreated(Body):
     name: str
 
 
-class ListDeleted(BaseModel):
+class ListDeleted(Body):
     deleted: str
 
 
-class ListPaper(BaseModel):
+class ListPaper(Body):
     id: str
     title: str
     venue: str
 
 
-class ReadingList(BaseModel):
+class ReadingList(Body):
     name: str
     papers: list[ListPaper]
 
 
-class ListAdded(BaseModel):
+class ListAdded(Body):
     list: str
     id: str
 
 
-class ListRemoved(BaseModel):
+class ListRemoved(Body):
     list: str
     removed: str
 
 
-class Job(BaseModel):
+class Job(Body):
     id: str
     kind: str
     venue: str
@@ -323,13 +329,13 @@ class Job(BaseModel):
     updated: str
 
 
-class ProfileSummary(BaseModel):
+class ProfileSummary(Body):
     name: str
     papers: int
     marks: int
 
 
-class ProfileSecret(BaseModel):
+class ProfileSecret(Body):
     """A profile's new secret, shown this once, and the link that opens the profile with it."""
 
     name: str
@@ -337,20 +343,20 @@ class ProfileSecret(BaseModel):
     link: str
 
 
-class ProfileItem(BaseModel):
+class ProfileItem(Body):
     title: str
     year: int | None
     venue: str | None
     id: str | None
 
 
-class Mark(BaseModel):
+class Mark(Body):
     venue: str
     id: str
     mark: str
 
 
-class Marks(BaseModel):
+class Marks(Body):
     name: str
     marks: list[Mark]
 
@@ -359,21 +365,21 @@ class Profile(Marks):
     items: list[ProfileItem]
 
 
-class MarkAdded(BaseModel):
+class MarkAdded(Body):
     name: str
     id: str
     venue: str
     mark: str
 
 
-class MarkRemoved(BaseModel):
+class MarkRemoved(Body):
     name: str
     id: str
     venue: str
     removed: str
 
 
-class Recommended(BaseModel):
+class Recommended(Body):
     id: str
     venue: str
     title: str
