@@ -16,7 +16,8 @@ from confnav.web.bodies import ErrorBody
 
 Responses = dict[int | str, dict[str, Any]]
 ERRORS: dict[int, str] = {
-    400: "bad input the library refuses, named in one line (an unknown mode, sort, format or query field, …)",
+    400: "bad input, named in one line: a value the library refuses (an unknown mode, sort, format or query field,"
+    " …), or a NUL character (0x00) anywhere in the request",
     403: "a write refused: the server is read-only, or needs its start-up token (header X-Confnav-Token)",
     404: "nothing of that name or id (paper, venue, institution, list, profile, job), or a profile's secret wrong",
     409: "a venue's themes are not built yet: POST /api/jobs starts their build",
@@ -27,7 +28,7 @@ ERRORS: dict[int, str] = {
     431: f"request headers over {MAX_HEADERS // 1024} KiB",
     503: "the store is busy with another writer: try again after the Retry-After seconds",
 }
-REFUSED_EARLY = (413, 414, 421, 431)  # by the Guard, before any route: any operation
+REFUSED_EARLY = (400, 413, 414, 421, 431)  # by the Guard, before any route (JSON whatever the route answers)
 WRITE = (403, 503)  # every write: the server's write check, and a store busy with another writer
 ERROR_REF = {"$ref": "#/components/schemas/ErrorBody"}
 TEXT = {"schema": {"type": "string"}}
@@ -35,11 +36,12 @@ CSL_JSON = {"schema": {"type": "array", "items": {"type": "object"}, "descriptio
 
 
 def failures(*codes: int, pages: Collection[int] = ()) -> Responses:
-    """Error answers: `ErrorBody` as JSON for `codes`, an HTML error page for `pages` (a code in both: either)."""
+    """Error answers: `ErrorBody` as JSON for `codes` (and for the Guard's refusals), an HTML error page for `pages`
+    (a code answered both ways: either)."""
     found: Responses = {}
     for code in sorted({*codes, *pages}):
         content: dict[str, Any] = {}
-        if code in codes:
+        if code in codes or code in REFUSED_EARLY:
             content["application/json"] = {"schema": ERROR_REF}
         if code in pages:
             content["text/html"] = TEXT

@@ -49,6 +49,10 @@ SAFETY_HEADERS = (
 )
 RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
 BODY_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
+# A NUL character is no text (ingest refuses it too) and PostgreSQL cannot hold or look one up: refused in the
+# path, the query, the cookies (percent-encoded) and a body (raw, or as the JSON escape `\u0000`).
+NUL_TEXT = "the request holds a NUL character (0x00), which is not text"
+NUL_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u0000")
 HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9.])?|\[?[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]?")
 REQUEST_THREADS = 8  # per worker process; each holds one database connection
 # Seconds a busy thread keeps the interpreter lock while another waits (Python's default 0.005): a request thread
@@ -164,7 +168,7 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         problem = self._problem(scope)
-        if problem is None and _unsized_body(scope):
+        if problem is None and _has_body(scope):
             receive, problem = await _read_body(receive)
         if problem:  # and close: a client still sending its body gets the answer now, and the rest is not read
             refusal = JSONResponse({"error": problem[1]}, problem[0], {**dict(SAFETY_HEADERS), "Connection": "close"})
@@ -190,6 +194,8 @@ class Guard:
             return 413, f"request body over {MAX_BODY // 1024} KiB"
         if len(scope.get("raw_path") or scope["path"]) + len(scope["query_string"]) > MAX_URL:
             return 414, "request URL too long"
+        if "\x00" in scope["path"] or b"%00" in scope["query_string"] + named.get(b"cookie", b""):
+            return 400, NUL_TEXT
         return None
 
 
@@ -202,16 +208,17 @@ def _host_name(header: bytes) -> str:
     return (host.rsplit(":", 1)[0] if host.count(":") == 1 else host).rstrip(".")
 
 
-def _unsized_body(scope: Scope) -> bool:
-    """A request whose body length is not announced (chunked): its size is only known as it arrives."""
+def _has_body(scope: Scope) -> bool:
+    """A request with a body, announced (a length) or not (chunked: its size is only known as it arrives)."""
     headers = dict(scope["headers"])
     if b"content-length" in headers:
-        return False
+        return headers[b"content-length"] != b"0"
     return b"transfer-encoding" in headers or scope["method"].encode() in BODY_METHODS
 
 
 async def _read_body(receive: Receive) -> tuple[Receive, tuple[int, str] | None]:
-    """Read a body of unknown length up to MAX_BODY (413 past it, reading no further) and replay it to the app."""
+    """Read a body up to MAX_BODY (413 past it, reading no further; 400 if it holds a NUL character, raw or as a
+    JSON escape) and replay it to the app."""
     messages: list[Message] = []
     size = 0
     while True:
@@ -224,6 +231,10 @@ async def _read_body(receive: Receive) -> tuple[Receive, tuple[int, str] | None]
             return receive, (413, f"request body over {MAX_BODY // 1024} KiB")
         if not message.get("more_body", False):
             break
+
+    body = b"".join(m.get("body", b"") for m in messages)
+    if b"\x00" in body or NUL_ESCAPE.search(body):
+        return receive, (400, NUL_TEXT)
 
     async def replay() -> Message:
         return messages.pop(0) if messages else await receive()
