@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gzip
 import json
+from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from confnav.errors import ConfnavError
-from confnav.export import bibtex_entry, export_format
+from confnav.export import EXPORT_FORMATS, bibtex_entry, export_format
 from confnav.model import Outcome
 from confnav.rank import Ranking, RankMode, default_mode, parse_mode
 from confnav.rank.impact import estimates_made, known_impact
@@ -22,6 +23,25 @@ from confnav.search.results import as_mode
 from confnav.store import PaperFilter, Store
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
+from confnav.web.answers import WRITE, answers, download_answers, failures
+from confnav.web.bodies import (
+    ExpertsAnswer,
+    Hits,
+    Job,
+    ListAdded,
+    ListCreated,
+    ListDeleted,
+    ListRemoved,
+    ListSummary,
+    Map,
+    Ranked,
+    ReadingList,
+    SearchAnswer,
+    Stats,
+    Theme,
+)
+from confnav.web.bodies import Institution as InstitutionBody
+from confnav.web.bodies import Paper as PaperBody
 from confnav.web.downloads import download
 from confnav.web.history import history_of
 from confnav.web.state import AppState, state_of
@@ -29,6 +49,7 @@ from confnav.web.state import AppState, state_of
 router = APIRouter(prefix="/api")
 MAX_LIMIT = 100
 MAP_GRID = 10_000
+EXPORT_MEDIA_TYPES = [f.media_type for f in EXPORT_FORMATS.values()]
 
 
 def _filter(
@@ -81,17 +102,18 @@ def institution_of(state: AppState, name: str) -> Institution:
     return state.cached(("institution", institution_key(name)), profile)
 
 
-class JSONBytes(Response):
-    """A JSON body encoded once and cached: hot answers skip re-serialisation."""
+class JSONBytes(JSONResponse):
+    """A JSON body encoded once and cached: hot answers skip re-serialisation (sent as given)."""
 
-    media_type = "application/json"
+    def render(self, content: Any) -> bytes:
+        return bytes(content)
 
 
 def _json(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-@router.get("/search", response_class=JSONBytes)
+@router.get("/search", response_class=JSONBytes, **answers(SearchAnswer, 400, 404))
 async def search(
     request: Request,
     q: str = Query(..., max_length=4000),
@@ -119,7 +141,7 @@ async def search(
     return JSONBytes(await state.answer(("search", q, mode, where, limit, offset, sort), answer, searched=True))
 
 
-@router.get("/experts", response_class=JSONBytes)
+@router.get("/experts", response_class=JSONBytes, **answers(ExpertsAnswer, 400, 404))
 async def experts(
     request: Request,
     q: str = Query("", max_length=4000),
@@ -136,13 +158,13 @@ async def experts(
     return JSONBytes(await state.answer(("experts", q, venue or None, limit), answer, searched=True))
 
 
-@router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse)
+@router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse, responses=failures(400, 404))
 def paper_bibtex(request: Request, paper_id: str, venue: str | None = None) -> PlainTextResponse:
     """One paper as BibTeX (the proceedings' title for accepted papers; @misc for others)."""
     return PlainTextResponse(bibtex_entry(state_of(request).store.get_paper(paper_id, venue)) + "\n")
 
 
-@router.get("/paper/{paper_id:path}", response_class=JSONBytes)
+@router.get("/paper/{paper_id:path}", response_class=JSONBytes, **answers(PaperBody, 400, 404))
 async def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
@@ -150,7 +172,7 @@ async def paper(request: Request, paper_id: str, venue: str | None = None) -> JS
     return JSONBytes(await state.answer(key, lambda: _json(paper_json(state, paper_id, venue))))
 
 
-@router.get("/institution/{name:path}", response_class=JSONBytes)
+@router.get("/institution/{name:path}", response_class=JSONBytes, **answers(InstitutionBody, 404))
 async def institution(request: Request, name: str) -> JSONBytes:
     """An institution's papers (newest first), per-venue counts and acceptance, and its authors; 404 if unknown."""
     state = state_of(request)
@@ -158,7 +180,7 @@ async def institution(request: Request, name: str) -> JSONBytes:
     return JSONBytes(await state.answer(key, lambda: _json(institution_of(state, name).to_dict())))
 
 
-@router.get("/similar/{paper_id:path}")
+@router.get("/similar/{paper_id:path}", **answers(Hits, 400, 404))
 def similar(
     request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), include_rejected: bool = False
 ) -> dict[str, object]:
@@ -167,7 +189,7 @@ def similar(
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 
-@router.get("/recommend")
+@router.get("/recommend", **answers(Hits, 400, 404))
 def recommend(
     request: Request,
     like: list[str] = Query(default=[]),
@@ -181,14 +203,14 @@ def recommend(
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 
-@router.get("/topics")
+@router.get("/topics", **answers(list[Theme], 404, 409))
 def topics(request: Request, venue: str, level: int = Query(1, ge=1, le=2)) -> list[dict[str, object]]:
     state = state_of(request)
     ensure_topics(state.store, venue)
     return [t.to_dict() for t in theme_facts(state.store, venue, level)]
 
 
-@router.get("/map", response_class=JSONBytes)
+@router.get("/map", response_class=JSONBytes, **answers(Map, 404, 409))
 def map_points(request: Request, venue: str) -> JSONBytes:
     """Every paper of a venue, column by column: ids, titles, theme index, and x, y pairs as integers on a
     0..MAP_GRID grid (compact to send, finer than any screen); the themes with their label positions."""
@@ -238,7 +260,7 @@ def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = 
     return state.cached(("rank", venue, theme, mode.value), lambda: ranker.rank(state.store, venue, theme=theme))
 
 
-@router.get("/rank")
+@router.get("/rank", **answers(list[Ranked], 400, 404, 409))
 def rank(
     request: Request,
     venue: str,
@@ -255,38 +277,38 @@ def rank(
     return [r.to_dict() for r in ranking.papers[:top]]
 
 
-@router.get("/stats")
+@router.get("/stats", **answers(Stats, 404))
 def stats(request: Request, venue: str) -> dict[str, object]:
     state = state_of(request)
     return state.cached(("stats", venue), lambda: stats_json(state.store, venue))
 
 
-@router.get("/lists")
+@router.get("/lists", **answers(list[ListSummary]))
 def lists(request: Request) -> list[dict[str, object]]:
     return [{"name": name, "papers": n} for name, n in state_of(request).store.reading_lists()]
 
 
-@router.post("/lists", status_code=201)
+@router.post("/lists", **answers(ListCreated, 400, *WRITE, status=201))
 def create_list(request: Request, name: str = Body(..., embed=True, max_length=60)) -> dict[str, object]:
     with state_of(request).writing(request) as store:
         store.create_list(name)
     return {"name": name.strip()}
 
 
-@router.delete("/lists/{name}")
+@router.delete("/lists/{name}", **answers(ListDeleted, 404, *WRITE))
 def delete_list(request: Request, name: str) -> dict[str, object]:
     with state_of(request).writing(request) as store:
         store.delete_list(name)
     return {"deleted": name}
 
 
-@router.get("/lists/{name}")
+@router.get("/lists/{name}", **answers(ReadingList, 404))
 def list_papers(request: Request, name: str) -> dict[str, object]:
     papers = state_of(request).store.list_papers(name)
     return {"name": name, "papers": [{"id": p.id, "title": p.title, "venue": p.venue} for p in papers]}
 
 
-@router.post("/lists/{name}/papers", status_code=201)
+@router.post("/lists/{name}/papers", **answers(ListAdded, 400, 404, *WRITE, status=201))
 def add_paper(
     request: Request,
     name: str,
@@ -299,24 +321,24 @@ def add_paper(
     return {"list": name, "id": paper.id}
 
 
-@router.delete("/lists/{name}/papers/{paper_id:path}")
+@router.delete("/lists/{name}/papers/{paper_id:path}", **answers(ListRemoved, 400, 404, *WRITE))
 def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
     with state_of(request).writing(request) as store:
         store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
 
 
-@router.get("/lists/{name}/export.bib")
+@router.get("/lists/{name}/export.bib", **download_answers(EXPORT_FORMATS["bibtex"].media_type, codes=[404]))
 def export_bibtex(request: Request, name: str) -> Response:
     return _export(request, "bibtex", Selection(list_name=name))
 
 
-@router.get("/lists/{name}/export.csv")
+@router.get("/lists/{name}/export.csv", **download_answers(EXPORT_FORMATS["csv"].media_type, codes=[404]))
 def export_csv(request: Request, name: str) -> Response:
     return _export(request, "csv", Selection(list_name=name))
 
 
-@router.get("/export")
+@router.get("/export", **download_answers(*EXPORT_MEDIA_TYPES, codes=[400, 404, 409]))
 def export(
     request: Request,
     fmt: str = Query("bibtex", max_length=20, alias="format"),
@@ -352,7 +374,7 @@ def _export(request: Request, fmt: str, selection: Selection) -> Response:
     return download(text, f"{selection.name}.{chosen.extension}", chosen.media_type)
 
 
-@router.get("/lists/{name}/recommend")
+@router.get("/lists/{name}/recommend", **answers(Hits, 400, 404))
 def list_recommend(
     request: Request,
     name: str,
@@ -371,7 +393,7 @@ def list_recommend(
     return {"hits": [h.to_dict() for h in results.hits], "notices": results.notices}
 
 
-@router.post("/jobs", status_code=202)
+@router.post("/jobs", **answers(Job, 400, 404, *WRITE, status=202))
 def start_job(
     request: Request,
     kind: str = Body(..., embed=True, max_length=20),
@@ -386,11 +408,11 @@ def start_job(
         return state.start_topics_job(venue, rebuild)
 
 
-@router.get("/jobs/{job_id}")
+@router.get("/jobs/{job_id}", **answers(Job, 404))
 def job_status(request: Request, job_id: str) -> dict[str, str]:
     return state_of(request).store.job(job_id)
 
 
-@router.get("/jobs")
+@router.get("/jobs", **answers(list[Job]))
 def job_list(request: Request) -> list[dict[str, str]]:
     return state_of(request).store.jobs()

@@ -27,6 +27,7 @@ from confnav.search.engine import Searcher
 from confnav.settings import Settings
 from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
+from confnav.web.answers import EVERY_REQUEST, openapi_of
 from confnav.web.api import router as api_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.history import router as history_router
@@ -49,6 +50,10 @@ SAFETY_HEADERS = (
 )
 RAW_SAFETY_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SAFETY_HEADERS]
 BODY_METHODS = {b"POST", b"PUT", b"PATCH", b"DELETE"}
+# A NUL character is no text (ingest refuses it too) and PostgreSQL cannot hold or look one up: refused in the
+# path, the query, the cookies (percent-encoded) and a body (raw, or as the JSON escape `\u0000`).
+NUL_TEXT = "the request holds a NUL character (0x00), which is not text"
+NUL_ESCAPE = re.compile(rb"(?:^|[^\\])(?:\\\\)*\\u0000")
 HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9.])?|\[?[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]?")
 REQUEST_THREADS = 8  # per worker process; each holds one database connection
 # Seconds a busy thread keeps the interpreter lock while another waits (Python's default 0.005): a request thread
@@ -107,9 +112,7 @@ def create_app(
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": str(exc)}, status_code=404)
-        return page(request, "error.html", 404, message=str(exc))
+        return _not_found(request, str(exc))
 
     @app.exception_handler(StoreBusyError)
     async def busy(request: Request, exc: StoreBusyError) -> JSONResponse:
@@ -129,7 +132,9 @@ def create_app(
         return JSONResponse({"error": problems}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:  # no route for the address (a page's path may not hold a line break)
+            return _not_found(request, f"no page at {request.url.path!r}")
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
@@ -137,15 +142,19 @@ def create_app(
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
-    app.include_router(api_router)
-    app.include_router(personal_router)
-    app.include_router(page_router)
-    app.include_router(feed_router)
-    app.include_router(plan_router)
-    app.include_router(history_router)
+    for router in (api_router, personal_router, page_router, feed_router, plan_router, history_router):
+        app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
+    app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app
+
+
+def _not_found(request: Request, message: str) -> Response:
+    """A 404: the JSON error body under /api/, the error page anywhere else."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=404)
+    return page(request, "error.html", 404, message=message)
 
 
 class Guard:
@@ -160,7 +169,7 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         problem = self._problem(scope)
-        if problem is None and _unsized_body(scope):
+        if problem is None and _has_body(scope):
             receive, problem = await _read_body(receive)
         if problem:  # and close: a client still sending its body gets the answer now, and the rest is not read
             refusal = JSONResponse({"error": problem[1]}, problem[0], {**dict(SAFETY_HEADERS), "Connection": "close"})
@@ -190,6 +199,8 @@ class Guard:
             return 413, f"request body over {MAX_BODY // 1024} KiB"
         if len(scope.get("raw_path") or scope["path"]) + len(scope["query_string"]) > MAX_URL:
             return 414, "request URL too long"
+        if "\x00" in scope["path"] or b"%00" in scope["query_string"] + named.get(b"cookie", b""):
+            return 400, NUL_TEXT
         return None
 
 
@@ -208,16 +219,17 @@ def _host_name(header: bytes) -> str:
     return (host.rsplit(":", 1)[0] if host.count(":") == 1 else host).rstrip(".")
 
 
-def _unsized_body(scope: Scope) -> bool:
-    """A request whose body length is not announced (chunked): its size is only known as it arrives."""
+def _has_body(scope: Scope) -> bool:
+    """A request with a body, announced (a length) or not (chunked: its size is only known as it arrives)."""
     headers = dict(scope["headers"])
     if b"content-length" in headers:
-        return False
+        return headers[b"content-length"] != b"0"
     return b"transfer-encoding" in headers or scope["method"].encode() in BODY_METHODS
 
 
 async def _read_body(receive: Receive) -> tuple[Receive, tuple[int, str] | None]:
-    """Read a body of unknown length up to MAX_BODY (413 past it, reading no further) and replay it to the app."""
+    """Read a body up to MAX_BODY (413 past it, reading no further; 400 if it holds a NUL character, raw or as a
+    JSON escape) and replay it to the app."""
     messages: list[Message] = []
     size = 0
     while True:
@@ -230,6 +242,10 @@ async def _read_body(receive: Receive) -> tuple[Receive, tuple[int, str] | None]
             return receive, (413, f"request body over {MAX_BODY // 1024} KiB")
         if not message.get("more_body", False):
             break
+
+    body = b"".join(m.get("body", b"") for m in messages)
+    if b"\x00" in body or NUL_ESCAPE.search(body):
+        return receive, (400, NUL_TEXT)
 
     async def replay() -> Message:
         return messages.pop(0) if messages else await receive()

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
+from confnav.errors import NotFoundError
 from confnav.personal.feed import atom_feed
 from confnav.web.access import profile_access
+from confnav.web.answers import download_answers
 from confnav.web.state import state_of
 
 router = APIRouter()
 
 
-@router.get("/feeds/{profile}.atom", response_model=None)
+@router.get("/feeds/{profile}.atom", **download_answers("application/atom+xml", pages=[404]))
 def profile_feed(request: Request, profile: str) -> Response:
     """The profile's news as an Atom feed; on a shared server only with the profile's secret in the URL
     (`?key=`), which a feed reader keeps and a rotation revokes."""
     state = state_of(request)
     profile = profile_access(request, profile)
     if profile not in {name for name, _, _ in state.store.profiles()}:
-        return JSONResponse({"error": f"no profile named {profile!r}"}, status_code=404)
+        raise NotFoundError(f"no profile named {profile!r}")
     text = atom_feed(state.store, profile, base_url=str(request.base_url))
     return Response(text.encode(), media_type="application/atom+xml; charset=utf-8")

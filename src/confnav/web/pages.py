@@ -29,6 +29,7 @@ from confnav.store import PaperFilter
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
 from confnav.web.access import chosen_profile
+from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
 from confnav.web.state import state_of
@@ -71,7 +72,7 @@ def _topics_ready(request: Request, venue: str) -> str | None:
     return None
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.get("/", **page_answers())
 def home(request: Request) -> HTMLResponse:
     state = state_of(request)
     store = state.store
@@ -81,7 +82,7 @@ def home(request: Request) -> HTMLResponse:
     return page(request, "home.html", venues=venues)
 
 
-@router.get("/search", response_class=HTMLResponse)
+@router.get("/search", **page_answers())
 def search_page(
     request: Request,
     q: str = Query("", max_length=4000),
@@ -152,7 +153,7 @@ def search_page(
     )
 
 
-@router.get("/paper/{paper_id:path}", response_class=HTMLResponse)
+@router.get("/paper/{paper_id:path}", **page_answers(pages=[400, 404]))
 def paper_page(
     request: Request,
     paper_id: str,
@@ -199,7 +200,7 @@ def _standing(ranking: object, paper_id: str) -> dict[str, object] | None:
     return {"place": place + 1, "of": len(ranking.papers), "reasons": ranking.papers[place].reasons}
 
 
-@router.get("/author/{name}", response_class=HTMLResponse)
+@router.get("/author/{name}", **page_answers(pages=[404]))
 def author_page(request: Request, name: str) -> HTMLResponse:
     store = state_of(request).store
     papers = store.papers(PaperFilter(author=name)) if name_key(name) else []  # no letters: not a name
@@ -211,7 +212,7 @@ def author_page(request: Request, name: str) -> HTMLResponse:
     return page(request, "author.html", name=name, people=people)
 
 
-@router.get("/experts", response_class=HTMLResponse)
+@router.get("/experts", **page_answers(pages=[400, 404]))
 def experts_page(
     request: Request, q: str = Query("", max_length=4000), venue: str = "", limit: int = Query(20, ge=1, le=MAX_LIMIT)
 ) -> HTMLResponse:
@@ -232,7 +233,7 @@ def experts_page(
     return page(request, "experts.html", status, q=q, venue=venue, venues=venues, found=found, error=error)
 
 
-@router.get("/institution/{name:path}", response_class=HTMLResponse)
+@router.get("/institution/{name:path}", **page_answers(pages=[404]))
 def institution_page(request: Request, name: str) -> HTMLResponse:
     """An institution's papers with decision badges, its venues with acceptance, its authors (unknown: 404)."""
     institution = institution_of(state_of(request), name)
@@ -241,7 +242,7 @@ def institution_page(request: Request, name: str) -> HTMLResponse:
     return page(request, "institution.html", institution=institution, asked=asked, spellings=SPELLINGS_SHOWN)
 
 
-@router.get("/map", response_class=HTMLResponse)
+@router.get("/map", **page_answers(pages=[404, 409]))
 def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
     venues = [s.venue for s in store.venues()]
@@ -254,7 +255,7 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
     return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem, nav_venue=venue)
 
 
-@router.get("/themes/{venue}", response_class=HTMLResponse)
+@router.get("/themes/{venue}", **page_answers(pages=[404, 409]))
 def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
@@ -266,14 +267,14 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     )
 
 
-@router.get("/history/{venue}", response_class=HTMLResponse)
+@router.get("/history/{venue}", **page_answers(pages=[404]))
 def history_page(request: Request, venue: str) -> HTMLResponse:
     """Acceptance by mean rating at the venue's earlier editions, one table per edition."""
     history = history_of(state_of(request), venue)
     return page(request, "history.html", history=history, note=NOT_A_FORECAST, nav_venue=history.venue.id)
 
 
-@router.get("/themes/{venue}/{theme_id}", response_class=HTMLResponse)
+@router.get("/themes/{venue}/{theme_id}", **page_answers(pages=[400, 404, 409]))
 def theme_page(
     request: Request,
     venue: str,
@@ -316,7 +317,7 @@ def theme_page(
     )
 
 
-@router.get("/trends", response_class=HTMLResponse)
+@router.get("/trends", **page_answers(pages=[400, 404, 409]))
 def trends_page(
     request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")
 ) -> HTMLResponse:
@@ -331,7 +332,7 @@ def trends_page(
     return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
 
 
-@router.get("/reports/{venue}/{kind}", response_class=HTMLResponse)
+@router.get("/reports/{venue}/{kind}", **page_answers(pages=[400, 404, 409]))
 def report_page(
     request: Request,
     venue: str,
@@ -371,7 +372,7 @@ def _report(request: Request, key: tuple[object, ...], build: Callable[[], str])
     return HTMLResponse(html)
 
 
-@router.get("/lists", response_class=HTMLResponse)
+@router.get("/lists", **page_answers(pages=[404]))
 def lists_page(request: Request, name: str = "") -> HTMLResponse:
     store = state_of(request).store
     lists = store.reading_lists()

@@ -4,7 +4,7 @@ on a shared server (who may open which profile: `confnav.web.access`)."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from confnav.errors import ConfnavError, NotFoundError
@@ -20,7 +20,9 @@ from confnav.web.access import (
     profile_access,
     remember,
 )
+from confnav.web.answers import WRITE, answers, page_answers
 from confnav.web.api import MAX_LIMIT
+from confnav.web.bodies import MarkAdded, MarkRemoved, Marks, Profile, ProfileSecret, ProfileSummary, Recommendations
 from confnav.web.pages import page
 from confnav.web.state import AppState, state_of
 
@@ -92,7 +94,7 @@ def _hit(state: AppState, paper: Paper, score: float, reason: str | None) -> dic
 # The API: reads and writes of one profile, each after `profile_access`; writes after the server's write check too.
 
 
-@router.post("/api/profiles", status_code=201)
+@router.post("/api/profiles", **answers(ProfileSecret, 400, *WRITE, status=201))
 def create_profile(
     request: Request, response: Response, name: str | None = Body(None, embed=True, max_length=60)
 ) -> dict[str, str]:
@@ -104,7 +106,7 @@ def create_profile(
     return {"name": chosen, "secret": secret, "link": capability_link(chosen, secret)}
 
 
-@router.get("/api/profiles")
+@router.get("/api/profiles", **answers(list[ProfileSummary], 404))
 def list_profiles(request: Request) -> list[dict[str, object]]:
     """Every profile with its counts, locally only: a shared server has no such route."""
     if is_shared(request):
@@ -112,7 +114,7 @@ def list_profiles(request: Request) -> list[dict[str, object]]:
     return [{"name": n, "papers": items, "marks": marks} for n, items, marks in state_of(request).store.profiles()]
 
 
-@router.get("/api/profiles/{name}")
+@router.get("/api/profiles/{name}", **answers(Profile, 404))
 def show_profile(request: Request, name: str) -> dict[str, object]:
     """A profile's papers (matched or its own texts) and marks."""
     store = state_of(request).store
@@ -125,14 +127,14 @@ def _marks_json(marks: list[tuple[str, str, str]]) -> list[dict[str, str]]:
     return [{"venue": venue, "id": paper_id, "mark": how} for venue, paper_id, how in marks]
 
 
-@router.get("/api/profiles/{name}/marks")
+@router.get("/api/profiles/{name}/marks", **answers(Marks, 404))
 def list_marks(request: Request, name: str) -> dict[str, object]:
     """The papers the profile liked or disliked, oldest first."""
     name = profile_access(request, name)
     return {"name": name, "marks": _marks_json(_profile_content(state_of(request), name)[1])}
 
 
-@router.post("/api/profiles/{name}/marks", status_code=201)
+@router.post("/api/profiles/{name}/marks", **answers(MarkAdded, 400, 404, *WRITE, status=201))
 def add_mark(
     request: Request,
     name: str,
@@ -147,7 +149,7 @@ def add_mark(
     return {"name": name, "id": paper.id, "venue": paper.venue, "mark": mark}
 
 
-@router.delete("/api/profiles/{name}/marks/{paper_id:path}")
+@router.delete("/api/profiles/{name}/marks/{paper_id:path}", **answers(MarkRemoved, 400, 404, *WRITE))
 def remove_mark(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, str]:
     """Take back a like or dislike."""
     with state_of(request).writing(request) as store:
@@ -156,7 +158,7 @@ def remove_mark(request: Request, name: str, paper_id: str, venue: str | None = 
     return {"name": name, "id": paper.id, "venue": paper.venue, "removed": "mark"}
 
 
-@router.get("/api/profiles/{name}/recommend")
+@router.get("/api/profiles/{name}/recommend", **answers(Recommendations, 404))
 def recommend(request: Request, name: str, venue: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
     """The For you papers of a venue, each with why; a profile without papers or likes gets a notice instead."""
     state = state_of(request)
@@ -171,7 +173,7 @@ def recommend(request: Request, name: str, venue: str, limit: int = Query(10, ge
     return {"hits": [r.to_dict() for r in found], "notices": []}
 
 
-@router.post("/api/profiles/{name}/secret")
+@router.post("/api/profiles/{name}/secret", **answers(ProfileSecret, 400, 404, *WRITE))
 def new_secret(
     request: Request, response: Response, name: str, key: str | None = Body(None, embed=True, max_length=200)
 ) -> dict[str, str]:
@@ -209,7 +211,7 @@ def _remembered(request: Request, response: Response, name: str) -> Response:
     return response
 
 
-@router.get("/for-you", response_class=HTMLResponse)
+@router.get("/for-you", **page_answers(pages=[404], by_link=True))
 def for_you_home(request: Request) -> Response:
     """Which profile this browser uses and the venues to open For you in; a profile to create on a shared server."""
     if opened := _opened_by_link(request):
@@ -225,7 +227,7 @@ def for_you_home(request: Request) -> Response:
     return _remembered(request, shown, name)
 
 
-@router.get("/venues/{venue}/for-you", response_class=HTMLResponse)
+@router.get("/venues/{venue}/for-you", **page_answers(400, 409, pages=[404], by_link=True))
 def for_you_page(request: Request, venue: str) -> Response:
     """The venue's papers for the chosen profile, each with why; how to start when it has no papers or likes."""
     if opened := _opened_by_link(request):

@@ -12,6 +12,7 @@ from confnav.errors import ConfnavError, NotFoundError
 from confnav.plan import Plan, build_plan, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP
 from confnav.web.access import profile_access
+from confnav.web.answers import download_answers, page_answers
 from confnav.web.downloads import download
 from confnav.web.pages import page
 from confnav.web.state import state_of
@@ -41,7 +42,7 @@ def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[
     return plan, refused
 
 
-@router.get("/venues/{venue}/plan")
+@router.get("/venues/{venue}/plan", **page_answers(400, 409, pages=[404, 409]))
 def plan_page(
     request: Request,
     venue: str,
@@ -57,7 +58,7 @@ def plan_page(
     return page(request, "plan.html", plan=plan, venue_name=name, refused=refused, ics_query=query, nav_venue=venue)
 
 
-@router.get("/venues/{venue}/plan.ics")
+@router.get("/venues/{venue}/plan.ics", **download_answers("text/calendar", codes=[400, 409], pages=[404, 409]))
 def plan_calendar_file(
     request: Request,
     venue: str,

@@ -12,10 +12,14 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from confnav.limits import MAX_HEADERS, MAX_URL
 
 MAX_HEAD = MAX_URL + MAX_HEADERS + 4096  # request line and headers as sent, with room for their punctuation
-HEAD_TOO_LARGE = json.dumps({"error": f"request headers over {MAX_HEADERS // 1024} KiB"}).encode()
 ABSOLUTE_TARGET = "confnav.absolute_target"  # scope extension: the request line named a full URL, not a path
 HEAD_TIMEOUT = 10.0  # seconds a connection has to send a request's line and headers, from its first byte or opening
-HEAD_TOO_SLOW = json.dumps({"error": f"request headers not sent within {HEAD_TIMEOUT:g} s"}).encode()
+REASONS = {
+    400: b"Bad Request",
+    408: b"Request Timeout",
+    414: b"Request-URI Too Long",
+    431: b"Request Header Fields Too Large",
+}
 
 
 class BoundedHttpTools(HttpToolsProtocol):
@@ -54,14 +58,7 @@ class BoundedHttpTools(HttpToolsProtocol):
     def _head_too_slow(self) -> None:
         self.head_timer = None
         if self.in_head and not self.transport.is_closing():
-            self._refuse(b"408 Request Timeout", HEAD_TOO_SLOW)
-
-    def _refuse(self, status: bytes, body: bytes) -> None:
-        self.transport.write(
-            b"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
-            % (status, len(body), body)
-        )
-        self.transport.close()
+            self.refuse(408, f"request headers not sent within {HEAD_TIMEOUT:g} s")
 
     def on_headers_complete(self) -> None:
         self.in_head = False
@@ -76,7 +73,24 @@ class BoundedHttpTools(HttpToolsProtocol):
             return
         self.head_bytes += len(data)
         if self.head_bytes > MAX_HEAD:
-            self._refuse(b"431 Request Header Fields Too Large", HEAD_TOO_LARGE)
+            self.refuse(431, f"request headers over {MAX_HEADERS // 1024} KiB")
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the parser refuses, answered as the app answers errors: a URL too long for it to read (over
+        64 KiB arriving in one read) as the app's 414, anything else as 400, in JSON."""
+        if len(self.url) > MAX_URL:
+            self.refuse(414, "request URL too long")
+        else:
+            self.refuse(400, "invalid HTTP request")
+
+    def refuse(self, status: int, message: str) -> None:
+        """Answer `status` with the app's JSON error body and close the connection."""
+        body = json.dumps({"error": message}).encode()
+        self.transport.write(
+            b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+            % (status, REASONS[status], len(body), body)
+        )
+        self.transport.close()
 
 
 def server_settings(parser: str = "httptools") -> dict[str, Any]:

@@ -1,0 +1,391 @@
+"""The JSON bodies the API answers, as typed models: the OpenAPI description at /openapi.json is generated from
+them (routes build their bodies from the library's `to_dict`s; the fuzzer test checks every answer against these)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Cell = int | float | str | None  # a statistics fact or table cell
+
+
+class Body(BaseModel):
+    """A JSON object with exactly these fields: a field a route adds and the model lacks fails the fuzzer test."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(Body):
+    """Every refusal and error: one line saying what was wrong, never a traceback."""
+
+    error: str = Field(description="what was wrong, in one line")
+
+
+class Notices(Body):
+    notices: list[str] = Field(description="what the user should know about this answer (e.g. a fallback)")
+
+
+class Hit(Body):
+    """A search, similar or recommendation result."""
+
+    id: str
+    title: str
+    venue: str
+    venue_name: str
+    year: int
+    decision: str
+    outcome: str
+    authors: list[str]
+    rating_mean: float | None
+    rating_scale: str | None
+    fields: list[str] = Field(description="the fields readers look for that the record carries")
+    resources: dict[str, str] = Field(description="code, project, video, slides and poster links it has")
+    score: float
+    keyword_score: float | None
+    semantic_score: float | None
+    snippet: str = Field(description="the abstract's start or its best passage, matches marked with <mark>")
+
+
+class Hits(Notices):
+    hits: list[Hit]
+
+
+class SearchAnswer(Hits):
+    mode: str
+    matching: int | None = Field(description="how many papers contain the query's words")
+    offset: int
+    sort: str
+    model: str | None = Field(description="the model whose vectors ranked the papers by meaning")
+
+
+class ExpertPaper(Body):
+    id: str
+    venue: str
+    title: str
+    decision: str
+    score: float
+
+
+class Expert(Body):
+    name: str
+    profile: str | None
+    score: float
+    papers: int
+    accepted: int
+    institutions: list[str]
+    matching: list[ExpertPaper]
+
+
+class ExpertsAnswer(Notices):
+    topic: str
+    mode: str
+    experts: list[Expert]
+
+
+class Author(Body):
+    name: str
+    affiliation: str | None
+    profile: str | None = None
+    institution: str | None = None
+    country: str | None = None
+
+
+class Decision(Body):
+    label: str
+    outcome: str
+    kind: str
+    tier: int
+    name: str
+
+
+class Citations(Body):
+    count: int
+    source: str
+    as_of: str | None
+
+
+class PaperTheme(Body):
+    id: str
+    label: str
+
+
+class PaperHistory(Body):
+    sentences: list[str]
+    note: str
+
+
+class PaperImpact(Body):
+    top_percent: int
+    source: str
+    parts: list[str]
+
+
+class Paper(Body):
+    """One paper with every field and where each came from, its TL;DR and theme."""
+
+    id: str
+    venue: str
+    venue_name: str
+    year: int
+    track: str | None
+    title: str
+    abstract: str | None
+    authors: list[Author]
+    affiliations: list[str]
+    affiliations_by_author: bool
+    institutions: list[str]
+    countries: list[str]
+    keywords: list[str]
+    primary_area: str | None
+    session: str | None
+    decision: Decision
+    ratings: list[float]
+    rating_mean: float | None
+    confidences: list[float]
+    citations: Citations | None
+    links: dict[str, str]
+    resources: dict[str, str]
+    has_code: bool
+    tldr: str | None
+    provenance: dict[str, str]
+    tldr_text: str | None
+    tldr_source: str | None
+    theme: PaperTheme | None
+    history: PaperHistory | None = Field(None, description="a pending paper: earlier editions, never a forecast")
+    impact: PaperImpact | None = Field(None, description="once a ranking estimated it")
+
+
+class InstitutionVenue(Body):
+    venue: str
+    name: str
+    year: int
+    papers: int
+    accepted: int
+    decided: int
+    rated: bool
+    acceptance: float | None
+
+
+class PersonCount(Body):
+    name: str
+    papers: int
+
+
+class InstitutionPaper(Body):
+    id: str
+    venue: str
+    venue_name: str
+    year: int
+    title: str
+    decision: str
+    outcome: str
+
+
+class Institution(Body):
+    name: str
+    spellings: list[str]
+    venues: list[InstitutionVenue]
+    authors: list[PersonCount]
+    papers: list[InstitutionPaper]
+
+
+class Theme(Body):
+    id: str
+    venue: str
+    label: str
+    level: int
+    parent: str | None
+    keywords: list[str]
+    size: int
+    share: float
+    accepted: int
+    accepted_kinds: dict[str, int]
+    oral: int
+    spotlight: int
+    poster: int
+    acceptance_rate: float | None
+    mean_rating: float | None
+    low_confidence: int
+    representative: list[str]
+    best_rated: list[str]
+    x: float
+    y: float
+    paper_ids: list[str]
+
+
+class MapTheme(Body):
+    id: str
+    label: str
+    xy: list[int]
+    size: int
+
+
+class Map(Body):
+    """A venue's papers column by column, positions as integer x, y pairs on a 0..10,000 grid."""
+
+    venue: str
+    ids: list[str]
+    titles: list[str]
+    theme: list[int]
+    accepted: list[int]
+    decided: bool
+    xy: list[int]
+    themes: list[MapTheme]
+
+
+class Ranked(Body):
+    id: str
+    title: str
+    venue: str
+    decision: str
+    outcome: str
+    mode: str
+    score: float
+    base_score: float
+    reasons: list[str]
+    impact_explained: list[str]
+    theme: str | None
+    signals: dict[str, float | None]
+    normalized: dict[str, float]
+    contributions: dict[str, float]
+
+
+class Stats(Body):
+    venue: str
+    facts: dict[str, Cell]
+    labels: dict[str, str]
+    tables: dict[str, list[dict[str, Cell]]]
+    notes: list[str]
+
+
+class RatingBin(Body):
+    low: float
+    high: float
+    label: str
+    papers: int
+    accepted: int
+    share: float
+
+
+class Edition(Body):
+    venue: str
+    name: str
+    scale: str
+    comparable: bool
+    papers: int
+    accepted: int
+    bins: list[RatingBin]
+
+
+class History(Notices):
+    venue: str
+    name: str
+    pending: int
+    scale: str | None
+    editions: list[Edition]
+    note: str
+
+
+class ListSummary(Body):
+    name: str
+    papers: int
+
+
+class ListCreated(Body):
+    name: str
+
+
+class ListDeleted(Body):
+    deleted: str
+
+
+class ListPaper(Body):
+    id: str
+    title: str
+    venue: str
+
+
+class ReadingList(Body):
+    name: str
+    papers: list[ListPaper]
+
+
+class ListAdded(Body):
+    list: str
+    id: str
+
+
+class ListRemoved(Body):
+    list: str
+    removed: str
+
+
+class Job(Body):
+    id: str
+    kind: str
+    venue: str
+    state: str = Field(description="running, done or failed")
+    message: str
+    created: str
+    updated: str
+
+
+class ProfileSummary(Body):
+    name: str
+    papers: int
+    marks: int
+
+
+class ProfileSecret(Body):
+    """A profile's new secret, shown this once, and the link that opens the profile with it."""
+
+    name: str
+    secret: str
+    link: str
+
+
+class ProfileItem(Body):
+    title: str
+    year: int | None
+    venue: str | None
+    id: str | None
+
+
+class Mark(Body):
+    venue: str
+    id: str
+    mark: str
+
+
+class Marks(Body):
+    name: str
+    marks: list[Mark]
+
+
+class Profile(Marks):
+    items: list[ProfileItem]
+
+
+class MarkAdded(Body):
+    name: str
+    id: str
+    venue: str
+    mark: str
+
+
+class MarkRemoved(Body):
+    name: str
+    id: str
+    venue: str
+    removed: str
+
+
+class Recommended(Body):
+    id: str
+    venue: str
+    title: str
+    score: float
+    reason: str
+
+
+class Recommendations(Notices):
+    hits: list[Recommended]
