@@ -28,6 +28,7 @@ from confnav.settings import Settings
 from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
 from confnav.web.api import router as api_router
+from confnav.web.ask import router as ask_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.history import router as history_router
 from confnav.web.pages import page
@@ -142,6 +143,7 @@ def create_app(
     app.include_router(feed_router)
     app.include_router(plan_router)
     app.include_router(history_router)
+    app.include_router(ask_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app
