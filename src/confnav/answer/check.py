@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
-from confnav.answer.retrieve import count_papers
+from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
 from confnav.summarize.llm import numbers
@@ -34,7 +34,7 @@ def allowed_numbers(answer: Answer, cites: list[str], venue_names: list[str]) ->
 
 def sentence_failures(sentence: Sentence, answer: Answer, venue_names: list[str]) -> list[str]:
     """Why a sentence may not be shown: it cites nothing, cites a paper not retrieved, states a number the store
-    does not give, holds markup or is too long; empty when it passes."""
+    does not give, or (the model's) holds markup or is too long; empty when it passes."""
     retrieved = {r.paper.id for r in answer.papers}
     failures = []
     if not sentence.cites and sentence.source != "count":
@@ -43,7 +43,8 @@ def sentence_failures(sentence: Sentence, answer: Answer, venue_names: list[str]
         failures.append(f"cites papers not retrieved for this question: {', '.join(outside)}")
     if invented := numbers(sentence.text) - allowed_numbers(answer, sentence.cites, venue_names):
         failures.append(f"states numbers the store does not give: {', '.join(sorted(invented))}")
-    if MARKUP.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS:
+    written = sentence.source == "llm"  # the store's own text (a title with LaTeX) is shown as it is, escaped
+    if written and (MARKUP.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS):
         failures.append("holds markup or is too long")
     return failures
 
@@ -52,8 +53,8 @@ def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
     """Every failure of an answer checked against the store now: citations (in the store, of the answer's venues,
     retrieved), numbers (counts recomputed, the rest from cited papers) and each sentence's form."""
     store = searcher.store
-    venues = answer.venues or [s.venue.id for s in store.venues()]
-    names = [store.get_venue(v).name for v in venues]
+    venues = answer.venues or [v.id for v in known_venues(store)]
+    names = [v.name for v in known_venues(store) if v.id in venues]
     failures = citation_failures(store, {c for s in answer.sentences for c in s.cites}, venues)
     for count in answer.counts:
         if (now := _recount(searcher, count)) != count.value:

@@ -13,7 +13,7 @@ import numpy as np
 
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.question import Question, read_question
-from confnav.answer.retrieve import POOL, RELEVANT, count_papers, coverage, term_weights
+from confnav.answer.retrieve import POOL, RELEVANT, count_with, coverage, known_venues, per_state, term_weights
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
 from confnav.model import fold
@@ -24,6 +24,7 @@ from confnav.store import PaperFilter
 from confnav.store.protocols import AnalysisStore, NewsStore, ProfileStore
 from confnav.summarize.llm import ChatClient
 from confnav.summarize.stored import venue_summarizer
+from confnav.summarize.tldr import ExtractiveSummarizer
 
 SHOWN = 12  # papers an answer cites at most
 GROUPS = 4  # groups by a shared keyword at most; the rest are "other papers"
@@ -46,7 +47,7 @@ def ask(
     if not question.strip():
         raise ConfnavError('ask needs a question, e.g. confnav ask "which papers make attention linear?"')
     store = cast(AskStore, searcher.store)
-    known = [s.venue for s in store.venues()]
+    known = known_venues(store)
     if venue:
         venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
     read = read_question(question, known)
@@ -78,7 +79,6 @@ def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: st
     where = PaperFilter(venue=venues[0] if len(venues) == 1 else None, decision=read.decision)
     results = searcher.search(read.topic, where=where, limit=POOL)
     kept: list[Retrieved] = []
-    summarizers: dict[str, object] = {}
     for hit in results.hits:
         paper = hit.paper
         if venues and paper.venue not in venues:
@@ -86,15 +86,18 @@ def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: st
         share = coverage(weights, paper.title, paper.abstract or "", paper.keywords)
         if share < RELEVANT or hit.score <= 0:
             continue
-        if paper.venue not in summarizers:
-            summarizers[paper.venue] = venue_summarizer(searcher.store, paper.venue)
-        tldr = summarizers[paper.venue].tldr(paper)  # type: ignore[attr-defined]
+        tldr = _summarizer(searcher, paper.venue).tldr(paper)
         kept.append(Retrieved(paper, hit.score, share, tldr.tldr, tldr.source, ""))
         if len(kept) >= SHOWN:
             break
     if profile and kept:
         _for_profile(cast(AskStore, searcher.store), kept, profile, venues)
     return kept
+
+
+def _summarizer(searcher: Searcher, venue: str) -> ExtractiveSummarizer:
+    """The venue's summarizer with its kept TL;DRs, read once per store state."""
+    return per_state(searcher.store, f"tldrs {venue}", lambda: venue_summarizer(searcher.store, venue))
 
 
 def _for_profile(store: AskStore, kept: list[Retrieved], profile: str, venues: list[str]) -> None:
@@ -118,10 +121,10 @@ def _counts(searcher: Searcher, read: Question, venues: list[str]) -> list[Count
     asked about."""
     counts = []
     phrase = read.topic or None
+    decisions = [None, read.decision] if read.decision else [None]
     for venue in venues:
-        counts.append(Count(venue, phrase, None, count_papers(searcher, venue, phrase)))
-        if read.decision:
-            counts.append(Count(venue, phrase, read.decision, count_papers(searcher, venue, phrase, read.decision)))
+        values = count_with(searcher, venue, phrase, decisions)
+        counts += [Count(venue, phrase, d, n) for d, n in zip(decisions, values, strict=True)]
     return counts
 
 

@@ -11,6 +11,7 @@ import re
 
 from confnav.answer.check import sentence_failures
 from confnav.answer.model import Answer, Part, Sentence
+from confnav.answer.retrieve import known_venues
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
 from confnav.summarize.llm import ChatClient, LLMConfig, LLMError
@@ -74,7 +75,7 @@ def write_answer(searcher: Searcher, answer: Answer, client: ChatClient) -> Answ
     if answer.unanswered or not answer.papers:
         return answer
     store = searcher.store
-    names = [store.get_venue(v).name for v in answer.venues or [s.venue.id for s in store.venues()]]
+    names = [v.name for v in known_venues(store) if v.id in answer.venues or not answer.venues]
     try:
         written = split_sentences(client.complete(PROMPT, prompt_for(answer), MAX_TOKENS))
     except LLMError as exc:
