@@ -134,3 +134,18 @@ def test_api_and_page(ask_db: Location, tmp_path: Path) -> None:
     assert client.get("/ask").status_code == 200 and client.get("/ask", params={"q": " "}).status_code == 400
     assert client.get("/api/ask", params={"q": ""}).status_code == 400
     assert client.get("/venues/nope2020/ask", params={"q": "x"}).status_code == 404
+
+
+def test_ask_for_a_profile_orders_papers_by_closeness(ask_db: Location, tmp_path: Path) -> None:
+    db = str(clone(ask_db, tmp_path, "profiled"))
+    runner = CliRunner()
+    liked = runner.invoke(cli, ["profile", "like", "--db", db, "--profile", "ml", "--", "QtTKTdVrFBB"])
+    assert liked.exit_code == 0, liked.output
+    data = json.loads(runner.invoke(cli, ["--json", "ask", "--db", db, LINEAR, "--for", "ml"]).stdout)
+    assert (
+        data["answered"]
+        and data["papers"][0]["close_to"]
+        and "Random Feature Attention" in data["papers"][0]["close_to"]
+    )
+    unknown = runner.invoke(cli, ["ask", "--db", db, LINEAR, "--for", "nobody"])
+    assert unknown.exit_code == 1 and "nobody" in unknown.stderr
