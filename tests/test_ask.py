@@ -88,6 +88,12 @@ def test_the_store_does_not_say(searcher: Searcher, question: str, reason: str) 
     assert not answer.parts and not answer.papers
 
 
+def test_a_venue_the_store_lacks_is_named_beside_the_answer(searcher: Searcher) -> None:
+    answer = ask(searcher, "Which ICLR 2021 and CVPR 2019 papers study 3D pose estimation?")
+    assert answer.unanswered is None and answer.venues == ["iclr2021"] and answer.papers
+    assert "it holds no papers of CVPR 2019" in answer.notices[0]
+
+
 def test_llm_prose_is_checked_sentence_by_sentence(searcher: Searcher) -> None:
     with fake_llm() as (url, state):
         answer = ask(searcher, LINEAR, client=ChatClient(LLMConfig(url, "m")))

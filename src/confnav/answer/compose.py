@@ -53,12 +53,13 @@ def ask(
     read = read_question(question, known)
     venues = [venue] if venue else read.venues
     answer = Answer(read.text, venues)
-    if read.unknown_venues and not venues:
-        names = ", ".join(v.name for v in known) or "none"
-        answer.unanswered = (
-            f"{DOES_NOT_SAY}: it holds no papers of {', '.join(read.unknown_venues)} (its venues: {names})."
-        )
-        return answer
+    if read.unknown_venues:
+        lacking = f"it holds no papers of {', '.join(read.unknown_venues)}"
+        if venues:  # answered from the venues it holds, saying which it lacks
+            answer.notices.append(f"{DOES_NOT_SAY.lower()} about all the venues asked: {lacking}")
+        else:
+            answer.unanswered = f"{DOES_NOT_SAY}: {lacking} (its venues: {', '.join(v.name for v in known)})."
+            return answer
     if read.topic_terms:
         answer.papers = _retrieve(searcher, read, venues, profile)
     if read.counting:

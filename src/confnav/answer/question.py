@@ -43,7 +43,7 @@ _EDGE_WORDS = frozenset(
     "on about in at for of with to the a an that are were is and or from by as".split()  # noqa: SIM905
 )
 BROAD_CUES = re.compile(r"\b(themes?|topics?|trends?|overview|landscape|areas?|directions?)\b", re.I)
-BROAD_TERMS = 2  # a question with at most this many topic terms is broad: its themes answer it too
+BROAD_TERMS = 1  # a question with at most this many topic terms is broad: its themes answer it too
 
 
 @dataclass
