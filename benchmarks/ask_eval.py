@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _util import machine, median, prepare_store
 from confnav.answer import ask
 from confnav.answer.check import verify_answer
+from confnav.answer.compose import SHOWN
 from confnav.model import Paper
 from confnav.search.engine import Searcher
 from confnav.search.text import terms
@@ -94,6 +95,20 @@ def evaluate(searcher: Searcher, asked: list[tuple[str, str]], client: ChatClien
     }
 
 
+def baseline(searcher: Searcher, asked: list[tuple[str, str]]) -> dict[str, float]:
+    """The same-run baseline: the hybrid search of the whole question, its first SHOWN hits taken as citations."""
+    found = precise = cited = 0
+    for paper_id, question in asked:
+        where = PaperFilter(venue="iclr2021")
+        ids = [h.paper.id for h in searcher.search(question, where=where, limit=SHOWN).hits]
+        about = {h.paper.id for h in searcher.search(question, mode="semantic", where=where, limit=POOL).hits}
+        found += paper_id in ids
+        precise += sum(i in about for i in ids)
+        cited += len(ids)
+    n = len(asked) or 1
+    return {"recall": found / n, "precision": precise / (cited or 1), "citations per answer": cited / n}
+
+
 def speed(db: Path, folder: Path, size: int, asked: list[tuple[str, str]]) -> dict[str, float]:
     """`ask` warm and offline on a store of `size` papers: seconds per question (median, slowest)."""
     large = folder / "large.db"
@@ -130,6 +145,7 @@ def main() -> None:
         with open_store(db) as store:
             asked = questions(store.papers(PaperFilter(venue="iclr2021")), args.questions)
             searcher = Searcher(store)
+            print("baseline (hybrid search, first hits):", _shown(baseline(searcher, asked)))
             offline = evaluate(searcher, asked, None)
             print("offline (extractive):", _shown(offline))
             url = args.llm
