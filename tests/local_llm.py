@@ -47,7 +47,7 @@ def local_llm_server(log: Path) -> Iterator[str]:
     model, port = model_file(), _free_port()
     assert model is not None, missing()
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--n_ctx", "2048", "--n_threads", "2"]
+    command += ["--port", str(port), "--n_ctx", "2048"]  # one thread (the default): the tests use the other core
     with log.open("wb") as output:
         server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"

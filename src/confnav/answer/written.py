@@ -18,7 +18,7 @@ from confnav.summarize.llm import ChatClient, LLMConfig, LLMError
 
 log = logging.getLogger("confnav.ask")
 PROMPTED = 6  # papers the model is shown: a small local model's context holds them with room to answer
-MAX_TOKENS = 300
+MAX_TOKENS = 160  # two to four sentences; a small local model otherwise rambles on
 PROMPT = (
     "You answer a researcher's question about conference papers using only the papers and facts given. "
     "Write two to four plain sentences. End every sentence with the ids of the papers it rests on, as [ID]. "

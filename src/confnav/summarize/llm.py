@@ -114,7 +114,7 @@ class LLMSummarizer:
         try:
             answer = parse_json_answer(
                 self.client.complete(
-                    TLDR_PROMPT, f"Paper id: {paper.id}\nTitle: {paper.title}\nAbstract: {paper.abstract}"
+                    TLDR_PROMPT, f"Paper id: {paper.id}\nTitle: {paper.title}\nAbstract: {paper.abstract}", 120
                 )
             )
             if answer.get("id") != paper.id:
