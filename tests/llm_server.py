@@ -33,6 +33,9 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             if user.startswith("Theme:"):
                 self._reply(self._theme(user))
                 return
+            if user.startswith("Question:"):
+                self._reply(self._answer(user))
+                return
             paper_id = re.search(r"Paper id: (\S+)", user).group(1)  # type: ignore[union-attr]
             if state.mode == "http-500":
                 self.send_error(500)
@@ -60,6 +63,17 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
                         "numbers": f"About 42 papers follow [{first}].",
                     }[state.theme_mode]
                 }
+            )
+
+        def _answer(self, user: str) -> str:
+            """Prose over the papers given: one sentence citing the first, one citing a paper it was not given,
+            one with a number no paper states, one citing nothing."""
+            first, second = re.findall(r"^\[([^\]]+)\]", user, re.M)[:2]
+            return (
+                f"Several papers make attention cheaper [{first}]. "
+                f"Reformer also does this [B1e-kxSKDH]. "
+                f"It cuts memory by 97.25% [{second}]. "
+                "Overall this is an active area."
             )
 
         def _reply(self, content: str, broken: bool = False) -> None:

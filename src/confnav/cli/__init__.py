@@ -18,6 +18,7 @@ def cli(db: str | None, as_json: bool) -> None:
 
 
 from confnav.cli import (  # noqa: E402, F401 - registers the verbs
+    ask,
     export,
     fetch,
     news,

@@ -5,6 +5,7 @@ Markdown and HTML confnav writes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
@@ -14,7 +15,7 @@ from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
 from confnav.reports.render import md_cell
 from confnav.reports.stats import stats_tables
 from confnav.safe_text import unsafe_markup
-from confnav.store.protocols import AnalysisStore
+from confnav.store.protocols import AnalysisStore, PaperReader
 from confnav.topics import theme_facts
 
 _ID = r"[A-Za-z0-9_\-~.]+"
@@ -115,15 +116,8 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
         elif truth[key] != shown:
             result.failures.append(f"fact {key}: the report says {shown}, the store says {truth[key]}")
     cited = {m for pattern in _CITES for m in pattern.findall(text)}
-    venues_of = store.venues_of(cited)
-    for paper_id in sorted(cited):
-        result.citations += 1
-        if paper_id not in venues_of:
-            result.failures.append(f"citation {paper_id}: no such paper in the store")
-        elif venue not in venues_of[paper_id]:
-            result.failures.append(
-                f"citation {paper_id}: a paper of {', '.join(sorted(venues_of[paper_id]))}, not {venue}"
-            )
+    result.citations += len(cited)
+    result.failures += citation_failures(store, cited, {venue})
     shown_tables = _html_tables(text) if html else _md_tables(text)
     if shown_tables:
         expected = {  # each cell as the report writes it
@@ -139,6 +133,20 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
                 wrong = next((i for i, (a, b) in pairs if a != b), min(len(rows), len(expected[table_id])))
                 result.failures.append(f"table {table_id}: row {wrong + 1} differs from the store")
     return result
+
+
+def citation_failures(store: PaperReader, cited: Iterable[str], venues: Collection[str]) -> list[str]:
+    """What is wrong with each cited paper id: not in the store, or a paper of none of `venues`."""
+    cited = sorted(set(cited))
+    venues_of = store.venues_of(cited)
+    failures = []
+    for paper_id in cited:
+        if paper_id not in venues_of:
+            failures.append(f"citation {paper_id}: no such paper in the store")
+        elif not venues_of[paper_id] & set(venues):
+            found, wanted = ", ".join(sorted(venues_of[paper_id])), ", ".join(sorted(venues))
+            failures.append(f"citation {paper_id}: a paper of {found}, not {wanted}")
+    return failures
 
 
 def verify_file(store: AnalysisStore, path: Path) -> Verification:

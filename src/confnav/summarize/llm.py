@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import re
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
+
+import httpx
 
 from confnav.errors import ConfnavError
 from confnav.model import Paper
@@ -48,38 +48,38 @@ class LLMConfig:
 
 
 class ChatClient:
-    """A minimal chat-completions client over urllib (no extra dependency)."""
+    """A chat-completions client over httpx; the key goes only into the request's header, never into an error."""
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
 
-    def complete(self, system: str, user: str) -> str:
-        body = json.dumps(
-            {
-                "model": self.config.model,
-                "temperature": 0,
-                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            }
-        ).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.config.api_key:
-            headers["Authorization"] = f"Bearer {self.config.api_key}"
-        request = urllib.request.Request(f"{self.config.url}/chat/completions", body, headers, method="POST")
+    def complete(self, system: str, user: str, max_tokens: int | None = None) -> str:
+        """The model's answer to one system and one user message, at temperature 0."""
+        body: dict[str, object] = {
+            "model": self.config.model,
+            "temperature": 0,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }
+        if max_tokens:
+            body["max_tokens"] = max_tokens
+        headers = {"Authorization": f"Bearer {self.config.api_key}"} if self.config.api_key else {}
+        where = self.config.url
         try:
-            with urllib.request.urlopen(request, timeout=self.config.timeout) as response:
-                payload = json.loads(response.read().decode("utf-8"))
-        except TimeoutError:
-            raise LLMError(f"{self.config.url}: no answer within {self.config.timeout:g} s") from None
-        except urllib.error.HTTPError as exc:
-            raise LLMError(f"{self.config.url}: HTTP {exc.code}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            raise LLMError(f"{self.config.url}: unreachable ({getattr(exc, 'reason', exc)})") from None
+            response = httpx.post(f"{where}/chat/completions", json=body, headers=headers, timeout=self.config.timeout)
+        except httpx.TimeoutException:
+            raise LLMError(f"{where}: no answer within {self.config.timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            raise LLMError(f"{where}: unreachable ({type(exc).__name__})") from None
+        if response.status_code >= 400:
+            raise LLMError(f"{where}: HTTP {response.status_code}")
+        try:
+            payload = response.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise LLMError(f"{self.config.url}: the answer is not JSON") from None
+            raise LLMError(f"{where}: the answer is not JSON") from None
         try:
             return str(payload["choices"][0]["message"]["content"])
         except (KeyError, IndexError, TypeError):
-            raise LLMError(f"{self.config.url}: the answer has no choices[0].message.content") from None
+            raise LLMError(f"{where}: the answer has no choices[0].message.content") from None
 
 
 def parse_json_answer(text: str) -> dict[str, object]:
@@ -114,7 +114,7 @@ class LLMSummarizer:
         try:
             answer = parse_json_answer(
                 self.client.complete(
-                    TLDR_PROMPT, f"Paper id: {paper.id}\nTitle: {paper.title}\nAbstract: {paper.abstract}"
+                    TLDR_PROMPT, f"Paper id: {paper.id}\nTitle: {paper.title}\nAbstract: {paper.abstract}", 120
                 )
             )
             if answer.get("id") != paper.id:

@@ -29,6 +29,7 @@ from confnav.store import describe
 from confnav.topics.facts import TopicsNotReady
 from confnav.web.answers import EVERY_REQUEST, openapi_of
 from confnav.web.api import router as api_router
+from confnav.web.ask import router as ask_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.history import router as history_router
 from confnav.web.pages import page
@@ -142,7 +143,7 @@ def create_app(
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
-    for router in (api_router, personal_router, page_router, feed_router, plan_router, history_router):
+    for router in (api_router, personal_router, page_router, feed_router, plan_router, history_router, ask_router):
         app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

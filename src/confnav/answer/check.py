@@ -1,0 +1,68 @@
+"""Checking an answer against the store: every citation resolves to a paper of the store that was retrieved for
+the question, every number is one the store gives (a count recomputed now, or a number of a cited paper's own
+text, or a named venue's year). Written sentences pass `sentence_failures` one by one before they are shown."""
+
+from __future__ import annotations
+
+import re
+
+from confnav.answer.model import Answer, Count, Retrieved, Sentence
+from confnav.answer.retrieve import count_papers, known_venues
+from confnav.reports.verify import citation_failures
+from confnav.search.engine import Searcher
+from confnav.summarize.llm import numbers
+
+MARKUP = re.compile(r"[<>{}\\$`]|https?://|\]\(")  # tags, LaTeX, code and links: not prose an answer shows
+MAX_WORDS = 60
+
+
+def paper_numbers(item: Retrieved) -> set[str]:
+    """The numbers a sentence citing this paper may state: those of its title, abstract and statement."""
+    p = item.paper
+    return numbers(" ".join([p.title, p.abstract or "", item.statement or ""]))
+
+
+def allowed_numbers(answer: Answer, cites: list[str], venue_names: list[str]) -> set[str]:
+    """Numbers a sentence citing `cites` may state: its papers', the answer's counts and the venues' names'."""
+    by_id = {r.paper.id: r for r in answer.papers}
+    found = {str(c.value) for c in answer.counts} | numbers(" ".join(venue_names))
+    for paper_id in cites:
+        if paper_id in by_id:
+            found |= paper_numbers(by_id[paper_id])
+    return found
+
+
+def sentence_failures(sentence: Sentence, answer: Answer, venue_names: list[str]) -> list[str]:
+    """Why a sentence may not be shown: it cites nothing, cites a paper not retrieved, states a number the store
+    does not give, or (the model's) holds markup or is too long; empty when it passes."""
+    retrieved = {r.paper.id for r in answer.papers}
+    failures = []
+    if not sentence.cites and sentence.source != "count":
+        failures.append("cites no paper")
+    if outside := [c for c in sentence.cites if c not in retrieved]:
+        failures.append(f"cites papers not retrieved for this question: {', '.join(outside)}")
+    if invented := numbers(sentence.text) - allowed_numbers(answer, sentence.cites, venue_names):
+        failures.append(f"states numbers the store does not give: {', '.join(sorted(invented))}")
+    written = sentence.source == "llm"  # the store's own text (a title with LaTeX) is shown as it is, escaped
+    if written and (MARKUP.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS):
+        failures.append("holds markup or is too long")
+    return failures
+
+
+def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
+    """Every failure of an answer checked against the store now: citations (in the store, of the answer's venues,
+    retrieved), numbers (counts recomputed, the rest from cited papers) and each sentence's form."""
+    store = searcher.store
+    venues = answer.venues or [v.id for v in known_venues(store)]
+    names = [v.name for v in known_venues(store) if v.id in venues]
+    failures = citation_failures(store, {c for s in answer.sentences for c in s.cites}, venues)
+    for count in answer.counts:
+        if (now := _recount(searcher, count)) != count.value:
+            failures.append(f"count of {count.phrase or 'all papers'} in {count.venue}: {count.value}, store: {now}")
+    for sentence in answer.sentences:
+        failures += [f"{sentence.text!r}: {f}" for f in sentence_failures(sentence, answer, names)]
+    return failures
+
+
+def _recount(searcher: Searcher, count: Count) -> int:
+    return count_papers(searcher, count.venue, count.phrase, count.decision)

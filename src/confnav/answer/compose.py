@@ -1,0 +1,215 @@
+"""`ask`: a question answered from the store. The papers that bear on it (hybrid search, kept when relevant, see
+retrieve.py), grouped by what they do (their theme or sub-theme when the venue has themes, else a keyword they
+share), each with its one-line statement from its own text; the counts a counting question asks for; "the store
+does not say" when the question is about a venue the store lacks or nothing relevant is found. With an LLM
+(written.py) the paragraphs are the model's prose, checked sentence by sentence."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Protocol, cast
+
+import numpy as np
+
+from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
+from confnav.answer.question import Question, read_question
+from confnav.answer.retrieve import POOL, RELEVANT, count_with, coverage, known_venues, per_state, term_weights
+from confnav.answer.written import write_answer
+from confnav.errors import ConfnavError
+from confnav.model import fold
+from confnav.personal.recommend import profile_taste
+from confnav.search.engine import Searcher
+from confnav.search.text import terms
+from confnav.store import PaperFilter
+from confnav.store.protocols import AnalysisStore, NewsStore, ProfileStore
+from confnav.summarize.llm import ChatClient
+from confnav.summarize.stored import venue_summarizer
+from confnav.summarize.tldr import ExtractiveSummarizer
+
+SHOWN = 12  # papers an answer cites at most
+GROUPS = 4  # groups by a shared keyword at most; the rest are "other papers"
+DECISION_WORDS = {"accepted": "were accepted", "not-accepted": "were not accepted", "withdrawn": "were withdrawn"}
+
+
+class AskStore(AnalysisStore, NewsStore, ProfileStore, Protocol):
+    """A store with papers, vectors, themes and profiles."""
+
+
+def ask(
+    searcher: Searcher,
+    question: str,
+    venue: str | None = None,
+    profile: str | None = None,
+    client: ChatClient | None = None,
+) -> Answer:
+    """The answer to `question` over `venue` (None: the venues it names, else the whole store), its papers ordered
+    for `profile` when given: extractive, or with `client` the LLM's prose checked sentence by sentence."""
+    if not question.strip():
+        raise ConfnavError('ask needs a question, e.g. confnav ask "which papers make attention linear?"')
+    store = cast(AskStore, searcher.store)
+    known = known_venues(store)
+    if venue:
+        venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
+    read = read_question(question, known)
+    venues = [venue] if venue else read.venues
+    answer = Answer(read.text, venues)
+    if read.unknown_venues:
+        lacking = f"it holds no papers of {', '.join(read.unknown_venues)}"
+        if venues:  # answered from the venues it holds, saying which it lacks
+            answer.notices.append(f"{DOES_NOT_SAY.lower()} about all the venues asked: {lacking}")
+        else:
+            answer.unanswered = f"{DOES_NOT_SAY}: {lacking} (its venues: {', '.join(v.name for v in known)})."
+            return answer
+    if read.topic_terms:
+        answer.papers = _retrieve(searcher, read, venues, profile)
+    if read.counting:
+        answer.counts = _counts(searcher, read, venues or [v.id for v in known])
+        answer.parts.append(Part(None, _count_sentences(store, answer, read)))
+    if not answer.papers and not answer.counts:
+        scope = " or ".join(store.get_venue(v).name for v in venues) if venues else "the store"
+        what = f"about “{read.topic}”" if read.topic else "that answers this"
+        answer.unanswered = f"{DOES_NOT_SAY}: no paper of {scope} is {what}."
+        return answer
+    answer.parts += _groups(store, answer, read)
+    return write_answer(searcher, answer, client) if client else answer
+
+
+def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: str | None) -> list[Retrieved]:
+    """The relevant hits of the hybrid search for the topic, best first (for a profile: blended with closeness)."""
+    weights = term_weights(searcher, read.topic_terms)
+    where = PaperFilter(venue=venues[0] if len(venues) == 1 else None, decision=read.decision)
+    results = searcher.search(read.topic, where=where, limit=POOL)
+    kept: list[Retrieved] = []
+    for hit in results.hits:
+        paper = hit.paper
+        if venues and paper.venue not in venues:
+            continue
+        share = coverage(weights, paper.title, paper.abstract or "", paper.keywords)
+        if share < RELEVANT or hit.score <= 0:
+            continue
+        tldr = _summarizer(searcher, paper.venue).tldr(paper)
+        kept.append(Retrieved(paper, hit.score, share, tldr.tldr, tldr.source, ""))
+        if len(kept) >= SHOWN:
+            break
+    if profile and kept:
+        _for_profile(cast(AskStore, searcher.store), kept, profile, venues)
+    return kept
+
+
+def _summarizer(searcher: Searcher, venue: str) -> ExtractiveSummarizer:
+    """The venue's summarizer with its kept TL;DRs, read once per store state."""
+    return per_state(searcher.store, f"tldrs {venue}", lambda: venue_summarizer(searcher.store, venue))
+
+
+def _for_profile(store: AskStore, kept: list[Retrieved], profile: str, venues: list[str]) -> None:
+    """Order the papers by search score blended with closeness to the profile, and say which of its papers each
+    is closest to (as the personal must-read does)."""
+    taste = profile_taste(store, profile, venues[0] if len(venues) == 1 else None, include_rejected=True)
+    index = {p.id: i for i, p in enumerate(taste.papers)}
+    above = np.maximum(0.0, taste.scores - float(np.mean(taste.scores))) if len(taste.scores) else taste.scores
+    top_taste, top_score = float(above.max()) if len(above) else 0.0, max(r.score for r in kept) or 1.0
+    blended = {}
+    for item in kept:
+        i = index.get(item.paper.id)
+        share = float(above[i]) / top_taste if i is not None and top_taste else 0.0
+        blended[item.paper.id] = 0.5 * item.score / top_score + 0.5 * share
+        item.close_to = taste.reason(i) if i is not None and share > 0 else None
+    kept.sort(key=lambda r: -blended[r.paper.id])
+
+
+def _counts(searcher: Searcher, read: Question, venues: list[str]) -> list[Count]:
+    """For each venue: the papers containing the topic (all papers when there is none), and those of the decision
+    asked about."""
+    counts = []
+    phrase = read.topic or None
+    decisions = [None, read.decision] if read.decision else [None]
+    for venue in venues:
+        values = count_with(searcher, venue, phrase, decisions)
+        counts += [Count(venue, phrase, d, n) for d, n in zip(decisions, values, strict=True)]
+    return counts
+
+
+def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Sentence]:
+    """One sentence per venue counted, citing up to three of the answer's papers that the count includes."""
+    sentences = []
+    by_venue: dict[str, list[Count]] = defaultdict(list)
+    for count in answer.counts:
+        by_venue[count.venue].append(count)
+    for venue, (whole, *decided) in by_venue.items():
+        name = store.get_venue(venue).name
+        examples = [r.paper.id for r in answer.papers if r.paper.venue == venue][:3]
+        if whole.phrase:
+            where = "in their title, abstract or keywords"
+            text = f"{whole.value:,} papers of {name} in the store contain “{whole.phrase}” {where}"
+        else:
+            text = f"The store holds {whole.value:,} papers of {name}"
+        if decided:
+            wording = DECISION_WORDS.get(decided[0].decision or "", f"have the decision {decided[0].decision}")
+            text += f"; {decided[0].value:,} of them {wording}"
+        sentences.append(Sentence(f"{text}.", examples if whole.phrase else [], "count"))
+    return sentences
+
+
+def _groups(store: AskStore, answer: Answer, read: Question) -> list[Part]:
+    """The papers in paragraphs by their theme or sub-theme, else by a keyword they share; broad questions open
+    with the themes most of the papers fall in."""
+    themed = _theme_groups(store, answer.papers)
+    labels = themed if themed is not None else _keyword_groups(answer.papers, set(read.topic_terms))
+    order: dict[str, list[Retrieved]] = {}
+    for item in answer.papers:
+        item.group = labels.get(item.paper.id, "Other papers")
+        order.setdefault(item.group, []).append(item)
+    parts = []
+    if read.broad and len(order) > 1 and themed is not None:
+        named = [g for g in order if g != "Other papers"][:3]
+        cites = [order[g][0].paper.id for g in named]
+        listed = ", ".join(f"“{g}”" for g in named[:-1]) + f" and “{named[-1]}”" if len(named) > 1 else f"“{named[0]}”"
+        parts.append(Part(None, [Sentence(f"These papers fall mostly under {listed}.", cites, "paper")]))
+    for group, items in order.items():
+        sentences = [item.sentence() for item in items]
+        parts.append(Part(group, sentences))
+    return parts
+
+
+def _theme_groups(store: AskStore, papers: list[Retrieved]) -> dict[str, str] | None:
+    """Each paper's theme label (its sub-theme's when all share one theme), or None when no venue has themes."""
+    by_venue: dict[str, list[str]] = defaultdict(list)
+    for item in papers:
+        by_venue[item.paper.venue].append(item.paper.id)
+    assigned: dict[str, tuple[str, ...]] = {}
+    names: dict[str, str] = {}
+    for venue, ids in by_venue.items():
+        themes = store.themes(venue)
+        if not themes:
+            continue
+        label = {t.id: t.label for t in themes}
+        prefix = f"{store.get_venue(venue).name}: " if len(by_venue) > 1 else ""
+        for paper_id, ids_of in store.themes_of(venue, ids).items():
+            assigned[paper_id] = ids_of
+            names.update({i: prefix + _capital(label.get(i, i)) for i in ids_of})
+    if not assigned:
+        return None
+    level = 1 if len({ids[0] for ids in assigned.values()}) > 1 else -1
+    return {pid: names[ids[level] if level < len(ids) else ids[0]] for pid, ids in assigned.items()}
+
+
+def _capital(label: str) -> str:
+    return label[:1].upper() + label[1:]
+
+
+def _keyword_groups(papers: list[Retrieved], topic: set[str]) -> dict[str, str]:
+    """Papers grouped greedily by the keyword most of the ungrouped ones share (two at least), keywords that only
+    restate the question left out."""
+    keywords = {
+        item.paper.id: {fold(k) for k in item.paper.keywords if k.strip() and not set(terms(k)) <= topic}
+        for item in papers
+    }
+    groups: dict[str, str] = {}
+    for _ in range(GROUPS):
+        tally = Counter(k for pid, ks in keywords.items() if pid not in groups for k in ks)
+        if not tally or (best := min(tally.items(), key=lambda kv: (-kv[1], kv[0])))[1] < 2:
+            break
+        for pid, ks in keywords.items():
+            if pid not in groups and best[0] in ks:
+                groups[pid] = f"Papers on {best[0]}"
+    return groups

@@ -1,0 +1,121 @@
+"""What `ask` answers: paragraphs of sentences, each citing the retrieved papers it rests on, and the numbers it
+shows, each counted from the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from confnav.model import Paper
+
+DOES_NOT_SAY = "The store does not say"
+
+
+@dataclass
+class Sentence:
+    """One sentence and the papers it cites; `source` says where its words come from: `paper` (the paper's own
+    text), `count` (numbers counted from the store), `llm` (the model's, checked)."""
+
+    text: str
+    cites: list[str]
+    source: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"text": self.text, "cites": self.cites, "source": self.source}
+
+
+@dataclass
+class Part:
+    """A paragraph: an optional heading (a theme or a shared phrase) and its sentences."""
+
+    heading: str | None
+    sentences: list[Sentence]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"heading": self.heading, "sentences": [s.to_dict() for s in self.sentences]}
+
+
+@dataclass
+class Retrieved:
+    """A paper retrieved for the question and relevant enough to cite: its search score, the share of the
+    question's weight its text covers, its one-line statement (author TL;DR or an abstract sentence), its group,
+    and for a profile the paper of the profile it is closest to."""
+
+    paper: Paper
+    score: float
+    relevance: float
+    statement: str | None
+    statement_source: str
+    group: str
+    close_to: str | None = None
+
+    def sentence(self) -> Sentence:
+        """The paper's extractive sentence: its title and its own statement, citing it."""
+        title = self.paper.title.rstrip(". ")
+        return Sentence(f"{title}: {self.statement}" if self.statement else f"{title}.", [self.paper.id], "paper")
+
+    def to_dict(self) -> dict[str, object]:
+        p = self.paper
+        return {
+            "id": p.id,
+            "venue": p.venue,
+            "title": p.title,
+            "decision": p.decision.name,
+            "score": round(self.score, 6),
+            "relevance": round(self.relevance, 4),
+            "statement": self.statement,
+            "statement_source": self.statement_source,
+            "group": self.group,
+            "close_to": self.close_to,
+        }
+
+
+@dataclass
+class Count:
+    """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers)."""
+
+    venue: str
+    phrase: str | None
+    decision: str | None
+    value: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"venue": self.venue, "phrase": self.phrase, "decision": self.decision, "value": self.value}
+
+
+@dataclass
+class Answer:
+    """The answer to a question: its paragraphs, the papers they may cite, the counts they show; `unanswered`
+    holds why the store does not say (then there are no paragraphs). With an LLM, how many of its sentences
+    were generated, dropped and replaced by their extractive form."""
+
+    question: str
+    venues: list[str]
+    parts: list[Part] = field(default_factory=list)
+    papers: list[Retrieved] = field(default_factory=list)
+    counts: list[Count] = field(default_factory=list)
+    unanswered: str | None = None
+    mode: str = "extractive"
+    generated: int = 0
+    dropped: int = 0
+    replaced: int = 0
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def sentences(self) -> list[Sentence]:
+        return [s for part in self.parts for s in part.sentences]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "question": self.question,
+            "venues": self.venues,
+            "answered": self.unanswered is None,
+            "unanswered": self.unanswered,
+            "mode": self.mode,
+            "parts": [p.to_dict() for p in self.parts],
+            "papers": [r.to_dict() for r in self.papers],
+            "counts": [c.to_dict() for c in self.counts],
+            "generated": self.generated,
+            "dropped": self.dropped,
+            "replaced": self.replaced,
+            "notices": self.notices,
+        }

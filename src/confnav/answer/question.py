@@ -1,0 +1,107 @@
+"""Reading a question: the venues it names (known to the store or not), whether it asks for a count and of
+which decision, the topic left once those words are taken out, and whether it is broad."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from confnav.model import Venue
+from confnav.search.text import terms
+
+# A conference and a year: "ICLR 2021", "NeurIPS'19", "cvpr-2023". Only words with two capitals or more count as a
+# conference when the store does not know it ("in 2021" is no venue).
+_MENTION = re.compile(r"\b([A-Za-z][A-Za-z&]{1,20})[\s\-']{0,2}((?:19|20)\d{2}|'?\d{2})\b")
+_COUNT_CUE = re.compile(r"\b(how many|number of|count of|how much)\b", re.I)
+# Decision words as the store's filter reads them (PaperFilter.decision): an outcome or a kind of decision.
+DECISION_WORDS = {
+    "accepted": "accepted",
+    "rejected": "not-accepted",
+    "withdrawn": "withdrawn",
+    "oral": "oral",
+    "orals": "oral",
+    "spotlight": "spotlight",
+    "spotlights": "spotlight",
+    "poster": "poster",
+    "posters": "poster",
+    "pending": "pending",
+}
+# Words of the question itself rather than of its topic, left out of the topic and of relevance.
+QUESTION_WORDS = frozenset(
+    """
+    how many much number count which what who whom whose why where when papers paper submissions submission work
+    works articles article there exist exists did does do conference venue year accepted rejected withdrawn oral
+    orals spotlight spotlights poster posters pending list give tell find show me please study studies studied
+    address addresses tackle tackles differ different difference differences compare contribute contributions
+    main key recent best latest known researchers people use uses using used apply applies applying propose
+    proposes proposing mention mentions mentioning theme themes topic topics trend trends overview landscape area
+    areas direction directions field fields
+    """.split()  # noqa: SIM905
+)
+_EDGE_WORDS = frozenset(
+    "on about in at for of with to the a an that are were is and or from by as".split()  # noqa: SIM905
+)
+BROAD_CUES = re.compile(r"\b(themes?|topics?|trends?|overview|landscape|areas?|directions?)\b", re.I)
+BROAD_TERMS = 1  # a question with at most this many topic terms is broad: its themes answer it too
+
+
+@dataclass
+class Question:
+    """A question read: its text, venues it names that the store holds and that it does not, the decision it asks
+    about, whether it asks for a count, its topic words and their index terms."""
+
+    text: str
+    venues: list[str] = field(default_factory=list)
+    unknown_venues: list[str] = field(default_factory=list)
+    decision: str | None = None
+    counting: bool = False
+    topic: str = ""
+    topic_terms: list[str] = field(default_factory=list)
+
+    @property
+    def broad(self) -> bool:
+        return bool(BROAD_CUES.search(self.text)) or len(set(self.topic_terms)) <= BROAD_TERMS
+
+
+def _mentioned(word: str, year: str, known: Sequence[Venue]) -> tuple[str | None, bool]:
+    """The store's venue a mention names, or None; and whether the mention looks like a venue at all."""
+    digits = year.lstrip("'")
+    full = int(digits) if len(digits) == 4 else 2000 + int(digits)
+    try:
+        venue = Venue.parse(f"{word} {full}")
+    except ValueError:
+        return None, False
+    for candidate in known:
+        if candidate.id == venue.id or (candidate.year == full and candidate.conference == venue.conference):
+            return candidate.id, True
+    series = {v.conference for v in known}
+    return None, venue.conference in series or sum(c.isupper() for c in word) >= 2
+
+
+def read_question(text: str, known: Sequence[Venue]) -> Question:
+    """The question's parts; `known` are the store's venues."""
+    question = Question(" ".join(text.split()))
+    rest = question.text
+    for match in list(_MENTION.finditer(rest)):
+        venue, looks = _mentioned(match.group(1), match.group(2), known)
+        if venue:
+            question.venues.append(venue)
+        elif looks:
+            question.unknown_venues.append(match.group(0).strip())
+        if venue or looks:
+            rest = rest.replace(match.group(0), " ")
+    question.venues = list(dict.fromkeys(question.venues))
+    question.counting = bool(_COUNT_CUE.search(rest))
+    words = re.findall(r"[\w\-]+|[^\w\s]", rest)
+    for word in words:
+        if word.lower() in DECISION_WORDS and question.decision is None:
+            question.decision = DECISION_WORDS[word.lower()]
+    kept = [w for w in words if w.lower() not in QUESTION_WORDS and re.match(r"[\w\-]", w)]
+    while kept and kept[0].lower() in _EDGE_WORDS:
+        kept.pop(0)
+    while kept and kept[-1].lower() in _EDGE_WORDS:
+        kept.pop()
+    question.topic = " ".join(kept)
+    question.topic_terms = terms(question.topic)
+    return question
