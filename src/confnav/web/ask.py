@@ -5,16 +5,67 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from pydantic import Field
 
 from confnav.answer import Answer, ask
 from confnav.answer.written import client_for
 from confnav.errors import ConfnavError, NotFoundError
+from confnav.web.answers import answers, page_answers
 from confnav.web.api import JSONBytes, _json
+from confnav.web.bodies import Body
 from confnav.web.pages import page
 from confnav.web.state import AppState, state_of
 
 router = APIRouter()
 MAX_QUESTION = 1000
+
+
+class AnswerSentence(Body):
+    text: str
+    cites: list[str] = Field(description="ids of the papers the sentence rests on")
+    source: str = Field(description="where the sentence comes from: a paper's own text, a count, or the LLM")
+
+
+class AnswerPart(Body):
+    heading: str | None = Field(description="the group: a theme or a phrase its papers share")
+    sentences: list[AnswerSentence]
+
+
+class AnswerPaper(Body):
+    id: str
+    venue: str
+    title: str
+    decision: str
+    score: float = Field(description="the hybrid search's score")
+    relevance: float = Field(description="the share of the question's weight the paper's own text covers")
+    statement: str | None = Field(description="its one-line statement: the authors' TL;DR or an abstract sentence")
+    statement_source: str
+    group: str
+    close_to: str | None = Field(description="with a profile: the profile's paper it is closest to")
+
+
+class AnswerCount(Body):
+    venue: str
+    phrase: str | None = Field(description="the phrase counted (None: every paper of the venue)")
+    decision: str | None
+    value: int
+
+
+class AskAnswer(Body):
+    """A question's answer: paragraphs citing papers by id, the papers, the counts; or why the store does not say."""
+
+    question: str
+    venues: list[str]
+    answered: bool
+    unanswered: str | None = Field(description="why the store does not say, when it does not")
+    mode: str = Field(description="extractive, or written by the configured LLM and checked")
+    parts: list[AnswerPart]
+    papers: list[AnswerPaper]
+    counts: list[AnswerCount]
+    generated: int = Field(description="sentences the LLM wrote")
+    dropped: int = Field(description="of them, dropped by the checks")
+    replaced: int = Field(description="of them, replaced by a cited paper's own statement")
+    notices: list[str]
 
 
 def answer_of(state: AppState, question: str, venue: str | None) -> Answer:
@@ -23,7 +74,7 @@ def answer_of(state: AppState, question: str, venue: str | None) -> Answer:
     return state.cached(("ask", question, venue), lambda: ask(state.searcher, question, venue, None, client), True)
 
 
-@router.get("/api/ask", response_class=JSONBytes)
+@router.get("/api/ask", response_class=JSONBytes, **answers(AskAnswer, 404, 422))
 async def ask_api(request: Request, q: str = Query("", max_length=MAX_QUESTION), venue: str | None = None) -> JSONBytes:
     """The answer to the question `q`: paragraphs of sentences with the ids they cite, the papers they may cite,
     counts; `answered` false with the reason when the store does not say. 400 for an empty question, 404 for an
@@ -36,13 +87,13 @@ async def ask_api(request: Request, q: str = Query("", max_length=MAX_QUESTION),
     return JSONBytes(await state.answer(("ask-json", q, venue or None), answer, searched=True))
 
 
-@router.get("/ask", response_class=HTMLResponse)
+@router.get("/ask", **page_answers(pages=(400, 404)))
 def ask_page(request: Request, q: str = Query("", max_length=MAX_QUESTION), venue: str = "") -> HTMLResponse:
     """The question form and, when asked, the answer; 400 for a blank question."""
     return _page(request, q, venue)
 
 
-@router.get("/venues/{venue}/ask", response_class=HTMLResponse)
+@router.get("/venues/{venue}/ask", **page_answers(pages=(400, 404)))
 def venue_ask_page(request: Request, venue: str, q: str = Query("", max_length=MAX_QUESTION)) -> HTMLResponse:
     """The ask page for one venue (unknown venue: 404)."""
     state_of(request).store.get_venue(venue)
