@@ -36,6 +36,7 @@ STORE_FIXTURES = {
     "store",
     "iclr2021_db",
     "iclr2021_copy",
+    "iclr2020_db",
     "indexed_db",
     "topics_db",
     "web_db",
@@ -119,6 +120,30 @@ def iclr2021_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
             ingest(real, ICLR2021)
 
     return session_store("iclr2021", tmp_path_factory.mktemp("real"), build)
+
+
+@pytest.fixture(scope="session")
+def iclr2020_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """A store holding ICLR 2020 alone (titles and reviews, no vectors), built once per session; copy it before
+    writing."""
+
+    def build(path: Path) -> None:
+        with open_store(path, create=True) as store:
+            ingest(store, [ICLR2020])
+
+    return session_store("iclr2020", tmp_path_factory.mktemp("iclr2020"), build)
+
+
+@pytest.fixture
+def iclr2020_copy(iclr2020_db: Location, tmp_path: Path) -> Location:
+    """A private copy of the session's ICLR 2020 store that a test may change."""
+    return clone(iclr2020_db, tmp_path)
+
+
+@pytest.fixture
+def fresh_location(tmp_path: Path) -> Location:
+    """Where a new store of the tested backend goes (a file, or a database URL other processes can open)."""
+    return new_location(tmp_path, "fresh")
 
 
 @pytest.fixture

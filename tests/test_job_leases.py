@@ -8,14 +8,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from confnav.ingest import ingest
 from confnav.store import jobs, open_store
-from tests.backends import Location, new_location
-from tests.conftest import ICLR2020
+from tests.backends import Location
 
 pytestmark = pytest.mark.failure_injection
 LEASE = 1.5  # seconds, for the test: a real server's lease is jobs.LEASE_SECONDS
@@ -31,28 +28,19 @@ time.sleep(600)
 """
 
 
-@pytest.fixture
-def fresh_location(tmp_path: Path) -> Location:
-    """A store of the tested backend holding ICLR 2020."""
-    location = new_location(tmp_path, "jobs")
-    with open_store(location, create=True) as store:
-        ingest(store, [ICLR2020])
-    return location
-
-
 def test_a_killed_job_is_stopped_once_its_lease_runs_out(
-    fresh_location: Location, monkeypatch: pytest.MonkeyPatch
+    iclr2020_copy: Location, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(jobs, "LEASE_SECONDS", LEASE)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     runner = subprocess.Popen(
-        [sys.executable, "-c", RUNNER, str(fresh_location), str(LEASE)], env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", RUNNER, str(iclr2020_copy), str(LEASE)], env=env, stdout=subprocess.PIPE, text=True
     )
     assert runner.stdout is not None
     job_id = runner.stdout.readline().strip()
     os.kill(runner.pid, signal.SIGKILL)
     runner.wait()
-    with open_store(fresh_location) as store:
+    with open_store(iclr2020_copy) as store:
         assert store.job(job_id)["state"] == "running"  # until its lease runs out
         time.sleep(LEASE + 0.5)
         stopped = store.job(job_id)
@@ -63,9 +51,9 @@ def test_a_killed_job_is_stopped_once_its_lease_runs_out(
         assert store.job(job_id)["state"] == "failed" and not store.renew_job(job_id)
 
 
-def test_a_job_that_renews_its_lease_keeps_running(fresh_location: Location, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_job_that_renews_its_lease_keeps_running(iclr2020_copy: Location, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jobs, "LEASE_SECONDS", LEASE)
-    with open_store(fresh_location) as store:
+    with open_store(iclr2020_copy) as store:
         job, _ = store.start_job("topics", "iclr2020")
         for _ in range(3):
             time.sleep(LEASE / 3)

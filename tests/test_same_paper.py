@@ -7,22 +7,14 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from confnav.ingest import ingest
 from confnav.store import open_store
-from tests.backends import Location, clone, new_location
+from tests.backends import Location, clone
 from tests.conftest import ICLR2021
 
 Write = Callable[[str, str], Path]
 REJECTED = "--GJkm7nt0"  # a rejected ICLR 2021 paper of the paperlists file
 TITLE = "Enhancing Visual Representations for Efficient Object Recognition during Online Distillation"
-
-
-@pytest.fixture
-def fresh_location(tmp_path: Path) -> Location:
-    """Where a new store of the tested backend goes."""
-    return new_location(tmp_path, "fresh")
 
 
 def _impostor(write: Write, name: str, **changes: str) -> Path:

@@ -12,20 +12,11 @@ from confnav.errors import StoreFullError
 from confnav.ingest import ingest
 from confnav.store import open_store
 from confnav.store.sql import SqlStore
-from tests.backends import Location, new_location
+from tests.backends import Location
 from tests.conftest import DATA, ICLR2020, snapshot
 
 pytestmark = pytest.mark.failure_injection
 ICLR2021_LIST = DATA / "iclr2021" / "paperlists-iclr2021.json"
-
-
-@pytest.fixture
-def fresh_location(tmp_path: Path) -> Location:
-    """A store of the tested backend holding ICLR 2020."""
-    location = new_location(tmp_path, "full")
-    with open_store(location, create=True) as store:
-        ingest(store, [ICLR2020])
-    return location
 
 
 @pytest.mark.sqlite_only
@@ -55,9 +46,9 @@ def _disk_full(store: SqlStore) -> BaseException:
     return error
 
 
-def test_either_backend_maps_a_full_disk_to_one_line(fresh_location: Location, monkeypatch: pytest.MonkeyPatch) -> None:
-    before = snapshot(fresh_location)
-    with open_store(fresh_location) as store:
+def test_either_backend_maps_a_full_disk_to_one_line(iclr2020_copy: Location, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = snapshot(iclr2020_copy)
+    with open_store(iclr2020_copy) as store:
         full = _disk_full(store)
         original = store.put_papers
 
@@ -68,7 +59,7 @@ def test_either_backend_maps_a_full_disk_to_one_line(fresh_location: Location, m
         monkeypatch.setattr(store, "put_papers", put_papers)
         with pytest.raises(StoreFullError, match="the disk holding the store is full"):
             ingest(store, [ICLR2021_LIST])
-    assert snapshot(fresh_location) == before
+    assert snapshot(iclr2020_copy) == before
 
 
 @pytest.mark.sqlite_only

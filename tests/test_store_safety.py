@@ -139,12 +139,6 @@ def test_an_interrupted_rebuild_is_finished_exactly(sparse_db: Location, tmp_pat
         assert build_index(store, SparseEmbedder()).embedded == 0
 
 
-@pytest.fixture
-def fresh_location(tmp_path: Path) -> Location:
-    """Where a new store of the tested backend goes (a file, or a database URL other processes can open)."""
-    return new_location(tmp_path, "fresh")
-
-
 @pytest.mark.slow
 def test_two_ingests_at_once_make_each_paper_once(fresh_location: Location, tmp_path: Path) -> None:
     """One file names the papers by id, the other by title only: whichever commits first, they merge."""

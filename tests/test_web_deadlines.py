@@ -16,29 +16,24 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from confnav.ingest import ingest
 from confnav.store import open_store
 from confnav.web import protocol
 from confnav.web.state import WRITE_WAIT
-from tests.backends import Location, new_location
-from tests.conftest import ICLR2020
+from tests.backends import Location, clone
 from tests.web_fixtures import running_server
 
 pytestmark = pytest.mark.failure_injection
 
 
 @pytest.fixture(scope="module")
-def fresh_location(tmp_path_factory: pytest.TempPathFactory) -> Location:
-    """A store of the tested backend holding ICLR 2020 (titles and reviews, no vectors: no model to load)."""
-    location = new_location(tmp_path_factory.mktemp("deadlines"), "deadlines")
-    with open_store(location, create=True) as store:
-        ingest(store, [ICLR2020])
-    return location
+def served_2020(iclr2020_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2020 (titles and reviews, no vectors: no model to load), a copy for this module's servers."""
+    return clone(iclr2020_db, tmp_path_factory.mktemp("deadlines"), "deadlines")
 
 
 @pytest.fixture(scope="module")
-def base_url(fresh_location: Location) -> Iterator[str]:
-    with running_server(fresh_location) as url:
+def base_url(served_2020: Location) -> Iterator[str]:
+    with running_server(served_2020) as url:
         yield url
 
 
@@ -55,11 +50,11 @@ def _create_list(base: str, name: str) -> tuple[int, float, str | None]:
         return exc.code, time.monotonic() - start, exc.headers.get("Retry-After")
 
 
-def test_queued_writes_answer_503_by_the_documented_deadline(fresh_location: Location, base_url: str) -> None:
+def test_queued_writes_answer_503_by_the_documented_deadline(served_2020: Location, base_url: str) -> None:
     held, release = threading.Event(), threading.Event()
 
     def ingest_holding_the_store() -> None:  # another process's long write, as an ingest holds it
-        with open_store(fresh_location) as store, store.transaction():
+        with open_store(served_2020) as store, store.transaction():
             held.set()
             release.wait(60)
 
@@ -99,8 +94,8 @@ def _raw(base: str, request: bytes, timeout: float = 20) -> bytes:
         b"GET http://127.0.0.1/api/lists HTTP/1.1\r\nHost: 127.0.0.1\r\n",
     ],
 )
-def test_one_host_in_one_header_and_a_path_or_421(fresh_location: Location, parser: str, head: bytes) -> None:
-    with running_server(fresh_location, parser=parser) as base:
+def test_one_host_in_one_header_and_a_path_or_421(served_2020: Location, parser: str, head: bytes) -> None:
+    with running_server(served_2020, parser=parser) as base:
         answer = _raw(base, head + b"Connection: close\r\n\r\n")
         refused = (b"HTTP/1.1 421", b"HTTP/1.1 400") if parser == "h11" else b"HTTP/1.1 421"  # h11: 400 itself
         assert answer.startswith(refused), answer[:200]
