@@ -77,6 +77,30 @@ def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) 
     return path
 
 
+@contextmanager
+def themed_iclr(db: Path | None) -> Iterator[Any]:
+    """The ICLR 2021 (and 2020) store of `prepare_store`, in a temporary folder, with ICLR 2021's themes built,
+    opened: what the report benchmarks read."""
+    import tempfile
+
+    from confnav.store import SqliteStore
+    from confnav.topics import ensure_topics
+
+    with tempfile.TemporaryDirectory() as name, SqliteStore(prepare_store(Path(name), db)) as store:
+        ensure_topics(store, "iclr2021")
+        yield store
+
+
+def timed_runs(make: Any, runs: int = 3) -> list[float]:
+    """Seconds of each of `runs` calls of `make`."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        make()
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def postgres_database(folder: Path, name: str, url: str | None = None, keep: bool = False) -> str:
     """A new, empty database (or, with `keep`, the one of that name if it exists): on the server at `url` when
     given, else on a local pgserver in `folder`."""

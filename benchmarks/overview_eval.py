@@ -12,18 +12,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import machine, prepare_store
+from _util import machine, themed_iclr
 from confnav.reports.faults import dangling_sentences, hover_repeats, repeated_facts, word_count
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.verify import verify_text
-from confnav.store import SqliteStore
-from confnav.topics import ensure_topics
 
 WORDS = (150, 250)
 
@@ -33,18 +30,15 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="An indexed store with ICLR 2021 (and 2020) to start from.")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    with tempfile.TemporaryDirectory() as name:
-        path = prepare_store(Path(name), args.db)
-        with SqliteStore(path) as store:
-            ensure_topics(store, "iclr2021")
-            times, built = [], []
-            for _ in range(3):
-                start = time.perf_counter()
-                report = build_overview(store, "iclr2021")
-                built.append(time.perf_counter() - start)
-                markdown, html = to_markdown(report), to_html(report)
-                assert verify_text(store, markdown).ok and verify_text(store, html).ok
-                times.append(time.perf_counter() - start)
+    with themed_iclr(args.db) as store:
+        times, built = [], []
+        for _ in range(3):
+            start = time.perf_counter()
+            report = build_overview(store, "iclr2021")
+            built.append(time.perf_counter() - start)
+            markdown, html = to_markdown(report), to_html(report)
+            assert verify_text(store, markdown).ok and verify_text(store, html).ok
+            times.append(time.perf_counter() - start)
     themes = [s for s in report.sections if s.anchor]
     words = [word_count(s.summary) for s in themes]
     prose = [report.intro, *(s.summary for s in report.sections)]

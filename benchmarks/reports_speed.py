@@ -13,28 +13,15 @@ import argparse
 import re
 import statistics
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import machine, peak_rss_mb, prepare_store
+from _util import machine, peak_rss_mb, themed_iclr, timed_runs
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report
 from confnav.reports.verify import verify_text
-from confnav.store import SqliteStore
-from confnav.topics import ensure_topics
-
-
-def timed_runs(make, runs: int = 3) -> list[float]:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        make()
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def main() -> None:
@@ -42,28 +29,25 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="An indexed store with ICLR 2021 (and 2020) to start from.")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    with tempfile.TemporaryDirectory() as name:
-        path = prepare_store(Path(name), args.db)
-        with SqliteStore(path) as store:
-            ensure_topics(store, "iclr2021")
+    with themed_iclr(args.db) as store:
 
-            def overview() -> None:
-                report = build_overview(store, "iclr2021")
-                for text in (to_markdown(report), to_html(report)):
-                    assert verify_text(store, text).ok
-
-            def stats() -> None:
-                text = to_html(build_stats_report(store, "iclr2021"))
+        def overview() -> None:
+            report = build_overview(store, "iclr2021")
+            for text in (to_markdown(report), to_html(report)):
                 assert verify_text(store, text).ok
 
-            for label, make, goal in (
-                ("overview (md + html, verified)", overview, 10),
-                ("statistics (html)", stats, 5),
-            ):
-                runs = timed_runs(make)
-                each = ", ".join(f"{t:.2f}" for t in runs)
-                print(f"  {label:32} median {statistics.median(runs):.2f} s (runs {each}); goal <= {goal} s")
-            prose(build_overview(store, "iclr2021"))
+        def stats() -> None:
+            text = to_html(build_stats_report(store, "iclr2021"))
+            assert verify_text(store, text).ok
+
+        for label, make, goal in (
+            ("overview (md + html, verified)", overview, 10),
+            ("statistics (html)", stats, 5),
+        ):
+            runs = timed_runs(make)
+            each = ", ".join(f"{t:.2f}" for t in runs)
+            print(f"  {label:32} median {statistics.median(runs):.2f} s (runs {each}); goal <= {goal} s")
+        prose(build_overview(store, "iclr2021"))
     print(f"  peak RSS {peak_rss_mb():.0f} MB")
 
 
