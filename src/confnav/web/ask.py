@@ -12,7 +12,7 @@ from confnav.answer.written import client_for
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.web.answers import answers, page_answers
 from confnav.web.api import JSONBytes, _json
-from confnav.web.bodies import Body
+from confnav.web.bodies import Body, ExpertPaper
 from confnav.web.pages import page
 from confnav.web.state import AppState, state_of
 
@@ -31,12 +31,9 @@ class AnswerPart(Body):
     sentences: list[AnswerSentence]
 
 
-class AnswerPaper(Body):
-    id: str
-    venue: str
-    title: str
-    decision: str
-    score: float = Field(description="the hybrid search's score")
+class AnswerPaper(ExpertPaper):
+    """A paper retrieved for the question (`score`: the hybrid search's)."""
+
     relevance: float = Field(description="the share of the question's weight the paper's own text covers")
     statement: str | None = Field(description="its one-line statement: the authors' TL;DR or an abstract sentence")
     statement_source: str
