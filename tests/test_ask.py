@@ -155,3 +155,22 @@ def test_ask_for_a_profile_orders_papers_by_closeness(ask_db: Location, tmp_path
     )
     unknown = runner.invoke(cli, ["ask", "--db", db, LINEAR, "--for", "nobody"])
     assert unknown.exit_code == 1 and "nobody" in unknown.stderr
+
+
+def test_a_venues_own_decision_names_are_read_from_the_question() -> None:
+    """A venue's own decision (ACL's Findings) is a decision of the question, not a word of its topic."""
+    from confnav.answer.question import read_question
+    from confnav.model import Venue
+
+    acl = Venue("acl2022", "ACL 2022", "acl", 2022)
+    read = read_question(
+        "How many Findings papers on dialogue state tracking at ACL 2022?", [acl], ["Main", "Findings"]
+    )
+    assert (read.venues, read.decision, read.counting, read.topic) == (
+        ["acl2022"],
+        "findings",
+        True,
+        "dialogue state tracking",
+    )
+    plain = read_question("How many papers on dialogue state tracking at ACL 2022?", [acl], ["Main", "Findings"])
+    assert plain.decision is None and plain.topic == "dialogue state tracking"

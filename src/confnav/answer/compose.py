@@ -13,7 +13,16 @@ import numpy as np
 
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.question import Question, read_question
-from confnav.answer.retrieve import POOL, RELEVANT, count_with, coverage, known_venues, per_state, term_weights
+from confnav.answer.retrieve import (
+    POOL,
+    RELEVANT,
+    count_with,
+    coverage,
+    decision_names,
+    known_venues,
+    per_state,
+    term_weights,
+)
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
 from confnav.model import fold
@@ -50,7 +59,7 @@ def ask(
     known = known_venues(store)
     if venue:
         venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
-    read = read_question(question, known)
+    read = read_question(question, known, decision_names(store))
     venues = [venue] if venue else read.venues
     answer = Answer(read.text, venues)
     if read.unknown_venues:

@@ -14,7 +14,8 @@ from confnav.search.text import terms
 # conference when the store does not know it ("in 2021" is no venue).
 _MENTION = re.compile(r"\b([A-Za-z][A-Za-z&]{1,20})[\s\-']{0,2}((?:19|20)\d{2}|'?\d{2})\b")
 _COUNT_CUE = re.compile(r"\b(how many|number of|count of|how much)\b", re.I)
-# Decision words as the store's filter reads them (PaperFilter.decision): an outcome or a kind of decision.
+# Decision words as the store's filter reads them (PaperFilter.decision): an outcome or a kind of decision; each
+# venue's own decision names (Findings, Workshop, …) are added from the store.
 DECISION_WORDS = {
     "accepted": "accepted",
     "rejected": "not-accepted",
@@ -79,8 +80,8 @@ def _mentioned(word: str, year: str, known: Sequence[Venue]) -> tuple[str | None
     return None, venue.conference in series or sum(c.isupper() for c in word) >= 2
 
 
-def read_question(text: str, known: Sequence[Venue]) -> Question:
-    """The question's parts; `known` are the store's venues."""
+def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = ()) -> Question:
+    """The question's parts; `known` are the store's venues, `decisions` the names of the decisions they gave."""
     question = Question(" ".join(text.split()))
     rest = question.text
     for match in list(_MENTION.finditer(rest)):
@@ -94,10 +95,13 @@ def read_question(text: str, known: Sequence[Venue]) -> Question:
     question.venues = list(dict.fromkeys(question.venues))
     question.counting = bool(_COUNT_CUE.search(rest))
     words = re.findall(r"[\w\-]+|[^\w\s]", rest)
+    named = {n.lower(): n.lower() for n in decisions if n.strip() and " " not in n.strip()}
+    vocabulary = {**named, **{f"{n}s": n for n in named}, **DECISION_WORDS}
+    said = None
     for word in words:
-        if word.lower() in DECISION_WORDS and question.decision is None:
-            question.decision = DECISION_WORDS[word.lower()]
-    kept = [w for w in words if w.lower() not in QUESTION_WORDS and re.match(r"[\w\-]", w)]
+        if word.lower() in vocabulary and question.decision is None:
+            said, question.decision = word.lower(), vocabulary[word.lower()]
+    kept = [w for w in words if w.lower() not in QUESTION_WORDS and w.lower() != said and re.match(r"[\w\-]", w)]
     while kept and kept[0].lower() in _EDGE_WORDS:
         kept.pop(0)
     while kept and kept[-1].lower() in _EDGE_WORDS:

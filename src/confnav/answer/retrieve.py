@@ -21,6 +21,7 @@ from confnav.search.engine import Searcher
 from confnav.search.query import parse_query
 from confnav.search.text import terms, words
 from confnav.store import PaperFilter
+from confnav.store.base import VenueSummary
 from confnav.store.protocols import PaperReader
 
 T = TypeVar("T")
@@ -40,9 +41,18 @@ def per_state(store: PaperReader, key: str, compute: Callable[[], T]) -> T:
     return cast(T, kept[1])
 
 
+def venue_summaries(store: PaperReader) -> list[VenueSummary]:
+    """The store's venues with their counts by decision (listing them counts their papers, so once per store state)."""
+    return per_state(store, "venues", store.venues)
+
+
 def known_venues(store: PaperReader) -> list[Venue]:
-    """The store's venues (listing them counts their papers, so once per store state)."""
-    return per_state(store, "venues", lambda: [s.venue for s in store.venues()])
+    return [s.venue for s in venue_summaries(store)]
+
+
+def decision_names(store: PaperReader) -> list[str]:
+    """The decisions the store's venues gave, by their own names (Oral, Findings, Workshop, …)."""
+    return list(dict.fromkeys(name for s in venue_summaries(store) for name in s.by_decision))
 
 
 def term_weights(searcher: Searcher, topic_terms: Sequence[str]) -> dict[str, float]:
