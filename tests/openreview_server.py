@@ -12,6 +12,11 @@ A person's papers: `/profiles?id=~X` answers `{"profiles": [...]}` (empty for an
 it: each edit with `tcdate`/`tmdate`, `signatures`, `invitations` and the `note` as that edit wrote it (the
 first edit the whole review, later ones only the fields they changed); 403 `ForbiddenError` on a venue whose
 edits are not public.
+Reviews carry their texts as the real forms do: API 2 (ICLR 2024's form) `summary`, `soundness`, `presentation`,
+`contribution`, `strengths`, `weaknesses`, `questions`, …, each `{"value": …}`, and a `Meta_Review` note
+(`metareview`, `recommendation`) once decided; API 1 (ICLR 2021's form) plain `title` and `review` strings, and a
+`Decision` with its `comment`. The first review of submission 1 says `HOSTILE` things (markup, a script, 120,000
+characters).
 """
 
 from __future__ import annotations
@@ -28,6 +33,32 @@ from urllib.parse import parse_qs, urlsplit
 from tests.local_http import bound, local_server
 
 LIMIT = 1000
+HOSTILE = (
+    "<script>alert('review')</script> <b onmouseover=\"alert(1)\">bold</b> </details></article>"
+    " &amp; {{ 7*7 }} {% raw %}\n\n" + "A very long paragraph of a review. " * 3400
+)
+# What reviewers say, by aspect: praise and criticism of each, worded differently by each reviewer.
+PRAISE = {
+    "writing": (
+        "The paper is clearly written and easy to follow.",
+        "The writing is clear and the paper is easy to follow.",
+        "Overall the paper is well written and clearly organised.",
+    ),
+    "experiments": (
+        "The experiments are thorough and convincing on several datasets.",
+        "The experimental evaluation on several datasets is convincing.",
+    ),
+}
+CRITICISM = {
+    "experiments": (
+        "The experiments are limited to small datasets and are not convincing.",
+        "The experimental evaluation is weak: only small datasets are used.",
+    ),
+    "related": (
+        "The related work section misses several recent papers on {topic}.",
+        "Several recent papers on {topic} are missing from the related work.",
+    ),
+}
 USER, PASSWORD, TOKEN = "reader@example.org", "correct horse", "token-abc123"
 
 
@@ -205,13 +236,27 @@ def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state
                 "invitations": [f"{venue}/Submission{number}/-/Official_Review"],
                 "signatures": [f"{venue}/Submission{number}/Reviewer_{i}"],
                 "content": {
+                    **{key: {"value": text} for key, text in review_form(record, number, i, 2).items()},
                     "rating": {"value": int(float(rating))} if i % 2 else {"value": f"{int(float(rating))}: fine"},
                     "confidence": {"value": int(float(confidences[i]))} if i < len(confidences) else {},
+                    "code_of_conduct": {"value": "Yes"},
                 },
             }
         )
     if state in ("accepted", "rejected"):
         decision = f"Accept ({record['status']})" if state == "accepted" else "Reject"
+        replies.append(
+            {
+                "id": f"{forum}-m",
+                "forum": forum,
+                "replyto": forum,
+                "tmdate": stamp,
+                "domain": venue,
+                "invitations": [f"{venue}/Submission{number}/-/Meta_Review"],
+                "signatures": [f"{venue}/Submission{number}/Area_Chair_{number % 7}"],
+                "content": {"metareview": {"value": meta_review(record)}, "recommendation": {"value": decision}},
+            }
+        )
         replies.append(
             {
                 "id": f"{forum}-d",
@@ -252,7 +297,9 @@ def api1_note(venue: str, number: int, record: dict[str, Any], stamp: int) -> di
             "replyto": forum,
             "tmdate": stamp,
             "invitation": f"{venue}/Paper{number}/-/Official_Review",
+            "signatures": [f"{venue}/Paper{number}/AnonReviewer{i + 1}"],
             "content": {
+                **review_form(record, number, i, 1),
                 "rating": f"{int(float(r))}: Good paper, accept",
                 "confidence": f"{c}: The reviewer is confident",
             },
@@ -274,7 +321,8 @@ def api1_note(venue: str, number: int, record: dict[str, Any], stamp: int) -> di
                 "forum": forum,
                 "tmdate": stamp,
                 "invitation": decided,
-                "content": {"decision": decision},
+                "signatures": [f"{venue}/Program_Chairs"],
+                "content": {"title": "Final Decision", "decision": decision, "comment": meta_review(record)},
             }
         )
     return {
@@ -295,6 +343,44 @@ def api1_note(venue: str, number: int, record: dict[str, Any], stamp: int) -> di
         },
         "details": {"directReplies": replies},
     }
+
+
+def topic(record: dict[str, Any]) -> str:
+    keywords = [k.strip() for k in record.get("keywords", "").split(";") if k.strip()]
+    return keywords[0].lower() if keywords else "this problem"
+
+
+def review_form(record: dict[str, Any], number: int, i: int, api: int) -> dict[str, str]:
+    """Review `i` of a submission: API 2's fields in the order of ICLR 2024's form, or API 1's title and review
+    (paragraphs joined by blank lines); even reviewers praise the experiments, odd ones criticise them."""
+    about = topic(record)
+    summary = f'The paper "{record["title"]}" studies {about}. The authors propose a method and evaluate it.'
+    strengths = [PRAISE["writing"][i % 3]] + ([PRAISE["experiments"][i // 2 % 2]] if i % 2 == 0 else [])
+    weaknesses = ([CRITICISM["experiments"][i // 2 % 2]] if i % 2 else []) + [
+        CRITICISM["related"][i % 2].format(topic=about)
+    ]
+    questions = HOSTILE if number == 1 and i == 0 else f"How does the method scale to larger {about} problems?"
+    if api == 1:
+        body = [f"Summary: {summary}", "Strengths:\n- " + "\n- ".join(strengths)]
+        body += ["Weaknesses:\n- " + "\n- ".join(weaknesses), f"Questions: {questions}"]
+        return {"title": f"Review of {about}", "review": "\n\n".join(body)}
+    return {
+        "summary": summary,
+        "soundness": f"{2 + i % 2} {'good' if i % 2 else 'fair'}",
+        "presentation": "3 good",
+        "contribution": "2 fair",
+        "strengths": " ".join(strengths),
+        "weaknesses": "\n".join(f"- {w}" for w in weaknesses),
+        "questions": questions,
+    }
+
+
+def meta_review(record: dict[str, Any]) -> str:
+    """The area chair's text: what the reviewers agreed on, in the chair's words."""
+    return (
+        f"This submission on {topic(record)} was reviewed by several reviewers. All reviewers agree that the paper"
+        " is clearly written and easy to follow. The reviewers disagree on whether the experiments are convincing."
+    )
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -57,6 +57,8 @@ MAX_ITEMS: dict[str, int] = {
     "ratings": 100,
     "confidences": 100,
 }
+MAX_REVIEW_FIELD_CHARS = 100_000  # one text field of a review (the longest real ones are ~10,000); cut beyond
+MAX_REVIEW_FIELDS = 50  # text fields kept per review (real forms have up to ~15)
 MAX_URL_CHARS = 2_000  # a longer link is dropped (cut short it would lead nowhere)
 
 # Scores: the rating scale is read from the data (model.RatingScale), so ingest can only hold ratings and

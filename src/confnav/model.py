@@ -198,6 +198,26 @@ class ReviewVersion:
         return dict(self.__dict__)
 
 
+REVIEW_KINDS = ("meta-review", "decision", "review")  # the order a paper page shows them in
+
+
+@dataclass(frozen=True)
+class ReviewText:
+    """What one review (or meta-review, or decision comment) says, as last fetched: its text fields in the source's
+    order as (name, text), since venues name them differently (summary, strengths, main_review, metareview, …)."""
+
+    venue: str
+    paper_id: str
+    review_id: str
+    reviewer: str
+    kind: str  # one of REVIEW_KINDS
+    modified: int  # the source's time of this text (ms since 1970)
+    fields: tuple[tuple[str, str], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "fields": [list(field) for field in self.fields]}
+
+
 @dataclass
 class Paper:
     """One paper of one venue, merged from every source that mentions it.

@@ -1,6 +1,6 @@
 """Review histories on a fetch: the earlier versions of each review read from its edits (API 2, first fetch),
 and every version the snapshot holds recorded in the store, so that the history outlives OpenReview keeping
-only the latest version of a review.
+only the latest version of a review; beside them, the last text of each review and meta-review fetched.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any, Protocol
 from confnav.fetch.http import FetchError
 from confnav.fetch.openreview import OpenReviewClient, VenueInfo
 from confnav.fetch.snapshot import PageLog
-from confnav.model import ReviewVersion
+from confnav.model import ReviewText, ReviewVersion
 from confnav.progress import Progress
-from confnav.sources.openreview_reviews import review_ids, review_versions
+from confnav.sources.openreview_reviews import review_ids, review_texts, review_versions
 from confnav.store.protocols import IngestStore, ReviewStore
 
 FROM_EDITS = "earlier versions read from the reviews' edits"
@@ -45,14 +45,18 @@ class HistoryStore(IngestStore, ReviewStore, Protocol):
 
 
 def record_history(store: HistoryStore, entries: dict[str, dict[str, Any]]) -> int:
-    """Keep every review version the snapshot's entries hold that the store has not yet; how many were new."""
+    """Keep every review version the snapshot's entries hold that the store has not yet, and each review's text
+    where it is new or newer; how many versions were new."""
     known = {summary.venue.id for summary in store.venues()}
     versions: list[ReviewVersion] = []
+    texts: list[ReviewText] = []
     for entry in entries.values():
         try:
-            found = review_versions(entry)
+            found, said = review_versions(entry), review_texts(entry)
         except (KeyError, TypeError, ValueError):  # a line the ingest reported as wrong
             continue
         versions += [v for v in found if v.venue in known]
+        texts += [t for t in said if t.venue in known]
     with store.transaction():
+        store.put_review_texts(texts)
         return store.add_review_versions(versions)

@@ -1,5 +1,6 @@
 """The versions of each review in an OpenReview snapshot line: the review as fetched, and (API 2) the versions
-its edits held before, read from `/notes/edits` answers kept in the line's `edits` (review id → edits).
+its edits held before, read from `/notes/edits` answers kept in the line's `edits` (review id → edits); and
+what each review, meta-review and decision comment says, as fetched.
 
 An edit carries the note as that edit wrote it (the official client's `Edit.note`); later edits may set only
 some fields, so versions are rebuilt by applying the edits in order. A score that is not a number is left out
@@ -11,17 +12,21 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from confnav.model import ReviewVersion
+from confnav.limits import MAX_REVIEW_FIELD_CHARS, MAX_REVIEW_FIELDS
+from confnav.model import ReviewText, ReviewVersion
 from confnav.sources.openreview_notes import value, venue_of_group
 from confnav.sources.values import parse_score
 
 REVIEW_INVITATIONS = ("Official_Review", "/-/Review")
+META_REVIEW_INVITATIONS = ("Meta_Review", "/-/Metareview")
+DECISION_INVITATIONS = ("/-/Decision",)
+SCORES = ("rating", "confidence")  # a review's scores: kept with their history as versions, not as text
+DECISION_ONLY = {"title", "decision"}  # a decision note saying no more than these is not a text to show
 EDIT_TIME = ("tcdate", "cdate", "tmdate")
 
 
 def is_review(note: dict[str, Any]) -> bool:
-    invitations = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
-    return any(str(i).endswith(REVIEW_INVITATIONS) for i in invitations)
+    return any(i.endswith(REVIEW_INVITATIONS) for i in _invitations(note))
 
 
 def review_ids(note: dict[str, Any]) -> list[str]:
@@ -54,6 +59,60 @@ def review_versions(entry: dict[str, Any]) -> list[ReviewVersion]:
             seen[stamp] = _version(venue, paper, review, reviewer, stamp, reply["content"], "fetch")
         versions += [v for _, v in sorted(seen.items()) if v.rating is not None or v.confidence is not None]
     return versions
+
+
+def review_texts(entry: dict[str, Any]) -> list[ReviewText]:
+    """What each public review, meta-review and decision comment of one snapshot line says: its text fields in
+    the source's order (API 1 plain strings, API 2 `{"value": …}`), as fetched; the last version of each."""
+    note = entry["note"]
+    venue = venue_of_group(str(entry["venue"]))[0].id
+    paper = str(note.get("forum") or note["id"])
+    texts: list[ReviewText] = []
+    for reply in _replies(note):
+        kind = _kind(reply)
+        content = reply.get("content")
+        if kind is None or not reply.get("id") or not isinstance(content, dict):
+            continue
+        fields = _text_fields(content, skip=SCORES if kind == "review" else ())
+        if not fields or (kind == "decision" and {name for name, _ in fields} <= DECISION_ONLY):
+            continue
+        stamp = _time(reply) or 0
+        texts.append(ReviewText(venue, paper, str(reply["id"]), _reviewer(reply), kind, stamp, fields))
+    return texts
+
+
+def _kind(reply: dict[str, Any]) -> str | None:
+    invitations = _invitations(reply)
+    if is_review(reply):
+        return "review"
+    if any(i.endswith(META_REVIEW_INVITATIONS) for i in invitations):
+        return "meta-review"
+    return "decision" if any(i.endswith(DECISION_INVITATIONS) for i in invitations) else None
+
+
+def _text_fields(content: dict[str, Any], skip: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The content's fields that read as text (strings, numbers, lists of strings), in order, each cut at
+    MAX_REVIEW_FIELD_CHARS; a field without text is left out."""
+    fields: list[tuple[str, str]] = []
+    for name in content:
+        given = value(content, name)
+        if name in skip or isinstance(given, bool):
+            continue
+        if isinstance(given, int | float):
+            text = f"{given:g}"
+        elif isinstance(given, list) and all(isinstance(item, str) for item in given):
+            text = "; ".join(given)
+        elif isinstance(given, str):
+            text = given
+        else:
+            continue
+        if text.strip():
+            fields.append((str(name), text.strip()[:MAX_REVIEW_FIELD_CHARS]))
+    return tuple(fields[:MAX_REVIEW_FIELDS])
+
+
+def _invitations(note: dict[str, Any]) -> list[str]:
+    return [str(i) for i in note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])]
 
 
 def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:

@@ -21,6 +21,8 @@ from confnav.store.migrations import (
     PROFILE_TABLES,
     PROFILES_STEP,
     REVIEW_TABLES,
+    REVIEW_TEXT_TABLES,
+    REVIEW_TEXTS_STEP,
     REVIEWS_STEP,
     SESSION_TABLES,
     SESSIONS_STEP,
@@ -187,4 +189,5 @@ MIGRATIONS: list[Migration] = [
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
     (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
     (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
+    (11, REVIEW_TEXTS_STEP, schema.ddl("postgres", REVIEW_TEXT_TABLES)),
 ]

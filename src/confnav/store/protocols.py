@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from confnav.decisions import DecisionTable
-from confnav.model import Decision, Paper, RatingScale, ReviewVersion, Session, Venue
+from confnav.model import Decision, Paper, RatingScale, ReviewText, ReviewVersion, Session, Venue
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
@@ -278,11 +278,15 @@ class ScheduleStore(Transactional, Protocol):
 
 
 class ReviewStore(Transactional, Protocol):
-    """Review histories: every version of each review's rating and confidence."""
+    """Review histories: every version of each review's rating and confidence; the last text of each review."""
 
     def add_review_versions(self, versions: Iterable[ReviewVersion]) -> int: ...
 
-    def review_versions(self, venue: str) -> list[ReviewVersion]: ...
+    def review_versions(self, venue: str, paper_id: str | None = None) -> list[ReviewVersion]: ...
+
+    def put_review_texts(self, texts: Iterable[ReviewText]) -> int: ...
+
+    def review_texts(self, venue: str, paper_id: str) -> list[ReviewText]: ...
 
 
 class JobStore(Transactional, Protocol):

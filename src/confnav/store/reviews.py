@@ -1,22 +1,25 @@
-"""Review histories kept in the store: every version of each review's rating and confidence (a mixin of SqlStore).
+"""Review histories kept in the store: every version of each review's rating and confidence, and the last text of
+each review (a mixin of SqlStore).
 
 A version is keyed by venue, review and the source's time of it, so recording the same version twice (a fetch
-run again, a snapshot ingested anew) adds nothing.
+run again, a snapshot ingested anew) adds nothing; a text is keyed by venue and review, a newer one replacing it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from confnav.model import ReviewVersion
+from confnav.model import ReviewText, ReviewVersion
 from confnav.store.connection import Connection
 
 _COLUMNS = "venue, paper_id, review_id, reviewer, modified, rating, confidence, origin"
+_TEXT_COLUMNS = "venue, paper_id, review_id, reviewer, kind, modified, fields"
 
 
 class ReviewTables:
-    """Add review versions and read a venue's history."""
+    """Add review versions and texts; read a venue's history and a paper's reviews."""
 
     conn: Connection
 
@@ -55,9 +58,55 @@ class ReviewTables:
             added += len(new)
         return added
 
-    def review_versions(self, venue: str) -> list[ReviewVersion]:
-        """Every stored version of the venue's reviews, by paper, review and time."""
+    def review_versions(self, venue: str, paper_id: str | None = None) -> list[ReviewVersion]:
+        """Every stored version of the venue's reviews (or one paper's), by paper, review and time."""
+        where, params = ("venue = ? AND paper_id = ?", (venue, paper_id)) if paper_id else ("venue = ?", (venue,))
         rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM review_versions WHERE venue = ? ORDER BY paper_id, review_id, modified", (venue,)
+            f"SELECT {_COLUMNS} FROM review_versions WHERE {where} ORDER BY paper_id, review_id, modified", params
         )
         return [ReviewVersion(row[0], row[1], row[2], row[3], int(row[4]), row[5], row[6], row[7]) for row in rows]
+
+    def put_review_texts(self, texts: Iterable[ReviewText]) -> int:
+        """Keep each text new to the store or newer than the stored one (a review edited since), inside the
+        caller's transaction; how many were written."""
+        by_venue: dict[str, dict[str, ReviewText]] = {}
+        for text in texts:
+            given = by_venue.setdefault(text.venue, {})
+            if text.review_id not in given or given[text.review_id].modified < text.modified:
+                given[text.review_id] = text
+        recorded = datetime.now(UTC).isoformat(timespec="seconds")
+        written = 0
+        for venue, given in by_venue.items():
+            known = {
+                row[0]: int(row[1])
+                for row in self.conn.execute("SELECT review_id, modified FROM review_texts WHERE venue = ?", (venue,))
+            }
+            changed = [t for t in given.values() if t.review_id not in known or known[t.review_id] < t.modified]
+            self.conn.executemany(
+                f"INSERT INTO review_texts ({_TEXT_COLUMNS}, recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(venue, review_id) DO UPDATE SET paper_id = excluded.paper_id,"
+                " reviewer = excluded.reviewer, kind = excluded.kind, modified = excluded.modified,"
+                " fields = excluded.fields, recorded = excluded.recorded",
+                [
+                    (t.venue, t.paper_id, t.review_id, t.reviewer, t.kind, t.modified, _fields_json(t), recorded)
+                    for t in changed
+                ],
+            )
+            written += len(changed)
+        return written
+
+    def review_texts(self, venue: str, paper_id: str) -> list[ReviewText]:
+        """The stored texts of one paper's reviews, meta-review and decision comment, by time."""
+        rows = self.conn.execute(
+            f"SELECT {_TEXT_COLUMNS} FROM review_texts WHERE venue = ? AND paper_id = ? ORDER BY modified, review_id",
+            (venue, paper_id),
+        )
+        return [ReviewText(row[0], row[1], row[2], row[3], row[4], int(row[5]), _fields_of(row[6])) for row in rows]
+
+
+def _fields_of(stored: str) -> tuple[tuple[str, str], ...]:
+    return tuple((str(name), str(text)) for name, text in json.loads(stored))
+
+
+def _fields_json(text: ReviewText) -> str:
+    return json.dumps([list(field) for field in text.fields], ensure_ascii=False)

@@ -353,6 +353,21 @@ TABLES: tuple[Table, ...] = (
         indexes=(Index("review_versions_by_paper", ("venue", "paper_id")),),
     ),
     Table(
+        "review_texts",  # what each review, meta-review or decision comment says, as last fetched
+        (
+            _c("venue", references="venues(id)"),
+            _c("paper_id"),
+            _c("review_id"),
+            _c("reviewer"),  # the note's signature (an anonymous reviewer id, an area chair, the program chairs)
+            _c("kind"),  # "meta-review", "decision" or "review"
+            _c("modified", "bigint"),  # the source's time of the text kept (tmdate of the note), ms
+            _c("fields"),  # the note's text fields in the source's order, as a JSON list of [name, text]
+            _c("recorded"),  # when this store last wrote it (ISO 8601, UTC)
+        ),
+        ("venue", "review_id"),
+        indexes=(Index("review_texts_by_paper", ("venue", "paper_id")),),
+    ),
+    Table(
         "jobs",
         (
             _c("id"),

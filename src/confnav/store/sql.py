@@ -44,6 +44,7 @@ RENAMED = (
     "profile_tags",
     "news_items",
     "review_versions",
+    "review_texts",
 )
 
 

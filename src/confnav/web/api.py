@@ -21,6 +21,7 @@ from confnav.reports.stats import stats_json
 from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter, Store
+from confnav.summarize.reviews import paper_reviews
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
 from confnav.web.answers import WRITE, answers, download_answers, failures
@@ -65,7 +66,8 @@ def _filter(
 
 
 def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict[str, object]:
-    """A paper with its TL;DR and theme, as the paper page and API show it."""
+    """A paper with its TL;DR and theme (and its reviews, where their texts are public), as the paper page and API
+    show it."""
     paper = state.store.get_paper(paper_id, venue)
     data = paper.to_dict()
     tldr = state.summarizer(paper.venue).tldr(paper)
@@ -80,6 +82,8 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
             "source": impact.source(),
             "parts": [str(c) for c in impact.contributions.get(paper.id, [])],
         }
+    if reviews := paper_reviews(state.store, paper.venue, paper.id):
+        data["reviews"] = reviews.to_dict()
     return data
 
 

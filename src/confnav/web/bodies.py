@@ -119,6 +119,42 @@ class PaperImpact(Body):
     parts: list[str]
 
 
+class ReviewField(Body):
+    name: str = Field(description="the field's name in the venue's review form (summary, weaknesses, metareview, …)")
+    text: str = Field(description="as fetched: show it escaped")
+
+
+class PaperReview(Body):
+    review_id: str
+    anchor: str = Field(description="the review's id on the paper page")
+    reviewer: str
+    kind: str = Field(description="meta-review, decision or review")
+    rating: float | None = Field(description="the last version's")
+    confidence: float | None
+    modified: int = Field(description="the source's time of the text, ms since 1970")
+    fields: list[ReviewField]
+
+
+class ReviewQuote(Body):
+    text: str = Field(description="a sentence as written in the review")
+    review_id: str
+    anchor: str
+    reviewer: str
+    field: str
+    polarity: int = Field(description="1 praise, -1 criticism, 0 neither")
+
+
+class ReviewSummary(Body):
+    agreed: list[list[ReviewQuote]] = Field(description="each point: one opinion, then the alike ones of other reviews")
+    disagreed: list[list[ReviewQuote]] = Field(description="each point: praise, then criticism of the same aspect")
+    method: str
+
+
+class PaperReviews(Body):
+    reviews: list[PaperReview] = Field(description="the meta-review and decision comment first, then the reviews")
+    summary: ReviewSummary
+
+
 class Paper(Body):
     """One paper with every field and where each came from, its TL;DR and theme."""
 
@@ -152,6 +188,7 @@ class Paper(Body):
     theme: PaperTheme | None
     history: PaperHistory | None = Field(None, description="a pending paper: earlier editions, never a forecast")
     impact: PaperImpact | None = Field(None, description="once a ranking estimated it")
+    reviews: PaperReviews | None = Field(None, description="where the reviews' texts are public: what they said")
 
 
 class InstitutionVenue(Body):

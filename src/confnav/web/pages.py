@@ -26,6 +26,7 @@ from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
 from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter
+from confnav.summarize.reviews import paragraphs
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
 from confnav.web.access import chosen_profile
@@ -38,6 +39,7 @@ router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
 templates.env.filters["site"] = lambda url: site_name(str(url))
+templates.env.filters["paragraphs"] = paragraphs
 
 
 SORT_NAMES = {sort: {"match": "closest match"}.get(sort, sort) for sort in SORTS}  # as the sort menu shows them

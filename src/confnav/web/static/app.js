@@ -248,4 +248,11 @@ function setupKeys() {
   });
 }
 
-document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); setupHitLists(); setupMarks(); setupKeys(); });
+// A link to a folded review (a sentence of the reviewers' summary) opens it.
+function openLinkedReview() {
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target && target.tagName === "DETAILS") target.open = true;
+}
+window.addEventListener("hashchange", openLinkedReview);
+
+document.addEventListener("DOMContentLoaded", () => { setupSearch(); setupPaper(); setupLists(); setupHitLists(); setupMarks(); setupKeys(); openLinkedReview(); });

@@ -1,0 +1,196 @@
+"""What reviewers said: review texts fetched from a local OpenReview server (API 1 and API 2 shapes) and stored as
+fetched, shown escaped and folded on the paper page and in its JSON, with a summary made of their own sentences."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from confnav.fetch import fetch_openreview
+from confnav.fetch.openreview import OpenReviewClient
+from confnav.limits import MAX_REVIEW_FIELD_CHARS
+from confnav.store import open_store
+from confnav.store.sql import SqlStore
+from confnav.summarize.agreement import Statement, polarity, summarize_reviews
+from confnav.summarize.reviews import paper_reviews, paragraphs
+from confnav.web.app import create_app
+from tests.conftest import DATA
+from tests.openreview_server import HOSTILE, PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
+
+CORL, ICLR2021 = "robot-learning.org/CoRL/2023/Conference", "ICLR.cc/2021/Conference"
+
+
+def records(name: str, count: int) -> list[dict[str, Any]]:
+    rows = json.loads((DATA / name).read_text())
+    return [r for r in rows if r.get("rating") and r.get("status") not in ("Withdraw", "Desk Reject")][:count]
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, str]]:
+    """CoRL 2023 on API 2 (decided, meta-reviews) and ICLR 2021 on API 1 (decision comments), eight papers each."""
+    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
+    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
+    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    state = FakeOpenReview()
+    corl = [
+        api2_note(CORL, i, r, state.tick(), "accepted") for i, r in enumerate(records("paperlists/corl2023.json", 8), 1)
+    ]
+    state.add_venue(Venue(CORL, 2, corl))
+    iclr = records("iclr2021/paperlists-iclr2021.json", 8)
+    state.add_venue(Venue(ICLR2021, 1, [api1_note(ICLR2021, i, r, state.tick()) for i, r in enumerate(iclr, 1)]))
+    with serving(state) as url:
+        yield state, url
+
+
+def fetch(store: SqlStore, tmp_path: Path, url: str, venue: str) -> None:
+    client = OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0)
+    fetch_openreview(store, tmp_path / "store.db", venue, client=client)
+
+
+def replies(state: FakeOpenReview, venue: str, number: int) -> list[dict[str, Any]]:
+    note = state.venues[venue].notes[number - 1]
+    return list(note["details"].get("replies") or note["details"].get("directReplies"))
+
+
+def plain(content: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.get("value") if isinstance(v, dict) else v for k, v in content.items()}
+
+
+def test_texts_are_stored_as_fetched_in_the_forms_order_on_both_apis(server, store: SqlStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state, url = server
+    fetch(store, tmp_path, url, CORL)
+    fetch(store, tmp_path, url, ICLR2021)
+    first = state.venues[CORL].notes[0]
+    stored = {t.review_id: t for t in store.review_texts("corl2023", first["id"])}
+    for reply in replies(state, CORL, 1):
+        content = plain(reply["content"])
+        if set(content) == {"decision"}:  # a decision saying no more than its label is no text to show
+            assert reply["id"] not in stored
+            continue
+        text = stored[reply["id"]]
+        if text.kind == "review":  # scores are kept as versions, with their history
+            assert [name for name, _ in text.fields] == [k for k in content if k not in ("rating", "confidence")]
+        else:
+            assert text.kind == "meta-review" and dict(text.fields)["metareview"] == content["metareview"]
+        assert dict(text.fields) == {
+            name: str(content[name]).strip()[:MAX_REVIEW_FIELD_CHARS] for name, _ in text.fields
+        }
+    hostile = stored[f"{first['id']}-r0"]
+    kept = dict(hostile.fields)["questions"]  # as fetched: markup and script; cut to the limit from 120,000 characters
+    assert kept == HOSTILE.strip()[:MAX_REVIEW_FIELD_CHARS] and len(kept) == MAX_REVIEW_FIELD_CHARS
+    assert stored[f"{first['id']}-r0"].reviewer.endswith("/Reviewer_0")
+    iclr = state.venues[ICLR2021].notes[1]
+    said = {t.kind: t for t in store.review_texts("iclr2021", iclr["id"])}
+    decision = plain(next(r for r in replies(state, ICLR2021, 2) if "comment" in r["content"])["content"])
+    assert dict(said["decision"].fields)["comment"] == decision["comment"]
+    assert [name for name, _ in said["review"].fields] == ["title", "review"]
+    assert "\n\nWeaknesses:\n- " in dict(said["review"].fields)["review"]  # the paragraphs as written
+
+
+def test_a_refetch_keeps_the_last_text_and_the_ratings_history(server, store: SqlStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state, url = server
+    fetch(store, tmp_path, url, CORL)
+    paper = state.venues[CORL].notes[1]["id"]
+    review = f"{paper}-r1"
+    state.revise(CORL, review, summary="After the rebuttal: the authors answered my concerns.", rating=8)
+    fetch(store, tmp_path, url, CORL)
+    text = next(t for t in store.review_texts("corl2023", paper) if t.review_id == review)
+    assert dict(text.fields)["summary"] == "After the rebuttal: the authors answered my concerns."
+    assert [name for name, _ in text.fields][:2] == ["summary", "soundness"]  # the form's order kept
+    assert len([t for t in store.review_texts("corl2023", paper) if t.review_id == review]) == 1
+    assert [v.rating for v in store.review_versions("corl2023", paper) if v.review_id == review][-1] == 8.0
+    assert len([v for v in store.review_versions("corl2023", paper) if v.review_id == review]) == 2
+    shown = paper_reviews(store, "corl2023", paper)
+    assert shown.reviews[0].kind == "meta-review"
+    assert next(r for r in shown.reviews if r.review_id == review).rating == 8.0
+
+
+def test_the_summary_quotes_the_reviews_verbatim_and_links_to_them(server, store: SqlStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state, url = server
+    fetch(store, tmp_path, url, CORL)
+    fetch(store, tmp_path, url, ICLR2021)
+    for venue, paper in (
+        ("corl2023", state.venues[CORL].notes[2]["id"]),
+        ("iclr2021", state.venues[ICLR2021].notes[2]["id"]),
+    ):
+        shown = paper_reviews(store, venue, paper)
+        by_anchor = {r.anchor: r for r in shown.reviews}
+        summary = shown.summary
+        assert summary.agreed and summary.disagreed
+        for point in summary.agreed:
+            assert len({q.review_id for q in point}) == len(point) >= 2  # from different reviews
+        for praise, criticism in summary.disagreed:
+            assert praise.polarity == 1 and criticism.polarity == -1 and praise.review_id != criticism.review_id
+        for quote in [q for point in summary.agreed + summary.disagreed for q in point]:
+            review = by_anchor[quote.anchor]
+            assert review.review_id == quote.review_id and quote.text in dict(review.fields)[quote.field]
+
+
+def test_agreement_and_disagreement_by_method_not_by_wording() -> None:
+    reviews = [
+        Statement(
+            "a", "review-a", "R1", "review", (("strengths", "The proofs are rigorous and the bounds are tight."),)
+        ),
+        Statement(
+            "b",
+            "review-b",
+            "R2",
+            "review",
+            (
+                (
+                    "review",
+                    "Pros:\n- The proofs are rigorous, and the bounds tight.\n"
+                    "Cons:\n- The evaluation uses only toy environments.",
+                ),
+            ),
+        ),
+        Statement(
+            "c",
+            "review-c",
+            "R3",
+            "review",
+            (("main_review", "I find the evaluation on real environments convincing and thorough."),),
+        ),
+    ]
+    summary = summarize_reviews(reviews)
+    assert [[q.review_id for q in point] for point in summary.agreed] == [["a", "b"]]
+    assert [[q.review_id for q in point] for point in summary.disagreed] == [["c", "b"]]
+    assert summary.disagreed[0][1].text == "The evaluation uses only toy environments."
+    assert polarity("The method is not convincing in practice.", "review") == -1
+    assert polarity("The paper studies graph neural networks.", "summary") == 0
+    assert summarize_reviews(reviews[:1]).agreed == []  # one review agrees with nobody
+    assert paragraphs("One.\r\n\r\nTwo,\nstill two.\n  \nThree.") == ["One.", "Two,\nstill two.", "Three."]
+
+
+def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state, url = server
+    db = tmp_path / "web.db"
+    with open_store(db, create=True) as store:
+        fetch(store, tmp_path, url, CORL)
+    first = state.venues[CORL].notes[0]["id"]
+    client = TestClient(create_app(db), base_url="http://127.0.0.1")
+    page = client.get(f"/paper/{first}?venue=corl2023")
+    assert page.status_code == 200
+    html = page.text
+    assert "<script>alert" not in html and "onmouseover=" not in html.replace("onmouseover=&#34;", "")
+    assert "&lt;script&gt;alert(&#39;review&#39;)&lt;/script&gt;" in html and "&lt;/details&gt;&lt;/article&gt;" in html
+    section = html[html.index('id="reviews-said"') :]
+    folded = section[section.index('<details class="review"') :]
+    assert folded.index("Area Chair") < folded.index("Reviewer 0")  # the meta-review first
+    assert section.count('<details class="review"') == 5 and " open" not in section.split("</section>")[0]
+    anchors = set(re.findall(r'<details class="review" id="([^"]+)"', section))
+    links = re.findall(r'<a class="to-review" href="#([^"]+)" title="([^"]*)"', section)
+    assert links and {anchor for anchor, _ in links} <= anchors
+    texts = {r["anchor"]: r for r in client.get(f"/api/paper/{first}?venue=corl2023").json()["reviews"]["reviews"]}
+    for anchor, quoted in links:
+        assert unescape(quoted) in " ".join(f["text"] for f in texts[anchor]["fields"])
+    assert "<p>A very long paragraph" in section  # the hostile text's second paragraph, kept as one
+    data = client.get(f"/api/paper/{first}?venue=corl2023").json()["reviews"]
+    assert data["reviews"][0]["kind"] == "meta-review" and data["summary"]["agreed"]
