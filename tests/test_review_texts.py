@@ -21,8 +21,10 @@ from confnav.store.sql import SqlStore
 from confnav.summarize.agreement import Statement, polarity, summarize_reviews
 from confnav.summarize.reviews import paper_reviews, paragraphs
 from confnav.web.app import create_app
+from confnav.web.bodies import Paper as PaperBody
 from tests.conftest import DATA
 from tests.openreview_server import HOSTILE, PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
+from tests.web_fixtures import PHONE, SHOTS, needs_chromium, running_server
 
 CORL, ICLR2021 = "robot-learning.org/CoRL/2023/Conference", "ICLR.cc/2021/Conference"
 
@@ -169,11 +171,17 @@ def test_agreement_and_disagreement_by_method_not_by_wording() -> None:
     assert paragraphs("One.\r\n\r\nTwo,\nstill two.\n  \nThree.") == ["One.", "Two,\nstill two.", "Three."]
 
 
-def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    state, url = server
+def fetched_store(tmp_path: Path, url: str) -> Path:
+    """A SQLite store holding the CoRL venue as fetched, for the web app."""
     db = tmp_path / "web.db"
     with open_store(db, create=True) as store:
         fetch(store, tmp_path, url, CORL)
+    return db
+
+
+def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    state, url = server
+    db = fetched_store(tmp_path, url)
     first = state.venues[CORL].notes[0]["id"]
     client = TestClient(create_app(db), base_url="http://127.0.0.1")
     page = client.get(f"/paper/{first}?venue=corl2023")
@@ -192,5 +200,40 @@ def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path)
     for anchor, quoted in links:
         assert unescape(quoted) in " ".join(f["text"] for f in texts[anchor]["fields"])
     assert "<p>A very long paragraph" in section  # the hostile text's second paragraph, kept as one
-    data = client.get(f"/api/paper/{first}?venue=corl2023").json()["reviews"]
+    answer = client.get(f"/api/paper/{first}?venue=corl2023").json()
+    PaperBody.model_validate(answer)  # the described body, no field more or less (as the API fuzzer checks)
+    data = answer["reviews"]
     assert data["reviews"][0]["kind"] == "meta-review" and data["summary"]["agreed"]
+
+
+@needs_chromium
+def test_reviews_on_a_phone_open_on_tap_and_never_scroll_sideways(server, tmp_path: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    """On a phone, folded reviews open on a tap, a summary's sentence opens the review it quotes, and the hostile
+    review (markup, 100,000 characters) stays text within the screen's width."""
+    state, url = server
+    first = state.venues[CORL].notes[0]["id"]
+    with running_server(fetched_store(tmp_path, url)) as base:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.on("dialog", lambda dialog: (errors.append(dialog.message), dialog.dismiss()))
+        tab.goto(f"{base}/paper/{first}?venue=corl2023")
+        folded = tab.locator("details.review")
+        assert folded.count() == 5
+        assert tab.evaluate("[...document.querySelectorAll('details.review')].every((d) => !d.open)")
+        hostile = tab.locator(f"details#review-{first}-r0")
+        hostile.locator("summary").tap()
+        tab.wait_for_function(f"document.getElementById('review-{first}-r0').open")
+        assert hostile.locator(".review-body").is_visible() and "<script>alert" in hostile.inner_text()
+        link = tab.locator("a.to-review").nth(1)
+        target = str(link.get_attribute("href")).lstrip("#")
+        if target == f"review-{first}-r0":
+            link = tab.locator("a.to-review").nth(2)
+            target = str(link.get_attribute("href")).lstrip("#")
+        link.tap()
+        tab.wait_for_function("(id) => document.getElementById(id).open", arg=target)
+        assert tab.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        tab.screenshot(path=str(SHOTS / "paper-reviews-phone.png"))
+        context.close()
+    assert not errors, errors
