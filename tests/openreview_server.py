@@ -14,9 +14,9 @@ first edit the whole review, later ones only the fields they changed); 403 `Forb
 edits are not public.
 Reviews carry their texts as the real forms do: API 2 (ICLR 2024's form) `summary`, `soundness`, `presentation`,
 `contribution`, `strengths`, `weaknesses`, `questions`, …, each `{"value": …}`, and a `Meta_Review` note
-(`metareview`, `recommendation`) once decided; API 1 (ICLR 2021's form) plain `title` and `review` strings, and a
-`Decision` with its `comment`. The first review of submission 1 says `HOSTILE` things (markup, a script, 120,000
-characters).
+(`metareview`, `recommendation`, `confidence`: openreview-py's `meta_review_v2`) once decided; API 1 (ICLR 2021's
+form, openreview-py's `review`) plain `title` and `review` strings, and a `Decision` with its `comment`. The first
+review of submission 1 says `HOSTILE` things (markup, a script, 120,000 characters).
 """
 
 from __future__ import annotations
@@ -254,7 +254,11 @@ def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state
                 "domain": venue,
                 "invitations": [f"{venue}/Submission{number}/-/Meta_Review"],
                 "signatures": [f"{venue}/Submission{number}/Area_Chair_{number % 7}"],
-                "content": {"metareview": {"value": meta_review(record)}, "recommendation": {"value": decision}},
+                "content": {
+                    "metareview": {"value": meta_review(record)},
+                    "recommendation": {"value": decision},
+                    "confidence": {"value": 4},
+                },
             }
         )
         replies.append(
