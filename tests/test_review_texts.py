@@ -17,11 +17,13 @@ from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.limits import MAX_REVIEW_FIELD_CHARS
 from confnav.store import open_store
+from confnav.store.copy import copy_store, table_counts
 from confnav.store.sql import SqlStore
 from confnav.summarize.agreement import Statement, polarity, summarize_reviews
 from confnav.summarize.reviews import paper_reviews, paragraphs
 from confnav.web.app import create_app
 from confnav.web.bodies import Paper as PaperBody
+from tests.backends import new_location
 from tests.conftest import DATA
 from tests.openreview_server import HOSTILE, PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
 from tests.web_fixtures import PHONE, SHOTS, needs_chromium, running_server
@@ -112,6 +114,20 @@ def test_a_refetch_keeps_the_last_text_and_the_ratings_history(server, store: Sq
     shown = paper_reviews(store, "corl2023", paper)
     assert shown.reviews[0].kind == "meta-review"
     assert next(r for r in shown.reviews if r.review_id == review).rating == 8.0
+
+
+def test_texts_copy_between_backends_unchanged(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """SQLite → PostgreSQL → SQLite carries every text unchanged (JSON fields, 100,000 characters, markup)."""
+    state, url = server
+    db = fetched_store(tmp_path, url)
+    middle, back = new_location(tmp_path, "middle", "postgres"), tmp_path / "back.db"
+    with open_store(db) as source, open_store(middle) as target:
+        assert copy_store(source, target).tables["review_texts"] == table_counts(source)["review_texts"] > 0
+    with open_store(middle) as source, open_store(back, create=True) as target:
+        copy_store(source, target)
+    first = state.venues[CORL].notes[0]["id"]
+    with open_store(db) as one, open_store(back) as other:
+        assert one.review_texts("corl2023", first) == other.review_texts("corl2023", first)
 
 
 def test_the_summary_quotes_the_reviews_verbatim_and_links_to_them(server, store: SqlStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

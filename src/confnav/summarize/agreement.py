@@ -167,7 +167,7 @@ def _quotes(statement: Statement) -> list[Quote]:
     return found
 
 
-def _similarities(bags: list[list[str]]) -> list[list[float]]:
+def _similarities(bags: list[list[str]]) -> np.ndarray:
     """Cosine similarities of the sentences' TF-IDF vectors (IDF smoothed, over these sentences)."""
     vocabulary = {term: k for k, term in enumerate(sorted({t for bag in bags for t in bag}))}
     counts = np.zeros((len(bags), max(1, len(vocabulary))))
@@ -177,53 +177,49 @@ def _similarities(bags: list[list[str]]) -> list[list[float]]:
     idf = np.log((1 + len(bags)) / (1 + (counts > 0).sum(axis=0))) + 1
     vectors = counts * idf
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    similar: list[list[float]] = (vectors @ vectors.T).tolist()
-    return similar
+    return np.asarray(vectors @ vectors.T)
 
 
-def _agreed(quotes: list[Quote], similar: list[list[float]]) -> list[list[Quote]]:
+def _agreed(quotes: list[Quote], similar: np.ndarray) -> list[list[Quote]]:
     """Opinions said alike by other reviews, the most widely shared first; each with its closest echo per review."""
-    candidates: list[tuple[int, float, int, list[int]]] = []
-    for i, quote in enumerate(quotes):
-        echoes: dict[str, int] = {}
-        for j, other in enumerate(quotes):
-            if other.review_id == quote.review_id or similar[i][j] < ALIKE or quote.polarity * other.polarity <= 0:
-                continue
-            if other.review_id not in echoes or similar[i][j] > similar[i][echoes[other.review_id]]:
-                echoes[other.review_id] = j
-        if echoes:
-            candidates.append((len(echoes), sum(similar[i][j] for j in echoes.values()), i, list(echoes.values())))
-    candidates.sort(key=lambda c: (-c[0], -c[1], c[2]))
-    used: set[int] = set()
+    reviews = np.array([q.review_id for q in quotes])
+    polarities = np.array([q.polarity for q in quotes])
+    alike = (similar >= ALIKE) & (np.outer(polarities, polarities) > 0)
+    echoes: list[list[int]] = [[] for _ in quotes]  # per sentence: the closest alike sentence of each other review
+    for review in np.unique(reviews):
+        members = np.flatnonzero(reviews == review)
+        scores = np.where(alike[:, members], similar[:, members], -1.0)
+        best, found = members[scores.argmax(axis=1)], scores.max(axis=1) >= ALIKE
+        for i in np.flatnonzero(found & (reviews != review)).tolist():
+            echoes[i].append(int(best[i]))
+    candidates = sorted(
+        ((-len(e), -float(sum(similar[i, j] for j in e)), i) for i, e in enumerate(echoes) if e),
+    )
+    covered = np.zeros(len(quotes), dtype=bool)  # alike to a sentence already shown
     points: list[list[Quote]] = []
-    for _, _, i, alike in candidates:
-        if i in used or any(similar[i][k] >= ALIKE for k in used):
+    for _, _, i in candidates:
+        if covered[i]:
             continue
-        points.append([quotes[i]] + [quotes[j] for j in alike])
-        used |= {i, *alike}
+        points.append([quotes[i]] + [quotes[j] for j in echoes[i]])
+        covered |= (similar[[i, *echoes[i]]] >= ALIKE).any(axis=0)
         if len(points) == MAX_POINTS:
             break
     return points
 
 
-def _disagreed(quotes: list[Quote], similar: list[list[float]]) -> list[list[Quote]]:
+def _disagreed(quotes: list[Quote], similar: np.ndarray) -> list[list[Quote]]:
     """Pairs of sentences of different reviews on one aspect, one praising and one criticising, the closest first."""
-    pairs = sorted(
-        (
-            (-similar[i][j], i, j)
-            for i, praise in enumerate(quotes)
-            if praise.polarity > 0
-            for j, criticism in enumerate(quotes)
-            if criticism.polarity < 0 and criticism.review_id != praise.review_id and similar[i][j] >= SAME_ASPECT
-        ),
-    )
-    used: set[int] = set()
+    reviews = np.array([q.review_id for q in quotes])
+    polarities = np.array([q.polarity for q in quotes])
+    opposed = np.outer(polarities > 0, polarities < 0) & (reviews[:, None] != reviews[None, :])
+    praise, criticism = np.nonzero(opposed & (similar >= SAME_ASPECT))
+    order = np.lexsort((criticism, praise, -similar[praise, criticism]))
+    praise, criticism = praise[order], criticism[order]
     points: list[list[Quote]] = []
-    for _, i, j in pairs:
-        if any(similar[i][k] >= ALIKE or similar[j][k] >= ALIKE for k in used):
-            continue  # this aspect is already shown
+    while len(praise) and len(points) < MAX_POINTS:
+        i, j = int(praise[0]), int(criticism[0])
         points.append([quotes[i], quotes[j]])
-        used |= {i, j}
-        if len(points) == MAX_POINTS:
-            break
+        covered: np.ndarray = np.any(similar[[i, j]] >= ALIKE, axis=0)  # this aspect is shown: pairs on it go
+        kept = ~(covered[praise] | covered[criticism])
+        praise, criticism = praise[kept], criticism[kept]
     return points
