@@ -220,6 +220,13 @@ def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path)
     PaperBody.model_validate(answer)  # the described body, no field more or less (as the API fuzzer checks)
     data = answer["reviews"]
     assert data["reviews"][0]["kind"] == "meta-review" and data["summary"]["agreed"]
+    state.revise(CORL, f"{first}-r2", summary="Revised after the discussion.")
+    with open_store(db) as store:  # a later fetch changes only a text: the served answer follows
+        fetch(store, tmp_path, url, CORL)
+    again = client.get(f"/api/paper/{first}?venue=corl2023").json()["reviews"]["reviews"]
+    assert {"name": "summary", "text": "Revised after the discussion."} in next(
+        r["fields"] for r in again if r["review_id"] == f"{first}-r2"
+    )
 
 
 @needs_chromium

@@ -8,7 +8,7 @@ run again, a snapshot ingested anew) adds nothing; a text is keyed by venue and 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from confnav.model import ReviewText, ReviewVersion
@@ -22,6 +22,7 @@ class ReviewTables:
     """Add review versions and texts; read a venue's history and a paper's reviews."""
 
     conn: Connection
+    count_change: Callable[[str], None]  # the store's change counters (derived.py): cached answers see new texts
 
     def add_review_versions(self, versions: Iterable[ReviewVersion]) -> int:
         """Keep the versions not yet stored, inside the caller's transaction; how many were new."""
@@ -93,6 +94,8 @@ class ReviewTables:
                 ],
             )
             written += len(changed)
+        if written:
+            self.count_change("review-texts")
         return written
 
     def review_texts(self, venue: str, paper_id: str) -> list[ReviewText]:
