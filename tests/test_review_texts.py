@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.limits import MAX_REVIEW_FIELD_CHARS
+from confnav.sources.openreview_reviews import review_texts
 from confnav.store import open_store
 from confnav.store.copy import copy_store, table_counts
 from confnav.store.sql import SqlStore
@@ -149,6 +150,28 @@ def test_the_summary_quotes_the_reviews_verbatim_and_links_to_them(server, store
         for quote in [q for point in summary.agreed + summary.disagreed for q in point]:
             review = by_anchor[quote.anchor]
             assert review.review_id == quote.review_id and quote.text in dict(review.fields)[quote.field]
+
+
+def test_odd_replies_give_no_text_and_never_fail(store: SqlStore) -> None:
+    """Replies a source may send malformed (no id, no content, content of the wrong type, values that are no
+    text) are left out; an API 2 meta-review's numbers read as text; a paper without texts shows no reviews."""
+    venue = "ICLR.cc/2025/Conference"
+    meta = {"id": "m", "invitations": [f"{venue}/Submission1/-/Meta_Review"], "tmdate": 5}
+    replies: list[Any] = [
+        "not a note",
+        {"invitations": [f"{venue}/Submission1/-/Official_Review"], "content": {"review": {"value": "No id."}}},
+        {"id": "a", "invitations": [f"{venue}/Submission1/-/Official_Review"], "content": ["not", "a", "dict"]},
+        {"id": "b", "invitation": f"{venue}/Paper1/-/Official_Review", "content": {"rating": "6: ok", "x": None}},
+        {"id": "c", "invitations": [f"{venue}/Submission1/-/Official_Comment"], "content": {"comment": "A comment."}},
+        {**meta, "content": {"metareview": {"value": " Fine. "}, "confidence": {"value": 4}, "x": {"value": {}}}},
+    ]
+    texts = review_texts({"venue": venue, "note": {"id": "p", "details": {"replies": replies}}})
+    assert [(t.review_id, t.kind, t.fields) for t in texts] == [
+        ("m", "meta-review", (("metareview", "Fine."), ("confidence", "4")))
+    ]
+    assert (
+        not paper_reviews(store, "iclr2025", "p") and paper_reviews(store, "iclr2025", "p").to_dict()["reviews"] == []
+    )
 
 
 def test_agreement_and_disagreement_by_method_not_by_wording() -> None:
