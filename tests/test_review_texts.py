@@ -255,7 +255,9 @@ def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path)
 @needs_chromium
 def test_reviews_on_a_phone_open_on_tap_and_never_scroll_sideways(server, tmp_path: Path, browser) -> None:  # type: ignore[no-untyped-def]
     """On a phone, folded reviews open on a tap, a summary's sentence opens the review it quotes, and the hostile
-    review (markup, 100,000 characters) stays text within the screen's width."""
+    review (markup, 100,000 characters) stays text within the screen's width; axe-core finds nothing."""
+    from axe_playwright_python.sync_playwright import Axe
+
     state, url = server
     first = state.venues[CORL].notes[0]["id"]
     with running_server(fetched_store(tmp_path, url)) as base:
@@ -281,5 +283,7 @@ def test_reviews_on_a_phone_open_on_tap_and_never_scroll_sideways(server, tmp_pa
         tab.wait_for_function("(id) => document.getElementById(id).open", arg=target)
         assert tab.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
         tab.screenshot(path=str(SHOTS / "paper-reviews-phone.png"))
+        violations = Axe().run(tab).response["violations"]  # WCAG 2 A/AA and best practice, reviews open
+        assert not violations, [(v["id"], v["nodes"][0]["html"][:120]) for v in violations]
         context.close()
     assert not errors, errors
