@@ -4,7 +4,7 @@ meta-review, each naming the review it comes from.
 The method, for any venue's review form:
 1. Each text field is split into lines (a bullet's mark dropped) and sentences; a line such as "Weaknesses:" opens
    a section. Questions, and sentences under 5 or over 60 words, are left out; each review gives at most
-   `MAX_SENTENCES`.
+   `MAX_SENTENCES`, read from the first `MAX_READ` characters of each field.
 2. A sentence's polarity comes from its section or field name when that says strengths or weaknesses (`PRAISING`,
    `CRITICAL`), else from a small lexicon of positive and negative words (`POSITIVE`, `NEGATIVE`; a negation
    within three words before a positive word makes it negative); neither, or a sentence reporting a disagreement
@@ -34,6 +34,7 @@ ALIKE = 0.3
 SAME_ASPECT = 0.2
 MAX_POINTS = 3
 MAX_SENTENCES = 80
+MAX_READ = 20_000  # characters of a field read for sentences: far more than MAX_SENTENCES take
 MIN_WORDS, MAX_WORDS = 5, 60
 PRAISING = ("strength", "pros", "positive", "merit", "advantage")
 CRITICAL = ("weakness", "cons", "negative", "limitation", "concern", "drawback", "shortcoming")
@@ -144,7 +145,7 @@ def _quotes(statement: Statement) -> list[Quote]:
     found: list[Quote] = []
     for name, text in statement.fields:
         section = name
-        for line in text.splitlines():
+        for line in text[:MAX_READ].splitlines():
             line = _BULLET.sub("", line)
             if heading := _SECTION.match(line):
                 section, line = next(name for name in heading.groups() if name), line[heading.end() :]
