@@ -36,6 +36,12 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             if user.startswith("Question:"):
                 self._reply(self._answer(user))
                 return
+            if user.startswith("Reviews of one paper."):  # what reviewers agreed on: one sentence of each fault
+                self._reply(
+                    "The reviewers agree that the paper is clearly written [R1, R2]. Some find the experiments"
+                    " convincing and others do not [R1][R3]. Reviewer 9 found 42 flaws [R9]. It is a good paper."
+                )
+                return
             paper_id = re.search(r"Paper id: (\S+)", user).group(1)  # type: ignore[union-attr]
             if state.mode == "http-500":
                 self.send_error(500)

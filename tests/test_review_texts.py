@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.limits import MAX_REVIEW_FIELD_CHARS
+from confnav.settings import Settings
 from confnav.sources.openreview_reviews import review_texts
 from confnav.store import open_store
 from confnav.store.copy import copy_store, table_counts
@@ -26,6 +27,7 @@ from confnav.web.app import create_app
 from confnav.web.bodies import Paper as PaperBody
 from tests.backends import new_location
 from tests.conftest import DATA
+from tests.llm_server import fake_llm
 from tests.openreview_server import HOSTILE, PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
 from tests.web_fixtures import PHONE, SHOTS, needs_chromium, running_server
 
@@ -250,6 +252,32 @@ def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path)
     assert {"name": "summary", "text": "Revised after the discussion."} in next(
         r["fields"] for r in again if r["review_id"] == f"{first}-r2"
     )
+
+
+def test_with_an_llm_only_sentences_citing_the_quoted_reviews_are_shown(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The model sees the quotes labelled by review; a sentence citing a review it was not given, stating a number
+    the quotes do not, or citing nothing is dropped; the rest link to their reviews."""
+    state, url = server
+    db = fetched_store(tmp_path, url)
+    first = state.venues[CORL].notes[0]["id"]
+    with fake_llm() as (llm, chat):
+        client = TestClient(create_app(db, settings=Settings(llm_url=llm)), base_url="http://127.0.0.1")
+        answer = client.get(f"/api/paper/{first}?venue=corl2023").json()
+        page = client.get(f"/paper/{first}?venue=corl2023").text
+    PaperBody.model_validate(answer)
+    written = answer["reviews"]["written"]
+    assert (written["generated"], written["dropped"]) == (4, 2)
+    assert [s["text"] for s in written["sentences"]] == [
+        "The reviewers agree that the paper is clearly written.",
+        "Some find the experiments convincing and others do not.",
+    ]
+    asked = str(chat.requests[-1]["messages"])
+    quoted = answer["reviews"]["summary"]["agreed"][0]
+    assert f'"{quoted[0]["text"]}" [R1]' in asked and f'"{quoted[1]["text"]}" [R2]' in asked
+    assert [c["anchor"] for c in written["sentences"][0]["cites"]] == [quoted[0]["anchor"], quoted[1]["anchor"]]
+    assert len(chat.requests) == 1  # asked once, kept for the page
+    assert 'The reviewers agree that the paper is clearly written. (<a class="to-review"' in page
+    assert "42 flaws" not in page and "(2 of 4 dropped)" in page
 
 
 @needs_chromium

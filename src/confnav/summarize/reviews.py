@@ -9,6 +9,8 @@ from typing import Any, Protocol
 
 from confnav.model import REVIEW_KINDS, ReviewText, ReviewVersion
 from confnav.summarize.agreement import ReviewSummary, Statement, summarize_reviews
+from confnav.summarize.llm import ChatClient
+from confnav.summarize.review_prose import WrittenSummary, write_summary
 
 KIND_TITLES = {"meta-review": "Meta-review", "decision": "Decision", "review": "Review"}
 _BLANK_LINES = re.compile(r"\n[ \t]*\n+")
@@ -58,12 +60,17 @@ class PaperReviews:
 
     reviews: list[Review] = field(default_factory=list)
     summary: ReviewSummary = field(default_factory=ReviewSummary)
+    written: WrittenSummary | None = None  # the summary in a configured LLM's checked sentences
 
     def __bool__(self) -> bool:
         return bool(self.reviews)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reviews": [r.to_dict() for r in self.reviews], "summary": self.summary.to_dict()}
+        return {
+            "reviews": [r.to_dict() for r in self.reviews],
+            "summary": self.summary.to_dict(),
+            "written": self.written.to_dict() if self.written else None,
+        }
 
 
 def anchor_of(review_id: str) -> str:
@@ -81,9 +88,10 @@ def paragraphs(text: str) -> list[str]:
     return [part.strip() for part in _BLANK_LINES.split(text.replace("\r\n", "\n")) if part.strip()]
 
 
-def paper_reviews(store: ReviewReader, venue: str, paper_id: str) -> PaperReviews:
+def paper_reviews(store: ReviewReader, venue: str, paper_id: str, client: ChatClient | None = None) -> PaperReviews:
     """The paper's stored review texts with each review's last rating and confidence, meta-review and decision
-    first, then the reviews as they were posted; a review known only by its scores is shown without text."""
+    first, then the reviews as they were posted (a review known only by its scores without text); with an LLM's
+    `client`, the summary also in its checked sentences."""
     texts = {t.review_id: t for t in store.review_texts(venue, paper_id)}
     last: dict[str, ReviewVersion] = {}
     for seen in store.review_versions(venue, paper_id):  # by review and time: the last one stays
@@ -108,4 +116,5 @@ def paper_reviews(store: ReviewReader, venue: str, paper_id: str) -> PaperReview
         )
     reviews.sort(key=lambda r: (REVIEW_KINDS.index(r.kind), r.modified, r.reviewer, r.review_id))
     said = [Statement(r.review_id, r.anchor, r.reviewer, r.kind, r.fields) for r in reviews if r.fields]
-    return PaperReviews(reviews, summarize_reviews(said))
+    summary = summarize_reviews(said)
+    return PaperReviews(reviews, summary, write_summary(summary, client) if client else None)

@@ -21,7 +21,8 @@ from confnav.reports.stats import stats_json
 from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter, Store
-from confnav.summarize.reviews import paper_reviews
+from confnav.summarize.llm import ChatClient, LLMConfig
+from confnav.summarize.reviews import PaperReviews, paper_reviews
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import lists_rejections
 from confnav.web.answers import WRITE, answers, download_answers, failures
@@ -82,9 +83,18 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
             "source": impact.source(),
             "parts": [str(c) for c in impact.contributions.get(paper.id, [])],
         }
-    if reviews := paper_reviews(state.store, paper.venue, paper.id):
+    if reviews := reviews_of(state, paper.venue, paper.id):
         data["reviews"] = reviews.to_dict()
     return data
+
+
+def reviews_of(state: AppState, venue: str, paper_id: str) -> PaperReviews:
+    """A paper's reviews and what they agreed and disagreed on (milliseconds), phrased by the LLM when one is
+    configured (then kept per store state, so that the model is asked once)."""
+    if (config := LLMConfig.from_settings(state.store.settings)) is None:
+        return paper_reviews(state.store, venue, paper_id)
+    client = ChatClient(config)
+    return state.cached(("reviews", venue, paper_id), lambda: paper_reviews(state.store, venue, paper_id, client))
 
 
 def rated_venues(store: Store) -> list[str]:

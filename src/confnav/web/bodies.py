@@ -150,9 +150,27 @@ class ReviewSummary(Body):
     method: str
 
 
+class CitedReview(Body):
+    review_id: str
+    anchor: str
+    reviewer: str
+
+
+class WrittenSentence(Body):
+    text: str
+    cites: list[CitedReview]
+
+
+class WrittenReviewSummary(Body):
+    sentences: list[WrittenSentence] = Field(description="each checked to cite reviews quoted in the summary")
+    generated: int = Field(description="sentences the LLM wrote")
+    dropped: int = Field(description="sentences that failed the checks")
+
+
 class PaperReviews(Body):
     reviews: list[PaperReview] = Field(description="the meta-review and decision comment first, then the reviews")
     summary: ReviewSummary
+    written: WrittenReviewSummary | None = Field(description="the summary in a configured LLM's checked sentences")
 
 
 class Paper(Body):
