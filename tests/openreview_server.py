@@ -8,10 +8,13 @@ has been seen to); `/groups?id=` answers `{"groups": [...]}` with `domain` set o
 `{"name", "message", "status"}` (`ChallengeRequiredError` 403 without login, `RateLimitError` 429).
 A person's papers: `/profiles?id=~X` answers `{"profiles": [...]}` (empty for an unknown id) and
 `/notes?content.authorids=~X` the submissions naming the profile in either form of authors, API 1's under `/v1`.
-`/notes/edits?note.id=` answers `{"edits": [...], "count": n}` as the official client's `get_note_edits` reads
-it: each edit with `tcdate`/`tmdate`, `signatures`, `invitations` and the `note` as that edit wrote it (the
-first edit the whole review, later ones only the fields they changed); 403 `ForbiddenError` on a venue whose
-edits are not public.
+`/notes/edits?note.id=` or `?invitation=` (a submission's review invitation: the edits of all its reviews) answers
+`{"edits": [...], "count": n}` as the official client's `get_note_edits` asks and reads it, at most 1,000 a page
+(`offset`, `sort=tcdate:asc`): each edit with `tcdate`/`tmdate`, `domain`, `signatures`, the `invitation` it was
+made under and the `note` as that edit wrote it (the first edit the whole review, later ones only the fields they
+changed); 403 `ForbiddenError` on a venue whose edits are not public; a venue with `edits_by_invitation` off
+stands for a deployment that refuses the invitation filter (400 `ValidationError`). Replies carry `tcdate` (when
+posted) and `tmdate` (when last changed). Every answer's size is counted in `bytes_served`.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class Venue:
     notes: list[dict[str, Any]]
     group: dict[str, Any] = field(default_factory=dict)
     edits_public: bool = True
+    edits_by_invitation: bool = True
 
 
 @dataclass
@@ -52,7 +56,9 @@ class FakeOpenReview:
     requests: int = 0
     notes_served: int = 0
     edits_served: int = 0
+    bytes_served: int = 0
     edits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # note id → its edits, oldest first
+    edits_under: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # invitation → its edits
     clock: int = 1_700_000_000_000
 
     def tick(self) -> int:
@@ -97,18 +103,18 @@ class FakeOpenReview:
 
     def _edit(self, venue: str, reply: dict[str, Any], content: dict[str, Any], stamp: int) -> None:
         edits = self.edits.setdefault(reply["id"], [])
-        self.edits[reply["id"]].append(
-            {
-                "id": f"{reply['id']}-e{len(edits)}",
-                "domain": venue,
-                "invitations": reply["invitations"],
-                "signatures": reply.get("signatures") or [],
-                "cdate": stamp,
-                "tcdate": stamp,
-                "tmdate": stamp,
-                "note": {"id": reply["id"], "forum": reply["forum"], "replyto": reply["replyto"], "content": content},
-            }
-        )
+        edit = {
+            "id": f"{reply['id']}-e{len(edits)}",
+            "domain": venue,
+            "invitation": reply["invitations"][0],
+            "signatures": reply.get("signatures") or [],
+            "cdate": stamp,
+            "tcdate": stamp,
+            "tmdate": stamp,
+            "note": {"id": reply["id"], "forum": reply["forum"], "replyto": reply["replyto"], "content": content},
+        }
+        edits.append(edit)
+        self.edits_under.setdefault(edit["invitation"], []).append(edit)
 
     def revise(self, venue: str, review_id: str, **values: Any) -> int:
         """A reviewer edits a review (`rating=6`): the note takes the new values and time, an edit records them."""
@@ -131,6 +137,7 @@ class FakeOpenReview:
             "forum": forum,
             "replyto": forum,
             "cdate": stamp,
+            "tcdate": stamp,
             "tmdate": stamp,
             "domain": venue,
             "invitations": [f"{venue}/Submission{note['number']}/-/Official_Review"],
@@ -200,6 +207,7 @@ def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state
                 "id": f"{forum}-r{i}",
                 "forum": forum,
                 "replyto": forum,
+                "tcdate": stamp,
                 "tmdate": stamp,
                 "domain": venue,
                 "invitations": [f"{venue}/Submission{number}/-/Official_Review"],
@@ -305,6 +313,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None, raw: bytes | None = None) -> None:
         data = raw if raw is not None else json.dumps(body).encode()
+        self.state.bytes_served += len(data)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -363,10 +372,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def _note_edits(self, query: dict[str, str]) -> None:
         state = self.state
-        edits = state.edits.get(query.get("note.id", ""), [])
+        if "note.id" in query:
+            edits = state.edits.get(query["note.id"], [])
+        else:
+            edits = state.edits_under.get(query.get("invitation", ""), [])
+        if "invitation" in query:
+            edits = [e for e in edits if e["invitation"] == query["invitation"]]
         venue = state.venues.get(edits[0]["domain"]) if edits else None
         if venue is not None and not venue.edits_public:
             return self._error(403, "ForbiddenError", "You do not have permission to read these edits")
+        if venue is not None and "note.id" not in query and not venue.edits_by_invitation:
+            return self._error(400, "ValidationError", "querystring must have required property 'note.id'")
         found = sorted(edits, key=lambda e: e["tcdate"], reverse=query.get("sort") == "tcdate:desc")
         offset, limit = int(query.get("offset", 0)), min(int(query.get("limit", LIMIT)), LIMIT)
         page = found[offset : offset + limit]

@@ -67,9 +67,10 @@ def fetch_openreview(
 ) -> FetchResult:
     """Every submission of an OpenReview venue with its public reviews and decision, into the store.
 
-    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`); the
-    `watcher` hears of the papers the ingest added or changed. Every version of a review seen is kept in the
-    store; the first fetch of an API 2 venue reads the earlier ones from the reviews' edits.
+    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`) and put in
+    place in the snapshot; the `watcher` hears of the papers the ingest added or changed. Every version of a
+    review seen is kept in the store; the first fetch of an API 2 venue reads the earlier ones from the reviews'
+    edits. Once a run has recorded a snapshot's history, later runs record only the submissions they fetched.
     """
     progress = progress or Silent()
     client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
@@ -77,16 +78,22 @@ def fetch_openreview(
     entries, newest = read_snapshot(path)
     info = client.venue(venue_id)
     since = None if full or not entries else newest
+    marker = path.with_name(path.name + ".ingested")
+    recorded = bool(entries) and marker.exists() and marker.read_text() == _stamp(store_path, path)
     log = PageLog(path.with_name(path.name + ".part"), {"venue": venue_id, "api": info.api, "since": since})
     progress.start(f"fetching {venue_id}", None)
     try:
-        notes = list(client.changed_since(info, since, log) if since is not None else client.submissions(info, log))
+        if since is not None:
+            notes = list(client.changed_since(info, since, log, {paper: e["note"] for paper, e in entries.items()}))
+        else:
+            notes = list(client.submissions(info, log))
         edits, history = read_edits(client, info, notes, log, progress) if not entries else ({}, "")
     finally:
         log.close()
-    fetched = now()
+    fetched, touched = now(), []
     for note in notes:
         paper = str(note.get("forum") or note["id"])
+        touched.append(paper)
         kept = edits.get(paper) or entries.get(paper, {}).get("edits")
         entries[paper] = {
             "fetched": fetched,
@@ -98,17 +105,23 @@ def fetch_openreview(
     if notes or not path.exists():
         write_snapshot(path, entries)
     requests = client.api2.requests + client.api1.requests
-    marker = path.with_name(path.name + ".ingested")
-    stat = path.stat()
-    stamp = json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
+    stamp = _stamp(store_path, path)
     if entries and (notes or not marker.exists() or marker.read_text() != stamp):
         result = ingest(store, [path], progress=progress, watcher=watcher)
-        marker.write_text(stamp)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
-    versions = record_history(store, entries)
+    versions = record_history(store, [entries[p] for p in touched] if recorded else entries.values())
+    marker.write_text(stamp)  # written once the history is recorded too: a run cut short before records it all
     log.discard()
     return FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
+
+
+def _stamp(store_path: Path, snapshot: Path) -> str:
+    """What says a snapshot is in a store: the store, and the snapshot's size and modification time."""
+    if not snapshot.exists():
+        return ""
+    stat = snapshot.stat()
+    return json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
 
 
 def fetch_paperlists(
