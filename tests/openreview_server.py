@@ -118,15 +118,19 @@ class FakeOpenReview:
 
     def revise(self, venue: str, review_id: str, **values: Any) -> int:
         """A reviewer edits a review (`rating=6`): the note takes the new values and time, an edit records them."""
-        stamp = self.tick()
         for reply in self.all_notes(self.venues[venue]):
             if reply["id"] == review_id:
-                changed = {key: {"value": v} for key, v in values.items()}
-                reply["content"] = {**reply["content"], **changed}
-                reply["tmdate"] = stamp
-                self._edit(venue, reply, changed, stamp)
-                return stamp
+                return self.revise_reply(venue, reply, **values)
         raise KeyError(review_id)
+
+    def revise_reply(self, venue: str, reply: dict[str, Any], **values: Any) -> int:
+        """`revise` for a reply already in hand (a benchmark revising thousands of reviews)."""
+        stamp = self.tick()
+        changed = {key: {"value": v} for key, v in values.items()}
+        reply["content"] = {**reply["content"], **changed}
+        reply["tmdate"] = stamp
+        self._edit(venue, reply, changed, stamp)
+        return stamp
 
     def add_review(self, venue: str, forum: str, review_id: str, rating: int, confidence: int) -> int:
         """A review posted late (after the others), with its one edit."""

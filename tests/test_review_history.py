@@ -139,7 +139,7 @@ def test_edit_pages_are_retried_on_429_and_resumed_after_an_interruption(
     server, store: SqlStore, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     state, url = server
-    first, second, *_ = rebut(state, OPEN)
+    rebut(state, OPEN)
     state.revise(OPEN, f"{state.venues[OPEN].notes[3]['id']}-r0", rating=1)  # three submissions with edited reviews
     state.faults = ["none", "429"]  # the notes are answered, the first edits are refused once (Retry-After: 0)
     broken = client(url)

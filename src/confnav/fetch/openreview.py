@@ -214,7 +214,7 @@ class OpenReviewClient:
 def patched(note: dict[str, Any], changes: list[dict[str, Any]]) -> dict[str, Any]:
     """A submission as fetched before with the notes of its forum that changed since put in place: the submission's
     own fields replaced (its replies kept), a changed reply replaced, a new one added, a deleted one (`ddate`) gone."""
-    details = note.get("details") if isinstance(note.get("details"), dict) else {}
+    details: dict[str, Any] = given if isinstance(given := note.get("details"), dict) else {}
     kind = "replies" if "replies" in details or "directReplies" not in details else "directReplies"
     replies = {str(r.get("id")): r for r in details.get(kind) or [] if isinstance(r, dict)}
     result = dict(note)
