@@ -4,15 +4,22 @@ where the server refuses that, and a later fetch that transfers only the notes t
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
+from dataclasses import astuple
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient, patched
 from confnav.fetch.snapshot import read_snapshot
+from confnav.model import ReviewVersion
 from confnav.store import open_store
+from confnav.store.connection import PostgresConnection
+from confnav.store.migrations import MIGRATIONS, migrate
+from confnav.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from confnav.store.sql import SqlStore
 from tests.backends import new_location
 from tests.conftest import DATA
@@ -142,3 +149,38 @@ def test_changed_notes_are_put_in_place_in_a_held_submission() -> None:
     assert [r["id"] for r in result["details"]["replies"]] == ["R1", "R2", "R3"]
     assert result["details"]["replies"][0]["content"]["rating"] == {"value": 8}
     assert held["details"]["replies"][0] == {"id": "R1", "tmdate": 1}  # what was held is left as it was
+
+
+@pytest.mark.parametrize("backend", ("sqlite", "postgres"))
+def test_a_store_whose_histories_were_kept_before_keeps_them_in_the_compact_table(backend: str, tmp_path: Path) -> None:
+    """Step 18 (PostgreSQL 12) rebuilds the review versions' table in the order of venue, paper, review and time."""
+    location = new_location(tmp_path, "released", backend)
+    raw: Any
+    if backend == "postgres":
+        import psycopg
+
+        raw = psycopg.connect(str(location), autocommit=True)
+        conn: Any = PostgresConnection(raw)
+        migrate(conn, [m for m in POSTGRES_MIGRATIONS if m[0] < 12], begin="BEGIN")
+    else:
+        raw = conn = sqlite3.connect(location, isolation_level=None)
+        migrate(conn, [m for m in MIGRATIONS if m[0] < 18])
+    versions = [
+        ReviewVersion(VENUE_ID, paper, f"{paper}-r{r}", f"{VENUE}/Submission1/Reviewer_{r}", stamp, rating, 3.0, origin)
+        for paper in ("P2", "P1")
+        for r in (1, 0)
+        for stamp, rating, origin in ((20, 6.0, "fetch"), (10, 4.0, "edits"))
+    ]
+    venue = (VENUE_ID, "ICLR", "iclr", 2018)
+    conn.execute("INSERT INTO venues (id, name, conference, year) VALUES (?, ?, ?, ?)", venue)
+    conn.executemany(
+        "INSERT INTO review_versions (venue, paper_id, review_id, reviewer, modified, rating, confidence, origin,"
+        " recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(*astuple(v), "2026-11-26T10:00:00+00:00") for v in versions],
+    )
+    raw.close()
+    with open_store(location) as store:
+        kept = store.review_versions(VENUE_ID)
+        assert kept == sorted(versions, key=lambda v: (v.paper_id, v.review_id, v.modified))
+        with store.transaction():
+            assert store.add_review_versions(versions) == 0  # the same versions are still known

@@ -20,11 +20,14 @@ from confnav.store.migrations import (
     PROFILE_KEYS_STEP,
     PROFILE_TABLES,
     PROFILES_STEP,
+    RELEASED_REVIEW_TABLES,
     REVIEW_TABLES,
+    REVIEWS_COMPACT_STEP,
     REVIEWS_STEP,
     SESSION_TABLES,
     SESSIONS_STEP,
     Migration,
+    rebuilt,
 )
 
 MIGRATIONS: list[Migration] = [
@@ -185,6 +188,7 @@ MIGRATIONS: list[Migration] = [
     (6, NEWS_STEP, schema.ddl("postgres", NEWS_TABLES)),
     (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
-    (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
+    (9, REVIEWS_STEP, schema.ddl("postgres", RELEASED_REVIEW_TABLES)),
     (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
+    (12, REVIEWS_COMPACT_STEP, rebuilt("postgres", REVIEW_TABLES[0])),
 ]
