@@ -29,6 +29,11 @@ def reviews(note: dict[str, Any]) -> list[dict[str, Any]]:
     return [r for r in _replies(note) if is_review(r) and r.get("id")]
 
 
+def review_ids(note: dict[str, Any]) -> list[str]:
+    """The ids of a submission's public reviews."""
+    return [str(r["id"]) for r in reviews(note)]
+
+
 def review_versions(entry: dict[str, Any]) -> list[ReviewVersion]:
     """Every version of every review of one snapshot line, oldest first per review."""
     note = entry["note"]
