@@ -14,7 +14,7 @@ import pytest
 
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient, patched
-from confnav.fetch.snapshot import read_snapshot
+from confnav.fetch.snapshot import read_edits_file, read_snapshot
 from confnav.model import ReviewVersion
 from confnav.store import open_store
 from confnav.store.connection import PostgresConnection
@@ -121,10 +121,12 @@ def test_a_second_fetch_transfers_only_what_changed_and_stores_only_the_new_vers
     added = set(history(store)) - set(kept)
     assert {(v[1], v[3]) for v in added} == {(changed[0]["id"], 1.0), (changed[1]["id"], 1.0), ("late-review", 9.0)}
     assert late in {v[2] for v in added} and set(kept) <= set(history(store))
-    entries, _ = read_snapshot(db.resolve().parent / "snapshots" / "openreview" / "ICLR.cc_2018_Conference.jsonl")
+    snapshot = db.resolve().parent / "snapshots" / "openreview" / "ICLR.cc_2018_Conference.jsonl"
+    entries, _ = read_snapshot(snapshot)
     held = {r["id"]: r for r in entries[state.venues[VENUE].notes[2]["id"]]["note"]["details"]["replies"]}
     assert held[changed[0]["id"]]["content"]["rating"] == {"value": 1} and "NEWPAPER" in entries
-    assert entries[state.venues[VENUE].notes[0]["id"]]["edits"]  # the first fetch's edits are kept
+    kept_edits = read_edits_file(snapshot)  # the first fetch's edits, kept beside the snapshot's lines
+    assert set(kept_edits) == {n["id"] for n in state.venues[VENUE].notes[:2]} and "edits" not in entries["NEWPAPER"]
     assert store.get_paper(state.venues[VENUE].notes[6]["id"]).ratings[-1] == 9
     unchanged = fetch_openreview(store, db, VENUE, client=client(url))
     assert unchanged.notes == 0 and unchanged.review_versions == 0

@@ -15,7 +15,15 @@ from typing import Any
 from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
-from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot, write_snapshot
+from confnav.fetch.snapshot import (
+    PageLog,
+    default_snapshot,
+    now,
+    read_edits_file,
+    read_snapshot,
+    write_edits_file,
+    write_snapshot,
+)
 from confnav.ingest import ChangeWatcher, IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
@@ -94,7 +102,7 @@ def fetch_openreview(
     for note in notes:
         paper = str(note.get("forum") or note["id"])
         touched.append(paper)
-        kept = edits.get(paper) or entries.get(paper, {}).get("edits")
+        kept = entries.get(paper, {}).get("edits")  # a snapshot written before the edits were kept beside it
         entries[paper] = {
             "fetched": fetched,
             "api": info.api,
@@ -102,6 +110,8 @@ def fetch_openreview(
             "note": note,
             **({"edits": kept} if kept else {}),
         }
+    if edits:
+        write_edits_file(path, edits)
     if notes or not path.exists():
         write_snapshot(path, entries)
     requests = client.api2.requests + client.api1.requests
@@ -110,7 +120,11 @@ def fetch_openreview(
         result = ingest(store, [path], progress=progress, watcher=watcher)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
-    versions = record_history(store, [entries[p] for p in touched] if recorded else entries.values())
+    if recorded:  # the earlier versions are in the store: only the reviews of this run's notes are new
+        versions = record_history(store, [entries[p] for p in touched])
+    else:
+        edits = edits or read_edits_file(path)
+        versions = record_history(store, [{**e, "edits": edits[p]} if p in edits else e for p, e in entries.items()])
     marker.write_text(stamp)  # written once the history is recorded too: a run cut short before records it all
     log.discard()
     return FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
