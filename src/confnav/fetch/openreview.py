@@ -10,7 +10,7 @@ credentials come from the environment only and are never printed or stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,10 +130,11 @@ class OpenReviewClient:
             yield from self._pages(client, {"invitation": invitation, "details": details}, log)
 
     def changed_since(
-        self, info: VenueInfo, since: int, log: PageLog, held: Mapping[str, dict[str, Any]] | None = None
+        self, info: VenueInfo, since: int, log: PageLog, held: Callable[[], Mapping[str, dict[str, Any]]] | None = None
     ) -> Iterator[dict[str, Any]]:
         """The submissions whose note or any reply changed after `since` (ms): a submission `held` (paper id →
-        its note with replies, as fetched before) takes the changed notes in place, any other is read again."""
+        its note with replies, as fetched before; asked for only when something changed) takes the changed notes
+        in place, any other is read again."""
         client, details = (self.api2, "replies") if info.api == 2 else (self.api1, "directReplies")
         if info.api == 1:  # API 1 venues are closed: only their submission notes can still change
             for invitation in info.invitations:
@@ -144,9 +145,9 @@ class OpenReviewClient:
         scan = {"domain": info.venue_id, "sort": "tmdate:desc", "trash": "true"}  # deletions too, to drop them
         for note in self._pages(client, scan, log, stop_at=since):
             changed.setdefault(str(note.get("forum") or note.get("id")), []).append(note)
-        held = held or {}
-        for forum in [forum for forum in changed if forum in held]:
-            yield patched(held[forum], changed.pop(forum))
+        notes = held() if held is not None and changed else {}
+        for forum in [forum for forum in changed if forum in notes]:
+            yield patched(notes[forum], changed.pop(forum))
         self.progress.start("reading new submissions", len(changed))
         for forum in changed:
             answer = log.page(("id", forum), 0) or log.record(

@@ -39,11 +39,16 @@ def read_snapshot(path: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
         entry = json.loads(line)
         note = entry["note"]
         entries[str(note.get("forum") or note["id"])] = entry
-        for item in [note, *((note.get("details") or {}).get("replies") or [])]:
-            stamp = item.get("tmdate") if isinstance(item, dict) else None
-            if isinstance(stamp, int) and (newest is None or stamp > newest):
-                newest = stamp
+        stamp = newest_time(note)
+        if stamp is not None and (newest is None or stamp > newest):
+            newest = stamp
     return entries, newest
+
+
+def newest_time(note: dict[str, Any]) -> int | None:
+    """The newest modification time a snapshot's submission holds, its own or a reply's (ms)."""
+    stamps = [item.get("tmdate") for item in [note, *((note.get("details") or {}).get("replies") or [])]]
+    return max((s for s in stamps if isinstance(s, int)), default=None)
 
 
 def write_snapshot(path: Path, entries: dict[str, dict[str, Any]]) -> None:
