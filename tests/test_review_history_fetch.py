@@ -129,7 +129,7 @@ def test_a_second_fetch_transfers_only_what_changed_and_stores_only_the_new_vers
     assert set(kept_edits) == {n["id"] for n in state.venues[VENUE].notes[:2]} and "edits" not in entries["NEWPAPER"]
     assert store.get_paper(state.venues[VENUE].notes[6]["id"]).ratings[-1] == 9
     unchanged = fetch_openreview(store, db, VENUE, client=client(url))
-    assert unchanged.notes == 0 and unchanged.review_versions == 0
+    assert unchanged.notes == 0 and unchanged.review_versions == 0 and unchanged.ingest.unchanged == PAPERS + 1
 
 
 def test_changed_notes_are_put_in_place_in_a_held_submission() -> None:
