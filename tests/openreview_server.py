@@ -17,6 +17,13 @@ Reviews carry their texts as the real forms do: API 2 (ICLR 2024's form) `summar
 (`metareview`, `recommendation`, `confidence`: openreview-py's `meta_review_v2`) once decided; API 1 (ICLR 2021's
 form, openreview-py's `review`) plain `title` and `review` strings, and a `Decision` with its `comment`. The first
 review of submission 1 says `HOSTILE` things (markup, a script, 120,000 characters).
+`/notes/edits?note.id=` or `?invitation=` (a submission's review invitation: the edits of all its reviews) answers
+`{"edits": [...], "count": n}` as the official client's `get_note_edits` asks and reads it, at most 1,000 a page
+(`offset`, `sort=tcdate:asc`): each edit with `tcdate`/`tmdate`, `domain`, `signatures`, the `invitation` it was
+made under and the `note` as that edit wrote it (the first edit the whole review, later ones only the fields they
+changed); 403 `ForbiddenError` on a venue whose edits are not public; a venue with `edits_by_invitation` off
+stands for a deployment that refuses the invitation filter (400 `ValidationError`). Replies carry `tcdate` (when
+posted) and `tmdate` (when last changed). Every answer's size is counted in `bytes_served`.
 """
 
 from __future__ import annotations
@@ -71,6 +78,7 @@ class Venue:
     notes: list[dict[str, Any]]
     group: dict[str, Any] = field(default_factory=dict)
     edits_public: bool = True
+    edits_by_invitation: bool = True
 
 
 @dataclass
@@ -83,7 +91,9 @@ class FakeOpenReview:
     requests: int = 0
     notes_served: int = 0
     edits_served: int = 0
+    bytes_served: int = 0
     edits: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # note id → its edits, oldest first
+    edits_under: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # invitation → its edits
     clock: int = 1_700_000_000_000
 
     def tick(self) -> int:
@@ -128,30 +138,34 @@ class FakeOpenReview:
 
     def _edit(self, venue: str, reply: dict[str, Any], content: dict[str, Any], stamp: int) -> None:
         edits = self.edits.setdefault(reply["id"], [])
-        self.edits[reply["id"]].append(
-            {
-                "id": f"{reply['id']}-e{len(edits)}",
-                "domain": venue,
-                "invitations": reply["invitations"],
-                "signatures": reply.get("signatures") or [],
-                "cdate": stamp,
-                "tcdate": stamp,
-                "tmdate": stamp,
-                "note": {"id": reply["id"], "forum": reply["forum"], "replyto": reply["replyto"], "content": content},
-            }
-        )
+        edit = {
+            "id": f"{reply['id']}-e{len(edits)}",
+            "domain": venue,
+            "invitation": reply["invitations"][0],
+            "signatures": reply.get("signatures") or [],
+            "cdate": stamp,
+            "tcdate": stamp,
+            "tmdate": stamp,
+            "note": {"id": reply["id"], "forum": reply["forum"], "replyto": reply["replyto"], "content": content},
+        }
+        edits.append(edit)
+        self.edits_under.setdefault(edit["invitation"], []).append(edit)
 
     def revise(self, venue: str, review_id: str, **values: Any) -> int:
         """A reviewer edits a review (`rating=6`): the note takes the new values and time, an edit records them."""
-        stamp = self.tick()
         for reply in self.all_notes(self.venues[venue]):
             if reply["id"] == review_id:
-                changed = {key: {"value": v} for key, v in values.items()}
-                reply["content"] = {**reply["content"], **changed}
-                reply["tmdate"] = stamp
-                self._edit(venue, reply, changed, stamp)
-                return stamp
+                return self.revise_reply(venue, reply, **values)
         raise KeyError(review_id)
+
+    def revise_reply(self, venue: str, reply: dict[str, Any], **values: Any) -> int:
+        """`revise` for a reply already in hand (a benchmark revising thousands of reviews)."""
+        stamp = self.tick()
+        changed = {key: {"value": v} for key, v in values.items()}
+        reply["content"] = {**reply["content"], **changed}
+        reply["tmdate"] = stamp
+        self._edit(venue, reply, changed, stamp)
+        return stamp
 
     def add_review(self, venue: str, forum: str, review_id: str, rating: int, confidence: int) -> int:
         """A review posted late (after the others), with its one edit."""
@@ -162,6 +176,7 @@ class FakeOpenReview:
             "forum": forum,
             "replyto": forum,
             "cdate": stamp,
+            "tcdate": stamp,
             "tmdate": stamp,
             "domain": venue,
             "invitations": [f"{venue}/Submission{note['number']}/-/Official_Review"],
@@ -231,6 +246,7 @@ def api2_note(venue: str, number: int, record: dict[str, Any], stamp: int, state
                 "id": f"{forum}-r{i}",
                 "forum": forum,
                 "replyto": forum,
+                "tcdate": stamp,
                 "tmdate": stamp,
                 "domain": venue,
                 "invitations": [f"{venue}/Submission{number}/-/Official_Review"],
@@ -395,6 +411,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None, raw: bytes | None = None) -> None:
         data = raw if raw is not None else json.dumps(body).encode()
+        self.state.bytes_served += len(data)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -453,10 +470,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def _note_edits(self, query: dict[str, str]) -> None:
         state = self.state
-        edits = state.edits.get(query.get("note.id", ""), [])
+        if "note.id" in query:
+            edits = state.edits.get(query["note.id"], [])
+        else:
+            edits = state.edits_under.get(query.get("invitation", ""), [])
+        if "invitation" in query:
+            edits = [e for e in edits if e["invitation"] == query["invitation"]]
         venue = state.venues.get(edits[0]["domain"]) if edits else None
         if venue is not None and not venue.edits_public:
             return self._error(403, "ForbiddenError", "You do not have permission to read these edits")
+        if venue is not None and "note.id" not in query and not venue.edits_by_invitation:
+            return self._error(400, "ValidationError", "querystring must have required property 'note.id'")
         found = sorted(edits, key=lambda e: e["tcdate"], reverse=query.get("sort") == "tcdate:desc")
         offset, limit = int(query.get("offset", 0)), min(int(query.get("limit", LIMIT)), LIMIT)
         page = found[offset : offset + limit]

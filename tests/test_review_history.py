@@ -140,27 +140,29 @@ def test_edit_pages_are_retried_on_429_and_resumed_after_an_interruption(
 ) -> None:  # type: ignore[no-untyped-def]
     state, url = server
     rebut(state, OPEN)
+    state.revise(OPEN, f"{state.venues[OPEN].notes[3]['id']}-r0", rating=1)  # three submissions with edited reviews
     state.faults = ["none", "429"]  # the notes are answered, the first edits are refused once (Retry-After: 0)
     broken = client(url)
-    real = broken.note_edits
+    real = broken.invitation_edits
     calls = 0
 
-    def failing(note_id: str, log):  # type: ignore[no-untyped-def]
+    def failing(invitation: str, log):  # type: ignore[no-untyped-def]
         nonlocal calls
         calls += 1
-        if calls == 5:
+        if calls == 3:
             raise NotFoundError("connection lost")
-        return real(note_id, log)
+        return real(invitation, log)
 
-    broken.note_edits = failing  # type: ignore[method-assign]
+    broken.invitation_edits = failing  # type: ignore[method-assign]
     with pytest.raises(NotFoundError):
         fetch_openreview(store, tmp_path / "store.db", OPEN, client=broken)
     assert store.review_versions("iclr2018") == []
     assert state.faults == [] and state.edits_served > 0
     result = fetch_openreview(store, tmp_path / "store.db", OPEN, client=client(url))
-    assert result.resumed_pages >= 5  # the page of notes and the four reviews' edits already fetched
-    public = [e for edits in state.edits.values() for e in edits if e["domain"] == OPEN]
-    assert state.edits_served == len(public)  # no page of edits asked twice
+    assert result.resumed_pages >= 3  # the page of notes and two submissions' edits already fetched
+    asked = {e["invitation"] for edits in state.edits.values() for e in edits if len(edits) > 1}
+    assert len(asked) == 3
+    assert state.edits_served == sum(len(state.edits_under[i]) for i in asked)  # no page of edits asked twice
     assert result.history.startswith("earlier versions")
 
 

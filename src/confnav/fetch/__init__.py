@@ -15,7 +15,16 @@ from typing import Any
 from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
-from confnav.fetch.snapshot import PageLog, default_snapshot, now, read_snapshot, write_snapshot
+from confnav.fetch.snapshot import (
+    PageLog,
+    default_snapshot,
+    newest_time,
+    now,
+    read_edits_file,
+    read_snapshot,
+    write_edits_file,
+    write_snapshot,
+)
 from confnav.ingest import ChangeWatcher, IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
@@ -67,27 +76,54 @@ def fetch_openreview(
 ) -> FetchResult:
     """Every submission of an OpenReview venue with its public reviews and decision, into the store.
 
-    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`); the
-    `watcher` hears of the papers the ingest added or changed. Every version of a review seen is kept in the
-    store; the first fetch of an API 2 venue reads the earlier ones from the reviews' edits.
+    With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`) and put in
+    place in the snapshot; the `watcher` hears of the papers the ingest added or changed. Every version of a
+    review seen is kept in the store; the first fetch of an API 2 venue reads the earlier ones from the reviews'
+    edits. Once a run has recorded a snapshot's history, later runs record only the submissions they fetched,
+    and read the snapshot only when something changed.
     """
     progress = progress or Silent()
     client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
     path = snapshot or default_snapshot(store_path, "openreview", venue_id)
-    entries, newest = read_snapshot(path)
+    marker = path.with_name(path.name + ".ingested")
+    done = _last_run(marker, store_path, path)  # the last run that finished, if the snapshot is as it left it
+    held: dict[str, dict[str, Any]] | None = None
+    if done is None or full:
+        held, newest = read_snapshot(path)
+        since = None if full or not held else newest
+    else:
+        since = done["newest"]
+    first = held is not None and not held  # no snapshot yet: the history before this fetch is in the edits
+
+    def entries_held() -> dict[str, dict[str, Any]]:
+        nonlocal held
+        held = read_snapshot(path)[0] if held is None else held
+        return held
+
     info = client.venue(venue_id)
-    since = None if full or not entries else newest
     log = PageLog(path.with_name(path.name + ".part"), {"venue": venue_id, "api": info.api, "since": since})
     progress.start(f"fetching {venue_id}", None)
     try:
-        notes = list(client.changed_since(info, since, log) if since is not None else client.submissions(info, log))
-        edits, history = read_edits(client, info, notes, log, progress) if not entries else ({}, "")
+        if since is not None:
+            notes = list(
+                client.changed_since(info, since, log, lambda: {p: e["note"] for p, e in entries_held().items()})
+            )
+        else:
+            notes = list(client.submissions(info, log))
+        edits, history = read_edits(client, info, notes, log, progress) if first else ({}, "")
     finally:
         log.close()
-    fetched = now()
+    if done is not None and not notes:  # nothing changed since the last run, which left this store complete
+        log.discard()
+        result = IngestResult([], [], unchanged=int(done["entries"]))
+        requests = client.api2.requests + client.api1.requests
+        return FetchResult("openreview", path, 0, requests, log.resumed, result, 0, history)
+    entries = entries_held()
+    fetched, touched = now(), []
     for note in notes:
         paper = str(note.get("forum") or note["id"])
-        kept = edits.get(paper) or entries.get(paper, {}).get("edits")
+        touched.append(paper)
+        kept = entries.get(paper, {}).get("edits")  # a snapshot written before the edits were kept beside it
         entries[paper] = {
             "fetched": fetched,
             "api": info.api,
@@ -95,20 +131,47 @@ def fetch_openreview(
             "note": note,
             **({"edits": kept} if kept else {}),
         }
+    if edits:
+        write_edits_file(path, edits)
     if notes or not path.exists():
         write_snapshot(path, entries)
     requests = client.api2.requests + client.api1.requests
-    marker = path.with_name(path.name + ".ingested")
-    stat = path.stat()
-    stamp = json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
-    if entries and (notes or not marker.exists() or marker.read_text() != stamp):
+    stamp = _stamp(store_path, path)
+    if entries and (notes or done is None):
         result = ingest(store, [path], progress=progress, watcher=watcher)
-        marker.write_text(stamp)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
-    versions = record_history(store, entries)
+    if done is not None:  # the earlier versions are in the store: only the reviews of this run's notes are new
+        versions = record_history(store, [entries[p] for p in touched])
+    else:
+        edits = edits or read_edits_file(path)
+        versions = record_history(store, [{**e, "edits": edits[p]} if p in edits else e for p, e in entries.items()])
+    newest = max((t for e in entries.values() if (t := newest_time(e["note"])) is not None), default=None)
+    marker.write_text(json.dumps({**json.loads(stamp or "{}"), "newest": newest, "entries": len(entries)}))
     log.discard()
     return FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
+
+
+def _last_run(marker: Path, store_path: Path, snapshot: Path) -> dict[str, Any] | None:
+    """What the last finished run left in the marker (the snapshot's newest time, how many entries) when the
+    snapshot and store are the ones it names and the snapshot is as it left it; written once the history is
+    recorded too, so a run cut short before that is not taken for finished."""
+    try:
+        found = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return None
+    stamp = _stamp(store_path, snapshot)
+    if not isinstance(found, dict) or not stamp or "newest" not in found:
+        return None
+    return found if all(found.get(k) == v for k, v in json.loads(stamp).items()) else None
+
+
+def _stamp(store_path: Path, snapshot: Path) -> str:
+    """What says a snapshot is in a store: the store, and the snapshot's size and modification time."""
+    if not snapshot.exists():
+        return ""
+    stat = snapshot.stat()
+    return json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
 
 
 def fetch_paperlists(

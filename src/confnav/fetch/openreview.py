@@ -2,14 +2,15 @@
 
 API 2 (venues from 2023 on) and API 1 (earlier) are told apart as the official client does: the venue
 group, read from API 2, has a `domain` only on API 2. Pages hold at most 1,000 notes. A second run asks
-API 2 for the venue's notes modified since the snapshot's newest (`domain=…&sort=tmdate:desc`) and
-re-reads only the submissions they belong to. Since 2026 OpenReview answers anonymous calls with 403
-`ChallengeRequiredError`: credentials come from the environment only and are never printed or stored.
+API 2 for the venue's notes modified since the snapshot's newest (`domain=…&sort=tmdate:desc`) and puts
+them in place in the submissions already held: only what changed is transferred (a submission not held yet
+is read whole). Since 2026 OpenReview answers anonymous calls with 403 `ChallengeRequiredError`:
+credentials come from the environment only and are never printed or stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,21 +129,27 @@ class OpenReviewClient:
         for invitation in info.invitations:
             yield from self._pages(client, {"invitation": invitation, "details": details}, log)
 
-    def changed_since(self, info: VenueInfo, since: int, log: PageLog) -> Iterator[dict[str, Any]]:
-        """The submissions whose note or any reply changed after `since` (ms), each read again with its replies."""
+    def changed_since(
+        self, info: VenueInfo, since: int, log: PageLog, held: Callable[[], Mapping[str, dict[str, Any]]] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """The submissions whose note or any reply changed after `since` (ms): a submission `held` (paper id →
+        its note with replies, as fetched before; asked for only when something changed) takes the changed notes
+        in place, any other is read again."""
         client, details = (self.api2, "replies") if info.api == 2 else (self.api1, "directReplies")
         if info.api == 1:  # API 1 venues are closed: only their submission notes can still change
             for invitation in info.invitations:
                 params = {"invitation": invitation, "details": details, "sort": "tmdate:desc"}
                 yield from self._pages(client, params, log, stop_at=since)
             return
-        forums: list[str] = []
-        for note in self._pages(client, {"domain": info.venue_id, "sort": "tmdate:desc"}, log, stop_at=since):
-            forum = str(note.get("forum") or note.get("id"))
-            if forum not in forums:
-                forums.append(forum)
-        self.progress.start("re-reading changed submissions", len(forums))
-        for forum in forums:
+        changed: dict[str, list[dict[str, Any]]] = {}
+        scan = {"domain": info.venue_id, "sort": "tmdate:desc", "trash": "true"}  # deletions too, to drop them
+        for note in self._pages(client, scan, log, stop_at=since):
+            changed.setdefault(str(note.get("forum") or note.get("id")), []).append(note)
+        notes = held() if held is not None and changed else {}
+        for forum in [forum for forum in changed if forum in notes]:
+            yield patched(notes[forum], changed.pop(forum))
+        self.progress.start("reading new submissions", len(changed))
+        for forum in changed:
             answer = log.page(("id", forum), 0) or log.record(
                 ("id", forum), 0, self.get(client, "/notes", {"id": forum, "details": details})
             )
@@ -158,9 +165,17 @@ class OpenReviewClient:
     def note_edits(self, note_id: str, log: PageLog) -> list[dict[str, Any]]:
         """Every edit of one API 2 note, oldest first, asked as the official client's `get_note_edits` asks
         (`/notes/edits?note.id=…&sort=tcdate:asc`), at most 1,000 a page; FetchError 403 when they are not public."""
-        key, offset, edits = ("edits", note_id), 0, []
+        return self._edits("note.id", note_id, log)
+
+    def invitation_edits(self, invitation: str, log: PageLog) -> list[dict[str, Any]]:
+        """Every edit made under one invitation, oldest first (`get_note_edits(invitation=…)`): for a submission's
+        review invitation, the edits of all its reviews in one request; FetchError 400 where the filter is refused."""
+        return self._edits("invitation", invitation, log)
+
+    def _edits(self, field_name: str, wanted: str, log: PageLog) -> list[dict[str, Any]]:
+        key, offset, edits = ("edits", field_name, wanted), 0, []
         while True:
-            params = {"note.id": note_id, "sort": "tcdate:asc", "offset": offset, "limit": PAGE}
+            params = {field_name: wanted, "sort": "tcdate:asc", "offset": offset, "limit": PAGE}
             answer = log.page(key, offset) or log.record(key, offset, self.get(self.api2, "/notes/edits", params))
             page = answer.get("edits") if isinstance(answer, dict) else None
             if not isinstance(page, list):
@@ -195,6 +210,24 @@ class OpenReviewClient:
                 return
             offset += len(notes)
             size = min(self.page_size, size * 10)
+
+
+def patched(note: dict[str, Any], changes: list[dict[str, Any]]) -> dict[str, Any]:
+    """A submission as fetched before with the notes of its forum that changed since put in place: the submission's
+    own fields replaced (its replies kept), a changed reply replaced, a new one added, a deleted one (`ddate`) gone."""
+    details: dict[str, Any] = given if isinstance(given := note.get("details"), dict) else {}
+    kind = "replies" if "replies" in details or "directReplies" not in details else "directReplies"
+    replies = {str(r.get("id")): r for r in details.get(kind) or [] if isinstance(r, dict)}
+    result = dict(note)
+    for change in sorted(changes, key=lambda n: int(n.get("tmdate") or 0)):
+        if str(change.get("id")) == str(note.get("id")):
+            result.update({k: v for k, v in change.items() if k != "details"})
+        elif change.get("ddate"):
+            replies.pop(str(change.get("id")), None)
+        else:
+            replies[str(change.get("id"))] = change
+    result["details"] = {**details, kind: list(replies.values())}
+    return result
 
 
 def _invitations(note: dict[str, Any]) -> list[str]:

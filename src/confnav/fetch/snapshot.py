@@ -2,7 +2,9 @@
 
 An OpenReview snapshot is JSON lines, one submission per line with its fetch time (read by
 sources/openreview_notes.py). It is replaced atomically; the pages of a run that has not finished are
-kept in a `.part` log beside it, so that a new run resumes instead of asking again.
+kept in a `.part` log beside it, so that a new run resumes instead of asking again. The reviews' edits a
+first fetch read are kept beside it too (`.edits`, a line per submission), written once: a later fetch
+reads and rewrites only the submissions themselves.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,21 +39,49 @@ def read_snapshot(path: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
         entry = json.loads(line)
         note = entry["note"]
         entries[str(note.get("forum") or note["id"])] = entry
-        for item in [note, *((note.get("details") or {}).get("replies") or [])]:
-            stamp = item.get("tmdate") if isinstance(item, dict) else None
-            if isinstance(stamp, int) and (newest is None or stamp > newest):
-                newest = stamp
+        stamp = newest_time(note)
+        if stamp is not None and (newest is None or stamp > newest):
+            newest = stamp
     return entries, newest
+
+
+def newest_time(note: dict[str, Any]) -> int | None:
+    """The newest modification time a snapshot's submission holds, its own or a reply's (ms)."""
+    stamps = [item.get("tmdate") for item in [note, *((note.get("details") or {}).get("replies") or [])]]
+    return max((s for s in stamps if isinstance(s, int)), default=None)
 
 
 def write_snapshot(path: Path, entries: dict[str, dict[str, Any]]) -> None:
     """All entries, one per line in a stable order, written to a temporary file and moved into place."""
+    ordered = sorted(entries.items(), key=lambda item: (item[1]["note"].get("number") or 0, item[0]))
+    _write_lines(path, (entry for _, entry in ordered))
+
+
+def edits_file(snapshot: Path) -> Path:
+    return snapshot.with_name(snapshot.name + ".edits")
+
+
+def read_edits_file(snapshot: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """The reviews' edits kept beside a snapshot: paper id → review id → edits (none without the file)."""
+    path = edits_file(snapshot)
+    if not path.exists():
+        return {}
+    lines = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return {str(line["paper"]): line["edits"] for line in lines}
+
+
+def write_edits_file(snapshot: Path, edits: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
+    """The reviews' edits beside a snapshot, a line per paper, replaced atomically."""
+    _write_lines(edits_file(snapshot), ({"paper": paper, "edits": edits[paper]} for paper in sorted(edits)))
+
+
+def _write_lines(path: Path, lines: Iterable[Any]) -> None:
+    """JSON lines written to a temporary file and moved into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
-    ordered = sorted(entries.items(), key=lambda item: (item[1]["note"].get("number") or 0, item[0]))
     with temporary.open("w", encoding="utf-8") as out:
-        for _, entry in ordered:
-            out.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
+        for line in lines:
+            out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
         out.flush()
         os.fsync(out.fileno())
     os.replace(temporary, path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from statistics import mean
+from statistics import fmean as mean  # ratings are floats: exact fractions would cost a venue seconds
 from typing import Any, Protocol
 
 from confnav.errors import NotFoundError

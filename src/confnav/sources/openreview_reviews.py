@@ -29,9 +29,9 @@ def is_review(note: dict[str, Any]) -> bool:
     return any(i.endswith(REVIEW_INVITATIONS) for i in _invitations(note))
 
 
-def review_ids(note: dict[str, Any]) -> list[str]:
-    """The ids of a submission's public reviews (the notes whose edits hold their earlier versions)."""
-    return [str(r["id"]) for r in _replies(note) if is_review(r) and r.get("id")]
+def reviews(note: dict[str, Any]) -> list[dict[str, Any]]:
+    """A submission's public reviews (the notes whose edits hold their earlier versions)."""
+    return [r for r in _replies(note) if is_review(r) and r.get("id")]
 
 
 def review_versions(entry: dict[str, Any]) -> list[ReviewVersion]:

@@ -8,6 +8,7 @@ and PostgreSQL's matching step `schema.ddl("postgres", (table,))`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from confnav.errors import ConfnavError
@@ -39,6 +40,31 @@ PROFILE_KEYS_STEP = "profile secrets for shared servers: a hash per profile, nev
 PROFILE_KEY_TABLES = (schema.BY_NAME["profile_keys"],)
 REVIEWS_STEP = "review histories: every version of a review's rating and confidence, with the source's time"
 REVIEW_TABLES = (schema.BY_NAME["review_versions"],)
+RELEASED_REVIEW_TABLES = (  # as step 15 made it: keyed by review, with a second index by paper
+    replace(
+        REVIEW_TABLES[0],
+        key=("venue", "review_id", "modified"),
+        indexes=(schema.Index("review_versions_by_paper", ("venue", "paper_id")),),
+        clustered=False,
+    ),
+)
+REVIEWS_COMPACT_STEP = "review histories kept in the order of venue, paper, review and time, with no second index"
+
+
+def rebuilt(backend: schema.Backend, table: schema.Table) -> str:
+    """A step that rebuilds a table to its declaration, keeping its rows (in the order of its new key)."""
+    columns, kept = ", ".join(table.column_names), f"{table.name}_kept"
+    return ";\n".join(
+        [
+            f"CREATE TEMPORARY TABLE {kept} AS SELECT {columns} FROM {table.name}",
+            f"DROP TABLE {table.name}",
+            schema.ddl(backend, (table,)),
+            f"INSERT INTO {table.name} ({columns}) SELECT {columns} FROM {kept} ORDER BY {', '.join(table.key)}",
+            f"DROP TABLE {kept}",
+        ]
+    )
+
+
 JOB_LEASES_STEP = "job leases: a running job whose process ended without a word is seen as stopped once its lease ends"
 JOB_LEASE_COLUMNS = (schema.BY_NAME["jobs"], ("lease",))
 REVIEW_TEXTS_STEP = "what reviewers said: each review's and meta-review's text fields as last fetched"
@@ -250,9 +276,10 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (12, NEWS_STEP, schema.ddl("sqlite", NEWS_TABLES)),
     (13, SESSIONS_STEP, schema.ddl("sqlite", SESSION_TABLES)),
     (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
-    (15, REVIEWS_STEP, schema.ddl("sqlite", REVIEW_TABLES)),
+    (15, REVIEWS_STEP, schema.ddl("sqlite", RELEASED_REVIEW_TABLES)),
     (16, JOB_LEASES_STEP, schema.added_columns("sqlite", *JOB_LEASE_COLUMNS)),
     (17, REVIEW_TEXTS_STEP, schema.ddl("sqlite", REVIEW_TEXT_TABLES)),
+    (18, REVIEWS_COMPACT_STEP, rebuilt("sqlite", REVIEW_TABLES[0])),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -20,13 +20,16 @@ from confnav.store.migrations import (
     PROFILE_KEYS_STEP,
     PROFILE_TABLES,
     PROFILES_STEP,
+    RELEASED_REVIEW_TABLES,
     REVIEW_TABLES,
     REVIEW_TEXT_TABLES,
     REVIEW_TEXTS_STEP,
+    REVIEWS_COMPACT_STEP,
     REVIEWS_STEP,
     SESSION_TABLES,
     SESSIONS_STEP,
     Migration,
+    rebuilt,
 )
 
 MIGRATIONS: list[Migration] = [
@@ -187,7 +190,8 @@ MIGRATIONS: list[Migration] = [
     (6, NEWS_STEP, schema.ddl("postgres", NEWS_TABLES)),
     (7, SESSIONS_STEP, schema.ddl("postgres", SESSION_TABLES)),
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
-    (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
+    (9, REVIEWS_STEP, schema.ddl("postgres", RELEASED_REVIEW_TABLES)),
     (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
     (11, REVIEW_TEXTS_STEP, schema.ddl("postgres", REVIEW_TEXT_TABLES)),
+    (12, REVIEWS_COMPACT_STEP, rebuilt("postgres", REVIEW_TABLES[0])),
 ]

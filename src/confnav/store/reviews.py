@@ -53,8 +53,8 @@ class ReviewTables:
                         v.origin,
                         recorded,
                     )
-                    for v in new.values()
-                ],
+                    for v in sorted(new.values(), key=lambda v: (v.paper_id, v.review_id, v.modified))
+                ],  # in the key's order: the table's pages filled as they are written
             )
             added += len(new)
         return added

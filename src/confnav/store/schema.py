@@ -59,7 +59,8 @@ class Index:
 
 @dataclass(frozen=True)
 class Table:
-    """One table: columns in order, primary key, unique keys, indexes; `copied` when a store copy carries it."""
+    """One table: columns in order, primary key, unique keys, indexes; `copied` when a store copy carries it;
+    `clustered`: SQLite keeps the rows themselves in the key's order, with no second copy of the key (WITHOUT ROWID)."""
 
     name: str
     columns: tuple[Column, ...]
@@ -67,6 +68,7 @@ class Table:
     unique: tuple[tuple[str, ...], ...] = ()
     indexes: tuple[Index, ...] = ()
     copied: bool = True
+    clustered: bool = False
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -80,7 +82,8 @@ class Table:
             parts.append(f"PRIMARY KEY ({', '.join(self.key)})")
         parts += [f"UNIQUE ({', '.join(u)})" for u in self.unique]
         body = ",\n    ".join(parts)
-        statements = [f"CREATE TABLE {self.name} (\n    {body}\n)"]
+        clustered = " WITHOUT ROWID" if self.clustered and backend == "sqlite" else ""
+        statements = [f"CREATE TABLE {self.name} (\n    {body}\n){clustered}"]
         for index in self.indexes:
             if index.postgres_only is None:
                 statements.append(f"CREATE INDEX {index.name} ON {self.name}({', '.join(index.columns)})")
@@ -349,8 +352,8 @@ TABLES: tuple[Table, ...] = (
             _c("origin"),  # "edits" or "fetch"
             _c("recorded"),  # when this store first saw it (ISO 8601, UTC)
         ),
-        ("venue", "review_id", "modified"),
-        indexes=(Index("review_versions_by_paper", ("venue", "paper_id")),),
+        ("venue", "paper_id", "review_id", "modified"),  # a venue's, a paper's, a review's versions: one range
+        clustered=True,
     ),
     Table(
         "review_texts",  # what each review, meta-review or decision comment says, as last fetched
