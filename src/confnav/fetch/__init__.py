@@ -10,8 +10,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from confnav.fetch.arrivals import ArrivalRecorder, ArrivalsStore
 from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
@@ -20,9 +21,14 @@ from confnav.ingest import ChangeWatcher, IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
 from confnav.settings import Settings
-from confnav.store.protocols import IngestStore
+from confnav.sources.openreview_notes import venue_of_group
 
 __all__ = ["FetchError", "FetchResult", "fetch_openreview", "fetch_paperlists"]
+
+
+class FetchStore(HistoryStore, ArrivalsStore, Protocol):
+    """What a fetch from OpenReview needs: the ingest, the review histories and the decisions that arrived."""
+
 
 PAPERLISTS_NAMES = {"neurips": "nips"}  # the project's folder names where they differ from confnav's series ids
 
@@ -39,6 +45,7 @@ class FetchResult:
     ingest: IngestResult
     review_versions: int = 0  # review versions new to the store
     history: str = ""  # where this fetch found the reviews' history, when it looked
+    decided: int = 0  # papers pending before this fetch that it found decided
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -48,13 +55,14 @@ class FetchResult:
             "requests": self.requests,
             "resumed_pages": self.resumed_pages,
             "review_versions": self.review_versions,
+            "decided": self.decided,
             **({"review_history": self.history} if self.history else {}),
             **self.ingest.to_dict(),
         }
 
 
 def fetch_openreview(
-    store: HistoryStore,
+    store: FetchStore,
     store_path: Path,
     venue_id: str,
     *,
@@ -101,18 +109,22 @@ def fetch_openreview(
     marker = path.with_name(path.name + ".ingested")
     stat = path.stat()
     stamp = json.dumps({"store": str(store_path.resolve()), "size": stat.st_size, "mtime": stat.st_mtime_ns})
+    arrivals = ArrivalRecorder(store, watcher)
     if entries and (notes or not marker.exists() or marker.read_text() != stamp):
-        result = ingest(store, [path], progress=progress, watcher=watcher)
+        result = ingest(store, [path], progress=progress, watcher=arrivals)
         marker.write_text(stamp)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
     versions = record_history(store, entries)
+    arrivals.finish([*result.venues, *([] if not entries else [venue_of_group(venue_id)[0].id])])
     log.discard()
-    return FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
+    found = FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
+    found.decided = arrivals.decided
+    return found
 
 
 def fetch_paperlists(
-    store: IngestStore,
+    store: ArrivalsStore,
     store_path: Path,
     venue: str,
     *,
@@ -143,5 +155,7 @@ def fetch_paperlists(
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, path)
-    result = ingest(store, [path], venue=parsed.id, progress=progress, watcher=watcher)
-    return FetchResult("paperlists", path, len(data), client.requests, 0, result)
+    arrivals = ArrivalRecorder(store, watcher)
+    result = ingest(store, [path], venue=parsed.id, progress=progress, watcher=arrivals)
+    arrivals.finish(result.venues)
+    return FetchResult("paperlists", path, len(data), client.requests, 0, result, decided=arrivals.decided)

@@ -41,6 +41,8 @@ REVIEWS_STEP = "review histories: every version of a review's rating and confide
 REVIEW_TABLES = (schema.BY_NAME["review_versions"],)
 JOB_LEASES_STEP = "job leases: a running job whose process ended without a word is seen as stopped once its lease ends"
 JOB_LEASE_COLUMNS = (schema.BY_NAME["jobs"], ("lease",))
+ARRIVALS_STEP = "decisions that arrived: each fetch of a venue, and the pending papers it found decided"
+ARRIVAL_TABLES = tuple(schema.BY_NAME[name] for name in ("fetch_runs", "decisions_arrived"))
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -250,6 +252,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
     (15, REVIEWS_STEP, schema.ddl("sqlite", REVIEW_TABLES)),
     (16, JOB_LEASES_STEP, schema.added_columns("sqlite", *JOB_LEASE_COLUMNS)),
+    (20, ARRIVALS_STEP, schema.ddl("sqlite", ARRIVAL_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

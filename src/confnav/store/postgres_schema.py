@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from confnav.store import schema
 from confnav.store.migrations import (
+    ARRIVAL_TABLES,
+    ARRIVALS_STEP,
     JOB_LEASE_COLUMNS,
     JOB_LEASES_STEP,
     JOBS_TABLE,
@@ -187,4 +189,5 @@ MIGRATIONS: list[Migration] = [
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
     (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
     (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
+    (14, ARRIVALS_STEP, schema.ddl("postgres", ARRIVAL_TABLES)),
 ]

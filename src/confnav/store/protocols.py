@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from confnav.decisions import DecisionTable
-from confnav.model import Decision, Paper, RatingScale, ReviewVersion, Session, Venue
+from confnav.model import Decision, DecisionsArrived, Paper, RatingScale, ReviewVersion, Session, Venue
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
@@ -282,7 +282,19 @@ class ReviewStore(Transactional, Protocol):
 
     def add_review_versions(self, versions: Iterable[ReviewVersion]) -> int: ...
 
-    def review_versions(self, venue: str) -> list[ReviewVersion]: ...
+    def review_versions(self, venue: str, paper_id: str | None = None) -> list[ReviewVersion]: ...
+
+    def history_venues(self) -> set[str]: ...
+
+
+class ArrivalStore(Transactional, Protocol):
+    """Each fetch of a venue and the pending papers it found decided."""
+
+    def put_arrivals(self, venue: str, fetched: str, decided: Sequence[tuple[str, str, str]]) -> None: ...
+
+    def put_fetch_run(self, venue: str, fetched: str) -> None: ...
+
+    def decisions_arrived(self, venue: str | None = None) -> dict[str, DecisionsArrived]: ...
 
 
 class JobStore(Transactional, Protocol):
@@ -309,7 +321,16 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 @runtime_checkable
 class Store(
-    AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, ScheduleStore, ReviewStore, JobStore, Protocol
+    AnalysisStore,
+    IngestStore,
+    ListStore,
+    ProfileStore,
+    NewsStore,
+    ScheduleStore,
+    ReviewStore,
+    ArrivalStore,
+    JobStore,
+    Protocol,
 ):
     """Everything a backend offers; the CLI and the web app hold one of these."""
 

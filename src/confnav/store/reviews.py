@@ -55,9 +55,14 @@ class ReviewTables:
             added += len(new)
         return added
 
-    def review_versions(self, venue: str) -> list[ReviewVersion]:
-        """Every stored version of the venue's reviews, by paper, review and time."""
+    def review_versions(self, venue: str, paper_id: str | None = None) -> list[ReviewVersion]:
+        """Every stored version of the venue's reviews (of one paper when given), by paper, review and time."""
+        where, params = ("venue = ? AND paper_id = ?", (venue, paper_id)) if paper_id else ("venue = ?", (venue,))
         rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM review_versions WHERE venue = ? ORDER BY paper_id, review_id, modified", (venue,)
+            f"SELECT {_COLUMNS} FROM review_versions WHERE {where} ORDER BY paper_id, review_id, modified", params
         )
         return [ReviewVersion(row[0], row[1], row[2], row[3], int(row[4]), row[5], row[6], row[7]) for row in rows]
+
+    def history_venues(self) -> set[str]:
+        """The venues whose reviews have a stored history."""
+        return {row[0] for row in self.conn.execute("SELECT DISTINCT venue FROM review_versions")}
