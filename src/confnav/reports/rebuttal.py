@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from statistics import mean
+from functools import cached_property
+from statistics import fmean
 from typing import Any, Protocol
 
 from confnav.errors import NotFoundError
@@ -91,23 +92,23 @@ class PaperChange:
     reviews: list[ReviewChange]
     outcome: Outcome = Outcome.UNKNOWN
 
-    @property
+    @cached_property
     def pre_mean(self) -> float:
-        return mean(r.pre for r in self.reviews)
+        return fmean(r.pre for r in self.reviews)
 
-    @property
+    @cached_property
     def post_mean(self) -> float:
-        return mean(r.post for r in self.reviews)
+        return fmean(r.post for r in self.reviews)
 
-    @property
+    @cached_property
     def change(self) -> float:
         return self.post_mean - self.pre_mean
 
-    @property
+    @cached_property
     def pre_spread(self) -> float:
         return max(r.pre for r in self.reviews) - min(r.pre for r in self.reviews)
 
-    @property
+    @cached_property
     def post_spread(self) -> float:
         return max(r.post for r in self.reviews) - min(r.post for r in self.reviews)
 
@@ -212,7 +213,7 @@ class Rebuttal:
         groups: dict[str, list[float]] = defaultdict(list)
         for paper in self.papers:
             groups[paper.decision or "none yet"].append(paper.change)
-        return {d: {"papers": len(c), "mean_change": mean(c)} for d, c in sorted(groups.items())}
+        return {d: {"papers": len(c), "mean_change": fmean(c)} for d, c in sorted(groups.items())}
 
     def to_dict(self) -> dict[str, Any]:
         reviews = self.reviews

@@ -4,6 +4,8 @@ decision once decisions are out, movers, converged and diverged papers; computed
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import Field
@@ -122,20 +124,28 @@ def charts(rebuttal: Rebuttal) -> tuple[str, str]:
     return over_time, shifts
 
 
+def figures_of(state: AppState, venue: str) -> tuple[dict[str, Any], tuple[str, str]] | None:
+    """The rebuttal's figures (its JSON) and charts, computed once per store state; None without a history."""
+    rebuttal = rebuttal_of(state, venue)
+    if rebuttal is None:
+        return None
+    return state.cached(("rebuttal-figures", rebuttal.venue), lambda: (rebuttal.to_dict(), charts(rebuttal)))
+
+
 @router.get("/venues/{venue}/rebuttal", **page_answers(pages=[404]))
 def rebuttal_page(request: Request, venue: str) -> HTMLResponse:
     """The venue's rebuttal, or a sentence saying it has no review history."""
     state = state_of(request)
-    rebuttal = rebuttal_of(state, venue)
     info = state.store.get_venue(venue)
-    drawn = state.cached(("rebuttal-charts", info.id), lambda: charts(rebuttal)) if rebuttal else None
-    return page(request, "rebuttal.html", venue=info, rebuttal=rebuttal, charts=drawn, day=day, nav_venue=info.id)
+    found = figures_of(state, info.id)
+    figures, drawn = found if found else (None, None)
+    return page(request, "rebuttal.html", venue=info, figures=figures, charts=drawn, nav_venue=info.id)
 
 
 @router.get("/api/rebuttal/{venue}", **answers(RebuttalBody, 404))
-def rebuttal_api(request: Request, venue: str) -> dict[str, object]:
+def rebuttal_api(request: Request, venue: str) -> dict[str, Any]:
     """Ratings before and after the rebuttal from the venue's review histories (404 when it has none)."""
-    rebuttal = rebuttal_of(state_of(request), venue)
-    if rebuttal is None:
+    found = figures_of(state_of(request), venue)
+    if found is None:
         raise NotFoundError(f"no review history for {venue}: histories come from 'confnav fetch openreview'")
-    return rebuttal.to_dict()
+    return found[0]
