@@ -56,9 +56,12 @@ def test_a_fetch_counts_and_lists_the_decisions_that_arrived_since_the_last(
         first = store.decisions_arrived()["iclr2018"]
         assert first.previous is None and first.papers == ()
         add_watch(store, "me", decisions=True, venue="iclr2018")
-    oral, rejected, waiting = (n["id"] for n in state.venues[VENUE].notes[:3])
+    oral, rejected, waiting, gone = (n["id"] for n in state.venues[VENUE].notes[:4])
     state.decide(VENUE, oral, "Accept (Oral)")
     state.decide(VENUE, rejected, "Reject")
+    withdrawn = state.venues[VENUE].notes[3]  # withdrawn by its authors: news for the watch, not a decision
+    withdrawn["content"]["venueid"] = {"value": f"{VENUE}/Withdrawn_Submission"}
+    withdrawn["tmdate"] = state.tick()
     assert fetch(fresh_location, url, tmp_path) == 2
     with open_store(fresh_location) as store:
         second = store.decisions_arrived()["iclr2018"]
@@ -66,11 +69,11 @@ def test_a_fetch_counts_and_lists_the_decisions_that_arrived_since_the_last(
         news = store.news("me")
     assert second.previous == first.fetched and second.fetched > first.fetched
     decided = {paper_id: decision for paper_id, _, decision in second.papers}
-    assert set(decided) == {oral, rejected} and waiting not in decided
+    assert set(decided) == {oral, rejected} and waiting not in decided and gone not in decided
     assert titles[oral].decision.accepted and not titles[rejected].decision.accepted
     assert {decided[oral], decided[rejected]} == {titles[oral].decision.label, titles[rejected].decision.label}
     assert [t for i, t, _ in second.papers if i == oral] == [titles[oral].title]
-    assert sorted(n.paper_id for n in news) == sorted([oral, rejected]) and {n.kind for n in news} == {"decision"}
+    assert sorted(n.paper_id for n in news) == sorted([oral, rejected, gone]) and {n.kind for n in news} == {"decision"}
 
     runner = CliRunner()
     text = runner.invoke(cli, ["--db", str(fresh_location), "venues"]).stdout
@@ -82,7 +85,7 @@ def test_a_fetch_counts_and_lists_the_decisions_that_arrived_since_the_last(
     with open_store(fresh_location) as store:
         third = store.decisions_arrived("iclr2018")["iclr2018"]
         assert third.previous == second.fetched and third.papers == ()
-        assert len(store.news("me")) == 2
+        assert len(store.news("me")) == 3
     text = runner.invoke(cli, ["--db", str(fresh_location), "venues"]).stdout
     assert "0 decided since the last fetch" in text
 

@@ -94,6 +94,13 @@ def test_a_venue_without_history_says_so_and_decisions_are_compared_once_out(sit
     assert web.get("/api/rebuttal/nosuch2020").status_code == 404
     assert "Ratings before and after" not in web.get("/paper/abc123", params={"venue": "iclr2017"}).text
 
+    withdrawn = state.venues[OPEN].notes[3]  # a withdrawal during the review period is not a decision
+    withdrawn["content"]["venueid"] = {"value": f"{OPEN}/Withdrawn_Submission"}
+    withdrawn["tmdate"] = state.tick()
+    fetched(location, url, folder)
+    with open_store(location) as store:
+        assert store.papers_by_id("iclr2018", [withdrawn["id"]])[withdrawn["id"]].decision.kind == "withdrawn"
+    assert "Decisions are not out yet" in client(location).get("/venues/iclr2018/rebuttal").text
     state.decide(OPEN, first, "Accept (Oral)")
     state.decide(OPEN, second, "Reject")
     fetched(location, url, folder)

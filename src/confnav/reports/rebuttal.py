@@ -16,7 +16,7 @@ from statistics import fmean
 from typing import Any, Protocol
 
 from confnav.errors import NotFoundError
-from confnav.model import Outcome, Paper, ReviewVersion
+from confnav.model import Paper, ReviewVersion
 from confnav.store.protocols import ReviewStore, VenueReader
 
 MOVERS = 10
@@ -90,7 +90,7 @@ class PaperChange:
     title: str
     decision: str
     reviews: list[ReviewChange]
-    outcome: Outcome = Outcome.UNKNOWN
+    decided: bool = False  # a decision that decides: accepted, rejected after review, workshop (not a withdrawal)
 
     @cached_property
     def pre_mean(self) -> float:
@@ -163,10 +163,10 @@ class Rebuttal:
 
     def distribution_at(self, moment: int) -> dict[str, int]:
         """Reviews by rating at a time: each review posted by then at its last rating by then."""
-        latest: dict[str, float] = {}
+        latest: dict[tuple[str, str], float] = {}
         for version in self.history:  # by paper, review and time
             if version.modified <= moment and version.rating is not None:
-                latest[version.review_id] = version.rating
+                latest[(version.paper_id, version.review_id)] = version.rating
         return tally(list(latest.values()))
 
     def distributions(self) -> list[tuple[int, dict[str, int]]]:
@@ -180,8 +180,8 @@ class Rebuttal:
 
     @property
     def decided(self) -> bool:
-        """Whether decisions are out: some paper has a decision that decides."""
-        return any(p.outcome not in (Outcome.PENDING, Outcome.UNKNOWN) for p in self.papers)
+        """Whether decisions are out: some paper has a decision that decides (a withdrawal does not)."""
+        return any(p.decided for p in self.papers)
 
     @property
     def reviews(self) -> list[ReviewChange]:
@@ -298,7 +298,10 @@ def paper_change(paper_id: str, paper: Paper | None, reviews: list[ReviewChange]
     """A paper's change, with its title and decision when the store has the paper."""
     if paper is None:
         return PaperChange(paper_id, paper_id, "", reviews)
-    return PaperChange(paper_id, paper.title, paper.decision.label, reviews, paper.decision.outcome)
+    decision = paper.decision
+    return PaperChange(
+        paper_id, paper.title, decision.label, reviews, decision.decided and decision.kind != "withdrawn"
+    )
 
 
 def paper_rebuttal(store: RebuttalStore, venue: str, paper_id: str) -> PaperChange | None:
