@@ -187,6 +187,27 @@ class FakeOpenReview:
         self._edit(venue, reply, reply["content"], stamp)
         return stamp
 
+    def decide(self, venue: str, forum: str, decision: str) -> int:
+        """The program chairs post a decision (`Accept (Oral)`, `Reject`): a decision reply, and the submission
+        moved to the venue (accepted) or its rejected submissions, both at a new time."""
+        stamp = self.tick()
+        note = next(n for n in self.venues[venue].notes if n["id"] == forum)
+        accepted = decision.startswith("Accept")
+        note["content"]["venueid"] = {"value": venue if accepted else f"{venue}/Rejected_Submission"}
+        note["tmdate"] = note["mdate"] = stamp
+        note["details"]["replies"].append(
+            {
+                "id": f"{forum}-d",
+                "forum": forum,
+                "replyto": forum,
+                "tmdate": stamp,
+                "domain": venue,
+                "invitations": [f"{venue}/Submission{note['number']}/-/Decision"],
+                "content": {"decision": {"value": decision}},
+            }
+        )
+        return stamp
+
     def all_notes(self, venue: Venue) -> Iterator[dict[str, Any]]:
         for note in venue.notes:
             yield note

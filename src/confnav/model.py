@@ -178,6 +178,21 @@ class CitationCount:
 
 
 @dataclass(frozen=True)
+class DecisionsArrived:
+    """A venue's latest fetch and the papers it found decided that were pending before it: (paper id, title,
+    decision label) each. `fetched` and `previous` (the fetch before, if any) are ISO 8601 times in UTC."""
+
+    venue: str
+    fetched: str
+    previous: str | None
+    papers: tuple[tuple[str, str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        listed = [{"id": i, "title": t, "decision": d} for i, t, d in self.papers]
+        return {"venue": self.venue, "fetched": self.fetched, "previous": self.previous, "decided": listed}
+
+
+@dataclass(frozen=True)
 class ReviewVersion:
     """One version of one review as the source gave it: rating and confidence at `modified` (ms since 1970).
 

@@ -115,6 +115,8 @@ def _report(result: FetchResult, as_json: bool) -> None:
         f" ({', '.join(ingested.venues) or 'no venue'})",
         markup=False,
     )
+    if result.decided:
+        out.print(f"{result.decided} pending papers decided since the last fetch", markup=False)
     if result.source == "openreview":
         history = f" ({result.history})" if result.history else ""
         out.print(f"{result.review_versions} review versions added to the history{history}", markup=False)

@@ -22,13 +22,15 @@ from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
-from confnav.model import Outcome, Paper
+from confnav.model import DecisionsArrived, Outcome, Paper
 from confnav.personal.news import NewsRecorder
 from confnav.search.engine import Searcher
 from confnav.sources import FORMATS, READERS
 from confnav.sources.tabular import MAPPABLE_FIELDS
 from confnav.store import PaperFilter, SqliteStore
 from confnav.store.protocols import Store
+
+ARRIVALS_SHOWN = 10  # papers listed under a venue's "decided since the last fetch" line
 
 
 @cli.command("ingest")
@@ -127,8 +129,10 @@ def _print_ingest(result: IngestResult, db: str) -> None:
 def venues(store: Store, as_json: bool) -> None:
     """List the venues in the store with their papers by decision."""
     summaries = store.venues()
+    fetched = store.decisions_arrived()
     if as_json:
-        print_json([s.to_dict() for s in summaries])
+        last = {v: {"last_fetch": a.to_dict()} for v, a in fetched.items()}
+        print_json([s.to_dict() | last.get(s.venue.id, {}) for s in summaries])
         return
     if not summaries:
         out.print("The store is empty: run 'confnav ingest FILE...' first.")
@@ -138,6 +142,18 @@ def venues(store: Store, as_json: bool) -> None:
         out.print(
             f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted ({counts}){tracks}", markup=False
         )
+        if (arrived := fetched.get(s.venue.id)) is not None:
+            _arrivals(arrived)
+
+
+def _arrivals(arrived: DecisionsArrived) -> None:
+    """The line (and the first papers) of the decisions a venue's last fetch brought."""
+    when = arrived.fetched[:16].replace("T", " ")
+    out.print(f"  {len(arrived.papers)} decided since the last fetch (fetched {when} UTC)", markup=False)
+    for paper_id, title, decision in arrived.papers[:ARRIVALS_SHOWN]:
+        out.print(f"    {paper_id}  {decision}: {title[:70]}", markup=False)
+    if len(arrived.papers) > ARRIVALS_SHOWN:
+        out.print(f"    … and {len(arrived.papers) - ARRIVALS_SHOWN} more (--json lists them all)", markup=False)
 
 
 @cli.command("decisions")

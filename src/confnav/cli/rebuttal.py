@@ -34,7 +34,7 @@ def rebuttal(
         print_json(result.to_dict())
         return
     data = result.to_dict()
-    period = f"{data['period']['start'] or 'first version'} to {data['period']['end'] or 'last version'}"
+    period = f"first version {data['first_version']}, last {data['last_version']}"
     out.print(
         f"{result.venue}: {data['reviews']} reviews of {data['papers']} papers ({period});"
         f" {data['reviews_changed']} changed ({data['share_changed'] or 0:.0%})",

@@ -10,8 +10,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from confnav.fetch.arrivals import ArrivalRecorder, ArrivalsStore
 from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
@@ -29,9 +30,14 @@ from confnav.ingest import ChangeWatcher, IngestResult, ingest
 from confnav.model import Venue
 from confnav.progress import Progress, Silent
 from confnav.settings import Settings
-from confnav.store.protocols import IngestStore
+from confnav.sources.openreview_notes import venue_of_group
 
 __all__ = ["FetchError", "FetchResult", "fetch_openreview", "fetch_paperlists"]
+
+
+class FetchStore(HistoryStore, ArrivalsStore, Protocol):
+    """What a fetch from OpenReview needs: the ingest, the review histories and the decisions that arrived."""
+
 
 PAPERLISTS_NAMES = {"neurips": "nips"}  # the project's folder names where they differ from confnav's series ids
 
@@ -48,6 +54,7 @@ class FetchResult:
     ingest: IngestResult
     review_versions: int = 0  # review versions new to the store
     history: str = ""  # where this fetch found the reviews' history, when it looked
+    decided: int = 0  # papers pending before this fetch that it found decided
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,13 +64,14 @@ class FetchResult:
             "requests": self.requests,
             "resumed_pages": self.resumed_pages,
             "review_versions": self.review_versions,
+            "decided": self.decided,
             **({"review_history": self.history} if self.history else {}),
             **self.ingest.to_dict(),
         }
 
 
 def fetch_openreview(
-    store: HistoryStore,
+    store: FetchStore,
     store_path: Path,
     venue_id: str,
     *,
@@ -115,6 +123,7 @@ def fetch_openreview(
         log.close()
     if done is not None and not notes:  # nothing changed since the last run, which left this store complete
         log.discard()
+        ArrivalRecorder(store, watcher).finish([venue_of_group(venue_id)[0].id])  # a fetch that decided none
         result = IngestResult([], [], unchanged=int(done["entries"]))
         requests = client.api2.requests + client.api1.requests
         return FetchResult("openreview", path, 0, requests, log.resumed, result, 0, history)
@@ -137,8 +146,9 @@ def fetch_openreview(
         write_snapshot(path, entries)
     requests = client.api2.requests + client.api1.requests
     stamp = _stamp(store_path, path)
+    arrivals = ArrivalRecorder(store, watcher)
     if entries and (notes or done is None):
-        result = ingest(store, [path], progress=progress, watcher=watcher)
+        result = ingest(store, [path], progress=progress, watcher=arrivals)
     else:  # nothing new, and this snapshot is already in this store
         result = IngestResult([], [], unchanged=len(entries))
     if done is not None:  # the earlier versions are in the store: only the reviews of this run's notes are new
@@ -147,9 +157,12 @@ def fetch_openreview(
         edits = edits or read_edits_file(path)
         versions = record_history(store, [{**e, "edits": edits[p]} if p in edits else e for p, e in entries.items()])
     newest = max((t for e in entries.values() if (t := newest_time(e["note"])) is not None), default=None)
+    arrivals.finish([*result.venues, *([] if not entries else [venue_of_group(venue_id)[0].id])])
     marker.write_text(json.dumps({**json.loads(stamp or "{}"), "newest": newest, "entries": len(entries)}))
     log.discard()
-    return FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
+    found = FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
+    found.decided = arrivals.decided
+    return found
 
 
 def _last_run(marker: Path, store_path: Path, snapshot: Path) -> dict[str, Any] | None:
@@ -175,7 +188,7 @@ def _stamp(store_path: Path, snapshot: Path) -> str:
 
 
 def fetch_paperlists(
-    store: IngestStore,
+    store: ArrivalsStore,
     store_path: Path,
     venue: str,
     *,
@@ -206,5 +219,7 @@ def fetch_paperlists(
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, path)
-    result = ingest(store, [path], venue=parsed.id, progress=progress, watcher=watcher)
-    return FetchResult("paperlists", path, len(data), client.requests, 0, result)
+    arrivals = ArrivalRecorder(store, watcher)
+    result = ingest(store, [path], venue=parsed.id, progress=progress, watcher=arrivals)
+    arrivals.finish(result.venues)
+    return FetchResult("paperlists", path, len(data), client.requests, 0, result, decided=arrivals.decided)

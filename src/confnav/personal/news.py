@@ -157,6 +157,14 @@ def decision_arrived(change: PaperChange) -> bool:
     return before is not None and final and before.decision.label != after.decision.label
 
 
+def pending_decided(change: PaperChange) -> bool:
+    """Whether a paper pending (or without a decision) when the store last had it now has a decision, a withdrawal
+    not being one: what a fetch counts as decided since the fetch before it."""
+    before = change.before
+    waiting = before is not None and before.decision.outcome in (Outcome.PENDING, Outcome.UNKNOWN)
+    return waiting and change.after.decision.kind != "withdrawn" and decision_arrived(change)
+
+
 def _mean(paper: Paper) -> str:
     return f"{paper.rating_mean:.2f}" if paper.rating_mean is not None else "none"
 

@@ -59,3 +59,25 @@ def bar_chart(labels: list[str], values: list[float], xlabel: str) -> bytes:
     axes.spines[["top", "right"]].set_visible(False)
     figure.tight_layout()
     return _png(figure)
+
+
+def paired_bars(
+    labels: list[str], first: list[float], second: list[float], names: tuple[str, str], xlabel: str
+) -> bytes:
+    """Two bars per label, side by side (before and after, say), with a legend naming them."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 3.6))
+    places = list(range(len(labels)))
+    axes.bar([x - 0.2 for x in places], first, width=0.4, color="#1f5fa8", label=names[0])
+    axes.bar([x + 0.2 for x in places], second, width=0.4, color="#b2182b", label=names[1])
+    axes.set_xticks(places, labels)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("reviews")
+    axes.legend(frameon=False)
+    axes.spines[["top", "right"]].set_visible(False)
+    figure.tight_layout()
+    return _png(figure)

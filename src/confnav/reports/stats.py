@@ -12,10 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
-from confnav.reports.charts import bar_chart, rating_histogram
+from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
 from confnav.reports.facts import data_gaps, lists_rejections, placeholder_note, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution, paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
+from confnav.reports.rebuttal import rating_order
+from confnav.reports.rebuttal_stats import RebuttalStatsStore, rebuttal_section, rebuttal_tables, venue_rebuttal
 from confnav.store.protocols import PaperReader
 
 TOP = 15
@@ -239,8 +241,9 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     return Table("years", "Year over year", ["Measure", previous.name, this.name], rows)
 
 
-def stats_tables(store: PaperReader, venue: str) -> list[Table]:
-    """The tables the venue's data can fill, in report order: a table without rows is left out."""
+def stats_tables(store: RebuttalStatsStore, venue: str) -> list[Table]:
+    """The tables the venue's data can fill, in report order (the rebuttal's when the venue has review
+    histories): a table without rows is left out."""
     papers = counted_papers(store, venue)
     tables = [
         decision_table(papers),
@@ -253,10 +256,12 @@ def stats_tables(store: PaperReader, venue: str) -> list[Table]:
     ]
     if (years := year_table(store, venue)) is not None:
         tables.append(years)
+    if (rebuttal := venue_rebuttal(store, venue)) is not None:
+        tables += rebuttal_tables(rebuttal)
     return [t for t in tables if t.rows]
 
 
-def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> Report:
+def build_stats_report(store: RebuttalStatsStore, venue: str, charts: bool = True) -> Report:
     info = store.get_venue(venue)
     report = Report("stats", info, f"{info.name}: statistics", facts=venue_facts(store, venue))
     papers = counted_papers(store, venue)
@@ -270,6 +275,9 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
     if report.notes:
         report.intro += " Tables the data cannot fill are left out; the notes at the end say what it lacks."
     report.tables = stats_tables(store, venue)
+    rebuttal = venue_rebuttal(store, venue)
+    if rebuttal is not None:
+        report.sections.append(rebuttal_section(rebuttal))
     if charts:
         top = next((t.rows[:15] for t in report.tables if t.id == "keywords"), [])
         counts = [float(plain(row[1])) for row in top]  # type: ignore[arg-type]
@@ -280,10 +288,16 @@ def build_stats_report(store: PaperReader, venue: str, charts: bool = True) -> R
         if top:
             chart = bar_chart([row[0] for row in top], counts, "papers")
             report.charts.append(Chart("keywords", "Most frequent keywords (papers)", chart))
+        if rebuttal is not None:
+            before, after = rebuttal.before_after()
+            ratings = rating_order(before, after)
+            pairs = [float(before.get(r, 0)) for r in ratings], [float(after.get(r, 0)) for r in ratings]
+            chart = paired_bars(ratings, *pairs, ("before", "after"), "rating")
+            report.charts.append(Chart("rebuttal", "Reviews by rating before and after the rebuttal", chart))
     return report
 
 
-def stats_json(store: PaperReader, venue: str) -> dict[str, object]:
+def stats_json(store: RebuttalStatsStore, venue: str) -> dict[str, object]:
     """The statistics as JSON: facts by key and each table as a list of row objects."""
     shown = venue_facts(store, venue)
     tables = {

@@ -9,9 +9,12 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
+from typing import Protocol
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
+from confnav.reports.rebuttal import RebuttalStore
+from confnav.reports.rebuttal_stats import rebuttal_facts, venue_rebuttal
 from confnav.reports.render import md_cell
 from confnav.reports.stats import stats_tables
 from confnav.safe_text import unsafe_markup
@@ -71,10 +74,17 @@ def _html_tables(text: str) -> dict[str, list[list[str]]]:
     return tables
 
 
-def expected_facts(store: AnalysisStore, venue: str, trends: bool = False) -> dict[str, str]:
+class ReportStore(AnalysisStore, RebuttalStore, Protocol):
+    """What verifying a report reads: papers, vectors, themes, signals and the review histories."""
+
+
+def expected_facts(store: ReportStore, venue: str, trends: bool = False, rebuttal: bool = False) -> dict[str, str]:
     """Every fact key a report of this venue may show, with its value from the store now; with `trends`, the
-    themes' shares of the previous edition too (which reads both editions' vectors)."""
+    themes' shares of the previous edition too (which reads both editions' vectors); with `rebuttal`, the
+    rebuttal's facts (which reads the review histories)."""
     facts = {f.key: f.value for f in venue_facts(store, venue)}
+    if rebuttal and (found := venue_rebuttal(store, venue)) is not None:
+        facts.update({key: f.value for key, f in rebuttal_facts(found).items()})
     try:
         themes = theme_facts(store, venue)
     except NotFoundError:
@@ -86,7 +96,7 @@ def expected_facts(store: AnalysisStore, venue: str, trends: bool = False) -> di
     return facts
 
 
-def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Verification:
+def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verification:
     """Check a report's text against the store."""
     html = text.lstrip().lower().startswith("<!doctype html")
     header = (_HTML_HEADER if html else _MD_HEADER).search(text)
@@ -105,7 +115,13 @@ def verify_text(store: AnalysisStore, text: str, path: str = "<report>") -> Veri
         if html
         else [(key, value) for value, key in _MD_FACT.findall(text)]
     )
-    truth = expected_facts(store, venue, trends=any(key.startswith("trend.") for key, _ in claimed))
+    keys = [key for key, _ in claimed]
+    truth = expected_facts(
+        store,
+        venue,
+        trends=any(k.startswith("trend.") for k in keys),
+        rebuttal=any(k.startswith("rebuttal.") for k in keys),
+    )
     for key, shown in claimed:
         if key.startswith("config."):
             result.unchecked.append(f"{key} = {shown} (from the user's venue config)")
@@ -149,7 +165,7 @@ def citation_failures(store: PaperReader, cited: Iterable[str], venues: Collecti
     return failures
 
 
-def verify_file(store: AnalysisStore, path: Path) -> Verification:
+def verify_file(store: ReportStore, path: Path) -> Verification:
     if not path.exists():
         raise InputError(path, "no such file")
     try:

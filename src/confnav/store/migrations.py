@@ -69,6 +69,8 @@ JOB_LEASES_STEP = "job leases: a running job whose process ended without a word 
 JOB_LEASE_COLUMNS = (schema.BY_NAME["jobs"], ("lease",))
 REVIEW_TEXTS_STEP = "what reviewers said: each review's and meta-review's text fields as last fetched"
 REVIEW_TEXT_TABLES = (schema.BY_NAME["review_texts"],)
+ARRIVALS_STEP = "decisions that arrived: each fetch of a venue, and the pending papers it found decided"
+ARRIVAL_TABLES = tuple(schema.BY_NAME[name] for name in ("fetch_runs", "decisions_arrived"))
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -280,6 +282,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (16, JOB_LEASES_STEP, schema.added_columns("sqlite", *JOB_LEASE_COLUMNS)),
     (17, REVIEW_TEXTS_STEP, schema.ddl("sqlite", REVIEW_TEXT_TABLES)),
     (18, REVIEWS_COMPACT_STEP, rebuilt("sqlite", REVIEW_TABLES[0])),
+    (19, ARRIVALS_STEP, schema.ddl("sqlite", ARRIVAL_TABLES)),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

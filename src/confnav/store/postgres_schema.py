@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from confnav.store import schema
 from confnav.store.migrations import (
+    ARRIVAL_TABLES,
+    ARRIVALS_STEP,
     JOB_LEASE_COLUMNS,
     JOB_LEASES_STEP,
     JOBS_TABLE,
@@ -194,4 +196,5 @@ MIGRATIONS: list[Migration] = [
     (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
     (11, REVIEW_TEXTS_STEP, schema.ddl("postgres", REVIEW_TEXT_TABLES)),
     (12, REVIEWS_COMPACT_STEP, rebuilt("postgres", REVIEW_TABLES[0])),
+    (13, ARRIVALS_STEP, schema.ddl("postgres", ARRIVAL_TABLES)),
 ]

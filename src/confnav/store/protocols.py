@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from confnav.decisions import DecisionTable
-from confnav.model import Decision, Paper, RatingScale, ReviewText, ReviewVersion, Session, Venue
+from confnav.model import Decision, DecisionsArrived, Paper, RatingScale, ReviewText, ReviewVersion, Session, Venue
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
 from confnav.store.base import PaperFilter, VenueSummary
@@ -287,6 +287,17 @@ class ReviewStore(Transactional, Protocol):
     def put_review_texts(self, texts: Iterable[ReviewText]) -> int: ...
 
     def review_texts(self, venue: str, paper_id: str) -> list[ReviewText]: ...
+    def history_venues(self) -> set[str]: ...
+
+
+class ArrivalStore(Transactional, Protocol):
+    """Each fetch of a venue and the pending papers it found decided."""
+
+    def put_arrivals(self, venue: str, fetched: str, decided: Sequence[tuple[str, str, str]]) -> None: ...
+
+    def put_fetch_run(self, venue: str, fetched: str) -> None: ...
+
+    def decisions_arrived(self, venue: str | None = None) -> dict[str, DecisionsArrived]: ...
 
 
 class JobStore(Transactional, Protocol):
@@ -313,7 +324,16 @@ class AnalysisStore(SearchStore, TopicStore, SignalStore, Protocol):
 
 @runtime_checkable
 class Store(
-    AnalysisStore, IngestStore, ListStore, ProfileStore, NewsStore, ScheduleStore, ReviewStore, JobStore, Protocol
+    AnalysisStore,
+    IngestStore,
+    ListStore,
+    ProfileStore,
+    NewsStore,
+    ScheduleStore,
+    ReviewStore,
+    ArrivalStore,
+    JobStore,
+    Protocol,
 ):
     """Everything a backend offers; the CLI and the web app hold one of these."""
 

@@ -60,7 +60,7 @@ class ReviewTables:
         return added
 
     def review_versions(self, venue: str, paper_id: str | None = None) -> list[ReviewVersion]:
-        """Every stored version of the venue's reviews (or one paper's), by paper, review and time."""
+        """Every stored version of the venue's reviews (of one paper when given), by paper, review and time."""
         where, params = ("venue = ? AND paper_id = ?", (venue, paper_id)) if paper_id else ("venue = ?", (venue,))
         rows = self.conn.execute(
             f"SELECT {_COLUMNS} FROM review_versions WHERE {where} ORDER BY paper_id, review_id, modified", params
@@ -105,6 +105,10 @@ class ReviewTables:
             (venue, paper_id),
         )
         return [ReviewText(row[0], row[1], row[2], row[3], row[4], int(row[5]), _fields_of(row[6])) for row in rows]
+
+    def history_venues(self) -> set[str]:
+        """The venues whose reviews have a stored history."""
+        return {row[0] for row in self.conn.execute("SELECT DISTINCT venue FROM review_versions")}
 
 
 def _fields_of(stored: str) -> tuple[tuple[str, str], ...]:

@@ -371,6 +371,22 @@ TABLES: tuple[Table, ...] = (
         indexes=(Index("review_texts_by_paper", ("venue", "paper_id")),),
     ),
     Table(
+        "fetch_runs",  # each fetch of a venue, so that "since the last fetch" has a date
+        (_c("venue", references="venues(id)"), _c("fetched")),  # fetched: ISO 8601, UTC
+        ("venue", "fetched"),
+    ),
+    Table(
+        "decisions_arrived",  # the papers a fetch found decided that were pending when the store last had them
+        (
+            _c("venue", references="venues(id)"),
+            _c("fetched"),  # the fetch that found the decision (fetch_runs.fetched)
+            _c("paper_id"),
+            _c("previous"),  # the label before ("" for none)
+            _c("decision"),  # the label the fetch brought
+        ),
+        ("venue", "fetched", "paper_id"),
+    ),
+    Table(
         "jobs",
         (
             _c("id"),

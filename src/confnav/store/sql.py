@@ -21,6 +21,7 @@ from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, is_placeholder_title, name_key
 from confnav.settings import Settings
 from confnav.sources.base import SourceRecord
+from confnav.store.arrivals import ArrivalTables
 from confnav.store.base import PaperFilter, StoreCaches, VenueSummary, canonical_json
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
@@ -45,6 +46,7 @@ RENAMED = (
     "news_items",
     "review_versions",
     "review_texts",
+    "decisions_arrived",
 )
 
 
@@ -81,6 +83,7 @@ class SqlStore(
     DecisionTables,
     JobTables,
     ReviewTables,
+    ArrivalTables,
 ):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 

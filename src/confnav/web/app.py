@@ -37,6 +37,7 @@ from confnav.web.pages import router as page_router
 from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
 from confnav.web.protocol import ABSOLUTE_TARGET
+from confnav.web.rebuttal import router as rebuttal_router
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
@@ -143,7 +144,8 @@ def create_app(
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
-    for router in (api_router, personal_router, page_router, feed_router, plan_router, history_router, ask_router):
+    routers = (api_router, personal_router, page_router, feed_router, plan_router, history_router, ask_router)
+    for router in (*routers, rebuttal_router):
         app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -19,6 +19,7 @@ from confnav.reports.facts import venue_facts
 from confnav.reports.history import NOT_A_FORECAST
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
+from confnav.reports.rebuttal import paper_rebuttal
 from confnav.reports.render import to_html
 from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
@@ -44,6 +45,7 @@ templates.env.filters["paragraphs"] = paragraphs
 
 SORT_NAMES = {sort: {"match": "closest match"}.get(sort, sort) for sort in SORTS}  # as the sort menu shows them
 DEFAULTS = {("mode", "hybrid"), ("sort", "relevance"), ("limit", 20)}  # left out of shareable URLs
+ARRIVALS_SHOWN = 20  # papers listed under a venue's "decided since the last fetch"
 SPELLINGS_SHOWN = 8  # an institution page lists this many of the ways the data writes its name
 
 
@@ -81,7 +83,8 @@ def home(request: Request) -> HTMLResponse:
     venues = state.cached(
         ("home",), lambda: [(s, {f.key: f.value for f in venue_facts(store, s.venue.id)}) for s in store.venues()]
     )
-    return page(request, "home.html", venues=venues)
+    fetched = state.cached(("home-fetches",), lambda: (store.history_venues(), store.decisions_arrived()))
+    return page(request, "home.html", venues=venues, histories=fetched[0], arrivals=fetched[1], shown=ARRIVALS_SHOWN)
 
 
 @router.get("/search", **page_answers())
@@ -189,6 +192,7 @@ def paper_page(
         mode=chosen,
         standing=standing,
         mode_links=mode_switch(here, chosen),
+        rebuttal=paper_rebuttal(state.store, str(data["venue"]), paper_id),
     )
 
 
