@@ -94,6 +94,7 @@ def create_app(
         store.watch_state()
         yield
         app.state.confnav.searcher.close()  # a reload in progress reads with a connection closed here
+        app.state.confnav.refresher.close()
         store.close()
 
     app = FastAPI(
