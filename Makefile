@@ -62,9 +62,10 @@ test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
-		--basetemp=.test-runs/postgres \
+		--basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
-	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --basetemp=.test-runs/sqlite; sqlite=$$?; \
+	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --basetemp=.test-runs/sqlite \
+		--junitxml=.test-runs/sqlite.xml; sqlite=$$?; \
 	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \
 	exit $$(( sqlite || pg ))
 

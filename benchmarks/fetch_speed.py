@@ -24,7 +24,7 @@ from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.store import SqliteStore
 
-VENUE = "ICLR.cc/2031/Conference"
+VENUE = "ICLR.cc/2027/Conference"
 
 
 def build(size: int) -> FakeOpenReview:

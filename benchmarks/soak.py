@@ -1,25 +1,29 @@
 """Soak: `confnav serve` under mixed reads and writes for a long time, with writer processes killed (kill -9).
 
-Builds an ICLR 2021 store (ingest of the three real files, then `confnav index`) in a temporary folder, serves
-it, and for `--minutes` runs at once: reader threads (search with varied filters, paper, similar, stats, rank,
-the home, search and paper pages), a reading-list writer (create, add, remove, delete through the API), and a
-writer-process loop (`confnav ingest` of synthetic venues made by recombining real ICLR titles, abstracts
-and authors: new venues at first, then the same venues' papers rewritten, so the store reaches a steady size; a
-re-ingest of an existing file; `confnav index`), some of whose runs are killed at a random
-moment and then run again to completion. The server's memory (with its worker processes) is sampled throughout.
+Builds an ICLR 2021 store (ingest of the three real files, then `confnav index`) in a temporary folder (SQLite)
+or a database of a local PostgreSQL (`--backend postgres`), serves it, and for `--minutes` runs at once:
+- reader threads: search with varied filters, paper, similar, stats, rank, `ask`, a profile's For you, news and
+  Atom feed, the home, search, paper and statistics report pages;
+- writers through the API: reading lists (create, add, remove, delete) and a profile (likes and dislikes, some
+  taken back; watches added and stopped);
+- a writer-process loop: `confnav ingest` of synthetic venues made by recombining real ICLR titles, abstracts
+  and authors (new venues at first, then the same venues' papers rewritten, so the store reaches a steady
+  size), a re-ingest of an existing file, `confnav index`, and an incremental `confnav fetch openreview` of a
+  live venue on a local OpenReview-like server whose reviewers revise ratings between fetches. Some runs are
+  killed at a random moment and then run again to completion.
+The server's memory (with its worker processes) is sampled throughout.
 
 Reports requests, errors (5xx, connection errors, answers slower than 10 s; writer runs that failed),
-latency per kind, memory over time and writer runs, then checks the store (PRAGMA integrity_check; each
-ingested venue holds exactly its file's records). PASS needs no error, a sound store and memory growth after
-warm-up under `--rss-growth-mb`; exit code 1 otherwise.
+latency per kind, memory over time and writer runs, then checks the store (SQLite: PRAGMA integrity_check;
+each ingested venue holds exactly its file's records, the fetched venue exactly the server's submissions). PASS
+needs no error, a sound store and memory growth after warm-up under `--rss-growth-mb`; exit code 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import http.client
 import json
+import os
 import random
 import signal
 import sqlite3
@@ -28,213 +32,22 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote, urlencode
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import ICLR2021, confnav_server, machine
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_note, serving
+
+from _soak_load import Corpus, Log, list_writer, profile_writer, reader, summary, synthetic_venue
+from _util import DATA, ICLR2021, confnav_server, machine
+from confnav.store import open_store
 
 CONFNAV = str(Path(sys.executable).parent / "confnav")
-TIMEOUT = 10.0
-IDLE = 4.0  # seconds a client reuses an idle keep-alive connection (the server keeps one open 5 s)
-TOPICS = [
-    "graph neural networks",
-    "offline reinforcement learning",
-    "adversarial robustness",
-    "contrastive learning",
-    "federated learning privacy",
-    "transformers long sequences",
-    "meta-learning few-shot",
-    "normalizing flows",
-    "knowledge distillation",
-    "neural architecture search",
-    "implicit bias gradient descent",
-    "protein",
-    '"neural tangent kernel"',
-    "author:Sergey Levine",
-    "diffusion",
-    "lottery ticket pruning",
-]
-READS = {
-    "search": 30,
-    "paper": 15,
-    "similar": 8,
-    "stats": 4,
-    "rank": 1,
-    "page:home": 4,
-    "page:search": 10,
-    "page:paper": 10,
-}
-
-
-@dataclass
-class Corpus:
-    """Real ICLR 2021 parts to draw requests and synthetic records from."""
-
-    ids: list[str]
-    titles: list[str]
-    abstracts: list[str]
-    authors: list[list[str]]
-    keywords: list[str]
-    statuses: list[str]
-    ratings: list[str]
-
-    @classmethod
-    def load(cls) -> Corpus:
-        with ICLR2021[0].open(encoding="utf-8") as table:
-            abstracts = [row["abstract"] for row in csv.DictReader(table, delimiter="\t") if row["abstract"]]
-        items = json.loads(ICLR2021[2].read_text(encoding="utf-8"))
-        return cls(
-            ids=[i["id"] for i in items],
-            titles=[i["title"] for i in items],
-            abstracts=abstracts,
-            authors=[i["author"].split(";") for i in items if i.get("author")],
-            keywords=sorted({k.strip() for i in items for k in i.get("keywords", "").split(";") if k.strip()}),
-            statuses=[i["status"] for i in items],
-            ratings=[i["rating"] for i in items if i.get("rating")],
-        )
-
-
-def synthetic_venue(corpus: Corpus, folder: Path, slot: int, turn: int, records: int) -> tuple[str, Path, list[str]]:
-    """A JSONL file of `records` realistic records (parts of real records recombined) of the venue in `slot`:
-    its venue id, path and paper ids. Each turn rewrites the same papers (same ids) with other contents."""
-    rng = random.Random(turn)
-    letters = "".join(chr(97 + int(d)) for d in str(slot))
-    venue = f"soak{letters}2024"
-    path, ids = folder / f"{venue}.jsonl", [f"{venue}-{i}" for i in range(records)]
-    with path.open("w", encoding="utf-8") as out:
-        for paper_id in ids:
-            first, second = rng.choice(corpus.titles).split(), rng.choice(corpus.titles).split()
-            sentences = [s for a in rng.sample(corpus.abstracts, 3) for s in a.split(". ")[:2]]
-            record = {
-                "id": paper_id,
-                "title": " ".join(first[: len(first) // 2 + 1] + second[len(second) // 2 :]),
-                "abstract": ". ".join(rng.sample(sentences, min(4, len(sentences)))),
-                "authors": rng.choice(corpus.authors)[:3] + rng.choice(corpus.authors)[:2],
-                "keywords": rng.sample(corpus.keywords, 3),
-                "decision": rng.choice(corpus.statuses),
-                "ratings": rng.choice(corpus.ratings),
-            }
-            out.write(json.dumps(record) + "\n")
-    return venue, path, ids
-
-
-@dataclass
-class Log:
-    """Everything measured, appended to by every thread (list appends are atomic)."""
-
-    requests: list[tuple[str, float, str | None]] = field(default_factory=list)  # kind, seconds, error
-    rss: list[tuple[float, float]] = field(default_factory=list)  # seconds since start, MB
-    writers: list[dict[str, object]] = field(default_factory=list)
-    client_errors: list[str] = field(default_factory=list)  # unexpected 4xx: reported, not counted as errors
-    retries: list[str] = field(default_factory=list)  # 503 with Retry-After (a write waited on a writer), retried
-
-
-class Client:
-    """One keep-alive connection that reconnects after a failure and logs every request."""
-
-    def __init__(self, port: int, log: Log) -> None:
-        self.port, self.log = port, log
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
-        self.last_used = time.monotonic()
-
-    def call(self, kind: str, method: str, path: str, body: dict[str, str] | None = None) -> bytes | None:
-        """One request as a client does it: a 503 with Retry-After (the store was busy with a writer) is asked
-        again after the time it names, up to three times; only a final failure counts as an error."""
-        for _ in range(3):
-            payload, retry_after = self._once(kind, method, path, body)
-            if retry_after is None:
-                return payload
-            self.log.retries.append(f"{method} {path}")
-            time.sleep(retry_after)
-        return self._once(kind, method, path, body)[0]
-
-    def _once(
-        self, kind: str, method: str, path: str, body: dict[str, str] | None
-    ) -> tuple[bytes | None, float | None]:
-        """The answer's body (None on an error), and the seconds to wait when it was a 503 with Retry-After."""
-        data = json.dumps(body).encode() if body is not None else None
-        headers = {"Content-Type": "application/json"} if data else {}
-        if time.monotonic() - self.last_used > IDLE:  # the server closes idle connections: start a new one, as
-            self.connection.close()  # pooling clients do, rather than race its close with a request
-        start = time.perf_counter()
-        error, payload, retry_after = None, None, None
-        try:
-            self.connection.request(method, path, body=data, headers=headers)
-            response = self.connection.getresponse()
-            payload = response.read()
-            if response.status == 503 and response.getheader("Retry-After", "").isdigit():
-                retry_after = min(float(response.getheader("Retry-After", "1")), 10.0)
-                self.log.requests.append((kind, time.perf_counter() - start, None))
-                self.last_used = time.monotonic()
-                return None, retry_after
-            if response.status >= 500:
-                error = f"HTTP {response.status} {method} {path}: {payload[:200].decode(errors='replace')}"
-            elif response.status >= 400:
-                self.log.client_errors.append(f"HTTP {response.status} {method} {path}: {payload[:200]!r}")
-        except TimeoutError:
-            error = f"timeout > {TIMEOUT:g} s: {method} {path}"
-        except (OSError, http.client.HTTPException) as exc:
-            error = f"connection error {type(exc).__name__}: {exc} ({method} {path})"
-        if error:
-            self.connection.close()
-            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        self.log.requests.append((kind, time.perf_counter() - start, error))
-        self.last_used = time.monotonic()
-        return (None if error else payload), None
-
-
-def reader(port: int, corpus: Corpus, stop: threading.Event, log: Log, seed: int) -> None:
-    """Closed-loop reads of every kind, drawn by weight."""
-    rng, client = random.Random(seed), Client(port, log)
-    kinds, weights = list(READS), list(READS.values())
-    while not stop.is_set():
-        kind = rng.choices(kinds, weights)[0]
-        paper = quote(rng.choice(corpus.ids))
-        query = rng.choice([rng.choice(TOPICS), rng.choice(corpus.titles), " ".join(rng.sample(corpus.keywords, 2))])
-        params = {"q": query, "limit": rng.choice([10, 20, 50]), "mode": rng.choice(["hybrid", "keyword", "semantic"])}
-        if rng.random() < 0.5:
-            filters = [
-                {"venue": "iclr2021"},
-                {"decision": "accepted"},
-                {"min_rating": 6},
-                {"sort": "rating"},
-                {"offset": 20},
-                {"keyword": rng.choice(corpus.keywords)},
-            ]
-            params |= rng.choice(filters)
-        path = {
-            "search": f"/api/search?{urlencode(params)}",
-            "paper": f"/api/paper/{paper}",
-            "similar": f"/api/similar/{paper}",
-            "stats": "/api/stats?venue=iclr2021",
-            "rank": "/api/rank?venue=iclr2021",
-            "page:home": "/",
-            "page:search": f"/search?q={quote(query)}",
-            "page:paper": f"/paper/{paper}",
-        }[kind]
-        client.call(kind, "GET", path)
-
-
-def list_writer(port: int, corpus: Corpus, stop: threading.Event, log: Log, seed: int) -> None:
-    """Reading lists made, filled, thinned and deleted through the API, one after another."""
-    rng, client = random.Random(seed), Client(port, log)
-    number = 0
-    while not stop.is_set():
-        name, number = f"soak list {number}", number + 1
-        client.call("list:create", "POST", "/api/lists", {"name": name})
-        papers = rng.sample(corpus.ids, rng.randint(3, 12))
-        for paper in papers:
-            client.call("list:add", "POST", f"/api/lists/{quote(name)}/papers", {"id": paper, "venue": "iclr2021"})
-        for paper in papers[: len(papers) // 3]:
-            client.call("list:remove", "DELETE", f"/api/lists/{quote(name)}/papers/{quote(paper)}")
-        if rng.random() < 0.8:  # a few lists stay
-            client.call("list:delete", "DELETE", f"/api/lists/{quote(name)}")
-        stop.wait(rng.uniform(0.2, 1.0))
+LIVE = "ICLR.cc/2027/Conference"  # the live venue of the local OpenReview-like server
+LIVE_SUBMISSIONS = 400
+REVISED = 20  # reviews whose rating a reviewer changes before each fetch
 
 
 def process_tree_rss_mb(pid: int) -> float:
@@ -256,6 +69,38 @@ def sampler(pid: int, stop: threading.Event, log: Log, start: float, every: floa
     while not stop.is_set():
         log.rss.append((time.monotonic() - start, process_tree_rss_mb(pid)))
         stop.wait(every)
+
+
+class LiveVenue:
+    """An OpenReview venue during its review period, on a local OpenReview-like server (the tests' server, API 2
+    shapes): real ICLR 2021 records; between fetches reviewers revise some ratings."""
+
+    def __init__(self, rng: random.Random) -> None:
+        records = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+        records = [{**r, "id": f"{r['id']}-live"} for r in records]  # ids of their own: readers ask ICLR 2021's
+        self.rng, self.state = rng, FakeOpenReview()
+        notes = [
+            api2_note(LIVE, n, r, self.state.tick(), "review") for n, r in enumerate(records[:LIVE_SUBMISSIONS], 1)
+        ]
+        self.state.add_venue(Venue(LIVE, 2, notes))
+        self.reviews = [r["id"] for note in notes for r in note["details"]["replies"] if "rating" in r["content"]]
+        self.submissions = {note["id"] for note in notes}
+
+    def revise(self) -> None:
+        for review in self.rng.sample(self.reviews, min(REVISED, len(self.reviews))):
+            self.state.revise(LIVE, review, rating=self.rng.randint(1, 10))
+
+    @contextmanager
+    def served(self) -> Iterator[None]:
+        """The server on a loopback port, named to `confnav fetch` by the environment its writer runs inherit."""
+        with serving(self.state) as url:
+            os.environ.update(
+                OPENREVIEW_USERNAME=USER,
+                OPENREVIEW_PASSWORD=PASSWORD,
+                CONFNAV_OPENREVIEW_URL=url,
+                CONFNAV_OPENREVIEW_V1_URL=url + "/v1",
+            )
+            yield
 
 
 class Writers:
@@ -305,10 +150,12 @@ def writer_loop(
     venues: int,
     files: dict[str, tuple[Path, list[str]]],
     index_args: list[str],
+    live: LiveVenue,
 ) -> None:
-    """Every `every` seconds one writer job: ingest a synthetic venue (half the jobs), re-ingest a file, or index.
-    The first `venues` ingests add new venues; later ones rewrite those venues' papers, so the store stops growing
-    while the writes go on (memory must then stop growing too)."""
+    """Every `every` seconds one writer job: ingest a synthetic venue (half the jobs), fetch the live venue after
+    its reviewers revised some ratings, re-ingest a file, or index. The first `venues` ingests add new venues;
+    later ones rewrite those venues' papers, so the store stops growing while the writes go on (memory must then
+    stop growing too)."""
     number = 0
     while not stop.wait(every):
         turn = number % 6
@@ -317,6 +164,9 @@ def writer_loop(
             venue, path, ids = synthetic_venue(corpus, folder, slot, number, records)
             files[venue] = (path, ids)
             writers.run("ingest", "ingest", str(path), "--venue", venue)
+        elif turn == 1:
+            live.revise()
+            writers.run("fetch", "fetch", "openreview", LIVE)
         elif turn == 3 and files:
             path, _ = files[min(files)]
             writers.run("re-ingest", "ingest", str(path), "--venue", min(files))
@@ -325,67 +175,46 @@ def writer_loop(
         number += 1
 
 
-def check_store(db: Path, files: dict[str, tuple[Path, list[str]]]) -> list[str]:
-    """Problems found in the store after the run: integrity, and venues whose papers differ from their file."""
+def check_store(location: str, files: dict[str, tuple[Path, list[str]]], live: LiveVenue) -> list[str]:
+    """Problems found in the store after the run: integrity (SQLite), venues whose papers differ from their file,
+    and the fetched venue's papers against the server's submissions."""
     problems = []
-    with sqlite3.connect(db) as conn:
-        if (result := conn.execute("PRAGMA integrity_check").fetchall()) != [("ok",)]:
-            problems.append(f"integrity_check: {result[:5]}")
-        for venue, (_, ids) in sorted(files.items()):
-            stored = [row[0] for row in conn.execute("SELECT id FROM papers WHERE venue = ?", (venue,))]
-            if len(stored) != len(ids) or set(stored) != set(ids):
-                problems.append(f"{venue}: {len(stored)} papers ({len(set(stored))} distinct), file has {len(ids)}")
+    if not location.startswith("postgresql://"):
+        with sqlite3.connect(location) as conn:
+            if (result := conn.execute("PRAGMA integrity_check").fetchall()) != [("ok",)]:
+                problems.append(f"integrity_check: {result[:5]}")
+    with open_store(location) as store:
+        expected = {venue: set(ids) for venue, (_, ids) in files.items()}
+        fetched = [
+            v.id
+            for v in (s.venue for s in store.venues())
+            if v.id not in expected and v.id not in ("iclr2021", "iclr2020")
+        ]
+        expected |= {venue: live.submissions for venue in fetched}
+        for venue, ids in sorted(expected.items()):
+            stored = [p.id for p in store.iter_papers(venue)]
+            if len(stored) != len(ids) or set(stored) != ids:
+                problems.append(f"{venue}: {len(stored)} papers ({len(set(stored))} distinct), expected {len(ids)}")
+        if not fetched:
+            problems.append(f"the live venue {LIVE} was never fetched")
     return problems
 
 
-def summary(log: Log, seconds: float, warmup: float) -> dict[str, object]:
-    """Per-kind counts, errors and latency; memory over time; writer outcomes."""
-    by_kind: dict[str, list[float]] = defaultdict(list)
-    errors = [(kind, error) for kind, _, error in log.requests if error]
-    for kind, latency, _ in log.requests:
-        by_kind[kind].append(latency * 1000)
-    kinds = {
-        kind: {
-            "requests": len(ms),
-            "errors": sum(1 for k, _ in errors if k == kind),
-            **{f"p{p}_ms": float(np.percentile(ms, p)) for p in (50, 95, 99)},
-            "max_ms": max(ms),
-        }
-        for kind, ms in sorted(by_kind.items())
-    }
-    rss = [mb for _, mb in log.rss]
-    after = [mb for t, mb in log.rss if t >= warmup] or rss[-1:]
-    step = max(1, len(log.rss) // 12)
-    writers: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for run in log.writers:
-        writers[str(run["kind"])][str(run["outcome"])] += 1
-    return {
-        "seconds": seconds,
-        "requests": len(log.requests),
-        "kinds": kinds,
-        "errors": len(errors),
-        "first_errors": [e for _, e in errors[:8]],
-        "client_errors": len(log.client_errors),
-        "first_client_errors": log.client_errors[:5],
-        "retried_503": len(log.retries),
-        "rss_mb": {
-            "start": rss[0],
-            "after_warmup": after[0],
-            "max": max(rss),
-            "end": rss[-1],
-            "growth_after_warmup": max(after) - after[0],
-            "series": [(round(t), round(mb)) for t, mb in log.rss[::step]],
-        },
-        "writers": {k: dict(v) for k, v in writers.items()},
-        "writer_failures": [f"{r['kind']}: {r['error']}" for r in log.writers if r["outcome"] == "failed"],
-    }
+def build_store(folder: Path, index_args: list[str], backend: str) -> str:
+    """The ICLR 2021 store, indexed: a file in `folder`, or a database of a PostgreSQL started there."""
+    location = str(folder / "soak.db")
+    if backend == "postgres":
+        import pgserver
+        import psycopg
 
-
-def build_store(folder: Path, index_args: list[str]) -> Path:
-    db = folder / "soak.db"
+        admin = pgserver.get_server(folder / "pgdata", cleanup_mode="stop").get_uri()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("CREATE DATABASE soak")
+        base, _, query = admin.partition("?")
+        location = f"{base.rsplit('/', 1)[0]}/soak?{query}"
     for args in (["ingest", *map(str, ICLR2021)], ["index", *index_args]):
-        subprocess.run([CONFNAV, *args, "--db", str(db), "-q"], check=True, stdout=subprocess.DEVNULL)
-    return db
+        subprocess.run([CONFNAV, *args, "--db", location, "-q"], check=True, stdout=subprocess.DEVNULL)
+    return location
 
 
 def main() -> None:
@@ -402,6 +231,7 @@ def main() -> None:
     parser.add_argument("--rss-growth-mb", type=float, default=300, help="PASS bound on memory growth after warm-up.")
     parser.add_argument("--warmup", type=float, help="Seconds of warm-up (default: a sixth of the run, at most 300).")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--json", type=Path, help="Also write the report as JSON here.")
     args = parser.parse_args()
     seconds = args.seconds if args.seconds else args.minutes * 60
@@ -413,15 +243,17 @@ def main() -> None:
     corpus, log, rng = Corpus.load(), Log(), random.Random(args.seed)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        db = build_store(folder, index_args)
+        db = build_store(folder, index_args, args.backend)
+        live = LiveVenue(random.Random(args.seed))
         files: dict[str, tuple[Path, list[str]]] = {}
         serve_args = ["--workers", str(args.workers)] if args.workers > 1 else []
-        with confnav_server(str(db), *serve_args) as (port, server):
+        with live.served(), confnav_server(db, *serve_args) as (port, server):
             stop, start = threading.Event(), time.monotonic()
             writers = Writers(db, log, rng, args.kill_share)
             threads = [threading.Thread(target=reader, args=(port, corpus, stop, log, i)) for i in range(args.readers)]
             threads += [
                 threading.Thread(target=list_writer, args=(port, corpus, stop, log, 99)),
+                threading.Thread(target=profile_writer, args=(port, corpus, stop, log, 98)),
                 threading.Thread(target=sampler, args=(server.pid, stop, log, start, 5.0)),
                 threading.Thread(
                     target=writer_loop,
@@ -435,6 +267,7 @@ def main() -> None:
                         args.venues,
                         files,
                         index_args,
+                        live,
                     ),
                 ),
             ]
@@ -445,8 +278,8 @@ def main() -> None:
             for thread in threads:
                 thread.join()
             log.rss.append((time.monotonic() - start, process_tree_rss_mb(server.pid)))
-        problems = check_store(db, files)
-    report = summary(log, seconds, warmup) | {"store_problems": problems, "machine": machine()}
+        problems = check_store(db, files, live)
+    report = summary(log, seconds, warmup) | {"store_problems": problems, "machine": machine(), "backend": args.backend}
     verdict = print_report(report, args.rss_growth_mb)
     if args.json:
         args.json.write_text(json.dumps(report | {"verdict": verdict}, indent=1))
@@ -486,7 +319,7 @@ def print_report(report: dict, bound: float) -> str:  # type: ignore[type-arg]
     for problem in report["store_problems"]:
         print(f"store: {problem}")
     if not report["store_problems"]:
-        print("store: integrity_check ok; every ingested venue holds exactly its file's records")
+        print("store: sound; every ingested venue holds exactly its file's records, the fetched one the server's")
     ok = not report["errors"] and not report["writer_failures"] and not report["store_problems"]
     verdict = "PASS" if ok and rss["growth_after_warmup"] < bound else "FAIL"
     print(f"verdict: {verdict} (no request errors, no failed writer runs, a sound store, RSS growth < {bound:g} MB)")

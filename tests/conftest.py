@@ -272,6 +272,9 @@ def base_url(browser_db: Path) -> Iterator[str]:
         yield url
 
 
+HANG_MS = 180_000  # a browser wait this long is a hang: pages answer in well under a second on an idle machine
+
+
 @pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
     from playwright.sync_api import sync_playwright
@@ -293,5 +296,14 @@ def browser():  # type: ignore[no-untyped-def]
                 "--disable-sync",
             ],
         )
+        opened = launched.new_context
+
+        def new_context(**options):  # type: ignore[no-untyped-def]
+            """A context whose waits catch a hang, not a slow machine (HANG, not Playwright's 30 s)."""
+            context = opened(**options)
+            context.set_default_timeout(HANG_MS)
+            return context
+
+        launched.new_context = new_context
         yield launched
         launched.close()

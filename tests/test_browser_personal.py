@@ -59,3 +59,26 @@ def test_a_like_on_a_hit_changes_for_you(tab, base_url: str) -> None:  # type: i
     tab.goto(f"{base_url}/venues/iclr2021/for-you")
     assert tab.locator("#for-you-start").is_visible() and first not in tab.inner_text("main")
     assert tab.locator("#hits li").count() == 0
+
+
+def test_news_page_adds_and_stops_a_watch_and_imports_a_library(tab, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    from axe_playwright_python.sync_playwright import Axe
+
+    tab.goto(f"{base_url}/news?profile=reader")  # a profile of its own: the For you test's `me` stays untouched
+    assert tab.locator("#no-watches").is_visible() and tab.locator("#no-news").is_visible()
+    tab.fill("#watch-value", "graph neural networks")
+    tab.select_option("#watch-venue", "iclr2021")
+    tab.click("#new-watch button")
+    tab.wait_for_selector("#watches li")
+    assert tab.locator("#watches li").inner_text().startswith('"graph neural networks" in iclr2021')
+
+    tab.fill("#import-text", f"@inproceedings{{p, title = {{{TITLE}}}}}")
+    tab.click("#import-papers button")
+    tab.wait_for_selector("#import-status:has-text('1 matched')")
+    violations = Axe().run(tab).response["violations"]
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+
+    tab.click("#watches li button.drop-watch")
+    tab.wait_for_selector("#watch-status:has-text('No longer watching')")
+    tab.reload()
+    assert tab.locator("#no-watches").is_visible()

@@ -349,3 +349,39 @@ def test_sessions_round_trip_in_the_store(store: SqlStore) -> None:
         store.put_sessions("iclr2020", "x.csv", sessions[:1], [("a", "B1xSperKvH")])
     assert [s.id for s in store.sessions("iclr2020") if s.source == "x.csv"] == ["a"]
     assert [link for link in store.session_papers("iclr2020") if link[0] in "ab"] == [("a", "B1xSperKvH")]
+
+
+def test_a_profiles_plan_places_its_recommendations(emnlp_db: Path, tmp_path: Path) -> None:
+    """`plan --for NAME` with a real profile (a BibTeX library of three EMNLP 2020 papers on one subject): its
+    recommendations, each with its reason, placed in their sessions, and the calendar names the profile."""
+    from confnav.embed.sparse import SparseEmbedder
+    from confnav.index import build_index
+    from confnav.personal import recommend_for
+
+    db = copy_of(emnlp_db, tmp_path)
+    with open_store(db) as store:
+        build_index(store, SparseEmbedder())
+        own = [p for p in store.iter_papers("emnlp2020") if "question answering" in p.title.lower()][:3]
+    assert len(own) == 3
+    library = tmp_path / "mine.bib"
+    library.write_text("".join(f"@inproceedings{{p{n}, title = {{{p.title}}}}}\n" for n, p in enumerate(own)))
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["--db", str(db), "profile", "import", str(library), "--profile", "ada"])
+    assert imported.exit_code == 0 and "3 entries matched" in imported.output, imported.output
+    ics = tmp_path / "ada.ics"
+    result = runner.invoke(
+        cli, ["--db", str(db), "plan", "--venue", "emnlp2020", "--for", "ada", "--top", "10", "--ics", str(ics)]
+    )
+    assert result.exit_code == 0, result.output
+    with open_store(db) as store:
+        plan = build_plan(store, "emnlp2020", profile="ada", top=10)
+        expected = [r.paper.id for r in recommend_for(store, "ada", "emnlp2020", limit=10)]
+    assert plan.profile == "ada" and plan.schedule == "timed"
+    placed = sorted((p for s in plan.sessions for p in s.papers), key=lambda p: p.rank)
+    unplaced = sorted(plan.unscheduled, key=lambda p: p.rank)
+    assert len(placed) + len(unplaced) == 10
+    assert [p.paper.id for p in sorted([*placed, *unplaced], key=lambda p: p.rank)] == expected
+    assert not {p.id for p in own} & set(expected)  # the profile's own papers are not suggested back
+    assert all(p.reason for p in placed) and any("question answering" in p.paper.title.lower() for p in placed)
+    events = icalendar.Calendar.from_ical(ics.read_bytes()).walk("VEVENT")
+    assert len(events) == len(plan.sessions) > 0

@@ -39,6 +39,9 @@ PAGES = {  # one of each page type; the sub-theme and the reading list are added
     "history": "/history/iclr2021",
     "lists": "/lists",
     "for-you": "/venues/iclr2021/for-you",
+    "ask": "/venues/iclr2021/ask?q=Which+papers+study+graph+neural+networks%3F",
+    "news": "/news",
+    "plan": "/venues/iclr2021/plan",
     "error": "/paper/no-such-paper",
 }
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")

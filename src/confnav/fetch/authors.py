@@ -170,8 +170,21 @@ def import_person(
     s2: HttpClient | None = None,
 ) -> ImportReport:
     """Library files read and every person's papers fetched first, then all matched and added in one write."""
-    settings = settings or store.settings
     sources = [(path.name, read_library(path)) for path in files]
+    sources += people_papers(people, settings or store.settings, openreview=openreview, s2=s2)
+    return import_entries(store, sources, profile)
+
+
+def people_papers(
+    people: Sequence[Person],
+    settings: Settings,
+    *,
+    openreview: OpenReviewClient | None = None,
+    s2: HttpClient | None = None,
+) -> list[tuple[str, Parsed]]:
+    """Each person's papers from their service, as a named source of entries (nothing written: a server fetches
+    before it takes the store's write lock)."""
+    sources = []
     for person in people:
         if person.service == "openreview":
             openreview = openreview or OpenReviewClient.from_settings(settings)
@@ -180,4 +193,4 @@ def import_person(
             s2 = s2 or SemanticScholar.from_settings(settings).http
             entries = s2_papers(s2, person.id)
         sources.append((person.label, Parsed(entries, [])))
-    return import_entries(store, sources, profile)
+    return sources

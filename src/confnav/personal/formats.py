@@ -202,6 +202,12 @@ def read_library(path: Path) -> Parsed:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ConfnavError(f"{path}: not a text file (a library is BibTeX, RIS, CSL-JSON or one id per line)") from None
+    return parse_library(path, text)
+
+
+def parse_library(path: Path, text: str) -> Parsed:
+    """Every entry of a library's text (a file's, or one pasted or uploaded under the name `path`), its format
+    sniffed from the name, else from the text; no entries at all is a one-line ConfnavError."""
     kind = sniff(path, text)
     try:
         parsed = READERS[kind](text)

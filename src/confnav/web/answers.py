@@ -27,6 +27,7 @@ ERRORS: dict[int, str] = {
     421: "this server does not answer for that Host (see 'confnav serve --allow-host')",
     422: "a parameter or body field of the wrong type or out of its range",
     431: f"request headers over {MAX_HEADERS // 1024} KiB",
+    502: "an outside service (OpenReview, Semantic Scholar) could not be reached or refused: the message names it",
     503: "the store is busy with another writer: try again after the Retry-After seconds",
 }
 # by the server or the Guard, before any route (JSON whatever the route answers)

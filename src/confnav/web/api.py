@@ -46,6 +46,7 @@ from confnav.web.bodies import Institution as InstitutionBody
 from confnav.web.bodies import Paper as PaperBody
 from confnav.web.downloads import download
 from confnav.web.history import history_of
+from confnav.web.refresh import REFRESHING_HEADER
 from confnav.web.state import AppState, state_of
 
 router = APIRouter(prefix="/api")
@@ -268,15 +269,23 @@ def ranking_mode(state: AppState, venue: str, mode: str | None, at_conference: b
     return asked or state.cached(("rank-mode", venue), lambda: default_mode(state.store, venue))
 
 
-def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = None) -> Ranking:
-    """The venue's ranking in a mode, computed once per store state (it computes every signal)."""
+def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = None) -> tuple[Ranking, bool]:
+    """The venue's ranking in a mode, and whether it is the one made before the last write (being refreshed off
+    the request path: it computes every signal)."""
     ranker = state.navigator.ranker(mode=mode)
-    return state.cached(("rank", venue, theme, mode.value), lambda: ranker.rank(state.store, venue, theme=theme))
+    return state.refreshed(("rank", venue, theme, mode.value), lambda: ranker.rank(state.store, venue, theme=theme))
+
+
+def mark_refreshing(response: Response, refreshing: bool) -> None:
+    """Say on an answer that it was made before the store's last write and a new one is being made."""
+    if refreshing:
+        response.headers[REFRESHING_HEADER] = "1"
 
 
 @router.get("/rank", **answers(list[Ranked], 400, 404, 409))
 def rank(
     request: Request,
+    response: Response,
     venue: str,
     top: int = Query(20, ge=1, le=MAX_LIMIT),
     theme: str | None = None,
@@ -287,14 +296,18 @@ def rank(
     (led by citations); each paper says the mode it was ranked in."""
     state = state_of(request)
     state.store.get_venue(venue)  # an unknown venue: 404
-    ranking = ranking_of(state, venue, ranking_mode(state, venue, mode, at_conference), theme)
+    ranking, refreshing = ranking_of(state, venue, ranking_mode(state, venue, mode, at_conference), theme)
+    mark_refreshing(response, refreshing)
     return [r.to_dict() for r in ranking.papers[:top]]
 
 
 @router.get("/stats", **answers(Stats, 404))
-def stats(request: Request, venue: str) -> dict[str, object]:
+def stats(request: Request, response: Response, venue: str) -> dict[str, object]:
     state = state_of(request)
-    return state.cached(("stats", venue), lambda: stats_json(state.store, venue))
+    state.store.get_venue(venue)  # an unknown venue: 404
+    answer, refreshing = state.refreshed(("stats", venue), lambda: stats_json(state.store, venue))
+    mark_refreshing(response, refreshing)
+    return answer
 
 
 @router.get("/lists", **answers(list[ListSummary]))

@@ -32,6 +32,7 @@ from confnav.web.api import router as api_router
 from confnav.web.ask import router as ask_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.history import router as history_router
+from confnav.web.news import router as news_router
 from confnav.web.pages import page
 from confnav.web.pages import router as page_router
 from confnav.web.personal import router as personal_router
@@ -94,6 +95,7 @@ def create_app(
         store.watch_state()
         yield
         app.state.confnav.searcher.close()  # a reload in progress reads with a connection closed here
+        app.state.confnav.refresher.close()
         store.close()
 
     app = FastAPI(
@@ -145,7 +147,7 @@ def create_app(
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
     routers = (api_router, personal_router, page_router, feed_router, plan_router, history_router, ask_router)
-    for router in (*routers, rebuttal_router):
+    for router in (*routers, rebuttal_router, news_router):
         app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -34,6 +34,7 @@ from confnav.web.access import chosen_profile
 from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
+from confnav.web.refresh import REFRESHING_HEADER
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -302,7 +303,7 @@ def theme_page(
         chosen = ranking_mode(state, venue, mode, at_conference)
     except ConfnavError as exc:
         return page(request, "error.html", 400, message=str(exc))
-    ranking: Ranking = ranking_of(state, venue, chosen)
+    ranking: Ranking = ranking_of(state, venue, chosen)[0]
     members = set(theme.paper_ids)
     ranked = [item for item in ranking.papers if item.paper.id in members]
     ranked.sort(key=lambda item: not item.paper.decision.accepted)  # accepted first, each part in must-read order
@@ -371,11 +372,18 @@ def report_page(
 
 
 def _report(request: Request, key: tuple[object, ...], build: Callable[[], str]) -> Response:
+    """A report page, made off the request path after a write (the one made before is shown meanwhile, saying so)."""
     try:
-        html = state_of(request).cached(key, build)
+        html, refreshing = state_of(request).refreshed(key, build)
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
-    return HTMLResponse(html)
+    if not refreshing:
+        return HTMLResponse(html)
+    notice = (
+        '<p class="refreshing" role="status">The store changed since this report was made: a new one is being'
+        " made; reload in a moment.</p>"
+    )
+    return HTMLResponse(html.replace("<main>", "<main>" + notice, 1), headers={REFRESHING_HEADER: "1"})
 
 
 @router.get("/lists", **page_answers(pages=[404]))

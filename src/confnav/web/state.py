@@ -29,6 +29,7 @@ from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
 from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer
+from confnav.web.refresh import Refresher
 
 T = TypeVar("T")
 MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go first
@@ -145,6 +146,7 @@ class AppState:
     _answer_bytes: int = 0
     _answers_lock: threading.Lock = field(default_factory=threading.Lock)
     _computing: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
+    refresher: Refresher = field(default_factory=Refresher)
 
     def __post_init__(self, root: Navigator | None) -> None:
         self.navigator = root or Navigator(self.store.settings, self.store)
@@ -181,6 +183,25 @@ class AppState:
                     while self._answer_bytes > MAX_ANSWER_BYTES:
                         self._answer_bytes -= self._answers.popitem(last=False)[1][1]
         return value
+
+    def refreshed(self, key: tuple[object, ...], compute: Callable[[], T]) -> tuple[T, bool]:
+        """(answer, refreshing): the answer for the store's current state when made, else the last one made (True)
+        while the refresher makes the current one off the request path; the very first is made here."""
+        current = self.store.state()
+        found = self.refresher.latest(key)
+        if found is not None and found[0] == current:
+            return found[1], False  # type: ignore[return-value]
+        if found is None:
+            answer = self.cached(key, compute)
+            self.refresher.keep(key, current, answer)
+            return answer, False
+
+        def remake() -> tuple[object, object]:
+            state = self.store.state()  # read first: a write during the computation makes it stale again
+            return state, compute()
+
+        self.refresher.remake(key, remake)
+        return found[1], True  # type: ignore[return-value]
 
     def kept(self, key: tuple[object, ...]) -> object | None:
         """A kept answer, found without touching the store (None when the counters are not freshly known)."""

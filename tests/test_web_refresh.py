@@ -1,0 +1,84 @@
+"""Statistics, rankings and report pages recomputed off the request path: after a write, the first reader gets the
+answer made before it, marked as refreshing, while one background thread makes the new one."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from confnav.ingest import ingest
+from confnav.store import open_store
+from confnav.web.app import create_app
+from confnav.web.refresh import REFRESHING_HEADER, Refresher
+from tests.backends import Location, clone
+
+
+def test_the_refresher_remakes_each_key_once_at_a_time() -> None:
+    refresher, release, made = Refresher(), threading.Event(), []
+
+    def slow(key: str) -> tuple[object, object]:
+        release.wait(10)
+        made.append(key)
+        return ("state 2", f"{key} answer")
+
+    refresher.keep("stats", "state 1", "old")
+    for _ in range(5):  # readers asking while it is being made queue nothing more
+        refresher.remake("stats", lambda: slow("stats"))
+    refresher.remake("rank", lambda: slow("rank"))
+    assert refresher.latest("stats") == ("state 1", "old")
+    release.set()
+    assert refresher.wait(10)
+    assert sorted(made) == ["rank", "stats"]
+    assert refresher.latest("stats") == ("state 2", "stats answer")
+    refresher.remake("broken", lambda: 1 / 0)  # type: ignore[arg-type, return-value]
+    assert refresher.wait(10) and refresher.latest("broken") is None  # a failure keeps what was there
+    refresher.close()
+
+
+@pytest.fixture
+def served(sparse_template_db: Location, tmp_path: Path) -> Location:
+    return clone(sparse_template_db, tmp_path)
+
+
+def _add_paper(location: Location, tmp_path: Path) -> None:
+    """A write through another connection (as `confnav ingest` beside a server): one more ICLR 2021 paper."""
+    record = {"id": "refresh-test-1", "title": "A paper added while the server runs", "abstract": "Added."}
+    added = tmp_path / "added.jsonl"
+    added.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with open_store(location) as store:
+        ingest(store, [added], venue="iclr2021")
+
+
+def test_after_a_write_the_previous_answer_is_served_while_the_new_one_is_made(
+    served: Location, tmp_path: Path
+) -> None:
+    app = create_app(served)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        state = app.state.confnav
+        first = client.get("/api/stats", params={"venue": "iclr2021"})
+        ranked = client.get("/api/rank", params={"venue": "iclr2021", "top": 5})
+        report = client.get("/reports/iclr2021/stats")
+        for answer in (first, ranked, report):
+            assert answer.status_code == 200 and REFRESHING_HEADER not in answer.headers
+        assert 'class="refreshing"' not in report.text
+
+        _add_paper(served, tmp_path)
+        state.store.forget_state()  # what STATE_AGE does within 50 ms
+        stale = client.get("/api/stats", params={"venue": "iclr2021"})
+        assert stale.headers.get(REFRESHING_HEADER) == "1" and stale.json() == first.json()
+        stale_report = client.get("/reports/iclr2021/stats")
+        assert stale_report.headers.get(REFRESHING_HEADER) == "1" and 'class="refreshing"' in stale_report.text
+        stale_rank = client.get("/api/rank", params={"venue": "iclr2021", "top": 5})
+        assert stale_rank.headers.get(REFRESHING_HEADER) == "1" and stale_rank.json() == ranked.json()
+
+        assert state.refresher.wait(300)
+        fresh = client.get("/api/stats", params={"venue": "iclr2021"})
+        assert REFRESHING_HEADER not in fresh.headers and fresh.json() != first.json()
+        fresh_report = client.get("/reports/iclr2021/stats")
+        assert REFRESHING_HEADER not in fresh_report.headers and 'class="refreshing"' not in fresh_report.text
+        assert REFRESHING_HEADER not in client.get("/api/rank", params={"venue": "iclr2021", "top": 5}).headers
+        assert client.get("/api/stats", params={"venue": "nowhere"}).status_code == 404
