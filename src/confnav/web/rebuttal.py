@@ -82,16 +82,11 @@ class RebuttalBody(Body):
 
 
 def rebuttal_of(state: AppState, venue: str) -> Rebuttal | None:
-    """The venue's rebuttal, None when it has no review history (NotFoundError for an unknown venue: a 404)."""
-    venue = state.store.get_venue(venue).id
-
-    def build() -> Rebuttal | None:
-        if venue not in state.store.history_venues():
-            return None
-        found = build_rebuttal(state.store, venue)
-        return found if found.papers else None  # versions without a rating: nothing to compare
-
-    return state.cached(("rebuttal", venue), build)
+    """The venue's rebuttal made now, None when it has no review history."""
+    if venue not in state.store.history_venues():
+        return None
+    found = build_rebuttal(state.store, venue)
+    return found if found.papers else None  # versions without a rating: nothing to compare
 
 
 def charts(rebuttal: Rebuttal) -> tuple[str, str]:
@@ -125,11 +120,16 @@ def charts(rebuttal: Rebuttal) -> tuple[str, str]:
 
 
 def figures_of(state: AppState, venue: str) -> tuple[dict[str, Any], tuple[str, str]] | None:
-    """The rebuttal's figures (its JSON) and charts, computed once per store state; None without a history."""
-    rebuttal = rebuttal_of(state, venue)
-    if rebuttal is None:
-        return None
-    return state.cached(("rebuttal-figures", rebuttal.venue), lambda: (rebuttal.to_dict(), charts(rebuttal)))
+    """The rebuttal's figures (its JSON) and charts, None without a history (NotFoundError for an unknown venue).
+    Made once per store state, off the request path after a write (it reads every review version): the figures
+    made before it are served meanwhile."""
+    venue = state.store.get_venue(venue).id
+
+    def build() -> tuple[dict[str, Any], tuple[str, str]] | None:
+        rebuttal = rebuttal_of(state, venue)
+        return None if rebuttal is None else (rebuttal.to_dict(), charts(rebuttal))
+
+    return state.refreshed(("rebuttal-figures", venue), build)[0]
 
 
 @router.get("/venues/{venue}/rebuttal", **page_answers(pages=[404]))
