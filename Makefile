@@ -25,9 +25,9 @@ $(VENV)/.dev: pyproject.toml $(VENV)/.torch
 
 # The real local LLM of the tests marked `llm`: llama.cpp's server, built from source once per machine (about 20
 # CPU-minutes, 10 on both cores when nothing else runs; pip's wheel cache keeps the build), and SmolLM2-135M-Instruct
-# as a GGUF file.
+# as a GGUF file. Its multimodal library (mtmd, for images) is not built: the tests send text only.
 $(VENV)/.llm: pyproject.toml $(VENV)/.dev
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet -e '.[llm-local]'
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip install --quiet -e '.[llm-local]'
 	touch $@
 
 demo: $(VENV)/.runtime
