@@ -64,8 +64,47 @@ def paper_from_json(text: str) -> Paper:
     return Paper(**data)
 
 
+def index_rows(rows: list[tuple[int, Paper]]) -> list[tuple[str, tuple[str, ...], list[tuple[Any, ...]]]]:
+    """The filter tables' rows of papers with these row keys: (table, columns, rows) for authors, keywords and
+    institutions."""
+    return [
+        (
+            "paper_authors",
+            ("paper_pk", "position", "name", "name_key", "affiliation", "profile"),
+            [
+                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
+                for pk, p in rows
+                for i, a in enumerate(p.authors)
+            ],
+        ),
+        (
+            "paper_keywords",
+            ("paper_pk", "position", "keyword", "keyword_key"),
+            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
+        ),
+        (
+            "paper_places",
+            ("paper_pk", "position", "place"),
+            [(pk, i, pl) for pk, p in rows for i, pl in enumerate(p.places)],
+        ),
+    ]
+
+
+PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data")
+RECORD_COLUMNS = ("venue", "paper_id", "source", "kind", "line", "record", "data")
+
+
+def record_rows(records: list[SourceRecord]) -> list[tuple[Any, ...]]:
+    """The source_records rows of keyed records, in RECORD_COLUMNS order."""
+    rows = []
+    for r in records:
+        assert r._key is not None, "records are keyed before they are stored"
+        rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
+    return rows
+
+
 def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
-    """The papers table's columns besides venue and id, in their SQL order."""
+    """The papers table's columns besides venue and id, in PAPER_COLUMNS order."""
     d = paper.decision
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
@@ -155,10 +194,7 @@ class SqlStore(
     def put_records(self, records: list[SourceRecord]) -> None:
         """Store each record under its resolved (venue, paper id), replacing the same source's earlier one
         (ingest passes only records that changed)."""
-        rows = []
-        for r in records:
-            assert r._key is not None, "records are keyed before they are stored"
-            rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
+        rows = record_rows(records)
         self.conn.executemany(
             """INSERT INTO source_records (venue, paper_id, source, kind, line, record, data)
                VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -231,6 +267,14 @@ class SqlStore(
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
         for venue in sorted({p.venue for p, _ in new} | {p.venue for _, p, _ in changed}):
             self.count_change(venue_generation_key(venue))
+        self._write_papers(new, changed)
+        return changes
+
+    def _write_papers(
+        self, new: list[tuple[Paper, tuple[Any, ...]]], changed: list[tuple[int, Paper, tuple[Any, ...]]]
+    ) -> None:
+        """Write new papers and changed ones (with their row keys) and their index rows; `values` are each
+        paper's columns besides venue and id. A backend with a bulk path writes them its own way."""
         old = [(pk,) for pk, _, _ in changed]
         self.conn.executemany(
             "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
@@ -248,27 +292,12 @@ class SqlStore(
             ).fetchone()
             rows.append((pk, paper))
         self._put_index_rows(rows)
-        return changes
 
     def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
         """Author and keyword rows (for filters) of freshly written papers."""
-        self.conn.executemany(
-            "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation, profile)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
-                for pk, p in rows
-                for i, a in enumerate(p.authors)
-            ],
-        )
-        self.conn.executemany(
-            "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
-            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
-        )
-        self.conn.executemany(
-            "INSERT INTO paper_places (paper_pk, position, place) VALUES (?, ?, ?)",
-            [(pk, i, place) for pk, p in rows for i, place in enumerate(p.places)],
-        )
+        for table, columns, values in index_rows(rows):
+            marks = ", ".join("?" * len(columns))
+            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
 
     # --- reads ---
 
