@@ -13,7 +13,8 @@ from typing import Any
 
 from confnav.model import Paper
 from confnav.sources.base import SourceRecord
-from confnav.store.sql import PAPER_COLUMNS, RECORD_COLUMNS, SqlStore, index_rows, record_rows
+from confnav.store.rows import PAPER_COLUMNS, RECORD_COLUMNS, index_rows, record_rows
+from confnav.store.sql import SqlStore
 
 FILTER_TABLES = ("paper_authors", "paper_keywords", "paper_places")
 

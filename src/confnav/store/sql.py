@@ -30,6 +30,7 @@ from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
+from confnav.store.rows import index_rows, paper_columns, record_rows
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
@@ -62,51 +63,6 @@ def paper_from_json(text: str) -> Paper:
     if data.get("citations"):
         data["citations"] = CitationCount(**data["citations"])
     return Paper(**data)
-
-
-def index_rows(rows: list[tuple[int, Paper]]) -> list[tuple[str, tuple[str, ...], list[tuple[Any, ...]]]]:
-    """The filter tables' rows of papers with these row keys: (table, columns, rows) for authors, keywords and
-    institutions."""
-    return [
-        (
-            "paper_authors",
-            ("paper_pk", "position", "name", "name_key", "affiliation", "profile"),
-            [
-                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
-                for pk, p in rows
-                for i, a in enumerate(p.authors)
-            ],
-        ),
-        (
-            "paper_keywords",
-            ("paper_pk", "position", "keyword", "keyword_key"),
-            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
-        ),
-        (
-            "paper_places",
-            ("paper_pk", "position", "place"),
-            [(pk, i, pl) for pk, p in rows for i, pl in enumerate(p.places)],
-        ),
-    ]
-
-
-PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data")
-RECORD_COLUMNS = ("venue", "paper_id", "source", "kind", "line", "record", "data")
-
-
-def record_rows(records: list[SourceRecord]) -> list[tuple[Any, ...]]:
-    """The source_records rows of keyed records, in RECORD_COLUMNS order."""
-    rows = []
-    for r in records:
-        assert r._key is not None, "records are keyed before they are stored"
-        rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
-    return rows
-
-
-def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
-    """The papers table's columns besides venue and id, in PAPER_COLUMNS order."""
-    d = paper.decision
-    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
 class SqlStore(
@@ -256,7 +212,7 @@ class SqlStore(
             if row and row[1] == data:
                 changes.append("unchanged")
                 continue
-            values = _paper_columns(paper, data)
+            values = paper_columns(paper, data)
             if row:
                 changed.append((row[0], paper, values))
             else:
