@@ -4,20 +4,24 @@ The input is made from the eight real paperlists-format files in ../shared/data:
 file i takes a slice of real file i mod 8 under its own conference-year, so every
 shape (no ids, comma-separated authors, workshop labels, no abstracts) recurs.
 Goal (issue 11): first ingest <= 60 s with peak RSS <= 1.5 GB; ingesting again unchanged <= 30 s.
+Goal (issue 41): PostgreSQL's ingest rate at least SQLite's, both measured in the same run.
 Each ingest runs in a fresh process, so its peak RSS is that of the whole ingest.
+Run: python benchmarks/ingest_many.py [--backends sqlite,postgres] [--baseline OLD_SRC]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import DATA, machine, peak_rss_mb, run_child
+from _util import DATA, machine, peak_rss_mb, postgres_database
 
 SOURCES = [
     *sorted((DATA / "paperlists").glob("*.json")),
@@ -56,24 +60,49 @@ def _copy(item: dict[str, object], repeat: int) -> dict[str, object]:
     return marked
 
 
-def one_run(db: Path, inputs: Path, skip_bad: bool) -> None:
-    """Child mode: ingest every file of `inputs` in one call; print seconds, counts and peak MB."""
+def one_run(location: str, inputs: Path, skip_bad: bool) -> None:
+    """Child mode: ingest every file of `inputs` in one call into the store at `location` (a file or a
+    postgresql:// URL); print seconds, counts and peak MB."""
     from confnav.ingest import ingest
-    from confnav.store import SqliteStore
+    from confnav.store import open_store
 
     paths = sorted(inputs.glob("*.json"))
     start = time.perf_counter()
-    with SqliteStore(db) as store:
+    with open_store(location, create=True) as store:
         result = ingest(store, paths, skip_bad=skip_bad)
     seconds = time.perf_counter() - start
     counts = {"added": result.added, "updated": result.updated, "unchanged": result.unchanged}
     print(json.dumps({"seconds": seconds, "peak_mb": peak_rss_mb(), "venues": len(result.venues)} | counts))
 
 
+def two_runs(location: str, inputs: Path, src: Path | None = None) -> tuple[dict[str, float], dict[str, float]]:
+    """The first ingest and the unchanged one, each in a fresh process, with `src`'s confnav when given."""
+    env = {**os.environ, "PYTHONPATH": str(src.resolve())} if src else None
+    extra = ["--skip-bad"] if src else []
+    runs = []
+    for _ in range(2):
+        command = [sys.executable, str(Path(__file__)), "--child", location, str(inputs), *extra]
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+        runs.append(json.loads(done.stdout))
+    return runs[0], runs[1]
+
+
+def store_mb(location: str) -> float:
+    """The store's size on disk: its file, or its PostgreSQL database."""
+    if not location.startswith("postgresql://"):
+        return Path(location).stat().st_size / 2**20
+    import psycopg
+
+    with psycopg.connect(location) as conn:
+        return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 2**20
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=250)
     parser.add_argument("--records", type=int, default=96_000)
+    parser.add_argument("--backends", default="sqlite,postgres", help="comma-separated: sqlite, postgres")
+    parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a local pgserver)")
     parser.add_argument(
         "--baseline",
         type=Path,
@@ -85,22 +114,38 @@ def main() -> None:
     parser.add_argument("--skip-bad", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        one_run(Path(args.child[0]), Path(args.child[1]), args.skip_bad)
+        one_run(args.child[0], Path(args.child[1]), args.skip_bad)
         return
-    with tempfile.TemporaryDirectory() as folder:
-        inputs = Path(folder) / "inputs"
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        inputs = folder / "inputs"
         inputs.mkdir()
         paths = make_input(inputs, args.files, args.records)
         total = sum(len(json.loads(p.read_text())) for p in paths)
-        db = Path(folder) / "many.db"
-        first = json.loads(run_child(Path(__file__), "--child", str(db), str(inputs)))
-        again = json.loads(run_child(Path(__file__), "--child", str(db), str(inputs)))
-        size = db.stat().st_size / 2**20
-        base = _baseline(args.baseline, Path(folder), inputs) if args.baseline else None
-    print(f"machine: {machine()}")
-    print(f"ingest {len(paths)} paperlists files, {total:,} records, {first['venues']} venues, in one call")
+        print(f"ingest {len(paths)} paperlists files, {total:,} records, in one call")
+        rates: dict[str, float] = {}
+        for backend in args.backends.split(","):
+            versions = [("this version", None)] + ([(f"baseline {args.baseline}", args.baseline)] * bool(args.baseline))
+            for label, src in versions:
+                stem = f"many_{backend}_{'base' if src else 'new'}"
+                if backend == "postgres":
+                    location = postgres_database(folder, stem, args.postgres)
+                else:
+                    location = str(folder / f"{stem}.db")
+                first, again = two_runs(location, inputs, src)
+                rates[f"{backend}, {label}"] = first["added"] / first["seconds"]
+                _report(f"{backend}, {label}", first, again, store_mb(location))
+    print("ingest rates (first ingest, papers added per second):")
+    for label, rate in rates.items():
+        print(f"  {label:40} {rate:8,.0f} papers/s")
+
+
+def _report(label: str, first: dict[str, float], again: dict[str, float], size: float) -> None:
+    print(f"{label}: {first['venues']} venues")
     print(
-        f"  first:  {first['seconds']:.1f} s, {first['added']:,} papers added, peak RSS {first['peak_mb']:.0f} MB;"
+        f"  first:  {first['seconds']:.1f} s, {first['added']:,} papers added"
+        f" ({first['added'] / first['seconds']:,.0f} papers/s), peak RSS {first['peak_mb']:.0f} MB;"
         " goal <= 60 s and <= 1,536 MB"
     )
     print(
@@ -108,29 +153,6 @@ def main() -> None:
         f" {again['updated']} updated, peak RSS {again['peak_mb']:.0f} MB; goal <= 30 s"
     )
     print(f"  store:  {size:.0f} MB")
-    if base:
-        first_b, again_b = base
-        print(f"baseline {args.baseline} on the same input (skip-bad):")
-        print(
-            f"  first:  {first_b['seconds']:.1f} s, {first_b['added']:,} papers added (this version: "
-            f"{first['seconds'] / first_b['seconds']:.2f}x the time, {first['added'] / max(first_b['added'], 1):.2f}x"
-            f" the papers), peak RSS {first_b['peak_mb']:.0f} MB"
-        )
-        print(f"  again:  {again_b['seconds']:.1f} s (this version: {again['seconds'] / again_b['seconds']:.2f}x)")
-
-
-def _baseline(src: Path, folder: Path, inputs: Path) -> tuple[dict[str, float], dict[str, float]]:
-    """The same two runs with another checkout's confnav on the import path."""
-    import os
-    import subprocess
-
-    db, env = folder / "baseline.db", {**os.environ, "PYTHONPATH": str(src.resolve())}
-    runs = []
-    for _ in range(2):
-        command = [sys.executable, str(Path(__file__)), "--child", str(db), str(inputs), "--skip-bad"]
-        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
-        runs.append(json.loads(done.stdout))
-    return runs[0], runs[1]
 
 
 if __name__ == "__main__":

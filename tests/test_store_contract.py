@@ -6,6 +6,7 @@ so the second backend behaves as the first, not merely "works".
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.ingest import ingest
 from confnav.model import Outcome
 from confnav.store import PaperFilter, SqlStore, open_store
-from confnav.store.copy import copy_store, table_counts
+from confnav.store.copy import copy_store, table_counts, table_rows
 from confnav.store.protocols import NearestNeighbours, Store
 from confnav.store.topics import StoredAssignment, StoredTheme
 from tests.backends import Location, clone, new_location
@@ -174,6 +175,40 @@ def test_papers_update_only_when_changed(fresh: SqlStore) -> None:
     assert fresh.generation() == before + 1 and fresh.get_paper(paper.id).title == "A new title"
 
 
+def test_ingest_writes_alike_on_both_backends(tmp_path: Path) -> None:
+    """New, changed and unchanged papers, a record given twice in one file, a record replaced: the rows written
+    (PostgreSQL's bulk path, SQLite's statements) are the same, row keys included."""
+    first = [
+        {"id": "p1", "title": "First Paper", "status": "Poster", "author": "Ann Lee, Bo Chen", "keywords": "a; b"},
+        {"id": "p2", "title": "Second Paper", "status": "Oral", "author": "Cy Diaz"},
+        {"id": "p3", "title": "Third Paper", "status": "Reject", "author": "Di Ng", "aff": "MIT"},
+    ]
+    second = [
+        {**first[0], "title": "First Paper, Retitled", "keywords": "c"},
+        {**first[1], "author": "Cy Diaz, Ed Fox"},
+        first[2],
+        {"id": "p4", "title": "Fourth Paper", "status": "Poster", "author": "Fay Gu"},
+        {"id": "p4", "title": "Fourth Paper", "abstract": "Given the second time."},
+    ]
+    written: dict[str, Any] = {}
+    path = tmp_path / "in" / "conf2022.json"
+    path.parent.mkdir()
+    for backend in BACKENDS:
+        with open_store(new_location(tmp_path, f"alike-{backend}", backend), create=True) as store:
+            path.write_text(json.dumps(first))
+            ingest(store, [path])
+            path.write_text(json.dumps(second))
+            result = ingest(store, [path])
+            tables = ("papers", "paper_authors", "paper_keywords", "paper_places", "source_records")
+            written[backend] = (
+                (result.added, result.updated, result.unchanged),
+                {table: list(table_rows(store, table)) for table in tables},
+            )
+    assert written["sqlite"][0] == (1, 2, 1)
+    for table in written["sqlite"][1]:
+        assert written["sqlite"][1][table] == written["postgres"][1][table], table
+
+
 def test_overrides_and_vectors_and_lists(fresh: SqlStore) -> None:
     ingest(fresh, FILES[:1])
     table = DecisionTable({"corl2023": {label_key("Accept (Oral)"): (Outcome.ACCEPTED, "keynote")}})
@@ -188,6 +223,9 @@ def test_overrides_and_vectors_and_lists(fresh: SqlStore) -> None:
     assert fresh.embedding_models() == {"a": len(rows)}
     pks, blobs = fresh.embeddings("a")
     assert np.frombuffer(blobs[0], dtype=np.float32).tolist() == vector_of(pks[0]).tolist()
+    with fresh.transaction():
+        fresh.copy_embeddings("a", [(pks[0], pks[1])])
+    assert fresh.embeddings("a")[1][1] == blobs[0] and fresh.embedding_hashes("a")[pks[1]] == "h"
     paper = next(fresh.iter_papers())
     fresh.create_list("mine")
     fresh.add_to_list("mine", paper.id)

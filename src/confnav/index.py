@@ -12,6 +12,7 @@ import numpy as np
 from confnav.embed.base import Embedder
 from confnav.embed.views import PRIMARY_CACHE, VIEWS, embedder_state_cache, paper_text, semantic_model, text_hash
 from confnav.errors import ConfnavError
+from confnav.model import Paper
 from confnav.progress import Progress
 from confnav.search.stored import build_keyword_index
 from confnav.store.protocols import SearchStore
@@ -30,6 +31,8 @@ class IndexResult:
     dropped_vectors: int
     seconds: float
     tldrs: int = 0
+    texts: int = 0  # distinct texts embedded now
+    reused: int = 0  # vectors given from the same text (another venue's copy of a paper, or the other view)
 
     def to_dict(self) -> dict[str, object]:
         return self.__dict__.copy()
@@ -56,21 +59,24 @@ def build_index(
         dropped = store.delete_embeddings(keep_models=keep)
         store.put_cache(PRIMARY_CACHE, 0, main.encode())
     stamp = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ""
-    todo: list[tuple[str, int, str]] = []
-    for view, make_text in VIEWS.items():
-        known = store.embedding_hashes(embedder.name + view)
-        todo += [(view, pk, text) for pk, p in rows if known.get(pk) != text_hash(text := make_text(p), stamp)]
-    todo.sort(key=lambda item: len(item[2]))  # similar lengths batch with little padding
+    todo, copies = _work(store, embedder, rows, stamp)
+    if copies:  # before any vector is replaced: a copy's source may be re-embedded below
+        with store.transaction():
+            for view, pairs in copies.items():
+                store.copy_embeddings(embedder.name + view, pairs)
+    texts = sorted(todo, key=len)  # similar lengths batch with little padding
+    papers = len({pk for targets in todo.values() for _, pk in targets})
     if progress:
-        progress.start(f"embedding with {embedder.name}", len(todo))
-    for offset in range(0, len(todo), BATCH):
-        batch = todo[offset : offset + BATCH]
-        vectors = embedder.embed([text for _, _, text in batch]).astype(np.float32)
+        progress.start(f"embedding {len(texts):,} texts of {papers:,} papers with {embedder.name}", len(texts))
+    for offset in range(0, len(texts), BATCH):
+        batch = texts[offset : offset + BATCH]
+        vectors = embedder.embed(batch).astype(np.float32)
         with store.transaction():
             for view in VIEWS:
                 rows_of_view = [
                     (pk, text_hash(text, stamp), vectors[i].tobytes())
-                    for i, (v, pk, text) in enumerate(batch)
+                    for i, text in enumerate(batch)
+                    for v, pk in todo[text]
                     if v == view
                 ]
                 store.put_embeddings(embedder.name + view, rows_of_view)
@@ -80,8 +86,33 @@ def build_index(
     build_keyword_index(store, rebuild=False)  # stored here, so that a server's requests only read it
     venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
     tldrs = sum(store_tldrs(store, v, progress) for v in venues)  # likewise
-    embedded = len({pk for _, pk, _ in todo})
-    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, time.perf_counter() - start, tldrs)
+    copied = {pk for pairs in copies.values() for _, pk in pairs}
+    embedded = len({pk for targets in todo.values() for _, pk in targets} | copied)
+    reused = sum(len(p) for p in copies.values()) + sum(len(targets) - 1 for targets in todo.values())
+    seconds = time.perf_counter() - start
+    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, seconds, tldrs, len(texts), reused)
+
+
+def _work(
+    store: SearchStore, embedder: Embedder, rows: list[tuple[int, Paper]], stamp: str
+) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[tuple[int, int]]]]:
+    """What this run must do: each text to embed with the (view, paper) vectors it becomes, and per view the
+    (from, to) papers whose stored vector of the same text is copied. A text is embedded once per model however
+    many papers (a paper in several venues) and views hold it."""
+    todo: dict[str, list[tuple[str, int]]] = {}
+    copies: dict[str, list[tuple[int, int]]] = {}
+    for view, make_text in VIEWS.items():
+        known = store.embedding_hashes(embedder.name + view)
+        held = {digest: pk for pk, digest in known.items()}
+        for pk, paper in rows:
+            digest = text_hash(text := make_text(paper), stamp)
+            if known.get(pk) == digest:
+                continue
+            if digest in held:
+                copies.setdefault(view, []).append((held[digest], pk))
+            else:
+                todo.setdefault(text, []).append((view, pk))
+    return todo, copies
 
 
 def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:

@@ -15,6 +15,8 @@ from confnav.search.results import MODES, SORTS, Results
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
 
+PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose output is not a terminal
+
 
 @cli.command()
 @click.option("--venue", help="Only embed this venue's papers.")
@@ -29,7 +31,7 @@ from confnav.store.protocols import Store
     help="Keep the stored models' vectors beside this model's: each query is searched with a model that reads "
     "its language (e.g. --model use-multilingual-v3 --add for queries in Chinese, English still by the default).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, else a plain line every 10 s).")
 @json_option
 @with_store
 def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
@@ -37,14 +39,15 @@ def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: 
     embedder, notice = cli_navigator().embedder(model)
     if notice:
         click.echo(f"note: {notice}", err=True)
-    with RichProgress(quiet) as progress:
+    with RichProgress(quiet, every=PROGRESS_EVERY) as progress:
         result = build_index(store, embedder, venue, progress, add=add)
     if as_json:
         print_json(result.to_dict())
         return
+    reused = f"; {result.reused} vectors reused from the same text" if result.reused else ""
     out.print(
-        f"{result.model}: {result.embedded} papers embedded, {result.unchanged} already up to date"
-        f" ({result.seconds:.1f} s)",
+        f"{result.model}: {result.embedded} papers embedded ({result.texts} texts{reused}),"
+        f" {result.unchanged} already up to date ({result.seconds:.1f} s)",
         markup=False,
     )
 

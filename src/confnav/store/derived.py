@@ -102,6 +102,17 @@ class DerivedTables:
         )
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
 
+    def copy_embeddings(self, model: str, pairs: list[tuple[int, int]]) -> None:
+        """Give each (from, to) pair's second paper the first one's stored vector of a model, with its text hash
+        (the same text in another venue is embedded once)."""
+        self.conn.executemany(
+            "INSERT INTO embeddings (paper_pk, model, text_hash, vector)"
+            " SELECT CAST(? AS BIGINT), model, text_hash, vector FROM embeddings WHERE model = ? AND paper_pk = ?"
+            " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
+            [(to, model, source) for source, to in pairs],
+        )
+        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+
     def vector_size(self, model: str) -> int | None:
         """How many numbers each stored vector of a model holds (None when it has none)."""
         row = self.conn.execute("SELECT vector FROM embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()

@@ -19,7 +19,7 @@ from confnav.store.base import PaperFilter, StoreCaches
 from confnav.store.connection import PostgresConnection
 from confnav.store.migrations import migrate
 from confnav.store.postgres_schema import MIGRATIONS
-from confnav.store.sql import SqlStore
+from confnav.store.postgres_writes import CopyWrites
 
 MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(727001)"
 WRITER_LOCK = "SELECT pg_advisory_xact_lock(727002)"  # one writer at a time, as on SQLite
@@ -56,7 +56,7 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(CopyWrites):
     """Papers of several venues in one PostgreSQL database (schema created and migrated on open)."""
 
     keeps_rows = False

@@ -31,6 +31,7 @@ from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
+from confnav.store.rows import index_rows, paper_columns, record_rows
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
@@ -65,12 +66,6 @@ def paper_from_json(text: str) -> Paper:
     if data.get("citations"):
         data["citations"] = CitationCount(**data["citations"])
     return Paper(**data)
-
-
-def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
-    """The papers table's columns besides venue and id, in their SQL order."""
-    d = paper.decision
-    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
 class SqlStore(
@@ -159,10 +154,7 @@ class SqlStore(
     def put_records(self, records: list[SourceRecord]) -> None:
         """Store each record under its resolved (venue, paper id), replacing the same source's earlier one
         (ingest passes only records that changed)."""
-        rows = []
-        for r in records:
-            assert r._key is not None, "records are keyed before they are stored"
-            rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
+        rows = record_rows(records)
         self.conn.executemany(
             """INSERT INTO source_records (venue, paper_id, source, kind, line, record, data)
                VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -224,7 +216,7 @@ class SqlStore(
             if row and row[1] == data:
                 changes.append("unchanged")
                 continue
-            values = _paper_columns(paper, data)
+            values = paper_columns(paper, data)
             if row:
                 changed.append((row[0], paper, values))
             else:
@@ -235,6 +227,14 @@ class SqlStore(
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
         for venue in sorted({p.venue for p, _ in new} | {p.venue for _, p, _ in changed}):
             self.count_change(venue_generation_key(venue))
+        self._write_papers(new, changed)
+        return changes
+
+    def _write_papers(
+        self, new: list[tuple[Paper, tuple[Any, ...]]], changed: list[tuple[int, Paper, tuple[Any, ...]]]
+    ) -> None:
+        """Write new papers and changed ones (with their row keys) and their index rows; `values` are each
+        paper's columns besides venue and id. A backend with a bulk path writes them its own way."""
         old = [(pk,) for pk, _, _ in changed]
         self.conn.executemany(
             "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
@@ -252,27 +252,12 @@ class SqlStore(
             ).fetchone()
             rows.append((pk, paper))
         self._put_index_rows(rows)
-        return changes
 
     def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
         """Author and keyword rows (for filters) of freshly written papers."""
-        self.conn.executemany(
-            "INSERT INTO paper_authors (paper_pk, position, name, name_key, affiliation, profile)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
-                for pk, p in rows
-                for i, a in enumerate(p.authors)
-            ],
-        )
-        self.conn.executemany(
-            "INSERT INTO paper_keywords (paper_pk, position, keyword, keyword_key) VALUES (?, ?, ?, ?)",
-            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
-        )
-        self.conn.executemany(
-            "INSERT INTO paper_places (paper_pk, position, place) VALUES (?, ?, ?)",
-            [(pk, i, place) for pk, p in rows for i, place in enumerate(p.places)],
-        )
+        for table, columns, values in index_rows(rows):
+            marks = ", ".join("?" * len(columns))
+            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
 
     # --- reads ---
 

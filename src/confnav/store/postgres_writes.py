@@ -1,0 +1,82 @@
+"""PostgreSQL's bulk write path for ingest: rows go in with `COPY`, and what they replace goes in one set-based
+statement per table, instead of one statement per row (each a round trip to the server).
+
+New papers take row keys drawn in one query from the table's sequence; changed papers go through a temporary
+staging table (this connection's own, emptied at every commit) and one `UPDATE … FROM`. Everything runs inside
+the caller's transaction, so a failed ingest leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from confnav.model import Paper
+from confnav.sources.base import SourceRecord
+from confnav.store.rows import PAPER_COLUMNS, RECORD_COLUMNS, index_rows, record_rows
+from confnav.store.sql import SqlStore
+
+FILTER_TABLES = ("paper_authors", "paper_keywords", "paper_places")
+
+
+class CopyWrites(SqlStore):
+    """Ingest's writes (source records, merged papers and their filter rows) as COPY and set-based merges."""
+
+    raw: Any  # the psycopg connection
+
+    def put_records(self, records: list[SourceRecord]) -> None:
+        """Store each record under its resolved (venue, paper id), replacing the same source's earlier one: the
+        earlier rows of these keys are deleted in one statement and the new ones copied in (of two records of one
+        key in the batch the later wins, as row-by-row upserts would have it)."""
+        rows = list({row[:3]: row for row in record_rows(records)}.values())
+        if not rows:
+            return
+        keys = [[row[i] for row in rows] for i in range(3)]
+        self.raw.execute(
+            "DELETE FROM source_records WHERE (venue, paper_id, source) IN"
+            " (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[]))",
+            keys,
+        )
+        self._copy("source_records", RECORD_COLUMNS, rows)
+
+    def _write_papers(
+        self, new: list[tuple[Paper, tuple[Any, ...]]], changed: list[tuple[int, Paper, tuple[Any, ...]]]
+    ) -> None:
+        """New papers copied in under row keys drawn from the table's own sequence; changed papers staged and
+        updated in one statement; the changed papers' filter rows deleted, and every paper's copied in afresh."""
+        pks = sorted(
+            pk
+            for (pk,) in self.raw.execute(
+                "SELECT nextval(pg_get_serial_sequence('papers', 'pk')) FROM generate_series(1, %s)", (len(new),)
+            )
+        )
+        columns = ("pk", "venue", "id", *PAPER_COLUMNS)
+        self._copy("papers", columns, ((pk, p.venue, p.id, *v) for pk, (p, v) in zip(pks, new, strict=True)))
+        if changed:
+            self._stage("stage_papers", "papers", columns, [(pk, p.venue, p.id, *v) for pk, p, v in changed])
+            updates = ", ".join(f"{c} = s.{c}" for c in PAPER_COLUMNS)
+            self.raw.execute(f"UPDATE papers p SET {updates} FROM stage_papers s WHERE p.pk = s.pk")
+            old = [pk for pk, _, _ in changed]
+            for table in FILTER_TABLES:
+                self.raw.execute(f"DELETE FROM {table} WHERE paper_pk = ANY(%s)", (old,))
+        self._put_index_rows([*zip(pks, (p for p, _ in new), strict=True), *((pk, p) for pk, p, _ in changed)])
+
+    def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
+        """The filter tables' rows, copied straight in (their keys are fresh: the papers' old rows are gone)."""
+        for table, columns, values in index_rows(rows):
+            self._copy(table, columns, values)
+
+    def _stage(self, name: str, like: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        """Empty the temporary table `name` (made on first use with `like`'s column types) and copy `rows` in."""
+        listed = ", ".join(columns)
+        self.raw.execute(
+            f"CREATE TEMP TABLE IF NOT EXISTS {name} ON COMMIT DELETE ROWS AS SELECT {listed} FROM {like} WITH NO DATA"
+        )
+        self.raw.execute(f"TRUNCATE {name}")
+        self._copy(name, columns, rows)
+
+    def _copy(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        """COPY rows into a table (text format: every value as psycopg writes it, None as NULL)."""
+        with self.raw.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)

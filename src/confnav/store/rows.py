@@ -1,0 +1,55 @@
+"""The rows ingest writes, as both backends' write paths build them: source records, the papers table's columns
+and the filter tables (authors, keywords, institutions) of each paper."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from confnav.model import Paper, fold, name_key
+from confnav.sources.base import SourceRecord
+from confnav.store.base import canonical_json
+
+
+def index_rows(rows: list[tuple[int, Paper]]) -> list[tuple[str, tuple[str, ...], list[tuple[Any, ...]]]]:
+    """The filter tables' rows of papers with these row keys: (table, columns, rows) for authors, keywords and
+    institutions."""
+    return [
+        (
+            "paper_authors",
+            ("paper_pk", "position", "name", "name_key", "affiliation", "profile"),
+            [
+                (pk, i, a.name, name_key(a.name), a.affiliation, a.profile)
+                for pk, p in rows
+                for i, a in enumerate(p.authors)
+            ],
+        ),
+        (
+            "paper_keywords",
+            ("paper_pk", "position", "keyword", "keyword_key"),
+            [(pk, i, k, fold(k)) for pk, p in rows for i, k in enumerate(p.keywords)],
+        ),
+        (
+            "paper_places",
+            ("paper_pk", "position", "place"),
+            [(pk, i, pl) for pk, p in rows for i, pl in enumerate(p.places)],
+        ),
+    ]
+
+
+PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data")
+RECORD_COLUMNS = ("venue", "paper_id", "source", "kind", "line", "record", "data")
+
+
+def record_rows(records: list[SourceRecord]) -> list[tuple[Any, ...]]:
+    """The source_records rows of keyed records, in RECORD_COLUMNS order."""
+    rows = []
+    for r in records:
+        assert r._key is not None, "records are keyed before they are stored"
+        rows.append((r._key[0], r._key[1], r.source, r.kind, r.line, r.record, canonical_json(r.fields)))
+    return rows
+
+
+def paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
+    """The papers table's columns besides venue and id, in PAPER_COLUMNS order."""
+    d = paper.decision
+    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
