@@ -41,6 +41,18 @@ REVIEWS_STEP = "review histories: every version of a review's rating and confide
 REVIEW_TABLES = (schema.BY_NAME["review_versions"],)
 JOB_LEASES_STEP = "job leases: a running job whose process ended without a word is seen as stopped once its lease ends"
 JOB_LEASE_COLUMNS = (schema.BY_NAME["jobs"], ("lease",))
+PAPER_CHANGES_STEP = "each paper's generation of its last change, so that the keyword index adds only changed papers"
+
+
+def paper_changes(backend: schema.Backend) -> str:
+    """The column and index recording when each paper last changed."""
+    papers = schema.BY_NAME["papers"]
+    return (
+        schema.added_columns(backend, papers, ("changed",))
+        + ";\n"
+        + schema.added_indexes(backend, papers, ("papers_by_change",))
+    )
+
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -250,6 +262,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (14, PROFILE_KEYS_STEP, schema.ddl("sqlite", PROFILE_KEY_TABLES)),
     (15, REVIEWS_STEP, schema.ddl("sqlite", REVIEW_TABLES)),
     (16, JOB_LEASES_STEP, schema.added_columns("sqlite", *JOB_LEASE_COLUMNS)),
+    (20, PAPER_CHANGES_STEP, paper_changes("sqlite")),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

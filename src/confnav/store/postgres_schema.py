@@ -1,7 +1,7 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
 Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10,
-5 its 11, 6 its 12).
+5 its 11, 6 its 12, 14 its 20).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
@@ -16,6 +16,7 @@ from confnav.store.migrations import (
     JOBS_TABLE,
     NEWS_STEP,
     NEWS_TABLES,
+    PAPER_CHANGES_STEP,
     PROFILE_KEY_TABLES,
     PROFILE_KEYS_STEP,
     PROFILE_TABLES,
@@ -25,6 +26,7 @@ from confnav.store.migrations import (
     SESSION_TABLES,
     SESSIONS_STEP,
     Migration,
+    paper_changes,
 )
 
 MIGRATIONS: list[Migration] = [
@@ -187,4 +189,5 @@ MIGRATIONS: list[Migration] = [
     (8, PROFILE_KEYS_STEP, schema.ddl("postgres", PROFILE_KEY_TABLES)),
     (9, REVIEWS_STEP, schema.ddl("postgres", REVIEW_TABLES)),
     (10, JOB_LEASES_STEP, schema.added_columns("postgres", *JOB_LEASE_COLUMNS)),
+    (14, PAPER_CHANGES_STEP, paper_changes("postgres")),
 ]

@@ -229,22 +229,23 @@ class SqlStore(
         if not new and not changed:
             return changes
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        generation = self.generation()  # each written paper records it: what changed since an index was made
         for venue in sorted({p.venue for p, _ in new} | {p.venue for _, p, _ in changed}):
             self.count_change(venue_generation_key(venue))
         old = [(pk,) for pk, _, _ in changed]
         self.conn.executemany(
             "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
-            " rating_mean = ?, data = ? WHERE pk = ?",
-            [(*values, pk) for pk, _, values in changed],
+            " rating_mean = ?, data = ?, changed = ? WHERE pk = ?",
+            [(*values, generation, pk) for pk, _, values in changed],
         )
         for table in ("paper_authors", "paper_keywords", "paper_places"):
             self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
         rows = [(pk, paper) for pk, paper, _ in changed]
         for paper, values in new:
             (pk,) = self.conn.execute(
-                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
-                (paper.venue, paper.id, *values),
+                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data,"
+                " changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
+                (paper.venue, paper.id, *values, generation),
             ).fetchone()
             rows.append((pk, paper))
         self._put_index_rows(rows)
@@ -300,6 +301,11 @@ class SqlStore(
             sql, params = sql + " WHERE venue = ?", (venue,)
         for pk, data in self.conn.execute(sql + " ORDER BY pk", params):
             yield pk, paper_from_json(data)
+
+    def papers_changed_since(self, generation: int) -> list[tuple[int, Paper]]:
+        """Papers written after the store's `generation` (added or changed), with their row keys, in key order."""
+        rows = self.conn.execute("SELECT pk, data FROM papers WHERE changed > ? ORDER BY pk", (generation,))
+        return [(pk, paper_from_json(data)) for pk, data in rows]
 
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
