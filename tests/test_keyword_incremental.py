@@ -14,7 +14,7 @@ import confnav.search.keyword as keyword_module
 from confnav.model import Paper
 from confnav.search.corpus import Corpus
 from confnav.search.keyword import KeywordIndex
-from confnav.search.keyword_store import BASE_CACHE, DELTA_CACHE, keyword_fields, keyword_index
+from confnav.search.keyword_store import BASE_CACHE, DELTA_CACHE, keyword_fields, keyword_index, stored_documents
 from confnav.search.stored import build_keyword_index
 from confnav.store import SqlStore, open_store
 from tests.backends import Location
@@ -75,6 +75,7 @@ def no_whole_read(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the whole store was read for an update")
 
     monkeypatch.setattr(store, "paper_rows", refuse)
+    monkeypatch.setattr(store, "paper_texts", refuse)
 
 
 def test_changed_and_added_papers_score_as_a_whole_rebuild(iclr: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,12 +83,12 @@ def test_changed_and_added_papers_score_as_a_whole_rebuild(iclr: SqlStore, monke
     expected = whole(iclr)
     with monkeypatch.context() as patched:
         no_whole_read(iclr, patched)
-        updated = keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows)
+        updated = keyword_index(iclr, iclr.generation(), expected.pks)
     assert_same(updated, expected)
     assert isinstance(updated, KeywordIndex) and len(updated.segments) == 2  # the base and the changed papers
     assert iclr.get_cache(DELTA_CACHE)[0] == iclr.generation()  # type: ignore[index]
     assert iclr.get_cache(BASE_CACHE)[0] < iclr.generation()  # type: ignore[index]
-    reread = keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows)  # base and delta as stored
+    reread = keyword_index(iclr, iclr.generation(), expected.pks)  # base and delta as stored
     assert_same(reread, expected)
 
 
@@ -99,7 +100,7 @@ def test_a_held_index_is_updated_change_after_change(iclr: SqlStore, monkeypatch
         expected = whole(iclr)
         with monkeypatch.context() as patched:
             no_whole_read(iclr, patched)
-            held = keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows, held)
+            held = keyword_index(iclr, iclr.generation(), expected.pks, previous=held)
         assert_same(held, expected)
     assert isinstance(held, KeywordIndex) and len(held.segments) <= 1 + keyword_module.MAX_SEGMENTS
     assert iclr.get_cache(DELTA_CACHE) == stored
@@ -109,7 +110,7 @@ def test_removed_papers_are_masked_out(iclr: SqlStore) -> None:
     rows = list(iclr.paper_rows())
     kept = [(pk, p) for i, (pk, p) in enumerate(rows) if i % 60]  # 51 papers gone
     expected = KeywordIndex.build([keyword_fields(p) for _, p in kept], pks=[pk for pk, _ in kept])
-    updated = keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows)
+    updated = keyword_index(iclr, iclr.generation(), expected.pks)
     assert_same(updated, expected)
 
 
@@ -119,16 +120,16 @@ def test_past_a_share_of_the_base_the_changes_merge_into_a_new_base(
     monkeypatch.setattr(keyword_module, "MERGE_SHARE", 0.01)
     change(iclr, 300, 40, "merged")
     expected = whole(iclr)
-    updated = keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows)
+    updated = keyword_index(iclr, iclr.generation(), expected.pks)
     assert isinstance(updated, KeywordIndex) and len(updated.segments) == 1
     assert iclr.get_cache(BASE_CACHE)[0] == iclr.generation()  # type: ignore[index]
     assert_same(updated, expected)
-    assert_same(keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows), expected)
+    assert_same(keyword_index(iclr, iclr.generation(), expected.pks), expected)
 
 
 def test_a_failed_update_leaves_a_usable_index(iclr: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
     change(iclr, 400, 30, "before")
-    keyword_index(iclr, iclr.generation(), whole(iclr).pks, iclr.paper_rows)  # a delta stored
+    keyword_index(iclr, iclr.generation(), whole(iclr).pks)  # a delta stored
     stored = {name: iclr.get_cache(name) for name in (BASE_CACHE, DELTA_CACHE)}
     change(iclr, 500, 30, "killed")
     expected = whole(iclr)
@@ -141,9 +142,9 @@ def test_a_failed_update_leaves_a_usable_index(iclr: SqlStore, monkeypatch: pyte
     with monkeypatch.context() as patched:
         patched.setattr(iclr, "put_cache", dies)
         with pytest.raises(KeyboardInterrupt):
-            keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows)
+            keyword_index(iclr, iclr.generation(), expected.pks)
     assert {name: iclr.get_cache(name) for name in stored} == stored  # rolled back: the last update stands
-    assert_same(keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows), expected)
+    assert_same(keyword_index(iclr, iclr.generation(), expected.pks), expected)
 
 
 def test_a_damaged_delta_falls_back_to_the_base(iclr: SqlStore) -> None:
@@ -151,4 +152,9 @@ def test_a_damaged_delta_falls_back_to_the_base(iclr: SqlStore) -> None:
     with iclr.transaction():
         iclr.put_cache(DELTA_CACHE, iclr.generation(), b"PK\x03\x04 not a delta")
     expected = whole(iclr)
-    assert_same(keyword_index(iclr, iclr.generation(), expected.pks, iclr.paper_rows), expected)
+    assert_same(keyword_index(iclr, iclr.generation(), expected.pks), expected)
+
+
+def test_a_whole_build_reads_the_fields_papers_hold(iclr: SqlStore) -> None:
+    change(iclr, 700, 10, "fields")  # rewritten papers too: their authors and keywords rows written again
+    assert list(stored_documents(iclr)) == [(pk, keyword_fields(p)) for pk, p in iclr.paper_rows()]

@@ -12,7 +12,7 @@ from confnav.embed.base import Embedder
 from confnav.model import Outcome, Paper, RatingScale
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import TextIndex
-from confnav.search.keyword_store import keyword_index
+from confnav.search.keyword_store import keyword_fields, keyword_index
 from confnav.store import PaperFilter
 from confnav.store.protocols import SearchStore
 
@@ -74,7 +74,8 @@ class Corpus:
         rows = list(store.paper_rows())
         pks = np.array([pk for pk, _ in rows], dtype=np.int64)
         papers = [paper for _, paper in rows]
-        keyword = keyword_index(store, generation, pks, lambda: rows, previous.keyword if previous else None)
+        documents = lambda: ((pk, keyword_fields(p)) for pk, p in rows)  # noqa: E731
+        keyword = keyword_index(store, generation, pks, documents, previous.keyword if previous else None)
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
         standing = standing_of(p.decision.outcome.value for p in papers)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import sqlite3
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -26,17 +26,23 @@ from confnav.store.protocols import SearchStore
 BASE_CACHE = "keyword-base-3"  # the number changes with the tokenizer or the layout
 DELTA_CACHE = "keyword-delta-3"
 UNREADABLE = (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile)
-Rows = Callable[[], Iterable[tuple[int, Paper]]]  # every paper with its row key, in key order
+Documents = Callable[[], Iterable[tuple[int, dict[str, str]]]]  # every paper's row key and fields, in key order
+
+
+def text_fields(title: str, abstract: str | None, keywords: list[str], authors: list[str]) -> dict[str, str]:
+    """The fields the keyword index scores, as text."""
+    return {"title": title, "keywords": "; ".join(keywords), "authors": "; ".join(authors), "abstract": abstract or ""}
 
 
 def keyword_fields(paper: Paper) -> dict[str, str]:
-    """The fields the keyword index scores, as text."""
-    return {
-        "title": paper.title,
-        "keywords": "; ".join(paper.keywords),
-        "authors": "; ".join(a.name for a in paper.authors),
-        "abstract": paper.abstract or "",
-    }
+    """A paper's fields that the keyword index scores."""
+    return text_fields(paper.title, paper.abstract, paper.keywords, [a.name for a in paper.authors])
+
+
+def stored_documents(store: SearchStore) -> Iterator[tuple[int, dict[str, str]]]:
+    """Every paper's fields as the store keeps them (no whole paper is parsed), in key order."""
+    for pk, title, abstract, keywords, authors in store.paper_texts():
+        yield pk, text_fields(title, abstract, keywords, authors)
 
 
 def delta_bytes(index: KeywordIndex) -> bytes:
@@ -115,12 +121,12 @@ def caught_up(store: SearchStore, index: KeywordIndex, generation: int, pks: np.
     return index.updated([pk for pk, _ in changed], documents, removed, generation=max(generation, index.generation))
 
 
-def whole(generation: int, rows: Iterable[tuple[int, Paper]]) -> KeywordIndex:
+def whole(generation: int, rows: Iterable[tuple[int, dict[str, str]]]) -> KeywordIndex:
     """The index built from every paper at once."""
     pks, documents = [], []
-    for pk, paper in rows:
+    for pk, fields in rows:
         pks.append(pk)
-        documents.append(keyword_fields(paper))
+        documents.append(fields)
     index = KeywordIndex.build(documents, DEFAULT_FIELD_WEIGHTS, pks=pks)
     index.generation = index.base_generation = generation
     return index
@@ -146,16 +152,17 @@ def keyword_index(
     store: SearchStore,
     generation: int,
     pks: np.ndarray,
-    rows: Rows,
+    rows: Documents | None = None,
     previous: TextIndex | None = None,
     rebuild: bool = False,
 ) -> TextIndex:
     """The keyword index of the store's papers at `generation` (rows: `pks`, the papers' row keys ascending).
     BM25F's is brought up to date from `previous` (the one a process already holds) or from the store's base and
-    delta, reading only the papers changed since; built whole from `rows()` when there is none or `rebuild`.
-    Another index (`steps.index`) is built whole each time."""
+    delta, reading only the papers changed since; built whole from `rows()` (else the store's papers) when there
+    is none or `rebuild`. Another index (`steps.index`) is built whole each time."""
+    rows = rows or (lambda: stored_documents(store))
     if (store.settings.steps.index or DEFAULT_INDEX) != DEFAULT_INDEX:
-        return make_keyword_index(store.settings, [keyword_fields(p) for _, p in rows()], DEFAULT_FIELD_WEIGHTS)
+        return make_keyword_index(store.settings, [fields for _, fields in rows()], DEFAULT_FIELD_WEIGHTS)
     stored = None if rebuild else read_stored(store) if not isinstance(previous, KeywordIndex) else None
     start = previous if isinstance(previous, KeywordIndex) and not rebuild else stored
     index = whole(generation, rows()) if start is None else caught_up(store, start, generation, pks)

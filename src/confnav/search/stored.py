@@ -60,7 +60,7 @@ def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
     """The BM25F index of every paper, kept in the store: built whole from the papers as they are read when
     `rebuild` or when none is stored, else brought up to date with the papers changed since."""
     generation = store.generation()
-    return keyword_index(store, generation, store.row_facts()[0], store.paper_rows, rebuild=rebuild)
+    return keyword_index(store, generation, store.row_facts()[0], rebuild=rebuild)
 
 
 @dataclass
@@ -73,7 +73,7 @@ class LeanCorpus(Corpus):
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> LeanCorpus:
         generation = store.generation()
         pks, short, ratings, outcomes = store.row_facts()
-        keyword = keyword_index(store, generation, pks, store.paper_rows, previous.keyword if previous else None)
+        keyword = keyword_index(store, generation, pks, previous=previous.keyword if previous else None)
         papers = LazyPapers(store, pks)
         hidden = np.isin(pks, np.array(store.placeholder_pks(), dtype=np.int64))
         standing = standing_of(outcomes)

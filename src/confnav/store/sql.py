@@ -70,6 +70,19 @@ def _paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
     return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
 
 
+def _grouped(rows: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
+    """(key, value) rows in key order, as (key, values) per key."""
+    key, values = None, []
+    for row_key, value in rows:
+        if row_key != key and key is not None:
+            yield key, values
+            values = []
+        key = row_key
+        values.append(value)
+    if key is not None:
+        yield key, values
+
+
 class SqlStore(
     DerivedTables,
     TopicTables,
@@ -306,6 +319,21 @@ class SqlStore(
         """Papers written after the store's `generation` (added or changed), with their row keys, in key order."""
         rows = self.conn.execute("SELECT pk, data FROM papers WHERE changed > ? ORDER BY pk", (generation,))
         return [(pk, paper_from_json(data)) for pk, data in rows]
+
+    def paper_texts(self) -> Iterator[tuple[int, str, str | None, list[str], list[str]]]:
+        """Every paper's row key, title, abstract, keywords and author names, in key order: what text search
+        indexes, read from the columns and filter tables without parsing whole papers."""
+        keywords = self.conn.execute("SELECT paper_pk, keyword FROM paper_keywords ORDER BY paper_pk, position")
+        authors = self.conn.execute("SELECT paper_pk, name FROM paper_authors ORDER BY paper_pk, position")
+        lists = [_grouped(iter(keywords)), _grouped(iter(authors))]
+        pending: list[tuple[int, list[str]]] = [next(group, (-1, [])) for group in lists]
+        for pk, title, abstract in self.conn.execute("SELECT pk, title, abstract FROM papers ORDER BY pk"):
+            found: list[list[str]] = []
+            for i, group in enumerate(lists):
+                while 0 <= pending[i][0] < pk:
+                    pending[i] = next(group, (-1, []))
+                found.append(pending[i][1] if pending[i][0] == pk else [])
+            yield pk, title, abstract, found[0], found[1]
 
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
