@@ -158,3 +158,16 @@ def test_a_damaged_delta_falls_back_to_the_base(iclr: SqlStore) -> None:
 def test_a_whole_build_reads_the_fields_papers_hold(iclr: SqlStore) -> None:
     change(iclr, 700, 10, "fields")  # rewritten papers too: their authors and keywords rows written again
     assert list(stored_documents(iclr)) == [(pk, keyword_fields(p)) for pk, p in iclr.paper_rows()]
+
+
+def test_a_reloaded_corpus_reads_only_the_changed_papers(iclr: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    held = Corpus.load(iclr)
+    change(iclr, 800, 30, "reloaded")
+    with monkeypatch.context() as patched:
+        no_whole_read(iclr, patched)
+        reloaded = Corpus.load(iclr, held)
+    fresh = Corpus.load(iclr)
+    assert [p.to_dict() for p in reloaded.papers] == [p.to_dict() for p in fresh.papers]
+    assert np.array_equal(reloaded.pks, fresh.pks) and np.array_equal(reloaded.hidden, fresh.hidden)
+    assert np.array_equal(reloaded.ratings, fresh.ratings) and np.array_equal(reloaded.standing, fresh.standing)
+    assert_same(reloaded.keyword, whole(iclr))

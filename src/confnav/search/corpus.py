@@ -65,13 +65,15 @@ class Corpus:
     _authors: AuthorIndex | None = None
     _scales: dict[str, str] = field(default_factory=dict)
     _masks_lock: threading.Lock = field(default_factory=threading.Lock)
+    generation: int = -1  # the store state its papers were read at (each is as of then or later)
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> Corpus:
         """Read the papers and the keyword index: the stored one (or `previous`'s, the corpus this one replaces)
-        brought up to date with the papers changed since."""
+        brought up to date with the papers changed since; `previous`'s papers too, when only some changed or
+        were added."""
         generation = store.generation()
-        rows = list(store.paper_rows())
+        rows = _rows_since(store, previous) or list(store.paper_rows())
         pks = np.array([pk for pk, _ in rows], dtype=np.int64)
         papers = [paper for _, paper in rows]
         documents = lambda: ((pk, keyword_fields(p)) for pk, p in rows)  # noqa: E731
@@ -80,7 +82,9 @@ class Corpus:
         short = np.array([not p.abstract for p in papers], dtype=bool)
         standing = standing_of(p.decision.outcome.value for p in papers)
         hidden = np.array([p.placeholder for p in papers], dtype=bool)
-        return cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)
+        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)
+        corpus.generation = generation
+        return corpus
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""
@@ -152,3 +156,22 @@ class Corpus:
                 self.rows_of_id.setdefault(paper.id, []).append(row)
         rows = [r for r in self.rows_of_id.get(paper_id, []) if venue is None or self.papers[r].venue == venue]
         return rows[0] if rows else None
+
+
+def _rows_since(store: SearchStore, previous: Corpus | None) -> list[tuple[int, Paper]] | None:
+    """`previous`'s papers with those written since its state read in their place or after them, when that gives
+    the store's rows (none removed, new ones after the last); else None: every paper is read again."""
+    if previous is None or type(previous) is not Corpus or previous.generation < 0:
+        return None
+    written = store.papers_changed_since(previous.generation)
+    rows, found = previous.rows_of(pk for pk, _ in written)
+    added = [row for row, known in zip(written, found, strict=True) if not known]
+    expected = np.concatenate([previous.pks, np.array([pk for pk, _ in added], dtype=np.int64)])
+    if not np.array_equal(store.row_facts()[0], expected):
+        return None
+    updated = list(zip(previous.pks.tolist(), previous.papers, strict=True))
+    for row, (pk, paper) in zip(
+        rows.tolist(), [w for w, known in zip(written, found, strict=True) if known], strict=True
+    ):
+        updated[row] = (pk, paper)
+    return updated + added
