@@ -158,7 +158,7 @@ class KeywordIndex:
         for segment, live in zip(self.segments, self.live, strict=True):
             hit = live & np.isin(segment.pks, gone)
             if hit.any():
-                df[: segment.width] -= segment.select(np.flatnonzero(hit)).document_frequency()
+                df[: segment.width] -= segment.document_frequency(np.flatnonzero(hit))
                 live = live & ~hit
             lives.append(live)
         df[: added.width] += added.document_frequency()

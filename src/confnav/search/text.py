@@ -51,7 +51,7 @@ def words(text: str) -> list[str]:
     return found
 
 
-TERM_WORDS = 1_000_000  # words whose term is remembered
+TERM_WORDS = 200_000  # words whose term is remembered (as many as stems)
 _terms: dict[str, str] = {}  # word → its index term ("" for a word left out)
 
 

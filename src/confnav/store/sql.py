@@ -317,8 +317,8 @@ class SqlStore(
 
     def papers_changed_since(self, generation: int) -> list[tuple[int, Paper]]:
         """Papers written after the store's `generation` (added or changed), with their row keys, in key order."""
-        rows = self.conn.execute("SELECT pk, data FROM papers WHERE changed > ? ORDER BY pk", (generation,))
-        return [(pk, paper_from_json(data)) for pk, data in rows]
+        rows = self.conn.execute("SELECT pk, data FROM papers WHERE changed > ?", (generation,))  # by its index
+        return [(pk, paper_from_json(data)) for pk, data in sorted(rows)]
 
     def paper_texts(self) -> Iterator[tuple[int, str, str | None, list[str], list[str]]]:
         """Every paper's row key, title, abstract, keywords and author names, in key order: what text search
