@@ -55,13 +55,30 @@ def known_item(scorer: Scorer, queries: list[int]) -> tuple[float, float, float]
     return float(np.mean(np.where(r <= 10, 1.0 / r, 0.0))), float(np.mean(r == 1)), float(np.mean(r <= 10))
 
 
+def updated_index(documents: list[dict[str, str]], weights: dict[str, float]) -> KeywordIndex:
+    """The index of `documents` reached by updates, as a live store's is: built without every 10th document and
+    with every 20th one's text changed, then those added and changed back (scores equal a whole build's)."""
+    changed = [i for i in range(len(documents)) if i % 10 == 0 or i % 20 == 5]
+    base = [(i, {f: "unrelated words" for f in d} if i % 20 == 5 else d) for i, d in enumerate(documents) if i % 10]
+    index = KeywordIndex.build([d for _, d in base], weights, pks=[i for i, _ in base])
+    return index.updated(changed, [documents[i] for i in changed])
+
+
 def run_task(
-    name: str, keyword: KeywordIndex, query_text: list[str], docs: np.ndarray, qvecs: np.ndarray, queries: list[int]
+    name: str,
+    keyword: KeywordIndex,
+    query_text: list[str],
+    docs: np.ndarray,
+    qvecs: np.ndarray,
+    queries: list[int],
+    updated: KeywordIndex,
 ) -> None:
     keyword_scores = {i: keyword.score(query_text[i]) for i in queries}
+    updated_scores = {i: updated.score(query_text[i]) for i in queries}
     semantic_scores = {i: docs @ qvecs[i] for i in queries}
     rows: dict[str, Scorer] = {
         "keyword (BM25F)": keyword_scores.__getitem__,
+        "keyword (BM25F), updated index": updated_scores.__getitem__,
         "semantic (MiniLM int8)": semantic_scores.__getitem__,
     }
     for label, fusion in FUSIONS.items():
@@ -102,24 +119,26 @@ def main() -> None:
     keyword_vecs[with_keywords] = embedder.embed([keyword_queries[i] for i in with_keywords])
     print(f"embedded {4 * len(papers)} texts with {embedder.name} in {time.perf_counter() - start:.0f} s")
 
-    abstract_index = KeywordIndex.build([{"abstract": p.abstract or ""} for p in papers], {"abstract": 1.0})
+    abstract_docs = [{"abstract": p.abstract or ""} for p in papers]
     run_task(
         "1. title -> abstract-only documents",
-        abstract_index,
+        KeywordIndex.build(abstract_docs, {"abstract": 1.0}),
         [p.title for p in papers],
         abstracts,
         titles,
         list(range(len(papers))),
+        updated_index(abstract_docs, {"abstract": 1.0}),
     )
     weights = {k: v for k, v in DEFAULT_FIELD_WEIGHTS.items() if k in ("title", "abstract")}
-    text_index = KeywordIndex.build([{"title": p.title, "abstract": p.abstract or ""} for p in papers], weights)
+    text_docs = [{"title": p.title, "abstract": p.abstract or ""} for p in papers]
     run_task(
         "2. author keywords -> title + abstract documents",
-        text_index,
+        KeywordIndex.build(text_docs, weights),
         keyword_queries,
         full,
         keyword_vecs,
         with_keywords,
+        updated_index(text_docs, weights),
     )
 
     labelled = [(i, label) for i, p in enumerate(papers) if (label := keyword_label(p.keywords))]

@@ -23,6 +23,7 @@ from confnav.errors import StoreBusyError
 from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.search.engine import Searcher
+from confnav.search.keyword_store import BASE_CACHE, DELTA_CACHE
 from confnav.store import open_store
 from tests.backends import Location, clone, new_location
 from tests.conftest import DATA
@@ -88,7 +89,8 @@ def test_a_crafted_store_never_runs_code(sparse_db: Location, tmp_path: Path) ->
     marker = tmp_path / "pwned.txt"
     with open_store(location) as store, store.transaction():
         store.put_cache(embedder_state_cache(SparseEmbedder.name), store.generation(), pickle.dumps(Payload(marker)))
-        store.put_cache("keyword-index-2", store.generation(), pickle.dumps(Payload(marker)))
+        for name in (BASE_CACHE, DELTA_CACHE):
+            store.put_cache(name, store.generation(), pickle.dumps(Payload(marker)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     search = [sys.executable, "-m", "confnav", "search", "--db", str(location), "graph neural networks"]
     done = subprocess.run(search, capture_output=True, text=True, check=False, env=env)

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import sqlite3
 import threading
-import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from confnav.embed.base import Embedder
-from confnav.errors import ReadOnlyStoreError
 from confnav.model import Outcome, Paper, RatingScale
 from confnav.search.authors import AuthorIndex
-from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, DEFAULT_INDEX, KeywordIndex, TextIndex, make_keyword_index
+from confnav.search.keyword import TextIndex
+from confnav.search.keyword_store import keyword_fields, keyword_index
 from confnav.store import PaperFilter
-from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
-KEYWORD_CACHE = "keyword-index-2"  # the number changes with the tokenizer
 # How a paper's outcome lifts its relevance (fusion.lift_accepted): unknown, pending and other outcomes ½.
 STANDING = {Outcome.ACCEPTED.value: 1.0, Outcome.NOT_ACCEPTED.value: 0.0}
 MASK_CACHE_BYTES = 32 << 20  # filter masks kept (one byte per row each): 256 at 130,000 papers, 64 at 500,000
@@ -28,38 +24,6 @@ MASK_CACHE_BYTES = 32 << 20  # filter masks kept (one byte per row each): 256 at
 def standing_of(outcomes: Iterable[str]) -> np.ndarray:
     """Each outcome's standing, 0-1 (STANDING)."""
     return np.array([STANDING.get(outcome, 0.5) for outcome in outcomes], dtype=np.float64)
-
-
-def keyword_fields(paper: Paper) -> dict[str, str]:
-    """The fields the keyword index scores, as text."""
-    return {
-        "title": paper.title,
-        "keywords": "; ".join(paper.keywords),
-        "authors": "; ".join(a.name for a in paper.authors),
-        "abstract": paper.abstract or "",
-    }
-
-
-def keyword_index(store: SearchStore, generation: int, papers: Iterable[Paper], rebuild: bool = False) -> TextIndex:
-    """The keyword index the store's settings choose (`steps.index`, else BM25F) over its papers (in row order).
-    BM25F's is cached for this generation, else built from `papers` (read only then) and cached (except by a
-    server's requests); another index is built each time (only BM25F's bytes are read back)."""
-    default = (store.settings.steps.index or DEFAULT_INDEX) == DEFAULT_INDEX
-    cached = None if rebuild or not default else store.get_cache(KEYWORD_CACHE)
-    if cached and cached[0] == generation:
-        try:
-            return KeywordIndex.from_bytes(cached[1])
-        except (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile):
-            pass  # an unreadable (or crafted) cache is rebuilt from the papers
-    keyword = make_keyword_index(store.settings, [keyword_fields(p) for p in papers], DEFAULT_FIELD_WEIGHTS)
-    if serves_requests(store) or not default:
-        return keyword  # a request never writes; `confnav index` stores it
-    try:
-        with store.transaction():
-            store.put_cache(KEYWORD_CACHE, generation, keyword.to_bytes())
-    except (ReadOnlyStoreError, sqlite3.OperationalError):
-        pass  # a read-only store: search still works, only slower to start
-    return keyword
 
 
 @dataclass
@@ -101,20 +65,26 @@ class Corpus:
     _authors: AuthorIndex | None = None
     _scales: dict[str, str] = field(default_factory=dict)
     _masks_lock: threading.Lock = field(default_factory=threading.Lock)
+    generation: int = -1  # the store state its papers were read at (each is as of then or later)
 
     @classmethod
-    def load(cls, store: SearchStore) -> Corpus:
-        """Read the papers and the cached keyword index (rebuilt and cached when stale)."""
+    def load(cls, store: SearchStore, previous: Corpus | None = None) -> Corpus:
+        """Read the papers and the keyword index: the stored one (or `previous`'s, the corpus this one replaces)
+        brought up to date with the papers changed since; `previous`'s papers too, when only some changed or
+        were added."""
         generation = store.generation()
-        rows = list(store.paper_rows())
+        rows = _rows_since(store, previous) or list(store.paper_rows())
         pks = np.array([pk for pk, _ in rows], dtype=np.int64)
         papers = [paper for _, paper in rows]
-        keyword = keyword_index(store, generation, papers)
+        documents = lambda: ((pk, keyword_fields(p)) for pk, p in rows)  # noqa: E731
+        keyword = keyword_index(store, generation, pks, documents, previous.keyword if previous else None)
         ratings = np.array([p.rating_mean or 0.0 for p in papers])
         short = np.array([not p.abstract for p in papers], dtype=bool)
         standing = standing_of(p.decision.outcome.value for p in papers)
         hidden = np.array([p.placeholder for p in papers], dtype=bool)
-        return cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)
+        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)
+        corpus.generation = generation
+        return corpus
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""
@@ -186,3 +156,22 @@ class Corpus:
                 self.rows_of_id.setdefault(paper.id, []).append(row)
         rows = [r for r in self.rows_of_id.get(paper_id, []) if venue is None or self.papers[r].venue == venue]
         return rows[0] if rows else None
+
+
+def _rows_since(store: SearchStore, previous: Corpus | None) -> list[tuple[int, Paper]] | None:
+    """`previous`'s papers with those written since its state read in their place or after them, when that gives
+    the store's rows (none removed, new ones after the last); else None: every paper is read again."""
+    if previous is None or type(previous) is not Corpus or previous.generation < 0:
+        return None
+    written = store.papers_changed_since(previous.generation)
+    rows, found = previous.rows_of(pk for pk, _ in written)
+    added = [row for row, known in zip(written, found, strict=True) if not known]
+    expected = np.concatenate([previous.pks, np.array([pk for pk, _ in added], dtype=np.int64)])
+    if not np.array_equal(store.row_facts()[0], expected):
+        return None
+    updated = list(zip(previous.pks.tolist(), previous.papers, strict=True))
+    for row, (pk, paper) in zip(
+        rows.tolist(), [w for w, known in zip(written, found, strict=True) if known], strict=True
+    ):
+        updated[row] = (pk, paper)
+    return updated + added

@@ -80,8 +80,8 @@ class Searcher:
     def _load(self, versions: tuple[int, int]) -> tuple[Corpus, list[AnyVectors]]:
         """The corpus (reloaded only when papers changed) and the vectors for the store at `versions`."""
         corpus = self._corpus
-        if corpus is None or versions[0] != self._versions[0]:
-            corpus = (LeanCorpus if self.in_store else Corpus).load(self.store)
+        if corpus is None or versions[0] != self._versions[0]:  # the keyword index is updated from the last one
+            corpus = (LeanCorpus if self.in_store else Corpus).load(self.store, corpus)
         models = text_models(self.store)
         loaded = [self._load_vectors(corpus, model) for model in models]
         if loaded and loaded[0] is None:

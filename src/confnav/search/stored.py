@@ -11,8 +11,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from confnav.model import Paper
-from confnav.search.corpus import Corpus, keyword_index, standing_of
+from confnav.search.corpus import Corpus, standing_of
 from confnav.search.keyword import TextIndex
+from confnav.search.keyword_store import keyword_index
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
@@ -56,9 +57,10 @@ class LazyPapers:
 
 
 def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
-    """The BM25F index of every paper, cached in the store: built now from the papers as they are read when
-    `rebuild` or when the cached one is stale."""
-    return keyword_index(store, store.generation(), (p for _, p in store.paper_rows()), rebuild=rebuild)
+    """The BM25F index of every paper, kept in the store: built whole from the papers as they are read when
+    `rebuild` or when none is stored, else brought up to date with the papers changed since."""
+    generation = store.generation()
+    return keyword_index(store, generation, store.row_facts()[0], rebuild=rebuild)
 
 
 @dataclass
@@ -68,10 +70,10 @@ class LeanCorpus(Corpus):
     store: Any = None
 
     @classmethod
-    def load(cls, store: SearchStore) -> LeanCorpus:
+    def load(cls, store: SearchStore, previous: Corpus | None = None) -> LeanCorpus:
         generation = store.generation()
         pks, short, ratings, outcomes = store.row_facts()
-        keyword = keyword_index(store, generation, (p for _, p in store.paper_rows()))
+        keyword = keyword_index(store, generation, pks, previous=previous.keyword if previous else None)
         papers = LazyPapers(store, pks)
         hidden = np.isin(pks, np.array(store.placeholder_pks(), dtype=np.int64))
         standing = standing_of(outcomes)

@@ -37,6 +37,8 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Folded words of a text, stop words kept (for phrases and snippets); unspaced scripts as character pairs."""
+    if text.isascii():  # what fold() would leave of it, split, in one pass
+        return _ASCII_TOKEN.findall(text.lower())
     folded = fold(text)
     if folded.isascii():
         return _ASCII_TOKEN.findall(folded)
@@ -49,10 +51,22 @@ def words(text: str) -> list[str]:
     return found
 
 
+TERM_WORDS = 200_000  # words whose term is remembered (as many as stems)
+_terms: dict[str, str] = {}  # word → its index term ("" for a word left out)
+
+
+def _term(word: str) -> str:
+    kept = word not in STOPWORDS and (len(word) > 1 or word.isdigit() or not word.isascii())
+    term = (stem(word) if word.isascii() else word) if kept else ""
+    if len(_terms) < TERM_WORDS:
+        _terms[word] = term
+    return term
+
+
 def terms(text: str) -> list[str]:
     """Index terms of a text: folded, stop words dropped, English words stemmed (other scripts kept as they are)."""
-    return [
-        stem(w) if w.isascii() else w
-        for w in words(text)
-        if w not in STOPWORDS and (len(w) > 1 or w.isdigit() or not w.isascii())
-    ]
+    found = words(text)
+    known = list(map(_terms.get, found))
+    if None in known:  # words met for the first time
+        known = [_term(word) if term is None else term for word, term in zip(found, known, strict=True)]
+    return [term for term in known if term]

@@ -71,6 +71,18 @@ REVIEW_TEXTS_STEP = "what reviewers said: each review's and meta-review's text f
 REVIEW_TEXT_TABLES = (schema.BY_NAME["review_texts"],)
 ARRIVALS_STEP = "decisions that arrived: each fetch of a venue, and the pending papers it found decided"
 ARRIVAL_TABLES = tuple(schema.BY_NAME[name] for name in ("fetch_runs", "decisions_arrived"))
+PAPER_CHANGES_STEP = "each paper's generation of its last change, so that the keyword index adds only changed papers"
+
+
+def paper_changes(backend: schema.Backend) -> str:
+    """The column and index recording when each paper last changed."""
+    papers = schema.BY_NAME["papers"]
+    return (
+        schema.added_columns(backend, papers, ("changed",))
+        + ";\n"
+        + schema.added_indexes(backend, papers, ("papers_by_change",))
+    )
+
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -283,6 +295,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (17, REVIEW_TEXTS_STEP, schema.ddl("sqlite", REVIEW_TEXT_TABLES)),
     (18, REVIEWS_COMPACT_STEP, rebuilt("sqlite", REVIEW_TABLES[0])),
     (19, ARRIVALS_STEP, schema.ddl("sqlite", ARRIVAL_TABLES)),
+    (20, PAPER_CHANGES_STEP, paper_changes("sqlite")),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

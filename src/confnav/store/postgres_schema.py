@@ -1,7 +1,7 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
 Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10,
-5 its 11, 6 its 12).
+5 its 11, 6 its 12, 14 its 20).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
@@ -18,6 +18,7 @@ from confnav.store.migrations import (
     JOBS_TABLE,
     NEWS_STEP,
     NEWS_TABLES,
+    PAPER_CHANGES_STEP,
     PROFILE_KEY_TABLES,
     PROFILE_KEYS_STEP,
     PROFILE_TABLES,
@@ -31,6 +32,7 @@ from confnav.store.migrations import (
     SESSION_TABLES,
     SESSIONS_STEP,
     Migration,
+    paper_changes,
     rebuilt,
 )
 
@@ -197,4 +199,5 @@ MIGRATIONS: list[Migration] = [
     (11, REVIEW_TEXTS_STEP, schema.ddl("postgres", REVIEW_TEXT_TABLES)),
     (12, REVIEWS_COMPACT_STEP, rebuilt("postgres", REVIEW_TABLES[0])),
     (13, ARRIVALS_STEP, schema.ddl("postgres", ARRIVAL_TABLES)),
+    (14, PAPER_CHANGES_STEP, paper_changes("postgres")),
 ]

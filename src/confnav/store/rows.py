@@ -3,6 +3,7 @@ and the filter tables (authors, keywords, institutions) of each paper."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from confnav.model import Paper, fold, name_key
@@ -36,7 +37,8 @@ def index_rows(rows: list[tuple[int, Paper]]) -> list[tuple[str, tuple[str, ...]
     ]
 
 
-PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data")
+# `changed`: the store's generation when the paper was last written (what the keyword index adds since it was made)
+PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data", "changed")
 RECORD_COLUMNS = ("venue", "paper_id", "source", "kind", "line", "record", "data")
 
 
@@ -49,7 +51,21 @@ def record_rows(records: list[SourceRecord]) -> list[tuple[Any, ...]]:
     return rows
 
 
-def paper_columns(paper: Paper, data: str) -> tuple[Any, ...]:
+def paper_columns(paper: Paper, data: str, generation: int) -> tuple[Any, ...]:
     """The papers table's columns besides venue and id, in PAPER_COLUMNS order."""
     d = paper.decision
-    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, paper.track, paper.rating_mean, data)
+    track, mean = paper.track, paper.rating_mean
+    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, track, mean, data, generation)
+
+
+def grouped(rows: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
+    """(key, value) rows in key order, as (key, values) per key."""
+    key, values = None, []
+    for row_key, value in rows:
+        if row_key != key and key is not None:
+            yield key, values
+            values = []
+        key = row_key
+        values.append(value)
+    if key is not None:
+        yield key, values

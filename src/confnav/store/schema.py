@@ -84,12 +84,13 @@ class Table:
         body = ",\n    ".join(parts)
         clustered = " WITHOUT ROWID" if self.clustered and backend == "sqlite" else ""
         statements = [f"CREATE TABLE {self.name} (\n    {body}\n){clustered}"]
-        for index in self.indexes:
-            if index.postgres_only is None:
-                statements.append(f"CREATE INDEX {index.name} ON {self.name}({', '.join(index.columns)})")
-            elif backend == "postgres":
-                statements.append(f"CREATE INDEX {index.name} ON {self.name} USING {index.postgres_only}")
-        return statements
+        return statements + [s for index in self.indexes if (s := self.index_statement(index, backend))]
+
+    def index_statement(self, index: Index, backend: Backend) -> str:
+        """CREATE INDEX of one of this table's indexes in the backend's DDL ("" where the backend has none)."""
+        if index.postgres_only is None:
+            return f"CREATE INDEX {index.name} ON {self.name}({', '.join(index.columns)})"
+        return f"CREATE INDEX {index.name} ON {self.name} USING {index.postgres_only}" if backend == "postgres" else ""
 
 
 def _c(name: str, type_: str = "text", **options: object) -> Column:
@@ -118,6 +119,7 @@ TABLES: tuple[Table, ...] = (
             _c("outcome", default="'unknown'"),
             _c("tier", "int", default="30"),
             _c("track", null=True),
+            _c("changed", "bigint", default="0"),  # the store generation its text last changed at
         ),
         ("pk",),
         unique=(("venue", "id"),),
@@ -125,6 +127,7 @@ TABLES: tuple[Table, ...] = (
             Index("papers_by_id", ("id",)),
             Index("papers_by_decision", ("venue", "decision")),
             Index("papers_by_outcome", ("venue", "outcome")),
+            Index("papers_by_change", ("changed",)),
         ),
     ),
     Table(
@@ -410,6 +413,11 @@ def added_columns(backend: Backend, table: Table, names: tuple[str, ...]) -> str
     """The statements adding declared columns to a table an earlier migration made, as a migration step's SQL."""
     columns = {column.name: column for column in table.columns}
     return ";\n".join(f"ALTER TABLE {table.name} ADD COLUMN {columns[n].render(backend, False)}" for n in names)
+
+
+def added_indexes(backend: Backend, table: Table, names: tuple[str, ...]) -> str:
+    """The statements adding declared indexes to a table an earlier migration made, as a migration step's SQL."""
+    return ";\n".join(table.index_statement(index, backend) for index in table.indexes if index.name in names)
 
 
 def ddl(backend: Backend, tables: tuple[Table, ...] = TABLES) -> str:

@@ -31,7 +31,7 @@ from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
-from confnav.store.rows import index_rows, paper_columns, record_rows
+from confnav.store.rows import grouped, index_rows, paper_columns, record_rows
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
@@ -209,24 +209,24 @@ class SqlStore(
             for pk, paper_id, data in self.conn.execute("SELECT pk, id, data FROM papers WHERE venue = ?", (venue,)):
                 if paper_id in ids:
                     found[(venue, paper_id)] = (pk, data)
-        changes, new, changed = [], [], []
+        changes: list[str] = []
+        written: list[tuple[int | None, Paper, str]] = []
         for paper in papers:
             data = canonical_json(paper.to_dict())
             row = found.get((paper.venue, paper.id))
             if row and row[1] == data:
                 changes.append("unchanged")
                 continue
-            values = paper_columns(paper, data)
-            if row:
-                changed.append((row[0], paper, values))
-            else:
-                new.append((paper, values))
+            written.append((row[0] if row else None, paper, data))
             changes.append("updated" if row else "added")
-        if not new and not changed:
+        if not written:
             return changes
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        for venue in sorted({p.venue for p, _ in new} | {p.venue for _, p, _ in changed}):
+        generation = self.generation()  # each written paper records it: what changed since an index was made
+        for venue in sorted({p.venue for _, p, _ in written}):
             self.count_change(venue_generation_key(venue))
+        new = [(p, paper_columns(p, data, generation)) for pk, p, data in written if pk is None]
+        changed = [(pk, p, paper_columns(p, data, generation)) for pk, p, data in written if pk is not None]
         self._write_papers(new, changed)
         return changes
 
@@ -238,7 +238,7 @@ class SqlStore(
         old = [(pk,) for pk, _, _ in changed]
         self.conn.executemany(
             "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
-            " rating_mean = ?, data = ? WHERE pk = ?",
+            " rating_mean = ?, data = ?, changed = ? WHERE pk = ?",
             [(*values, pk) for pk, _, values in changed],
         )
         for table in ("paper_authors", "paper_keywords", "paper_places"):
@@ -246,8 +246,8 @@ class SqlStore(
         rows = [(pk, paper) for pk, paper, _ in changed]
         for paper, values in new:
             (pk,) = self.conn.execute(
-                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
+                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data,"
+                " changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
                 (paper.venue, paper.id, *values),
             ).fetchone()
             rows.append((pk, paper))
@@ -289,6 +289,26 @@ class SqlStore(
             sql, params = sql + " WHERE venue = ?", (venue,)
         for pk, data in self.conn.execute(sql + " ORDER BY pk", params):
             yield pk, paper_from_json(data)
+
+    def papers_changed_since(self, generation: int) -> list[tuple[int, Paper]]:
+        """Papers written after the store's `generation` (added or changed), with their row keys, in key order."""
+        rows = self.conn.execute("SELECT pk, data FROM papers WHERE changed > ?", (generation,))  # by its index
+        return [(pk, paper_from_json(data)) for pk, data in sorted(rows)]
+
+    def paper_texts(self) -> Iterator[tuple[int, str, str | None, list[str], list[str]]]:
+        """Every paper's row key, title, abstract, keywords and author names, in key order: what text search
+        indexes, read from the columns and filter tables without parsing whole papers."""
+        keywords = self.conn.execute("SELECT paper_pk, keyword FROM paper_keywords ORDER BY paper_pk, position")
+        authors = self.conn.execute("SELECT paper_pk, name FROM paper_authors ORDER BY paper_pk, position")
+        lists = [grouped(iter(keywords)), grouped(iter(authors))]
+        pending: list[tuple[int, list[str]]] = [next(group, (-1, [])) for group in lists]
+        for pk, title, abstract in self.conn.execute("SELECT pk, title, abstract FROM papers ORDER BY pk"):
+            found: list[list[str]] = []
+            for i, group in enumerate(lists):
+                while 0 <= pending[i][0] < pk:
+                    pending[i] = next(group, (-1, []))
+                found.append(pending[i][1] if pending[i][0] == pk else [])
+            yield pk, title, abstract, found[0], found[1]
 
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""

@@ -1,0 +1,150 @@
+"""Segments of the keyword index: the raw statistics of a set of documents (each field's term counts and
+lengths), from which BM25F scores are computed at query time with statistics over every live document.
+
+As in Lucene and tantivy, an index is a base segment plus small segments for documents added or changed since;
+a segment never changes once made, so an update tokenizes only the changed documents and a merge only stacks
+arrays (no document is read or tokenized again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from confnav.search.text import terms
+
+BITS = 8  # a term's count in one field of one document is capped at 255 (saturation makes more no different)
+MAX_FIELDS = 8
+
+
+def _packed(fields: int) -> type[np.unsignedinteger]:
+    """The integer type holding one 8-bit count per field."""
+    if fields > MAX_FIELDS:
+        raise ValueError(f"a keyword index holds at most {MAX_FIELDS} fields, not {fields}")
+    return np.uint32 if fields <= 4 else np.uint64
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Documents of one build: their row keys (any order), their term counts (documents × terms, columns in the
+    index's shared vocabulary, possibly fewer than it holds now; each value packs one 8-bit count per field)
+    and each field's length in terms."""
+
+    pks: np.ndarray  # int64
+    counts: sparse.csc_matrix
+    lengths: np.ndarray  # documents × fields, float32
+
+    def __len__(self) -> int:
+        return int(self.pks.size)
+
+    @property
+    def fields(self) -> int:
+        return int(self.lengths.shape[1])
+
+    @property
+    def width(self) -> int:
+        """Vocabulary columns this segment has (terms added to the vocabulary later have none here)."""
+        return int(self.counts.shape[1])
+
+    @classmethod
+    def tokenize(
+        cls,
+        pks: Sequence[int] | np.ndarray,
+        documents: Iterable[Mapping[str, str]],
+        fields: Sequence[str],
+        vocabulary: dict[str, int],
+    ) -> Segment:
+        """Count each field's terms of `documents` (field name → text); new terms are added to `vocabulary`."""
+        packed = _packed(len(fields))
+        ids: list[list[int]] = [[] for _ in fields]
+        sizes: list[list[int]] = [[] for _ in fields]
+        add = vocabulary.setdefault
+        for doc in documents:
+            for f, name in enumerate(fields):
+                tokens = terms(doc.get(name) or "")
+                ids[f].extend([add(t, len(vocabulary)) for t in tokens])
+                sizes[f].append(len(tokens))
+        keys = np.asarray(pks, dtype=np.int64)
+        shape = (keys.size, max(len(vocabulary), 1))
+        counts = sparse.csc_matrix(shape, dtype=packed)
+        for f in range(len(fields)):
+            rows = np.repeat(np.arange(keys.size, dtype=np.int32), np.asarray(sizes[f], dtype=np.int64))
+            part = sparse.csc_matrix((np.ones(rows.size, dtype=packed), (rows, np.asarray(ids[f], np.int32))), shape)
+            part.sum_duplicates()
+            part.data = np.minimum(part.data, (1 << BITS) - 1).astype(packed) << packed(BITS * f)
+            counts = counts + part  # fields in separate bits: a sum packs them
+        lengths = np.array(sizes, dtype=np.float32).T.reshape(keys.size, len(fields))
+        return cls(keys, counts.tocsc(), lengths)
+
+    @classmethod
+    def empty(cls, fields: int, width: int) -> Segment:
+        return cls(
+            np.zeros(0, dtype=np.int64),
+            sparse.csc_matrix((0, width), dtype=_packed(fields)),
+            np.zeros((0, fields), dtype=np.float32),
+        )
+
+    def postings(self, column: int) -> tuple[np.ndarray, np.ndarray]:
+        """Documents holding a term (ascending) and its count in each field (fields × documents); nothing for
+        a column past this segment's width."""
+        if column >= self.width:
+            return np.zeros(0, dtype=np.int32), np.zeros((self.fields, 0), dtype=np.uint8)
+        start, end = self.counts.indptr[column], self.counts.indptr[column + 1]
+        packed = self.counts.data[start:end]
+        shifts = (BITS * np.arange(self.fields)).astype(packed.dtype)
+        return self.counts.indices[start:end], ((packed[None, :] >> shifts[:, None]) & 0xFF).astype(np.float32)
+
+    def select(self, keep: np.ndarray) -> Segment:
+        """The documents at these positions (a boolean mask or positions), in that order."""
+        return Segment(self.pks[keep], self.counts[keep], self.lengths[keep])
+
+    def widened(self, width: int) -> sparse.csc_matrix:
+        """The counts with `width` columns (a CSC matrix gains empty columns by extending its indptr)."""
+        matrix = self.counts
+        extra = np.full(max(width - matrix.shape[1], 0), matrix.indptr[-1], matrix.indptr.dtype)
+        return sparse.csc_matrix(
+            (matrix.data, matrix.indices, np.concatenate([matrix.indptr, extra])), shape=(matrix.shape[0], width)
+        )
+
+    @staticmethod
+    def stack(segments: Sequence[Segment], width: int) -> Segment:
+        """One segment holding the documents of several, in order, with `width` vocabulary columns."""
+        counts = sparse.vstack([s.widened(width) for s in segments], format="csc", dtype=segments[0].counts.dtype)
+        return Segment(np.concatenate([s.pks for s in segments]), counts, np.concatenate([s.lengths for s in segments]))
+
+    def document_frequency(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """How many of this segment's documents (of `rows`, positions, when given) hold each term in some field:
+        for a few rows, one pass over the postings instead of a copy of their matrix rows."""
+        if rows is None:
+            return np.diff(self.counts.indptr).astype(np.int64)
+        chosen = np.zeros(len(self), dtype=bool)
+        chosen[rows] = True
+        entries = np.flatnonzero(chosen[self.counts.indices])
+        columns = np.searchsorted(self.counts.indptr, entries, side="right") - 1
+        return np.bincount(columns, minlength=self.width).astype(np.int64)
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The segment as named arrays (for np.savez)."""
+        return {
+            f"{prefix}pks": self.pks,
+            f"{prefix}lengths": self.lengths,
+            f"{prefix}data": self.counts.data,
+            f"{prefix}indices": self.counts.indices,
+            f"{prefix}indptr": self.counts.indptr,
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], prefix: str, fields: int) -> Segment:
+        """A segment read back from `to_arrays`, checked enough that a damaged one fails here, not in a query."""
+        pks = np.asarray(arrays[f"{prefix}pks"], dtype=np.int64)
+        lengths = np.asarray(arrays[f"{prefix}lengths"], dtype=np.float32).reshape(pks.size, fields)
+        indptr, indices = np.asarray(arrays[f"{prefix}indptr"]), np.asarray(arrays[f"{prefix}indices"])
+        data = np.asarray(arrays[f"{prefix}data"], dtype=_packed(fields))
+        if indptr.size < 1 or indptr[0] != 0 or indptr[-1] != data.size or data.size != indices.size:
+            raise ValueError("inconsistent keyword segment")
+        if np.any(np.diff(indptr) < 0) or (indices.size and (indices.min() < 0 or indices.max() >= pks.size)):
+            raise ValueError("keyword segment out of range")
+        return cls(pks, sparse.csc_matrix((data, indices, indptr), shape=(pks.size, indptr.size - 1)), lengths)
