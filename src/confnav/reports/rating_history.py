@@ -50,12 +50,12 @@ class RatingHistory:
         last[:-1] = groups[1:] != groups[:-1]
         return [float(r) for r in np.sort(self.rating[taken[last]])]
 
-    def rated_reviews(self) -> list[tuple[int, int, int]]:
-        """Per review with a rating: the rows of its first and last rated versions and how many are rated."""
+    def rated_reviews(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per review with a rating: the rows of its first and last rated versions, and how many are rated."""
         rated = np.flatnonzero(~np.isnan(self.rating))
         if not len(rated):
-            return []
+            return rated, rated, rated
         groups = self.group[rated]
         starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
         ends = np.r_[starts[1:], len(rated)] - 1
-        return list(zip(rated[starts].tolist(), rated[ends].tolist(), (ends - starts + 1).tolist(), strict=True))
+        return rated[starts], rated[ends], ends - starts + 1

@@ -8,7 +8,7 @@ The rating distribution at a date counts each review posted by then at its lates
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from statistics import fmean
@@ -47,9 +47,7 @@ def rating_key(rating: float) -> str:
 
 def tally(ratings: list[float]) -> dict[str, int]:
     """How many of these ratings have each value, lowest first."""
-    found: dict[float, int] = defaultdict(int)
-    for rating in ratings:
-        found[rating] += 1
+    found = Counter(ratings)
     return {rating_key(r): found[r] for r in sorted(found)}
 
 
@@ -256,18 +254,14 @@ def build_rebuttal(
 def changes_by_paper(history: RatingHistory) -> dict[str, list[ReviewChange]]:
     """Each paper's review changes (its reviews with a rating, by review): each review's first and last rated
     version and how many it has."""
-    ratings, times = history.rating.tolist(), history.modified.tolist()
-    papers, reviews, reviewers = history.papers, history.review_ids, history.reviewers
-    found = [
-        (
-            papers[first],
-            reviews[first],
-            ReviewChange(
-                reviews[first], reviewers[first], ratings[first], times[first], ratings[last], times[last], count
-            ),
-        )
-        for first, last, count in history.rated_reviews()
-    ]
+    first, last, count = history.rated_reviews()
+    rows = first.tolist()
+    reviews = [history.review_ids[row] for row in rows]
+    pre, pre_at = history.rating[first].tolist(), history.modified[first].tolist()
+    post, post_at = history.rating[last].tolist(), history.modified[last].tolist()
+    reviewers = [history.reviewers[row] for row in rows]
+    changes = map(ReviewChange, reviews, reviewers, pre, pre_at, post, post_at, count.tolist())
+    found = list(zip([history.papers[row] for row in rows], reviews, changes, strict=True))
     found.sort()  # by paper and review, also where the store's collation orders them otherwise
     by_paper: dict[str, list[ReviewChange]] = defaultdict(list)
     for paper_id, _, change in found:
