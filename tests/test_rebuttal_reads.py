@@ -3,6 +3,7 @@ rows, and the rebuttal made from them equal to the one made from whole papers an
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,18 @@ def test_titles_and_decisions_read_from_the_columns_equal_the_loaded_papers(iclr
         one = papers[7]
         assert store.paper_decisions("iclr2021", one.id) == {one.id: (one.title, one.decision)}
         assert store.paper_decisions("iclr2021", "no-such-paper") == {} and store.paper_decisions("nips1999") == {}
+
+
+def test_a_decision_stored_as_a_bare_label_is_classified_as_when_its_paper_is_loaded(iclr2021_copy: Location) -> None:
+    with open_store(iclr2021_copy) as store:
+        paper = next(p for _, p in store.paper_rows("iclr2021") if p.decision.label)
+        data = json.loads(next(iter(store.conn.execute("SELECT data FROM papers WHERE id = ?", (paper.id,))))[0])
+        data["decision"] = paper.decision.label  # as papers were written before decisions were open
+        with store.transaction():
+            store.conn.execute("UPDATE papers SET data = ? WHERE id = ?", (json.dumps(data), paper.id))
+        loaded = store.papers_by_id("iclr2021", [paper.id])[paper.id]
+        assert store.paper_decisions("iclr2021", paper.id) == {paper.id: (paper.title, loaded.decision)}
+        assert loaded.decision.label == paper.decision.label
 
 
 def test_review_ratings_are_rows_by_paper_review_and_time_within_the_period(store: SqlStore) -> None:
