@@ -47,12 +47,12 @@ class DecisionTables:
         rows = self.conn.execute(sql + (" AND id = ?" if paper_id is not None else ""), params)
         table, known = DecisionTable(), dict[tuple[str, str | None, str, int], Decision]()
         found = {}
-        for paper_id, title, label, kind, outcome, tier in rows:
+        for found_id, title, label, kind, outcome, tier in rows:
             decision = known.get((label, kind, outcome, tier))
             if decision is None:  # a bare label (papers written before decisions were open) classified as on load
                 decision = table.classify(label) if kind is None else Decision(label, Outcome(outcome), kind, tier)
                 known[(label, kind, outcome, tier)] = decision
-            found[paper_id] = (title, decision)
+            found[found_id] = (title, decision)
         return found
 
     def put_decision_overrides(self, table: DecisionTable) -> None:
