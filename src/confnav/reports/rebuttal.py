@@ -8,15 +8,15 @@ The rating distribution at a date counts each review posted by then at its lates
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
 from statistics import fmean
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from confnav.errors import NotFoundError
-from confnav.model import Paper, ReviewVersion
+from confnav.model import Decision
+from confnav.reports.rating_history import RatingHistory
 from confnav.store.protocols import ReviewStore, VenueReader
 
 MOVERS = 10
@@ -25,9 +25,9 @@ DAY = 86_400_000  # ms
 
 
 class RebuttalStore(VenueReader, ReviewStore, Protocol):
-    """What the rebuttal reads: the venue, its review histories and its papers."""
+    """What the rebuttal reads: the venue, its review histories and its papers' titles and decisions."""
 
-    def papers_by_id(self, venue: str, paper_ids: list[str]) -> dict[str, Paper]: ...
+    def paper_decisions(self, venue: str, paper_id: str | None = None) -> dict[str, tuple[str, Decision]]: ...
 
 
 def when(stamp: int | None) -> str | None:
@@ -47,15 +47,13 @@ def rating_key(rating: float) -> str:
 
 def tally(ratings: list[float]) -> dict[str, int]:
     """How many of these ratings have each value, lowest first."""
-    found: dict[float, int] = defaultdict(int)
-    for rating in ratings:
-        found[rating] += 1
+    found = Counter(ratings)
     return {rating_key(r): found[r] for r in sorted(found)}
 
 
-@dataclass(frozen=True)
-class ReviewChange:
-    """One review's first and last rating within the period, with when each was given."""
+class ReviewChange(NamedTuple):
+    """One review's first and last rating within the period, with when each was given (a venue's tens of thousands
+    made at the cost of tuples)."""
 
     review_id: str
     reviewer: str
@@ -91,26 +89,17 @@ class PaperChange:
     decision: str
     reviews: list[ReviewChange]
     decided: bool = False  # a decision that decides: accepted, rejected after review, workshop (not a withdrawal)
+    pre_mean: float = field(init=False, repr=False, compare=False)  # the figures of its reviews, computed once
+    post_mean: float = field(init=False, repr=False, compare=False)
+    change: float = field(init=False, repr=False, compare=False)
+    pre_spread: float = field(init=False, repr=False, compare=False)
+    post_spread: float = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def pre_mean(self) -> float:
-        return fmean(r.pre for r in self.reviews)
-
-    @cached_property
-    def post_mean(self) -> float:
-        return fmean(r.post for r in self.reviews)
-
-    @cached_property
-    def change(self) -> float:
-        return self.post_mean - self.pre_mean
-
-    @cached_property
-    def pre_spread(self) -> float:
-        return max(r.pre for r in self.reviews) - min(r.pre for r in self.reviews)
-
-    @cached_property
-    def post_spread(self) -> float:
-        return max(r.post for r in self.reviews) - min(r.post for r in self.reviews)
+    def __post_init__(self) -> None:
+        pre, post = [r.pre for r in self.reviews], [r.post for r in self.reviews]
+        self.pre_mean, self.post_mean = fmean(pre), fmean(post)
+        self.change = self.post_mean - self.pre_mean
+        self.pre_spread, self.post_spread = max(pre) - min(pre), max(post) - min(post)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,25 +124,25 @@ class Rebuttal:
     end: int | None
     papers: list[PaperChange] = field(default_factory=list)
     limit: int = MOVERS
-    history: list[ReviewVersion] = field(default_factory=list, repr=False)  # the versions within the period
+    history: RatingHistory = field(default_factory=lambda: RatingHistory(()), repr=False)  # versions in the period
 
     @property
     def first_at(self) -> int:
         """The time of the period's first version: the date the pre-rebuttal ratings are from."""
-        return min(v.modified for v in self.history)
+        return self.history.first_at()
 
     @property
     def last_at(self) -> int:
         """The time of the period's last version: the date the post-rebuttal ratings are from."""
-        return max(v.modified for v in self.history)
+        return self.history.last_at()
 
     def dates(self, most: int = DATES) -> list[int]:
         """The times (ms) whose distributions are shown: the ends of the first and last days with versions and
         of days between, evenly chosen; within a single day, the times of its versions, evenly chosen."""
-        days = sorted({v.modified // DAY for v in self.history})
+        days = self.history.days(DAY)
         if len(days) > 1:
             return [min((d + 1) * DAY - 1, self.last_at) for d in _evenly(days, most)]
-        return _evenly(sorted({v.modified for v in self.history}), most)
+        return _evenly(self.history.times(), most)
 
     def date_labels(self) -> list[str]:
         """The shown dates as a reader reads them: days, or times of day when the history is one day long."""
@@ -163,11 +152,7 @@ class Rebuttal:
 
     def distribution_at(self, moment: int) -> dict[str, int]:
         """Reviews by rating at a time: each review posted by then at its last rating by then."""
-        latest: dict[tuple[str, str], float] = {}
-        for version in self.history:  # by paper, review and time
-            if version.modified <= moment and version.rating is not None:
-                latest[(version.paper_id, version.review_id)] = version.rating
-        return tally(list(latest.values()))
+        return tally(self.history.latest_ratings(moment))
 
     def distributions(self) -> list[tuple[int, dict[str, int]]]:
         """The rating distribution at each of the shown dates."""
@@ -246,70 +231,58 @@ def _evenly(values: list[int], most: int) -> list[int]:
     return [values[round(i * (len(values) - 1) / (most - 1))] for i in range(most)]
 
 
-def review_change(versions: list[ReviewVersion]) -> ReviewChange | None:
-    """The first and last rated version of one review's versions (oldest first); None without a rating."""
-    rated = [v for v in versions if v.rating is not None]
-    if not rated:
-        return None
-    first, last = rated[0], rated[-1]
-    assert first.rating is not None and last.rating is not None
-    return ReviewChange(
-        first.review_id, first.reviewer, first.rating, first.modified, last.rating, last.modified, len(rated)
-    )
-
-
 def build_rebuttal(
     store: RebuttalStore, venue: str, start: int | None = None, end: int | None = None, limit: int = MOVERS
 ) -> Rebuttal:
     """The rebuttal of a venue within [start, end] (ms; open when None); NotFoundError without a review history."""
     venue = store.get_venue(venue).id
-    history = [
-        v
-        for v in store.review_versions(venue)
-        if (start is None or v.modified >= start) and (end is None or v.modified <= end)
-    ]
-    if not history:
+    history = RatingHistory(store.review_ratings(venue, start=start, end=end))
+    if not len(history):
         raise NotFoundError(
             f"no review history for {venue}"
             + (" in that period" if start is not None or end is not None else "")
             + ": histories come from 'confnav fetch openreview'"
         )
     by_paper = changes_by_paper(history)
-    papers = store.papers_by_id(venue, list(by_paper))
+    papers = store.paper_decisions(venue)
     result = Rebuttal(venue, start, end, limit=limit, history=history)
     for paper_id, reviews in sorted(by_paper.items()):
         result.papers.append(paper_change(paper_id, papers.get(paper_id), reviews))
     return result
 
 
-def changes_by_paper(history: list[ReviewVersion]) -> dict[str, list[ReviewChange]]:
-    """Each paper's review changes (its reviews with a rating) from versions ordered by paper, review and time."""
-    by_review: dict[tuple[str, str], list[ReviewVersion]] = defaultdict(list)
-    for version in history:
-        by_review[(version.paper_id, version.review_id)].append(version)
+def changes_by_paper(history: RatingHistory) -> dict[str, list[ReviewChange]]:
+    """Each paper's review changes (its reviews with a rating, by review): each review's first and last rated
+    version and how many it has."""
+    first, last, count = history.rated_reviews()
+    rows = first.tolist()
+    reviews = [history.review_ids[row] for row in rows]
+    pre, pre_at = history.rating[first].tolist(), history.modified[first].tolist()
+    post, post_at = history.rating[last].tolist(), history.modified[last].tolist()
+    reviewers = [history.reviewers[row] for row in rows]
+    changes = map(ReviewChange, reviews, reviewers, pre, pre_at, post, post_at, count.tolist())
+    found = list(zip([history.papers[row] for row in rows], reviews, changes, strict=True))
+    found.sort()  # by paper and review, also where the store's collation orders them otherwise
     by_paper: dict[str, list[ReviewChange]] = defaultdict(list)
-    for (paper_id, _), versions in sorted(by_review.items()):
-        if (change := review_change(versions)) is not None:
-            by_paper[paper_id].append(change)
+    for paper_id, _, change in found:
+        by_paper[paper_id].append(change)
     return by_paper
 
 
-def paper_change(paper_id: str, paper: Paper | None, reviews: list[ReviewChange]) -> PaperChange:
+def paper_change(paper_id: str, paper: tuple[str, Decision] | None, reviews: list[ReviewChange]) -> PaperChange:
     """A paper's change, with its title and decision when the store has the paper."""
     if paper is None:
         return PaperChange(paper_id, paper_id, "", reviews)
-    decision = paper.decision
-    return PaperChange(
-        paper_id, paper.title, decision.label, reviews, decision.decided and decision.kind != "withdrawn"
-    )
+    title, decision = paper
+    return PaperChange(paper_id, title, decision.label, reviews, decision.decided and decision.kind != "withdrawn")
 
 
 def paper_rebuttal(store: RebuttalStore, venue: str, paper_id: str) -> PaperChange | None:
     """One paper's reviews before and after the rebuttal (its whole history); None without a rated history."""
-    reviews = changes_by_paper(store.review_versions(venue, paper_id)).get(paper_id)
+    reviews = changes_by_paper(RatingHistory(store.review_ratings(venue, paper_id))).get(paper_id)
     if not reviews:
         return None
-    return paper_change(paper_id, store.papers_by_id(venue, [paper_id]).get(paper_id), reviews)
+    return paper_change(paper_id, store.paper_decisions(venue, paper_id).get(paper_id), reviews)
 
 
 def rating_order(*counts: dict[str, int]) -> list[str]:

@@ -20,6 +20,7 @@ class DecisionTables:
 
     conn: Connection
     rating_values_sql = ""  # a backend's SQL for the distinct (venue, rating) pairs in the papers' JSON
+    decision_json_sql = ""  # a backend's SQL for a paper's decision label and kind in its JSON (`data`)
 
     paper_rows: Callable[..., Iterator[tuple[int, Paper]]]  # provided by SqlStore
     caches: StoreCaches
@@ -37,6 +38,22 @@ class DecisionTables:
     def decision_table(self) -> DecisionTable:
         """The default decision table with the user's stored overrides."""
         return DecisionTable.from_rows(self.conn.execute("SELECT scope, label, outcome, kind FROM decision_overrides"))
+
+    def paper_decisions(self, venue: str, paper_id: str | None = None) -> dict[str, tuple[str, Decision]]:
+        """Each paper's title and decision (of one paper when given), read from the papers' columns and the
+        decision in their JSON without loading a paper: what a venue-wide report shows of thousands of papers."""
+        sql = f"SELECT id, title, {self.decision_json_sql}, outcome, tier FROM papers WHERE venue = ?"
+        params = (venue, paper_id) if paper_id is not None else (venue,)
+        rows = self.conn.execute(sql + (" AND id = ?" if paper_id is not None else ""), params)
+        table, known = DecisionTable(), dict[tuple[str, str | None, str, int], Decision]()
+        found = {}
+        for found_id, title, label, kind, outcome, tier in rows:
+            decision = known.get((label, kind, outcome, tier))
+            if decision is None:  # a bare label (papers written before decisions were open) classified as on load
+                decision = table.classify(label) if kind is None else Decision(label, Outcome(outcome), kind, tier)
+                known[(label, kind, outcome, tier)] = decision
+            found[found_id] = (title, decision)
+        return found
 
     def put_decision_overrides(self, table: DecisionTable) -> None:
         """Replace the stored overrides of every scope `table` names (inside a transaction)."""

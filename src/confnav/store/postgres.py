@@ -64,6 +64,9 @@ class PostgresStore(CopyWrites):
         "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text((data::json) -> 'ratings') r"
     )
     # No `?` or `%` in the text: the connection turns `?` into parameters
+    decision_json_sql = (
+        "COALESCE((data::json) #>> '{decision,label}', (data::json) ->> 'decision'), (data::json) #>> '{decision,kind}'"
+    )
     has_code_sql = (
         "(lower(substr((p.data::json) -> 'links' ->> 'code', 1, 8)) = 'https://'"
         " OR lower(substr((p.data::json) -> 'links' ->> 'code', 1, 7)) = 'http://')"

@@ -67,6 +67,18 @@ class ReviewTables:
         )
         return [ReviewVersion(row[0], row[1], row[2], row[3], int(row[4]), row[5], row[6], row[7]) for row in rows]
 
+    def review_ratings(
+        self, venue: str, paper_id: str | None = None, start: int | None = None, end: int | None = None
+    ) -> list[tuple[str, str, str, int, float | None]]:
+        """(paper, review, reviewer, time, rating) of each stored version of the venue's reviews (of one paper when
+        given; from `start` to `end` when given, ms), by paper, review and time: a venue's history as plain rows."""
+        where, params = "venue = ?", list[str | int]([venue])
+        for clause, value in (("paper_id = ?", paper_id), ("modified >= ?", start), ("modified <= ?", end)):
+            if value is not None:
+                where, params = f"{where} AND {clause}", [*params, value]
+        sql = "SELECT paper_id, review_id, reviewer, modified, rating FROM review_versions"
+        return self.conn.execute(f"{sql} WHERE {where} ORDER BY paper_id, review_id, modified", params).fetchall()
+
     def put_review_texts(self, texts: Iterable[ReviewText]) -> int:
         """Keep each text new to the store or newer than the stored one (a review edited since), inside the
         caller's transaction; how many were written."""

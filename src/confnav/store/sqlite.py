@@ -18,6 +18,10 @@ class SqliteStore(SqlStore):
 
     conn: sqlite3.Connection
     rating_values_sql = "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.data, '$.ratings') r"
+    decision_json_sql = (
+        "COALESCE(json_extract(data, '$.decision.label'), json_extract(data, '$.decision')),"
+        " json_extract(data, '$.decision.kind')"
+    )
     has_code_sql = (
         "(json_extract(p.data, '$.links.code') LIKE 'https://%'"
         " OR json_extract(p.data, '$.links.code') LIKE 'http://%')"
