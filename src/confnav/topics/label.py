@@ -195,12 +195,13 @@ class CTfidfLabeler:
         usable = [self._usable(ranked[g], shown, uses, labels == g) for g in range(groups)]  # read as needed
         shown_beside = [list(islice(found, self.top)) for found in usable]
         names: dict[int, str] = {}
+        member_uses: dict[int, PhraseUse] = {}
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
             keywords = [shown[key] for key in shortlist if key in keyword_forms]
             own = labels == group
             # A label is judged whole as the fidelity measure judges it: on the theme's own papers and prose too.
-            members = PhraseUse([p for p, mine in zip(papers, own, strict=True) if mine])
+            members = member_uses[group] = PhraseUse([p for p, mine in zip(papers, own, strict=True) if mine])
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
                 self._best(keywords, uses, own, used, members)
                 or self._best([shown[key] for key in shortlist], uses, own, used, members)
@@ -212,7 +213,15 @@ class CTfidfLabeler:
             )
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
-        beside = [_distinct(chain(shown_beside[g], usable[g]), uses, labels == g, self.top) for g in range(groups)]
+        beside = [  # the phrases beside a label are judged whole as it is: on the theme's own papers and prose too
+            _distinct(
+                (p for p in chain(shown_beside[g], usable[g]) if not member_uses[g].incomplete(p)),
+                uses,
+                labels == g,
+                self.top,
+            )
+            for g in range(groups)
+        ]
         return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]]) for g in range(groups)]
 
     def _keywords(
