@@ -15,7 +15,7 @@ from confnav.embed.sentence import SentenceTransformerEmbedder
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
-from tests.backends import BACKEND, Location, clone, new_location
+from tests.backends import BACKEND, Location, clone, freeze, new_location
 from tests.shared_embeddings import shared_embedder
 from tests.shared_stores import session_store
 
@@ -244,6 +244,16 @@ def sparse_template_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathF
     from tests.web_fixtures import add_sparse_index
 
     return session_store("sparse", tmp_path_factory.mktemp("sparse"), add_sparse_index, start="iclr2021")
+
+
+@pytest.fixture(scope="module")
+def listed_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """ICLR 2021's paper list alone (no ratings, no decisions, no authors yet: news tests ingest them next);
+    copy before writing."""
+    location = new_location(tmp_path_factory.mktemp("listed"), "listed")
+    with open_store(location, create=True) as store:
+        ingest(store, [DATA / "iclr2021" / "paperlist.tsv"])
+    return freeze(location)
 
 
 @pytest.fixture(scope="session")

@@ -19,12 +19,11 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from confnav.cli import cli
-from confnav.ingest import ingest
 from confnav.personal.access import rotate_secret
 from confnav.personal.feed import atom_feed
 from confnav.store import open_store
 from confnav.web.app import create_app
-from tests.backends import Location, clone, freeze, new_location
+from tests.backends import Location, clone
 from tests.conftest import DATA, ICLR2020
 
 PAPERLIST = DATA / "iclr2021" / "paperlist.tsv"
@@ -42,15 +41,6 @@ def ok(location: Location, *args: str) -> str:
     code, stdout, stderr = run(location, *args)
     assert code == 0, stderr
     return stdout
-
-
-@pytest.fixture(scope="module")
-def listed_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
-    """ICLR 2021's paper list alone (no ratings, no decisions, no authors); copy before writing."""
-    location = new_location(tmp_path_factory.mktemp("news"), "listed")
-    with open_store(location, create=True) as store:
-        ingest(store, [PAPERLIST])
-    return freeze(location)
 
 
 @pytest.fixture

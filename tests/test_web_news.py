@@ -17,22 +17,13 @@ from confnav.personal.news import NewsRecorder
 from confnav.settings import Settings
 from confnav.store import open_store
 from confnav.web.app import create_app
-from tests.backends import Location, clone, freeze, new_location
+from tests.backends import Location, clone
 from tests.conftest import DATA
 from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_note, serving
 
 PAPERLIST = DATA / "iclr2021" / "paperlist.tsv"
 RATINGS = DATA / "iclr2021" / "ratings.tsv"
 KNOWN_TITLE = "Score-Based Generative Modeling through Stochastic Differential Equations"
-
-
-@pytest.fixture(scope="module")
-def listed_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
-    """ICLR 2021's paper list alone (no ratings or decisions yet); copy before writing."""
-    location = new_location(tmp_path_factory.mktemp("web-news"), "listed")
-    with open_store(location, create=True) as store:
-        ingest(store, [PAPERLIST])
-    return freeze(location)
 
 
 @pytest.fixture
