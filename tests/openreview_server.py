@@ -530,6 +530,13 @@ class Handler(BaseHTTPRequestHandler):
         return {"notes": page, "count": len(found)}
 
 
+def signed_in(monkeypatch: Any) -> None:
+    """Give `confnav fetch` this server's account (username and password, no token), as a user's environment does."""
+    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
+    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
+    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+
+
 @contextmanager
 def serving(state: FakeOpenReview) -> Iterator[str]:
     """Run the server on a free loopback port; yields its base URL."""

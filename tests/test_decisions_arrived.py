@@ -17,7 +17,7 @@ from confnav.fetch.openreview import OpenReviewClient
 from confnav.personal.news import NewsRecorder, add_watch
 from confnav.store import open_store
 from tests.backends import Location
-from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_note, serving
+from tests.openreview_server import FakeOpenReview, Venue, api2_note, serving, signed_in
 from tests.test_review_history import reviewed
 
 VENUE = "ICLR.cc/2018/Conference"
@@ -26,9 +26,7 @@ VENUE = "ICLR.cc/2018/Conference"
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, str]]:
     """A venue in its review period: six real ICLR 2018 papers, none decided."""
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     state = FakeOpenReview()
     notes = [api2_note(VENUE, i, r, state.tick(), "review") for i, r in enumerate(reviewed(6), 1)]
     state.add_venue(Venue(VENUE, 2, notes))

@@ -25,7 +25,7 @@ from confnav.sources.openreview_notes import venue_of_group
 from confnav.store import open_store
 from tests.conftest import DATA
 from tests.local_http import local_server
-from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
+from tests.openreview_server import USER, FakeOpenReview, Venue, api1_note, api2_note, serving, signed_in
 
 ICLR2021, ICLR2018 = "ICLR.cc/2021/Conference", "ICLR.cc/2018/Conference"
 CORL = "robot-learning.org/CoRL/2023/Conference"
@@ -54,9 +54,7 @@ def build_server() -> FakeOpenReview:
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, str]]:
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     state = build_server()
     with serving(state) as url:
         yield state, url

@@ -21,7 +21,7 @@ from tests.backends import Location
 from tests.citation_servers import Services, Work
 from tests.citation_servers import serving as s2_serving
 from tests.conftest import DATA
-from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
+from tests.openreview_server import FakeOpenReview, Venue, api1_note, api2_note, serving, signed_in
 
 ICLR2021, CORL = "ICLR.cc/2021/Conference", "robot-learning.org/CoRL/2023/Conference"
 
@@ -51,9 +51,7 @@ def openreview(
     state = FakeOpenReview()
     state.add_venue(Venue(ICLR2021, 1, [api1_note(ICLR2021, i, r, state.tick()) for i, r in enumerate(iclr, 1)]))
     state.add_venue(Venue(CORL, 2, [api2_note(CORL, i, r, state.tick(), "accepted") for i, r in enumerate(corl, 1)]))
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     with serving(state) as url:
         monkeypatch.setenv("CONFNAV_OPENREVIEW_URL", url)
         monkeypatch.setenv("CONFNAV_OPENREVIEW_V1_URL", url + "/v1")

@@ -17,7 +17,7 @@ from confnav.reports.rebuttal import build_rebuttal
 from confnav.sources.values import parse_score
 from confnav.store.sql import SqlStore
 from tests.conftest import DATA
-from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_note, serving
+from tests.openreview_server import FakeOpenReview, Venue, api2_note, serving, signed_in
 
 OPEN, CLOSED = "ICLR.cc/2018/Conference", "ICLR.cc/2019/Conference"  # edits public / not public
 
@@ -37,9 +37,7 @@ def ratings(note: dict) -> list[float]:  # type: ignore[type-arg]
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, str]]:
     """Two venues in review: one with public edits, one without; six papers each."""
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     state = FakeOpenReview()
     for venue, skip, public in ((OPEN, 0, True), (CLOSED, 6, False)):
         notes = [api2_note(venue, i, r, state.tick(), "review") for i, r in enumerate(reviewed(6, skip), 1)]

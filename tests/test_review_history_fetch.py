@@ -23,7 +23,7 @@ from confnav.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from confnav.store.sql import SqlStore
 from tests.backends import new_location
 from tests.conftest import DATA
-from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_note, serving
+from tests.openreview_server import FakeOpenReview, Venue, api2_note, serving, signed_in
 
 VENUE, VENUE_ID = "ICLR.cc/2018/Conference", "iclr2018"
 PAPERS = 8
@@ -32,9 +32,7 @@ PAPERS = 8
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, str]]:
     """A venue in review: eight real ICLR 2018 submissions with at least three reviews each."""
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     records = json.loads((DATA / "paperlists" / "iclr2018.json").read_text())
     rated = [r for r in records if len([x for x in r.get("rating", "").split(";") if x]) >= 3][:PAPERS]
     state = FakeOpenReview()

@@ -28,7 +28,15 @@ from confnav.web.bodies import Paper as PaperBody
 from tests.backends import new_location
 from tests.conftest import DATA
 from tests.llm_server import fake_llm
-from tests.openreview_server import HOSTILE, PASSWORD, USER, FakeOpenReview, Venue, api1_note, api2_note, serving
+from tests.openreview_server import (
+    HOSTILE,
+    FakeOpenReview,
+    Venue,
+    api1_note,
+    api2_note,
+    serving,
+    signed_in,
+)
 from tests.web_fixtures import PHONE, SHOTS, needs_chromium, running_server
 
 CORL, ICLR2021 = "robot-learning.org/CoRL/2023/Conference", "ICLR.cc/2021/Conference"
@@ -42,9 +50,7 @@ def records(name: str, count: int) -> list[dict[str, Any]]:
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, str]]:
     """CoRL 2023 on API 2 (decided, meta-reviews) and ICLR 2021 on API 1 (decision comments), eight papers each."""
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     state = FakeOpenReview()
     corl = [
         api2_note(CORL, i, r, state.tick(), "accepted") for i, r in enumerate(records("paperlists/corl2023.json", 8), 1)

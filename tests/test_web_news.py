@@ -19,7 +19,7 @@ from confnav.store import open_store
 from confnav.web.app import create_app
 from tests.backends import Location, clone
 from tests.conftest import DATA
-from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_note, serving
+from tests.openreview_server import FakeOpenReview, Venue, api2_note, serving, signed_in
 
 PAPERLIST = DATA / "iclr2021" / "paperlist.tsv"
 RATINGS = DATA / "iclr2021" / "ratings.tsv"
@@ -110,9 +110,7 @@ def openreview(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     state.add_venue(
         Venue(venue, 2, [api2_note(venue, i, r, state.tick(), "accepted") for i, r in enumerate(records, 1)])
     )
-    monkeypatch.setenv("OPENREVIEW_USERNAME", USER)
-    monkeypatch.setenv("OPENREVIEW_PASSWORD", PASSWORD)
-    monkeypatch.delenv("OPENREVIEW_TOKEN", raising=False)
+    signed_in(monkeypatch)
     with serving(state) as url:
         monkeypatch.setenv("CONFNAV_OPENREVIEW_URL", url)
         monkeypatch.setenv("CONFNAV_OPENREVIEW_V1_URL", url + "/v1")

@@ -14,7 +14,7 @@ from confnav.answer.model import Answer, Part, Sentence
 from confnav.answer.retrieve import known_venues
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
-from confnav.summarize.llm import ChatClient, LLMConfig, LLMError
+from confnav.summarize.llm import ChatClient, LLMConfig, LLMError, model_sentences
 
 log = logging.getLogger("confnav.ask")
 PROMPTED = 6  # papers the model is shown: a small local model's context holds them with room to answer
@@ -26,7 +26,6 @@ PROMPT = (
 )
 _BRACKETS = re.compile(r"\[([^\[\]]{1,200})\]")
 _ID = re.compile(r"^[A-Za-z0-9_\-~.]+$")
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[\"“(])")
 
 
 def client_for(settings: Settings) -> ChatClient | None:
@@ -53,7 +52,7 @@ def split_sentences(text: str) -> list[Sentence]:
         except (json.JSONDecodeError, StopIteration):
             pass
     sentences = []
-    for raw in _SPLIT.split(" ".join(text.split())):
+    for raw in model_sentences(text):
         cites: list[str] = []
 
         def take(match: re.Match[str], cites: list[str] = cites) -> str:

@@ -171,6 +171,15 @@ def llm_theme_summary(
         return None
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[\"“(])")
+
+
+def model_sentences(text: str) -> list[str]:
+    """A model's prose split into sentences (after . ! or ?, before a capital, a citation or a quote), with its
+    whitespace collapsed: what every check of generated text reads one by one."""
+    return _SENTENCE_BREAK.split(" ".join(text.split()))
+
+
 def numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnav.summarize.agreement import Quote, ReviewSummary
-from confnav.summarize.llm import ChatClient, LLMError, numbers
+from confnav.summarize.llm import ChatClient, LLMError, model_sentences, numbers
 
 log = logging.getLogger("confnav.reviews")
 MAX_TOKENS = 200
@@ -22,7 +22,6 @@ PROMPT = (
     " given and no number the quotes do not state. No lists, no markup."
 )
 _LABEL = re.compile(r"\[(R\d+(?:\s*,\s*R\d+)*)\]")
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[\"“(])")
 _MARKUP = re.compile(r"[<>{}\\$`*#|]|https?://|\]\(")
 
 
@@ -98,7 +97,7 @@ def write_summary(summary: ReviewSummary, client: ChatClient) -> WrittenSummary 
         log.warning("reviews: %s; showing the extractive summary", exc)
         return None
     written = WrittenSummary()
-    for raw in _SPLIT.split(" ".join(answer.split())):
+    for raw in model_sentences(answer):
         cites = [c.strip() for group in _LABEL.findall(raw) for c in group.split(",")]
         text = " ".join(_LABEL.sub("", raw).split()).replace(" .", ".").replace(" ,", ",").strip()
         if not text.strip(".!? "):
