@@ -23,7 +23,7 @@ $(VENV)/.dev: pyproject.toml $(VENV)/.torch
 	$(BIN)/python -m pip install --quiet -e '.[semantic,web,postgres,multilingual,dev]'
 	touch $@ $(VENV)/.runtime
 
-# The real local LLM of the tests marked `llm`: llama.cpp's server, built from source once per machine (about 20
+# The real local LLM of the tests marked `llm`: llama.cpp's server, built from source once per machine (about 15
 # CPU-minutes, 10 on both cores when nothing else runs; pip's wheel cache keeps the build), and SmolLM2-135M-Instruct
 # as a GGUF file. Its multimodal library (mtmd, for images) is not built: the tests send text only.
 $(VENV)/.llm: pyproject.toml $(VENV)/.dev

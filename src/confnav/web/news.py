@@ -158,8 +158,7 @@ def import_into_profile(request: Request, name: str, body: ImportIn) -> dict[str
     else:
         filename = Path(body.filename or "pasted").name or "pasted"
         sources = [(filename, parse_library(Path(filename), body.text or ""))]
-    with state.writing(request) as store:
-        name = profile_access(request, name)
+    with state.writing(request) as store:  # the profile was opened above, before anything was fetched
         return import_entries(store, sources, name).to_dict()
 
 
