@@ -64,7 +64,7 @@ class Point:
     command: str
     date: str
     note: str
-    fitted: bool = True  # False: shown, but measured where it says it is not comparable (a loaded machine)
+    fitted: bool = True  # False: shown but not fitted; the note says why (a loaded machine)
 
 
 @dataclass(frozen=True)
@@ -109,17 +109,13 @@ def load(path: Path = FIGURES) -> list[Point]:
         for line, row in enumerate(csv.DictReader(handle, delimiter="\t"), start=2):
             if row["resource"] not in RESOURCES or row["backend"] not in BACKENDS:
                 raise SystemExit(f"{path.name}:{line}: unknown resource or backend {row['resource']!r}")
+            try:
+                papers, value = int(row["papers"]), float(row["value"])
+            except ValueError:
+                raise SystemExit(f"{path.name}:{line}: papers and value must be numbers") from None
+            fitted = row["fitted"] == "yes"
             points.append(
-                Point(
-                    row["resource"],
-                    row["backend"],
-                    int(row["papers"]),
-                    float(row["value"]),
-                    row["command"],
-                    row["date"],
-                    row["note"],
-                    row["fitted"] == "yes",
-                )
+                Point(row["resource"], row["backend"], papers, value, row["command"], row["date"], row["note"], fitted)
             )
     return points
 
@@ -187,8 +183,8 @@ def tables(points: list[Point]) -> str:
 
 
 def breaking(points: list[Point]) -> list[tuple[int, str, str, str]]:
-    """Per backend and resource with a goal: the papers at which it passes the goal, first to break first.
-    A figure measured above its goal breaks at the smallest such size whatever its model."""
+    """Per backend and resource with a goal: the papers at which it passes the goal, first to break first: where
+    the model crosses it, or the smallest size measured above it if that comes first."""
     found = []
     for (backend, name), (measured, model) in models(points).items():
         goal = RESOURCES[name].goal
@@ -196,8 +192,9 @@ def breaking(points: list[Point]) -> list[tuple[int, str, str, str]]:
             continue
         over = min((p.papers for p in measured if p.fitted and p.value > goal), default=None)
         crossing = model.crossing(goal)
-        at = min(n for n in (over, crossing) if n is not None) if over or crossing else None
-        if at is not None:
+        candidates = [n for n in (over, crossing) if n is not None]
+        if candidates:
+            at = min(candidates)
             how = "measured" if at == over else "by the model"
             found.append((at, backend, f"{RESOURCES[name].label} passes {goal:,g} {RESOURCES[name].unit}", how))
     return sorted(found)

@@ -51,6 +51,20 @@ def test_the_first_figure_to_break_comes_first() -> None:
     ]
 
 
+def test_a_figure_over_its_goal_from_the_start_breaks_at_every_size() -> None:
+    slow = points("start_s", {10_000: 3.0, 100_000: 4.0})
+    assert [(at, how) for at, _, _, how in breaking(slow)] == [(0, "by the model")]
+    assert "worker start passes 2 s at every size (by the model)" in report(slow)
+
+
+def test_a_figure_that_is_not_a_number_is_named_by_its_line(tmp_path: Path) -> None:
+    figures = tmp_path / "capacity.tsv"
+    head = "resource\tbackend\tpapers\tvalue\tcommand\tdate\tnote\tfitted\n"
+    figures.write_text(head + "rss_mb\tpostgres\t10000\t242 MB\tcmd\t2026-11-26\t\tyes\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"capacity.tsv:2: papers and value must be numbers"):
+        load(figures)
+
+
 def test_the_deploy_guide_shows_the_model_as_the_script_prints_it() -> None:
     """The capacity tables of docs/deploy.md are the script's output: refresh them with
     `python benchmarks/capacity.py --markdown` after changing benchmarks/capacity.tsv."""
