@@ -46,7 +46,7 @@ check: $(VENV)/.dev
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	rm -rf .test-runs/check .test-runs/check-shared && mkdir -p .test-runs
 	CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/check-shared PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q --durations=10 \
-		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check
+		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check --junitxml=.test-runs/check.xml
 	$(BIN)/mypy
 
 # The tests on SQLite, and at the same time the tests that use a store again on PostgreSQL (pgserver), whose report
