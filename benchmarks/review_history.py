@@ -7,8 +7,9 @@ The server is the one the tests use (tests/openreview_server.py), counting reque
 Figures (issue 38 item 6), each beside a same-run baseline:
 - first fetch into a fresh SQLite store: time and requests, the edits read a submission at a time
   (`/notes/edits?invitation=…`) against one request per review (`note.id=…`, a server refusing the filter);
-- second fetch after ~2% of the reviews changed: requests, bytes and time, against reading every changed
-  submission again with its replies; the review versions it adds;
+- second fetch after ~2% of the reviews changed: requests, bytes, time and rows written, against reading every changed
+  submission again with its replies, and against the same fetch ingesting the whole snapshot again (a copy of the
+  store and snapshot: the copy's marker names another store); the review versions it adds;
 - the store's size with every version against the store of the same fetch with the last version only
   (a venue whose edits are not public); goal: the history adds at most 30%;
 - the rebuttal (`build_rebuttal`, the JSON the CLI prints) warm: goal <= 300 ms; and `confnav rebuttal --json`.
@@ -20,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,13 +72,16 @@ def revise(state: FakeOpenReview, reply: dict[str, Any], rng: random.Random) -> 
     state.revise_reply(VENUE, reply, rating=min(10, max(1, now + rng.choice((-2, -1, 1, 2)))))
 
 
-def fetch(state: FakeOpenReview, url: str, db: Path) -> tuple[float, int, int, FetchResult]:
-    """One fetch into `db`: seconds, requests and bytes the server saw, and what the fetch says."""
+def fetch(state: FakeOpenReview, url: str, db: Path) -> tuple[float, int, int, FetchResult, int]:
+    """One fetch into `db`: seconds, requests and bytes the server saw, what the fetch says, and the rows it
+    wrote (inserted, updated or deleted, as SQLite counts them)."""
     requests, sent = state.requests, state.bytes_served
     start = time.perf_counter()
     with SqliteStore(db) as store:
+        rows = store.conn.total_changes
         result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_environment(url, url))
-    return time.perf_counter() - start, state.requests - requests, state.bytes_served - sent, result
+        rows = store.conn.total_changes - rows
+    return time.perf_counter() - start, state.requests - requests, state.bytes_served - sent, result, rows
 
 
 def reread_baseline(state: FakeOpenReview, url: str, folder: Path, since: int) -> tuple[int, int]:
@@ -174,11 +179,17 @@ def main() -> None:
         changed = rng.sample(reviews, round(len(reviews) * args.changed))
         for reply in changed:
             revise(state, reply, rng)
+        shutil.copytree(db.parent, folder / "whole")  # the store and its snapshot as the first fetch left them
         second = fetch(state, url, db)
         print(
             f"  second fetch, {len(changed):,} reviews ({args.changed:.0%}) changed: {second[0]:.1f} s,"
             f" {second[1]:,} requests, {second[2] / 2**10:,.0f} KB sent, {second[3].notes:,} submissions updated,"
-            f" {second[3].review_versions:,} review versions added"
+            f" {second[3].review_versions:,} review versions added, {second[4]:,} rows written"
+        )
+        whole = fetch(state, url, folder / "whole" / db.name)  # another store's marker: the snapshot read whole
+        print(
+            f"    baseline, the same fetch ingesting the whole snapshot again: {whole[0]:.1f} s,"
+            f" {whole[4]:,} rows written"
         )
         again = reread_baseline(state, url, folder, since)
         print(f"    baseline, changed submissions read again: {again[0]:,} requests, {again[1] / 2**10:,.0f} KB sent")
