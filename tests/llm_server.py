@@ -17,6 +17,7 @@ class FakeChat:
 
     def __init__(self) -> None:
         self.mode = "good"
+        self.paragraph: str | None = None  # an overview paragraph's answer, as given (None: the scripted one)
         self.requests: list[dict[str, object]] = []
 
 
@@ -30,7 +31,7 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             state.requests.append(body)
             user = body["messages"][-1]["content"]
             if user.startswith("Section:"):
-                self._reply(self._paragraph(user))
+                self._reply(state.paragraph if state.paragraph is not None else self._paragraph(user))
                 return
             if user.startswith("Question:"):
                 self._reply(self._answer(user))

@@ -63,6 +63,24 @@ def test_a_fact_the_report_said_is_not_said_again() -> None:
     assert written is not None and "{theme.t01.size}" not in written.text and "rests on" not in written.text
 
 
+def test_copied_prompts_authors_voice_and_cut_sentences_are_refused() -> None:
+    """A small model echoes its prompt, copies a TL;DR in the authors' voice and stops mid-sentence at its token
+    limit: none of these reaches the reader."""
+    with fake_llm() as (url, state):
+        state.paragraph = (
+            "Paragraph: 42 papers are about efficient attention [AAA111]. "
+            "Linear attention: We propose Lina for long inputs [AAA111]. "
+            "Efficient attention gathers 42 papers of the venue. Sparse routing sends tokens to [BBB222"
+        )
+        written = write_paragraph(ChatClient(LLMConfig(url, "m")), PARAGRAPH, "ICLR 2021", set())
+    assert written is not None and (written.checked.written, written.checked.replaced) == (1, 1)
+    assert written.text == (  # the echo replaced by the paper's own sentence, the copy and the cut one dropped
+        '"Linear attention" proposes Lina, a linear attention for long inputs [[cite:AAA111]]. '
+        "Efficient attention gathers {theme.t01.size} papers of the venue."
+    )
+    assert "Paragraph:" not in written.text and "We propose" not in written.text and "sends tokens" not in written.text
+
+
 def test_an_unreachable_model_leaves_the_paragraph_extractive() -> None:
     client = ChatClient(LLMConfig("http://127.0.0.1:9/v1", "m", timeout=2))
     assert write_paragraph(client, PARAGRAPH, "ICLR 2021", set()) is None

@@ -132,11 +132,13 @@ def build_overview(
     per_theme: int = 6,
     config: list[Fact] | None = None,
     mode: RankMode | str | None = None,
+    client: ChatClient | None = None,
 ) -> Report:
     """The overview of a venue, its papers ranked in `mode` (None: the venue's default; said once, in the
     introduction): an opening on what characterised it, a paragraph and the first `per_theme` papers for each of
     its largest themes, the smaller ones in brief, and where to start. Needs its themes (built on demand from the
-    semantic index). Without a `summarizer` or `ranker`, the ones the store's settings choose."""
+    semantic index). Without a `summarizer` or `ranker`, the ones the store's settings choose. With an LLM (`client`,
+    else an LLM summarizer's), its paragraphs are the model's prose checked sentence by sentence (written.py)."""
     info = store.get_venue(venue)
     summarizer = summarizer or summarizer_for(store, venue)
     try:
@@ -153,7 +155,7 @@ def build_overview(
     report.context = trend
     report.mode = ranking.mode.value
     opening = venue_opening(info, facts, top, previous, {f.key: f for f in trend})
-    client = summarizer.client if isinstance(summarizer, LLMSummarizer) else None
+    client = client or (summarizer.client if isinstance(summarizer, LLMSummarizer) else None)
     shown = {f.key: f.value for f in [*facts, *trend]} | {
         k: f.value for t in themes for k, f in theme_facts_of(t).items()
     }

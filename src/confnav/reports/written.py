@@ -3,9 +3,9 @@ paragraph (the opening, each large theme's, the closing) is given to the model a
 its facts' values and its papers as [ID], and the model rewrites it. A written sentence is kept only when it cites
 papers of that paragraph alone, every number it states is one of the paragraph's facts (then marked as that fact,
 so the verifier recomputes it) or a number of a paper it cites, it says no fact the report has said, does not open
-on a connective or a pointer, holds no markup, and rests on a paper, a fact or a theme. A failing sentence is
-replaced by the extractive sentence of a paper it cites, else dropped; a paragraph none of whose sentences passes
-stays extractive."""
+on a connective or a pointer, does not speak as the authors ("we") or repeat the prompt, holds no markup, is not
+cut off, and rests on a paper, a fact or a theme. A failing sentence is replaced by the extractive sentence of a
+paper it cites, else dropped; a paragraph none of whose sentences passes stays extractive."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ PROMPT = (
 )
 _CITE = re.compile(r"\[\[cite:([^\]]+)\]\]")
 _FACT = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
+_ECHO = re.compile(r"\b(?:Section|Paragraph|Papers):|\b(?:we|our|us)\b", re.I)  # the prompt, or a copied TL;DR
 
 
 @dataclass
@@ -115,6 +116,8 @@ def write_paragraph(client: ChatClient, paragraph: Paragraph, venue: str, said: 
         keys = _FACT.findall(sentence.text)
         bare = Sentence(_FACT.sub("", sentence.text), sentence.cites, sentence.source)
         found = prose_failures(bare, by_id, _numbers_given(paragraph.cites, sentence.cites, venue), needs_cite=False)
+        if _ECHO.search(sentence.text):
+            found.append("repeats the prompt or speaks as the authors (we, our)")
         if dangles(plain_prose(sentence.text)):
             found.append("opens on a connective or a pointer to something outside it")
         if repeated := sorted({k for k in keys if k in seen} | {k for k in keys if keys.count(k) > 1}):

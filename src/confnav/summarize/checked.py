@@ -78,8 +78,8 @@ def prose_failures(
     sentence: Sentence, given: Collection[str], allowed: Collection[str], needs_cite: bool = True
 ) -> list[str]:
     """Why a sentence may not be shown: it cites nothing (when `needs_cite`), cites a paper not `given` to the
-    model, states a number not `allowed` (the store's), or (the model's) holds markup or is too long; empty when
-    it passes."""
+    model, states a number not `allowed` (the store's), or (the model's) holds markup, is too long or is cut off;
+    empty when it passes."""
     failures = []
     if needs_cite and not sentence.cites and sentence.source != "count":
         failures.append("cites no paper")
@@ -90,6 +90,8 @@ def prose_failures(
     written = sentence.source == "llm"  # the store's own text (a title with LaTeX) is shown as it is, escaped
     if written and (MARKUP.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS):
         failures.append("holds markup or is too long")
+    if written and not sentence.text.rstrip().endswith((".", "!", "?")):
+        failures.append("is cut off: it does not end")  # the model's answer stopped at its token limit
     return failures
 
 
