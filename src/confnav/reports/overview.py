@@ -206,10 +206,11 @@ def build_overview(
     report.sections.append(closing)
     if written:
         generated, dropped = sum(w.checked.generated for w in written), sum(w.checked.dropped for w in written)
-        replaced = sum(w.checked.replaced for w in written)
+        replaced, visible = sum(w.checked.replaced for w in written), sum(bool(w.text) for w in written)
         report.notes.append(
-            f"{len(written)} paragraphs are written by the LLM and checked sentence by sentence: of its {generated} "
-            f"sentences, {dropped} were dropped and {replaced} replaced by a paper's own sentence for failing a check."
+            f"The LLM wrote {len(written)} paragraphs, checked sentence by sentence, {visible} of them shown: of its "
+            f"{generated} sentences, {dropped} were dropped and {replaced} replaced by a paper's own sentence for "
+            "failing a check."
         )
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
         report.notes.append(
@@ -237,7 +238,7 @@ def _rewrite(
     found = write_paragraph(client, Paragraph(title, text, stated, cites, themes), venue, said)
     if found is not None:
         written.append(found)
-    return found.text if found else None
+    return found.text if found and found.text else None
 
 
 def _venue_rate(facts: list[Fact]) -> float | None:

@@ -48,7 +48,8 @@ class Paragraph:
 
 @dataclass
 class Written:
-    """A paragraph in the model's checked prose (marks as in the extractive text) and the count of its sentences."""
+    """A paragraph in the model's checked prose (marks as in the extractive text; empty when none of its sentences
+    passed) and the count of its sentences."""
 
     text: str
     checked: Checked
@@ -98,9 +99,10 @@ def _with_marks(sentence: Sentence) -> str:
 
 
 def write_paragraph(client: ChatClient, paragraph: Paragraph, venue: str, said: set[str]) -> Written | None:
-    """`paragraph` in the model's checked prose (`venue`: the venue's name, whose year a sentence may state), or
-    None when the model fails or none of its sentences passes (the extractive paragraph stands then). `said`, the
-    facts the report has said already, gains those the kept sentences say."""
+    """`paragraph` in the model's checked prose (`venue`: the venue's name, whose year a sentence may state); its
+    text is empty when none of the model's sentences passes, and None is returned when the model fails (the
+    extractive paragraph stands then). `said`, the facts the report has said already, gains those the kept
+    sentences say."""
     try:
         answer = client.complete(PROMPT, user_message(paragraph), MAX_TOKENS)
     except LLMError as exc:
@@ -135,6 +137,6 @@ def write_paragraph(client: ChatClient, paragraph: Paragraph, venue: str, said: 
 
     checked = keep_checked(written, failures, stand_in, f"overview, {paragraph.title}")
     if not checked.written:
-        return None
+        return Written("", checked)  # counted, not shown
     said.update(seen)
     return Written(" ".join(_with_marks(s) for s in checked.sentences), checked)
