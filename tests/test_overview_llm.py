@@ -18,6 +18,7 @@ from confnav.store import open_store
 from confnav.summarize.llm import ChatClient, LLMConfig, LLMSummarizer, numbers
 from tests.backends import Location
 from tests.llm_server import fake_llm
+from tests.local_llm import LLM_HANG
 
 GOOD = "Readers should start with the paper the ranking puts first"
 FIRST = Citation("AAA111", "Linear attention", None, "We propose Lina, a linear attention for long inputs.", "author")
@@ -121,7 +122,7 @@ def test_real_model_theme_paragraph_reaches_the_reader_verified(light_topics_db:
         section = next(s for s in report.sections if s.anchor)
         facts = {key: fact.value for key, fact in section.facts.items()}
         given = Paragraph(section.title, section.summary, facts, section.citations, [section.title])
-        client = ChatClient(LLMConfig(local_llm, "smollm2", timeout=120))
+        client = ChatClient(LLMConfig(local_llm, "smollm2", timeout=LLM_HANG))
         written = write_paragraph(client, given, report.venue.name, set())
         assert written is not None  # the model answered
         if written.text:  # else nothing passed: the extractive paragraph stands, unchanged
