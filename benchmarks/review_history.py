@@ -36,6 +36,7 @@ from confnav.fetch import FetchResult, fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.fetch.snapshot import PageLog
 from confnav.reports.rebuttal import build_rebuttal
+from confnav.settings import Settings
 from confnav.store import SqliteStore
 
 VENUE, VENUE_ID = "ICLR.cc/2027/Conference", "iclr2027"
@@ -75,13 +76,13 @@ def fetch(state: FakeOpenReview, url: str, db: Path) -> tuple[float, int, int, F
     requests, sent = state.requests, state.bytes_served
     start = time.perf_counter()
     with SqliteStore(db) as store:
-        result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_environment(url, url))
+        result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_settings(Settings.load(), url, url))
     return time.perf_counter() - start, state.requests - requests, state.bytes_served - sent, result
 
 
 def reread_baseline(state: FakeOpenReview, url: str, folder: Path, since: int) -> tuple[int, int]:
     """What a second fetch costs when every changed submission is read again with its replies: requests, bytes."""
-    client = OpenReviewClient.from_environment(url, url)
+    client = OpenReviewClient.from_settings(Settings.load(), url, url)
     requests, sent = state.requests, state.bytes_served
     log = PageLog(folder / "baseline.part", {"baseline": True})
     try:

@@ -169,11 +169,14 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Model exports and the demo go to a folder of this test session, never the user's cache."""
+    """Model exports and the demo go to a folder of this test session, never the user's cache: the default
+    settings' cache folder, and the one the command line reads from the environment."""
     folder = tmp_path_factory.mktemp("cache")
     previous = os.environ.get("CONFNAV_CACHE")
     os.environ["CONFNAV_CACHE"] = str(folder)
-    yield folder
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("confnav.settings.default_cache_dir", lambda: folder)
+        yield folder
     if previous is None:
         os.environ.pop("CONFNAV_CACHE", None)
     else:

@@ -45,7 +45,7 @@ def build_demo(folder: Path | None = None, progress: Progress | None = None, set
     folder.mkdir(parents=True, exist_ok=True)
     db_path = folder / "demo.db"
     db_path.unlink(missing_ok=True)
-    embedder, notice = choose_embedder(settings.steps.embedder)
+    embedder, notice = choose_embedder(settings.steps.embedder, settings.cache_dir)
     with open_store(db_path, create=True, settings=settings) as store:
         result = ingest(store, [demo_data_path()], venue=DEMO_VENUE, progress=progress)
         indexed = build_index(store, embedder, progress=progress)

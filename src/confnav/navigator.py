@@ -86,7 +86,7 @@ class Navigator:
     def embedder(self, model: str | None = None) -> tuple[Embedder, str | None]:
         """The embedder for indexing: `model` (a flag), else `steps.embedder`, else the default; and a notice
         when the default falls back to the sparse one."""
-        return choose_embedder(model or self.settings.steps.embedder)
+        return choose_embedder(model or self.settings.steps.embedder, self.settings.cache_dir)
 
     def topic_builder(self, seed: int = 0) -> TopicBuilder:
         """The theme pipeline with the chosen clusterer, labeler and layout."""
