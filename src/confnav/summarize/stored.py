@@ -70,6 +70,13 @@ def store_tldrs(store: SearchStore, venue: str, progress: Progress | None = None
     return len(made)
 
 
+def keep_tldrs(store: SearchStore, venue: str | None = None, progress: Progress | None = None) -> int:
+    """The TL;DR step after indexing: keep the TL;DRs of `venue` (None: every venue) that are not up to date, so
+    that a server's requests only read them; returns how many were made."""
+    venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
+    return sum(store_tldrs(store, v, progress) for v in venues)
+
+
 def venue_summarizer(store: CacheStore, venue: str) -> ExtractiveSummarizer:
     """The extractive summarizer that answers from the venue's kept TL;DRs and makes the others."""
     return ExtractiveSummarizer(venue, stored_tldrs(store, venue))
