@@ -38,6 +38,7 @@ from confnav.fetch import FetchResult, fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.fetch.snapshot import PageLog
 from confnav.reports.rebuttal import build_rebuttal
+from confnav.settings import Settings
 from confnav.store import SqliteStore
 
 VENUE, VENUE_ID = "ICLR.cc/2027/Conference", "iclr2027"
@@ -79,7 +80,7 @@ def fetch(state: FakeOpenReview, url: str, db: Path) -> tuple[float, int, int, F
     start = time.perf_counter()
     with SqliteStore(db) as store:
         rows = store.conn.total_changes
-        result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_environment(url, url))
+        result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_settings(Settings.load(), url, url))
         rows = store.conn.total_changes - rows
     return time.perf_counter() - start, state.requests - requests, state.bytes_served - sent, result, rows
 
@@ -93,7 +94,8 @@ def copy_store(db: Path, target: Path) -> None:
 
 
 def fetch_by(source: str, url: str, db: Path) -> tuple[float, int]:
-    """The fetch into `db` by the confnav in the folder `source`, in a new process: seconds and rows written."""
+    """The fetch into `db` by the confnav in the folder `source` (a release before settings were passed in), in a
+    new process: seconds and rows written."""
     script = (
         "import json, sys, time; from pathlib import Path; from confnav.fetch import fetch_openreview;"
         " from confnav.fetch.openreview import OpenReviewClient; from confnav.store import SqliteStore;"
@@ -110,7 +112,7 @@ def fetch_by(source: str, url: str, db: Path) -> tuple[float, int]:
 
 def reread_baseline(state: FakeOpenReview, url: str, folder: Path, since: int) -> tuple[int, int]:
     """What a second fetch costs when every changed submission is read again with its replies: requests, bytes."""
-    client = OpenReviewClient.from_environment(url, url)
+    client = OpenReviewClient.from_settings(Settings.load(), url, url)
     requests, sent = state.requests, state.bytes_served
     log = PageLog(folder / "baseline.part", {"baseline": True})
     try:

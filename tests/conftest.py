@@ -169,11 +169,14 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Model exports and the demo go to a folder of this test session, never the user's cache."""
+    """Model exports and the demo go to a folder of this test session, never the user's cache: the default
+    settings' cache folder, and the one the command line reads from the environment."""
     folder = tmp_path_factory.mktemp("cache")
     previous = os.environ.get("CONFNAV_CACHE")
     os.environ["CONFNAV_CACHE"] = str(folder)
-    yield folder
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("confnav.settings.default_cache_dir", lambda: folder)
+        yield folder
     if previous is None:
         os.environ.pop("CONFNAV_CACHE", None)
     else:
@@ -184,13 +187,14 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """The ICLR 2021 store with the default semantic index, built once per session; copy before writing."""
     from confnav.embed import choose_embedder
-    from confnav.index import build_index
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
 
     def build(path: Path) -> None:
         embedder, notice = choose_embedder()
         assert notice is None, notice
         with open_store(path) as store, shared_embedder(embedder) as shared:
-            build_index(store, shared)
+            Navigator(Settings()).index(store, shared)  # as `confnav index`: vectors, then TL;DRs
 
     return session_store("indexed", tmp_path_factory.mktemp("indexed"), build, start="iclr2021")
 
@@ -199,14 +203,15 @@ def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) 
 def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """ICLR 2021 with themes, plus ICLR 2020 ingested and indexed (trends, track record); copy before writing."""
     from confnav.embed import choose_embedder
-    from confnav.index import build_index
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
     from confnav.topics import ensure_topics
 
     def build(path: Path) -> None:
         with open_store(path) as store:
             ingest(store, [ICLR2020])
             with shared_embedder(choose_embedder()[0]) as shared:
-                build_index(store, shared, venue="iclr2020")
+                Navigator(Settings()).index(store, shared, venue="iclr2020")
             ensure_topics(store, "iclr2021")
 
     return session_store("topics", tmp_path_factory.mktemp("topics"), build, start="indexed")
@@ -217,13 +222,14 @@ def light_topics_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFact
     """ICLR 2021 with themes, plus ICLR 2020, indexed by the TF-IDF embedder (seconds, not the minutes of the
     semantic model): for tests of what does not depend on the model, such as limits and refusals."""
     from confnav.embed.sparse import SparseEmbedder
-    from confnav.index import build_index
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
     from confnav.topics import ensure_topics
 
     def build(path: Path) -> None:
         with open_store(path) as store:
             ingest(store, [ICLR2020])
-            build_index(store, SparseEmbedder())
+            Navigator(Settings()).index(store, SparseEmbedder())
             ensure_topics(store, "iclr2021")
 
     return session_store("light", tmp_path_factory.mktemp("light"), build, start="iclr2021")

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from confnav.embed import choose_embedder
-from confnav.index import build_index
 from confnav.ingest import ingest
+from confnav.navigator import Navigator
+from confnav.settings import Settings
 from confnav.store import open_store
 from confnav.topics import ensure_topics
 from tests.backends import Location
@@ -70,7 +71,7 @@ def add_hostile_paper(path: Path) -> None:
     hostile.write_text(HOSTILE)
     with open_store(path) as store:
         ingest(store, [hostile])
-        build_index(store, choose_embedder()[0])
+        Navigator(Settings()).index(store, choose_embedder()[0])  # as `confnav index`: vectors, then TL;DRs
         ensure_topics(store, "iclr2021")
 
 
@@ -114,4 +115,4 @@ def add_sparse_index(path: Path) -> None:
     from confnav.embed.sparse import SparseEmbedder
 
     with open_store(path) as store:
-        build_index(store, SparseEmbedder())
+        Navigator(Settings()).index(store, SparseEmbedder())

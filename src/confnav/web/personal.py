@@ -22,8 +22,16 @@ from confnav.web.access import (
 )
 from confnav.web.answers import WRITE, answers, page_answers
 from confnav.web.api import MAX_LIMIT
-from confnav.web.bodies import MarkAdded, MarkRemoved, Marks, Profile, ProfileSecret, ProfileSummary, Recommendations
 from confnav.web.pages import page
+from confnav.web.profile_bodies import (
+    MarkAdded,
+    MarkRemoved,
+    Marks,
+    Profile,
+    ProfileSecret,
+    ProfileSummary,
+    Recommendations,
+)
 from confnav.web.state import AppState, state_of
 
 router = APIRouter()
