@@ -49,10 +49,10 @@ check: $(VENV)/.dev
 		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check --junitxml=.test-runs/check.xml
 	$(BIN)/mypy
 
-# The tests on SQLite, and at the same time the tests that use a store again on PostgreSQL (pgserver), whose report
-# is printed after the first; two workers each, so that neither pass runs alone on one core at its end. All four
-# share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the semantic
-# model's vectors of the corpus; each PostgreSQL worker starts its own server.
+# The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
+# (pgserver, one process: two workers' servers ran out of connections), whose report is printed after the first.
+# All three share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
+# semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
 # (tests/test_web_*.py), so they run on SQLite only.
 test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
@@ -62,7 +62,7 @@ test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	$(BIN)/mypy
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
-	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider -n 2 --dist loadfile \
+	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
 		--basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
 	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --basetemp=.test-runs/sqlite \
