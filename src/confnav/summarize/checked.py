@@ -75,7 +75,11 @@ def split_sentences(text: str) -> list[Sentence]:
 
 
 def prose_failures(
-    sentence: Sentence, given: Collection[str], allowed: Collection[str], needs_cite: bool = True
+    sentence: Sentence,
+    given: Collection[str],
+    allowed: Collection[str],
+    needs_cite: bool = True,
+    markup: re.Pattern[str] = MARKUP,
 ) -> list[str]:
     """Why a sentence may not be shown: it cites nothing (when `needs_cite`), cites a paper not `given` to the
     model, states a number not `allowed` (the store's), or (the model's) holds markup, is too long or is cut off;
@@ -88,7 +92,7 @@ def prose_failures(
     if invented := numbers(sentence.text) - set(allowed):
         failures.append(f"states numbers the store does not give: {', '.join(sorted(invented))}")
     written = sentence.source == "llm"  # the store's own text (a title with LaTeX) is shown as it is, escaped
-    if written and (MARKUP.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS):
+    if written and (markup.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS):
         failures.append("holds markup or is too long")
     if written and not sentence.text.rstrip().endswith((".", "!", "?")):
         failures.append("is cut off: it does not end")  # the model's answer stopped at its token limit
