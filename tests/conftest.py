@@ -15,6 +15,7 @@ from confnav.embed.sentence import SentenceTransformerEmbedder
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
+from tests import backends
 from tests.backends import BACKEND, Location, clone, freeze, new_location
 from tests.shared_embeddings import shared_embedder
 from tests.shared_stores import session_store
@@ -96,6 +97,40 @@ def semantic_model_only_when_marked(request: pytest.FixtureRequest, monkeypatch:
     yield
     if loaded:
         pytest.fail(f"this test loads the model {loaded[0]!r}: mark it @pytest.mark.semantic", pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[object], request: pytest.FixtureRequest) -> object:
+    """Mark the databases a session fixture makes as the run's, whichever test first asked for it."""
+    if fixturedef.scope != "session":
+        return (yield)
+    backends.session_fixtures_running += 1
+    try:
+        return (yield)
+    finally:
+        backends.session_fixtures_running -= 1
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_server_root(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The session's PostgreSQL server keeps its data in the session's base folder, which outlives every test."""
+    backends.session_root = tmp_path_factory.getbasetemp()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def drop_module_databases() -> Iterator[None]:
+    """A module's PostgreSQL databases are dropped after it (a run makes hundreds; kept, they filled CI's disk)."""
+    mark = backends.databases_made()
+    yield
+    backends.drop_made_since(mark)
+
+
+@pytest.fixture(autouse=True)
+def drop_test_databases() -> Iterator[None]:
+    """A test's own PostgreSQL databases are dropped after it, as pytest removes its folder when it passes."""
+    mark = backends.databases_made()
+    yield
+    backends.drop_made_since(mark)
 
 
 def snapshot(location: Location) -> list[tuple[object, ...]]:
