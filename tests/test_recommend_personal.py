@@ -1,6 +1,6 @@
 """Recommendations that learn, on the real ICLR 2021 store with the TF-IDF index (no semantic model): a cold
 start asks for marks on diverse papers, marks refit the model, and the personal must-read blends the profile
-with the venue's ranking."""
+with the venue's ranking (the session's TF-IDF store whose themes are built: ranking needs them)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,10 @@ VENUE = "iclr2021"
 
 
 @pytest.fixture(scope="module")
-def sparse_iclr(sparse_template_db: Location) -> Location:
-    """ICLR 2021 with the TF-IDF index (the session's); copy before writing."""
-    return sparse_template_db
+def sparse_iclr(light_topics_db: Location) -> Location:
+    """ICLR 2021 with the TF-IDF index and its themes (the session's, beside ICLR 2020): the venue's ranking
+    reads the themes, which a store without them builds first (half a minute); copy before writing."""
+    return light_topics_db
 
 
 def _cli(*args: str) -> Any:
