@@ -18,22 +18,32 @@ from confnav.topics.centroid import CentroidLabeler
 from confnav.topics.fidelity import Prose, coverage, is_cut, parts
 from confnav.topics.label import AuthorsCasing, CTfidfLabeler
 from confnav.topics.phrases import nested
-from tests.backends import clone
+from tests.backends import Location, clone
 
 GRAPH_PAPERS = ("UH-cmocLJC", "lxHgXYN4bwl")  # GNN extrapolation (oral); expressive power of GNNs
 VISION_PAPERS = ("YicbFdNTTy", "gZ9hCDWe6ke")  # ViT ("An Image is Worth 16x16 Words"); Deformable DETR
 
 
-def assignment(path: Path) -> dict[int, str]:
-    with open_store(path, create=True) as store:
+def assignment(location: Location) -> dict[int, str]:
+    with open_store(location, create=True) as store:
         return {pk: a.theme for pk, a in store.assignments("iclr2021").items()}
 
 
-def test_themes_are_deterministic_and_cover_every_paper(topics_db: Path, tmp_path: Path) -> None:
-    again = clone(topics_db, tmp_path, "again")
-    with open_store(again, create=True) as store:
-        TopicBuilder().build(store, "iclr2021")
-    first, second = assignment(topics_db), assignment(again)
+@pytest.fixture(scope="module")
+def rebuilt(light_topics_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """A copy of the session's TF-IDF store whose ICLR 2021 themes are built again, labelled by the centroid
+    labeler: one build (half a minute) for the labeler's test and for determinism, since a labeler names themes
+    and never moves a paper; copy before writing."""
+    copy = clone(light_topics_db, tmp_path_factory.mktemp("rebuilt"), "rebuilt")
+    with open_store(copy) as store:
+        TopicBuilder(labeler=LABELERS.create("centroid")).build(store, "iclr2021")
+    return copy
+
+
+def test_themes_are_deterministic_and_cover_every_paper(light_topics_db: Location, rebuilt: Location) -> None:
+    """Built again from the same vectors, every paper lands in the same theme (the build's vectors are the TF-IDF
+    embedder's: whether they are the semantic model's does not change what the build does with them)."""
+    first, second = assignment(light_topics_db), assignment(rebuilt)
     assert first == second
     assert len(first) == 3014
 
@@ -436,13 +446,11 @@ def test_the_centroid_labeler_names_what_the_theme_as_a_whole_is_about() -> None
     assert [t.label for t in CentroidLabeler().label(papers, groups)] == by_ctfidf
 
 
-def test_the_labeler_is_a_step_chosen_by_name(light_topics_db: Path, tmp_path: Path) -> None:
+def test_the_labeler_is_a_step_chosen_by_name(rebuilt: Location) -> None:
     """The centroid labeler is registered beside c-TF-IDF and builds themes from the store's own vectors (here the
     TF-IDF embedder's, with its fitted state): every label is used by members of its theme."""
     assert {"ctfidf", "centroid"} <= set(LABELERS.names())
-    copy = clone(light_topics_db, tmp_path)
-    with open_store(copy) as store:
-        TopicBuilder(labeler=LABELERS.create("centroid")).build(store, "iclr2021")
+    with open_store(rebuilt) as store:
         papers = {p.id: p for p in store.iter_papers("iclr2021")}
         themes = theme_facts(store, "iclr2021", level=1)
     assert len({t.label for t in themes}) == len(themes)
