@@ -45,6 +45,7 @@ STORE_FIXTURES = {
     "sparse_db",
     "fresh_location",
     "listed_db",
+    "reindex_needed",  # tests/test_kill_writers.py
 }
 
 

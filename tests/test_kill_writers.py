@@ -172,7 +172,7 @@ CLEAN_RUNS: dict[tuple[str, ...], tuple[float, list[tuple[object, ...]]]] = {}
 
 def check_kills(base: SqlStore, folder: Path, args: tuple[str, ...], chosen: list[Moment] | None = None) -> None:
     """Kill the command on a copy of `base` at each moment; check soundness and the finished re-run."""
-    key = (*args, folder.name)  # sources are named by their folder: one clean run per test
+    key = (*args, base.location)  # one clean run per command and store (tests that share a store share it)
     if key not in CLEAN_RUNS:
         clean = copy_of(base, folder, "clean")
         CLEAN_RUNS[key] = run(clean, args), comparable(clean)
@@ -198,14 +198,17 @@ def test_ingest_markdown_killed(store: SqlStore, tmp_path: Path) -> None:
     check_kills(store, tmp_path, ("ingest", str(MARKDOWN_PAGE)))
 
 
-@pytest.fixture
-def reindex_needed(store: SqlStore, tmp_path: Path) -> SqlStore:
+@pytest.fixture(scope="module")
+def reindex_needed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqlStore]:
     """A store indexed with the TF-IDF embedder, then given 200 more papers: the next index refits and
-    re-embeds every paper."""
-    ingest(store, [small_jsonl(tmp_path, 150)], venue=VENUE)
-    build_index(store, SparseEmbedder())
-    ingest(store, [MARKDOWN_PAGE])
-    return store
+    re-embeds every paper. Made once for the module's index tests, which kill copies of it (never it) and so
+    share the clean run they compare with."""
+    folder = tmp_path_factory.mktemp("reindex")
+    with open_store(new_location(folder, "reindex"), create=True) as store:
+        ingest(store, [small_jsonl(folder, 150)], venue=VENUE)
+        build_index(store, SparseEmbedder())
+        ingest(store, [MARKDOWN_PAGE])
+        yield store
 
 
 INDEX = ("index", "--model", SPARSE_MODEL)
