@@ -86,6 +86,7 @@ class PhraseUse:
                 self.ending_keywords[key].append(i)
         self.prose = prose or Prose(papers)  # the venue's, when these papers are one theme's
         self._cache: dict[str, np.ndarray] = {}
+        self._judged: dict[tuple[str, bytes | None, float, float, int], bool] = {}
 
     def of(self, label: str) -> np.ndarray:
         """A mask of the papers using the label (either part of a two-part label)."""
@@ -143,6 +144,12 @@ class PhraseUse:
         `modifier` of the keywords containing it, in `own` or in all ("adversarial" in "adversarial robustness",
         "adversarial examples"), or, written as no keyword, mostly runs on in the papers' prose (Prose), or is one
         word the prose grades like an adjective ("more efficient", "highly robust")."""
+        asked = (label, None if own is None else own.tobytes(), share, modifier, evidence)
+        if asked not in self._judged:  # the labeler asks again of a phrase it ranked or kept before
+            self._judged[asked] = self._incomplete(label, own, share, modifier, evidence)
+        return self._judged[asked]
+
+    def _incomplete(self, label: str, own: np.ndarray | None, share: float, modifier: float, evidence: int) -> bool:
         own = np.ones(len(self.papers), dtype=bool) if own is None else own
         for part in parts(label):
             key, tokens = " ".join(plain(part)), words(part)

@@ -31,7 +31,7 @@ _ASCII_RUN_WORDS = re.compile(r"[a-z0-9]+|\|")
 class PaperWords:
     """One paper's title and keywords as PhraseUse indexes them (see fidelity.py)."""
 
-    stems: tuple[str, ...]  # each run of up to LONGEST stemmed words of the title and each keyword, repeats kept
+    stems: tuple[str, ...]  # each run of up to LONGEST stemmed words of the title and the keywords, once
     runs: tuple[str, ...]  # the title and each keyword, stemmed words joined by spaces
     acronyms: tuple[str, ...]  # the abbreviations it writes
     spelled: tuple[tuple[str, tuple[str, ...]], ...]  # each acronym (and without its "s"): runs of 2+ words with
@@ -115,7 +115,7 @@ def _analysed(title: str, keywords: tuple[str, ...]) -> PaperWords:
         for form in {short, short.removesuffix("s")} - {""}
     )
     return PaperWords(
-        tuple(found),
+        tuple(dict.fromkeys(found)),
         tuple(stemmed),
         acronyms,
         spelled,
