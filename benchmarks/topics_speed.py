@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import DATA, ICLR2021, ROOT, machine, median
@@ -39,24 +40,46 @@ def indexed_store(path: Path) -> None:
         build_index(store, SparseEmbedder())
 
 
+STEPS = (("clusterer", "fit_predict"), ("labeler", "label"), ("layout", "fit_transform"))
+
+
 def child(db: Path, venue: str, out: Path) -> None:
-    """Build the venue's themes in `db` (the confnav on PYTHONPATH), print its CPU and wall seconds, dump the result."""
+    """Build the venue's themes in `db` (the confnav on PYTHONPATH), print its CPU and wall seconds (and the CPU of
+    the clustering, labels and map steps), dump the result."""
     from confnav.store import SqliteStore
     from confnav.topics import TopicBuilder
 
     with SqliteStore(db) as store:
+        builder = TopicBuilder.from_settings(store.settings)
+        steps = {name: 0.0 for name, _ in STEPS}
+        for name, method in STEPS:
+            setattr(getattr(builder, name), method, timed(getattr(getattr(builder, name), method), steps, name))
         start, started = time.perf_counter(), time.process_time()
-        TopicBuilder.from_settings(store.settings).build(store, venue)
+        builder.build(store, venue)
         cpu, wall = time.process_time() - started, time.perf_counter() - start
         themes = [[t.id, t.level, t.parent, t.label, t.data] for t in store.themes(venue)]
         where = store.assignments(venue)
         placed = [[pk, *(getattr(where[pk], f) for f in ("theme", "subtheme", "confidence", "x", "y"))] for pk in where]
     out.write_text(json.dumps({"themes": themes, "assignments": sorted(placed)}, sort_keys=True))
-    print(json.dumps({"cpu": cpu, "wall": wall}))
+    print(json.dumps({"cpu": cpu, "wall": wall, "steps": steps}))
 
 
-def build_by(source: Path, db: Path, venue: str, folder: Path, name: str) -> tuple[float, float, str]:
-    """One build of the venue by the confnav in `source`, in a new process on a copy of `db`: CPU s, wall s, dump."""
+def timed(step: Any, spent: dict[str, float], name: str) -> Any:
+    """The step, its CPU seconds added to `spent[name]` at each call."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        started = time.process_time()
+        try:
+            return step(*args, **kwargs)
+        finally:
+            spent[name] += time.process_time() - started
+
+    return call
+
+
+def build_by(source: Path, db: Path, venue: str, folder: Path, name: str) -> tuple[float, float, dict[str, float], str]:
+    """One build of the venue by the confnav in `source`, in a new process on a copy of `db`: CPU s, wall s, the CPU
+    s of each step, the dump."""
     copy, out = folder / f"{name}.db", folder / f"{name}.json"
     shutil.copy(db, copy)
     env = {**os.environ, "PYTHONPATH": str(source)}
@@ -64,7 +87,7 @@ def build_by(source: Path, db: Path, venue: str, folder: Path, name: str) -> tup
     done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
     copy.unlink()
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    return figures["cpu"], figures["wall"], out.read_text()
+    return figures["cpu"], figures["wall"], figures["steps"], out.read_text()
 
 
 def baseline_source(rev: str, folder: Path) -> Path:
@@ -105,22 +128,23 @@ def main() -> None:
 
 def compare(db: Path, old: Path, folder: Path, runs: int, baseline: object) -> None:
     """Time ICLR 2021's build by both versions, alternating, then check every venue's output is the same."""
-    timings: dict[str, list[tuple[float, float]]] = {"baseline": [], "this": []}
+    timings: dict[str, list[tuple[float, float, dict[str, float]]]] = {"baseline": [], "this": []}
     dumps: dict[tuple[str, str], str] = {}
     for run in range(runs):
         for version, source in (("baseline", old), ("this", ROOT / "src")):
-            seconds = build_by(source, db, TIMED, folder, f"{version}-{run}")
-            timings[version].append(seconds[:2])
-            dumps[version, TIMED] = seconds[2]
+            cpu, wall, steps, dumps[version, TIMED] = build_by(source, db, TIMED, folder, f"{version}-{run}")
+            timings[version].append((cpu, wall, steps))
     for venue in COMPARED:
         for version, source in (("baseline", old), ("this", ROOT / "src")):
-            dumps[version, venue] = build_by(source, db, venue, folder, f"{version}-{venue}")[2]
-    cpu = {v: median([c for c, _ in t]) for v, t in timings.items()}
-    wall = {v: median([w for _, w in t]) for v, t in timings.items()}
-    print(f"one theme build of {TIMED} (TF-IDF vectors), median of {runs}:")
-    print(f"  baseline ({baseline}): {cpu['baseline']:.1f} CPU-s, {wall['baseline']:.1f} s wall")
-    print(f"  this:     {cpu['this']:.1f} CPU-s, {wall['this']:.1f} s wall")
-    print(f"  CPU ratio (baseline / this): {cpu['baseline'] / cpu['this']:.2f}x")
+            dumps[version, venue] = build_by(source, db, venue, folder, f"{version}-{venue}")[3]
+    print(f"one theme build of {TIMED} (TF-IDF vectors), median of {runs}; CPU-s of the steps (imports inside):")
+    total: dict[str, float] = {}
+    for version, name in (("baseline", f"baseline ({baseline})"), ("this", "this")):
+        total[version] = median([c for c, _, _ in timings[version]])
+        shown = ", ".join(f"{s} {median([t[s] for _, _, t in timings[version]]):.1f}" for s, _ in STEPS)
+        elapsed = median([w for _, w, _ in timings[version]])
+        print(f"  {name}: {total[version]:.1f} CPU-s, {elapsed:.1f} s wall ({shown})")
+    print(f"  CPU ratio (baseline / this): {total['baseline'] / total['this']:.2f}x")
     for venue in (TIMED, *COMPARED):
         same = dumps["baseline", venue] == dumps["this", venue]
         themes = len(json.loads(dumps["this", venue])["themes"])
