@@ -34,9 +34,8 @@ class PaperWords:
     stems: tuple[str, ...]  # each run of up to LONGEST stemmed words of the title and the keywords, once
     runs: tuple[str, ...]  # the title and each keyword, stemmed words joined by spaces
     acronyms: tuple[str, ...]  # the abbreviations it writes
-    spelled: tuple[tuple[str, tuple[str, ...]], ...]  # each acronym (and without its "s"): runs of 2+ words with
-    # those initials, stemmed
-    keywords: tuple[str, ...]  # each keyword in plain words (_plain)
+    spelled: tuple[tuple[str, tuple[str, ...]], ...]  # each acronym (and less its "s"): its initials' runs, stemmed
+    keywords: tuple[str, ...]  # each keyword in plain words (plain)
     in_keywords: tuple[str, ...]  # each run of up to LONGEST plain words of each keyword, repeats kept
     ending_keywords: tuple[str, ...]  # each run of plain words ending a keyword, repeats kept
     title: tuple[str, ...]  # the title's words
