@@ -24,6 +24,7 @@ from confnav.topics.cluster import CLUSTERERS, Clusterer
 from confnav.topics.fidelity import Prose
 from confnav.topics.label import LABELERS, Labeler
 from confnav.topics.layout import LAYOUTS, Layout
+from confnav.topics.paper_words import one_reading
 
 NO_INDEX = "run 'confnav index' first"
 DEFAULT_TOPIC_STEPS = {"clusterer": "leiden", "labeler": "ctfidf", "layout": "tsne"}
@@ -131,7 +132,10 @@ class TopicBuilder:
     def build(
         self, store: AnalysisStore, venue: str, themes: int | None = None, progress: Progress | None = None
     ) -> TopicBuild:
-        progress = progress or Silent()
+        with one_reading():  # each paper's text is analysed once for all the labels of the build
+            return self._build(store, venue, themes, progress or Silent())
+
+    def _build(self, store: AnalysisStore, venue: str, themes: int | None, progress: Progress) -> TopicBuild:
         clock: dict[str, float] = {}
         start = time.perf_counter()
         data = topic_vectors(store, venue)

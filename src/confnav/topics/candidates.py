@@ -10,7 +10,8 @@ from itertools import chain, product
 
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.fidelity import BREAK, acronym
+from confnav.topics.fidelity import acronym
+from confnav.topics.paper_words import BREAK, remembered
 
 KEYWORD_WEIGHT, TITLE_WEIGHT = 1.0, 0.5  # an author's keyword counts twice a phrase cut from a title
 TOO_GENERIC = frozenset(
@@ -45,29 +46,35 @@ def _display(keyword: str) -> str:
 def candidates(paper: Paper) -> list[tuple[str, str, float]]:
     """(key, display form, weight) of a paper's candidate phrases, each key once; none with "and", which
     joins the two parts of a label, nor across a title's punctuation, nor from the name a title opens with."""
+    return list(_candidates(paper.title, tuple(paper.keywords)))
+
+
+@remembered
+def _candidates(title: str, keywords: tuple[str, ...]) -> tuple[tuple[str, str, float], ...]:
+    """The candidates of a title and keywords (remembered by their text: a build reads each paper's twice)."""
     found: dict[str, tuple[str, float]] = {}
-    for keyword in paper.keywords:
+    for keyword in keywords:
         display = _display(keyword)
         generic = display.lower().replace("-", " ") in TOO_GENERIC  # "deep-learning" too
         if display and len(display) <= 40 and not generic and "and" not in words(display):
             found.setdefault(phrase_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
-    title_text = _PAPER_NAME.sub("", paper.title)
+    title_text = _PAPER_NAME.sub("", title)
     runs = [words(run) for run in BREAK.split(title_text)]
-    for title, n in product(runs, (2, 3)):
-        for i in range(len(title) - n + 1):
-            gram = title[i : i + n]
+    for run, n in product(runs, (2, 3)):
+        for i in range(len(run) - n + 1):
+            gram = run[i : i + n]
             if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or "and" in gram:
                 continue
             if any((len(w) < 3 and not _DIMENSION.fullmatch(w)) or w.isdigit() for w in gram):  # "3D" stays
                 continue
             display = " ".join(gram)
             if display not in TOO_GENERIC:
-                found.setdefault(phrase_key(display), (_as_written(paper.title, gram) or display, TITLE_WEIGHT))
-    if not paper.title.isupper():  # a name the title writes ("StyleGAN", "NeRF"; not an acronym): a one-word phrase
+                found.setdefault(phrase_key(display), (_as_written(title, gram) or display, TITLE_WEIGHT))
+    if not title.isupper():  # a name the title writes ("StyleGAN", "NeRF"; not an acronym): a one-word phrase
         for name in _NAME.findall(title_text):
             if not acronym(name):
                 found.setdefault(phrase_key(name.lower()), (name, TITLE_WEIGHT))
-    return [(key, display, weight) for key, (display, weight) in found.items()]
+    return tuple((key, display, weight) for key, (display, weight) in found.items())
 
 
 _DIMENSION = re.compile(r"\d[a-z]")  # "3d", "2d", "6d"
@@ -102,18 +109,17 @@ class AuthorsCasing:
     IN_TITLE = re.compile(r"(?<![\w'-])[A-Za-z][\w']+(?![\w'-])")  # a word no hyphen joins ("Few-Shot" is title case)
 
     def __init__(self, papers: Sequence[Paper]) -> None:
-        found = Counter(chain.from_iterable(self.MID_SENTENCE.findall(p.abstract or "") for p in papers))
-        titles = (p.title for p in papers if not p.title.isupper())
-        found.update(w for t in titles for w in self.IN_TITLE.findall(t) if any(c.isupper() for c in w[1:]))
-        self.forms: dict[str, Counter[str]] = defaultdict(Counter)
-        for form, n in found.items():
-            self.forms[form.lower()][form] = n
+        self.written = Counter(chain.from_iterable(_mid_sentence(p.abstract or "") for p in papers))
+        self.written.update(chain.from_iterable(_cased_in_title(p.title) for p in papers if not p.title.isupper()))
+        self.capitalised: dict[str, list[str]] = defaultdict(list)  # a word → its forms with a capital
+        for form in [form for form in self.written if not form.islower()]:
+            self.capitalised[form.lower()].append(form)
 
     def word(self, word: str) -> str:
         """The form most authors write, when it is not lower case and more than half of at least two uses."""
-        forms = self.forms.get(word.lower()) if word.islower() else None
-        if not forms:
+        if not word.islower() or word not in self.capitalised:
             return word
+        forms = Counter({form: self.written[form] for form in [word, *self.capitalised[word]] if form in self.written})
         form, n = forms.most_common(1)[0]
         return form if not form.islower() and n >= 2 and n > forms.total() / 2 else word
 
@@ -121,3 +127,15 @@ class AuthorsCasing:
         """The phrase with each word in its authors' casing ("3D" too); spacing and joining words kept."""
         phrase = _DIMENSION_WORD.sub(lambda m: m.group(0).upper(), phrase)
         return re.sub(r"[A-Za-z][\w'-]*", lambda m: self.word(m.group(0)), phrase)
+
+
+@remembered
+def _mid_sentence(abstract: str) -> tuple[str, ...]:
+    """The words an abstract writes mid-sentence, as written."""
+    return tuple(AuthorsCasing.MID_SENTENCE.findall(abstract))
+
+
+@remembered
+def _cased_in_title(title: str) -> tuple[str, ...]:
+    """The words of a title with a capital past their first letter ("NAS", "AutoML"), as written."""
+    return tuple(w for w in AuthorsCasing.IN_TITLE.findall(title) if any(c.isupper() for c in w[1:]))

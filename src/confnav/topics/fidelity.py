@@ -11,7 +11,7 @@ chooses with it (PhraseUse), and benchmarks/topics_eval.py reports it.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,17 +20,16 @@ import numpy as np
 from confnav.model import Paper
 from confnav.search.text import STOPWORDS, stem, words
 from confnav.topics.fields import FIELDS
+from confnav.topics.paper_words import CAPITALS, LONGEST, paper_words, plain, prose_runs
 
 PAIR = " and "  # joins the two parts of a label that names a mixed theme
 MODIFIER_EVIDENCE = 3  # keywords containing a phrase needed to call it a modifier
-LONGEST = 6  # runs of up to this many words are indexed; a longer phrase is looked for by a scan
 PROSE_EVIDENCE = 5  # uses in the papers' prose needed to tell whether a phrase runs on into another word
 RUNS_ON, WORD_RUNS_ON = 0.75, 0.9  # a phrase (or, when rare, its last word) this often followed by a word: modifier
 GRADED = 0.1  # a word this often after "more", "highly", "very" … is an adjective ("more efficient"), not a name
 _AFTER_DEGREE = re.compile(  # each word after one of degree ("more efficient")
     r" (?:more|most|less|least|highly|very|extremely|quite|too|so|sufficiently|equally) (?=(\S+) )"
 )
-_CAPITALS = re.compile(r"\b([A-Z]{2,6})s?\b")
 
 
 def parts(label: str) -> list[str]:
@@ -40,7 +39,7 @@ def parts(label: str) -> list[str]:
 
 def acronym(phrase: str) -> str:
     """The acronym a phrase is, lower case and without a plural "s" ("GANs" → gan), or "" if it is none."""
-    found = _CAPITALS.fullmatch(phrase.strip())
+    found = CAPITALS.fullmatch(phrase.strip())
     return found.group(1).lower() if found else ""
 
 
@@ -58,62 +57,36 @@ def _key(tokens: list[str]) -> str:
 _IMPLYING = {_key(words(field)): tuple(_key(words(p)) for p in narrower) for field, narrower in FIELDS.items()}
 
 
-def _plain(text: str) -> list[str]:
-    """Words with a plural "s" dropped, not stemmed: "causality" is a name where "causal" is a modifier."""
-    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words(text)]
-
-
-def _runs(paper: Paper) -> list[list[str]]:
-    """The paper's title and each of its keywords as lists of words."""
-    return [words(text) for text in [paper.title, *paper.keywords]]
-
-
-def _acronyms(paper: Paper) -> set[str]:
-    """Abbreviations the paper writes: capitalised words ("GANs" → gan) and one-word keywords ("gnn")."""
-    texts = [t for t in [paper.title, *paper.keywords] if not t.isupper()]  # an all-capitals title says nothing
-    found = {m.lower() for text in texts for m in _CAPITALS.findall(text)}
-    found.update(k.strip().lower() for k in paper.keywords if re.fullmatch(r"\s*[A-Za-z]{2,6}\s*", k))
-    return found - STOPWORDS
-
-
 class PhraseUse:
     """Which of a set of papers use a label, by phrase postings: the one rule the labeler and the fidelity
     measure share."""
 
     def __init__(self, papers: Sequence[Paper], prose: Prose | None = None) -> None:
         self.papers = papers
-        self.postings: dict[str, list[int]] = {}  # each run of up to LONGEST stemmed words: the papers using it
+        self.postings: dict[str, list[int]] = defaultdict(list)  # each run of up to LONGEST stemmed words: the papers
         self.abbreviations: dict[str, list[int]] = {}  # each acronym: the papers writing it
         self.expansions: dict[str, Counter[str]] = {}  # each acronym: the runs it stands for in papers writing it
-        self.in_keywords: dict[str, list[int]] = {}  # each time a run of plain words occurs in a keyword: the paper
-        self.ending_keywords: dict[str, list[int]] = {}  # each time such a run ends the keyword
+        self.in_keywords: dict[str, list[int]] = defaultdict(list)  # each time a run of plain words is in a keyword
+        self.ending_keywords: dict[str, list[int]] = defaultdict(list)  # each time such a run ends the keyword
         self.whole_keywords = Counter[str]()  # each keyword, in plain words: how many times it is written
-        for i, paper in enumerate(papers):
-            runs = _runs(paper)
-            by_initials: dict[str, set[str]] = {}
-            for run in runs:
-                stems, letters = [stem(w) for w in run], "".join(w[0] for w in run)
-                for n in range(1, min(LONGEST, len(run)) + 1):
-                    for start in range(len(run) - n + 1):
-                        key = " ".join(stems[start : start + n])
-                        self.postings.setdefault(key, []).append(i)
-                        if n > 1:
-                            by_initials.setdefault(letters[start : start + n], set()).add(key)
-            for short in _acronyms(paper):
+        self.read = [paper_words(paper) for paper in papers]
+        for i, read in enumerate(self.read):
+            for key in read.stems:
+                self.postings[key].append(i)
+            for short in read.acronyms:
                 self.abbreviations.setdefault(short, []).append(i)
-                for form in {short, short.removesuffix("s")} - {""}:
-                    self.expansions.setdefault(form, Counter()).update(by_initials.get(form, set()))
-            for keyword in paper.keywords:
-                plain = _plain(keyword)
-                self.whole_keywords[" ".join(plain)] += 1
-                for n in range(1, min(LONGEST, len(plain)) + 1):
-                    for start in range(len(plain) - n + 1):
-                        self.in_keywords.setdefault(" ".join(plain[start : start + n]), []).append(i)
-                    self.ending_keywords.setdefault(" ".join(plain[-n:]), []).append(i)
-        self.titles = [words(paper.title) for paper in papers]
-        self.joints = [_joints(p.title, len(t)) for p, t in zip(papers, self.titles, strict=True)]  # "few-SHOT"
+            for form, spelled in read.spelled:
+                if form not in self.expansions:
+                    self.expansions[form] = Counter()
+                self.expansions[form].update(spelled)
+            self.whole_keywords.update(read.keywords)
+            for key in read.in_keywords:
+                self.in_keywords[key].append(i)
+            for key in read.ending_keywords:
+                self.ending_keywords[key].append(i)
         self.prose = prose or Prose(papers)  # the venue's, when these papers are one theme's
         self._cache: dict[str, np.ndarray] = {}
+        self._judged: dict[tuple[str, bytes | None, float, float, int], bool] = {}
 
     def of(self, label: str) -> np.ndarray:
         """A mask of the papers using the label (either part of a two-part label)."""
@@ -171,9 +144,15 @@ class PhraseUse:
         `modifier` of the keywords containing it, in `own` or in all ("adversarial" in "adversarial robustness",
         "adversarial examples"), or, written as no keyword, mostly runs on in the papers' prose (Prose), or is one
         word the prose grades like an adjective ("more efficient", "highly robust")."""
+        asked = (label, None if own is None else own.tobytes(), share, modifier, evidence)
+        if asked not in self._judged:  # the labeler asks again of a phrase it ranked or kept before
+            self._judged[asked] = self._incomplete(label, own, share, modifier, evidence)
+        return self._judged[asked]
+
+    def _incomplete(self, label: str, own: np.ndarray | None, share: float, modifier: float, evidence: int) -> bool:
         own = np.ones(len(self.papers), dtype=bool) if own is None else own
         for part in parts(label):
-            key, tokens = " ".join(_plain(part)), words(part)
+            key, tokens = " ".join(plain(part)), words(part)
             runs = self._title_runs(tokens, own)
             whole = self.whole_keywords[key] > 0  # some author writes it as a keyword of its own: a name
             if runs.cut(share, modifiers=not whole):
@@ -199,10 +178,7 @@ class PhraseUse:
         """The words where they occur together in the titles of `own` (each paper once, its title or keywords
         holding them)."""
         using = sorted({i for i in self.postings.get(_key(tokens), []) if own[i]})
-        return TitleRuns(tokens, [self.titles[i] for i in using], [self.joints[i] for i in using])
-
-
-BREAK = re.compile(r"[^\w\s'-]+")  # punctuation: a phrase never runs across it ("VRSTC: Occlusion-Free …")
+        return TitleRuns(tokens, [self.read[i].title for i in using], [self.read[i].joints for i in using])
 
 
 class Prose:
@@ -240,7 +216,7 @@ class Prose:
     def _joined(self) -> str:
         """The prose, joined on first use."""
         if not self._text:
-            runs = (_runs_of(f"{paper.title}. {paper.abstract or ''}") for paper in self.papers)
+            runs = (prose_runs(f"{paper.title}. {paper.abstract or ''}") for paper in self.papers)
             self._text = f" | {' | '.join(runs)} | "
         return self._text
 
@@ -260,19 +236,9 @@ class Prose:
         return self._found[phrase]
 
 
-_ASCII_RUN_WORDS = re.compile(r"[a-z0-9]+|\|")
-
-
-def _runs_of(text: str) -> str:
-    """A text's folded words, runs between punctuation marks separated by " | " (one pass for ASCII text)."""
-    if text.isascii():
-        return " ".join(_ASCII_RUN_WORDS.findall(BREAK.sub(" | ", text.lower())))
-    return " | ".join(" ".join(words(run)) for run in BREAK.split(text))
-
-
 def _contains(paper: Paper, key: str) -> bool:
     """Whether the paper's title or a keyword has these stemmed words in order (for phrases over LONGEST)."""
-    return any(f" {key} " in f" {_key(run)} " for run in _runs(paper))
+    return any(f" {key} " in f" {run} " for run in paper_words(paper).runs)
 
 
 def _count(postings: dict[str, list[int]], key: str, pool: np.ndarray | None) -> int:
@@ -313,31 +279,16 @@ def is_cut(label: str, members: Sequence[Paper], prose: Prose | None = None) -> 
     return PhraseUse(members, prose).incomplete(label)
 
 
-_NOT_WORD = re.compile(r"[^\w-]+")
-
-
-def _joints(title: str, count: int) -> list[bool]:
-    """For each of a title's `count` words, whether a hyphen joins it to the word before ("Few-Shot" → shot)."""
-    joined: list[bool] = []
-    for chunk in _NOT_WORD.split(title):
-        before = 0  # words of this chunk so far: a hyphen with none before it joins nothing
-        for piece in chunk.split("-"):
-            found = len(words(piece))
-            joined += [before > 0 and j == 0 for j in range(found)]
-            before += found
-    return joined if len(joined) == count else [False] * count
-
-
 class TitleRuns:
     """Where a phrase's words occur together in some titles: what comes right before and after, and whether
     a hyphen ties it to a word outside it ("few-shot", "non-line-of-sight")."""
 
-    def __init__(self, target: list[str], titles: list[list[str]], joints: list[list[bool]]) -> None:
-        n, self.target = len(target), target
+    def __init__(self, target: list[str], titles: Sequence[Sequence[str]], joints: Sequence[Sequence[bool]]) -> None:
+        n, self.target, words_of = len(target), target, tuple(target)
         self.seen = self.continued = self.in_titles = self.tied = 0
         self.around = Counter[tuple[str, str]]()
         for title, joined in zip(titles, joints, strict=True):
-            found = [i for i in range(len(title) - n + 1) if title[i : i + n] == target]
+            found = [i for i in range(len(title) - n + 1) if tuple(title[i : i + n]) == words_of]
             self.in_titles += bool(found)
             self.tied += any(joined[i] or (i + n < len(title) and joined[i + n]) for i in found)
             for i in found:

@@ -27,6 +27,7 @@ from confnav.topics.candidates import KEYWORD_WEIGHT, candidates, phrase_key
 from confnav.topics.candidates import TOO_GENERIC as TOO_GENERIC  # named from here too
 from confnav.topics.candidates import AuthorsCasing as AuthorsCasing
 from confnav.topics.fidelity import PAIR, PhraseUse, Prose, acronym, initials, parts
+from confnav.topics.paper_words import one_reading
 from confnav.topics.phrases import abbreviates, nested, spelled_alike, stems
 
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
@@ -96,6 +97,12 @@ class CTfidfLabeler:
 
     def label(
         self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None = None, prose: Prose | None = None
+    ) -> list[ThemeLabel]:
+        with one_reading():  # each paper is read for the venue and again for its theme: analysed once
+            return self._label(papers, labels, taken, prose)
+
+    def _label(
+        self, papers: Sequence[Paper], labels: np.ndarray, taken: set[str] | None, prose: Prose | None
     ) -> list[ThemeLabel]:
         groups = int(labels.max()) + 1 if len(labels) else 0
         counts: list[Counter[str]] = [Counter() for _ in range(groups)]
