@@ -14,6 +14,7 @@ import shutil
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -197,8 +198,10 @@ class OnnxEmbedder(PretrainedEmbedder):
         # longest first, so that the last runs left to share out among the threads are short ones
         order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
         result = np.zeros((len(texts), 0), dtype=np.float32)
-        with ThreadPoolExecutor(min(self.threads, max(1, len(texts)))) as pool:  # a run releases the GIL
-            for i, vector in zip(order, pool.map(run, [encodings[i].ids for i in order]), strict=True):
+        workers = min(self.threads, len(texts))  # a run releases the GIL; a query needs no pool
+        with ThreadPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+            runs = (pool.map if pool else map)(run, [encodings[i].ids for i in order])
+            for i, vector in zip(order, runs, strict=True):
                 if result.shape[1] == 0:
                     result = np.zeros((len(texts), vector.shape[0]), dtype=np.float32)
                 result[i] = vector
