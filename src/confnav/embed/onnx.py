@@ -13,6 +13,8 @@ import os
 import shutil
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -131,13 +133,17 @@ def _export_atomically(source: Path, folder: Path) -> None:
 
 class OnnxEmbedder(PretrainedEmbedder):
     """Mean-pooled, L2-normalised vectors from the int8 ONNX export of a sentence-transformers model, exported once
-    into `cache_dir` (the settings' cache folder; None: the default settings')."""
+    into `cache_dir` (the settings' cache folder; None: the default settings').
+
+    Each text runs on its own, `threads` texts at a time, each on one core: the int8 export quantises its
+    activations with one scale per run, so a text batched with others would get a vector that depends on them (and
+    on their padding). Alone, a text's vector is the one its query gets, no token is padding, and no core waits on
+    another inside a run."""
 
     def __init__(
         self,
         model_name: str,
         source: Path,
-        batch_size: int = 32,
         threads: int | None = None,
         cache_dir: Path | None = None,
     ) -> None:
@@ -145,7 +151,6 @@ class OnnxEmbedder(PretrainedEmbedder):
         self.languages = MODEL_LANGUAGES.get(model_name)
         self.source = source
         self.cache_dir = cache_dir or Settings().cache_dir
-        self.batch_size = batch_size
         self.threads = threads or max(1, len(os.sched_getaffinity(0)))
         self._session: object | None = None
         self._tokenizer: object | None = None
@@ -162,7 +167,7 @@ class OnnxEmbedder(PretrainedEmbedder):
             if not _complete(folder):
                 _export_atomically(self.source, folder)
             options = ort.SessionOptions()
-            options.intra_op_num_threads = self.threads
+            options.intra_op_num_threads = 1  # one core per run; `threads` runs at once (see `embed`)
             options.inter_op_num_threads = 1
             # Idle threads must sleep, not spin: spinning steals the cores from numpy and the web server.
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -172,26 +177,34 @@ class OnnxEmbedder(PretrainedEmbedder):
                 raise ConfnavError(f"cannot load {model_file} ({exc}); delete that folder to re-export") from None
             tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            tokenizer.no_padding()  # the file pads to a fixed length; a text that runs alone needs none
             self._tokenizer = tokenizer
         return self._session, self._tokenizer
 
     def embed(self, texts: Sequence[str], progress: ProgressFn | None = None) -> np.ndarray:
         session, tokenizer = self._load()
-        order = np.argsort([len(t) for t in texts], kind="stable")  # little padding per batch
-        result = np.zeros((len(texts), 0), dtype=np.float32)
-        for start in range(0, len(texts), self.batch_size):
-            chosen = order[start : start + self.batch_size]
-            encodings = tokenizer.encode_batch([texts[i] for i in chosen])  # type: ignore[attr-defined]
-            ids = np.array([e.ids for e in encodings], dtype=np.int64)
-            attention = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-            feeds = {"input_ids": ids, "attention_mask": attention, "token_type_ids": np.zeros_like(ids)}
+        encodings = tokenizer.encode_batch(list(texts))  # type: ignore[attr-defined]
+
+        def run(ids: list[int]) -> np.ndarray:
+            tokens = np.array([ids], dtype=np.int64)
+            feeds = {
+                "input_ids": tokens,
+                "attention_mask": np.ones_like(tokens),
+                "token_type_ids": np.zeros_like(tokens),
+            }
             hidden = session.run(["last_hidden_state"], feeds)[0]  # type: ignore[attr-defined]
-            weights = attention[:, :, None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-            if result.shape[1] == 0:
-                result = np.zeros((len(texts), pooled.shape[1]), dtype=np.float32)
-            result[chosen] = pooled
-            if progress:
-                progress(len(chosen))
+            return hidden[0].mean(axis=0)
+
+        # longest first, so that the last runs left to share out among the threads are short ones
+        order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        result = np.zeros((len(texts), 0), dtype=np.float32)
+        workers = min(self.threads, len(texts))  # a run releases the GIL; a query needs no pool
+        with ThreadPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+            runs = (pool.map if pool else map)(run, [encodings[i].ids for i in order])
+            for i, vector in zip(order, runs, strict=True):
+                if result.shape[1] == 0:
+                    result = np.zeros((len(texts), vector.shape[0]), dtype=np.float32)
+                result[i] = vector
+                if progress:
+                    progress(1)
         return normalize(result)
