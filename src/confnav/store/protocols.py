@@ -136,7 +136,11 @@ class CacheStore(Transactional, Versioned, Protocol):
 
     def get_cache(self, name: str) -> tuple[int, bytes] | None: ...
 
+    def cache_generation(self, name: str) -> int | None: ...
+
     def put_cache(self, name: str, generation: int, data: bytes) -> None: ...
+
+    def files_home(self) -> Path: ...
 
 
 class VectorStore(CacheStore, Protocol):
@@ -350,5 +354,3 @@ class Store(
     """Everything a backend offers; the CLI and the web app hold one of these."""
 
     location: str  # what messages call the store: its file, or its URL without the password
-
-    def files_home(self) -> Path: ...
