@@ -13,6 +13,7 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.search import mapped
+from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
 from confnav.search.corpus import Corpus, standing_of
 from confnav.search.keyword import TextIndex
 from confnav.search.keyword_store import base_id, keyword_index
@@ -84,7 +85,13 @@ class LeanCorpus(Corpus):
         return corpus
 
     def author_rows(self, name: str) -> np.ndarray | None:
-        return None  # the store's SQL filter matches authors; no author index in this process
+        """Rows with an author of this name, from the author index every process maps."""
+        if self._authors is None:
+            state = (self.generation, len(self))
+            make = lambda: author_arrays(self.store.author_keys(), self.pks)  # noqa: E731
+            arrays = mapped.arrays(self.store, base_id(self.store), "authors", state, AUTHOR_ARRAYS, make)
+            self._authors = MappedAuthors(arrays, len(self))
+        return self._authors.mask(name)
 
     def rating_scale(self, venue: str) -> str | None:
         if not self._scales:  # once per corpus, that is per store generation

@@ -310,6 +310,10 @@ class SqlStore(
                 found.append(pending[i][1] if pending[i][0] == pk else [])
             yield pk, title, abstract, found[0], found[1]
 
+    def author_keys(self) -> list[tuple[int, str]]:
+        """Every author's paper row key and normalised name (`name_key`), in key order: what author filters match."""
+        return list(self.conn.execute("SELECT paper_pk, name_key FROM paper_authors ORDER BY paper_pk, position"))
+
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
         return [(place, pk) for place, pk in self.conn.execute("SELECT place, paper_pk FROM paper_places")]
