@@ -155,6 +155,11 @@ class Corpus:
         held = mapped.arrays(store, name, "vectors", state, ("matrix", "present"), make)
         return Vectors(held["matrix"], held["present"])
 
+    def texts(self, rows: list[int]) -> list[tuple[str, str, list[str], list[str]]]:
+        """Title, abstract, keywords and author names of these rows: what a query's exact conditions check."""
+        papers = [self.papers[r] for r in rows]
+        return [(p.title, p.abstract or "", p.keywords, [a.name for a in p.authors]) for p in papers]
+
     def prefetch(self, rows: list[int]) -> None:
         """Papers are all in memory here; a corpus that reads them from the store fetches these at once."""
 

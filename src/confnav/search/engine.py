@@ -373,11 +373,8 @@ def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) 
     meeting = np.zeros_like(mask)
     for start in range(0, len(rows), chunk):
         part = rows[start : start + chunk]
-        corpus.prefetch(part)
-        for row in part:
-            paper = corpus.papers[row]
-            authors = [a.name for a in paper.authors]
-            meeting[row] = query.matches(paper.title, paper.abstract or "", paper.keywords, authors)
+        for row, (title, abstract, keywords, authors) in zip(part, corpus.texts(part), strict=True):
+            meeting[row] = query.matches(title, abstract, keywords, authors)
     return meeting
 
 

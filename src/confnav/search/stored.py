@@ -105,6 +105,14 @@ class LeanCorpus(Corpus):
     def prefetch(self, rows: list[int]) -> None:
         self.papers.prefetch(rows)  # type: ignore[attr-defined]
 
+    def texts(self, rows: list[int]) -> list[tuple[str, str, list[str], list[str]]]:
+        """The rows' fields read from the store's columns: no whole paper is read or kept for an exact check."""
+        keys = [int(self.pks[r]) for r in rows]
+        found = self.store.texts_by_pk(keys)
+        return [
+            (title, abstract or "", keywords, authors) for title, abstract, keywords, authors in map(found.get, keys)
+        ]
+
 
 def row_arrays(store: SearchStore) -> dict[str, np.ndarray]:
     """What search knows of every paper without reading it: row keys, no abstract, mean rating, the standing of
