@@ -46,12 +46,13 @@ check: $(VENV)/.dev
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	rm -rf .test-runs/check .test-runs/check-shared && mkdir -p .test-runs
 	CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/check-shared PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q --durations=10 \
-		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check
+		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check --junitxml=.test-runs/check.xml
 	$(BIN)/mypy
 
 # The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
-# (pgserver), whose report is printed after the first. All three share the session stores (built once, on SQLite,
-# by the first to ask: tests/shared_stores.py) and the semantic model's vectors of the corpus.
+# (pgserver, one process: two workers' servers ran out of connections), whose report is printed after the first.
+# All three share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
+# semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
 # (tests/test_web_*.py), so they run on SQLite only.
 test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium

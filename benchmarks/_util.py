@@ -60,8 +60,9 @@ def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) 
     import shutil
 
     from confnav.embed import choose_embedder
-    from confnav.index import build_index
     from confnav.ingest import ingest
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
     from confnav.store import SqliteStore
 
     path = folder / "bench.db"
@@ -73,7 +74,7 @@ def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) 
             ingest(store, ICLR2021)
         if with_2020 and "iclr2020" not in loaded:
             ingest(store, [DATA / "iclr2020" / "paperlists-iclr2020.json"])
-        build_index(store, choose_embedder()[0])
+        Navigator(Settings()).index(store, choose_embedder()[0])  # as `confnav index`: vectors, then TL;DRs
     return path
 
 

@@ -22,6 +22,7 @@ from tests.openreview_server import PASSWORD, USER, FakeOpenReview, Venue, api2_
 from _util import DATA, machine, peak_rss_mb
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
+from confnav.settings import Settings
 from confnav.store import SqliteStore
 
 VENUE = "ICLR.cc/2027/Conference"
@@ -56,7 +57,9 @@ def main() -> None:
             start = time.perf_counter()
             served = state.notes_served
             with SqliteStore(db) as store:
-                result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_environment(url, url))
+                result = fetch_openreview(
+                    store, db, VENUE, client=OpenReviewClient.from_settings(Settings.load(), url, url)
+                )
             timings.append((time.perf_counter() - start, state.notes_served - served, result))
     print(f"machine: {machine()}")
     print(f"OpenReview-like local server: {args.submissions:,} submissions with {reviews:,} reviews and decisions")

@@ -6,6 +6,11 @@ or title contain its label or its synonym, fidelity.py) size-weighted over theme
 labels; then every theme side by side with its members' own top keywords, and the examples of issue 39: NeurIPS
 2018's "Gaussian processes" and "blind deconvolution" themes, ICLR 2021's "interpretability and data augmentation",
 and whether ICLR 2021 has a transformer theme.
+
+`--examples` prints only those four as a reader sees them now (the default labeler): each theme's label, the papers
+that lead it (first in the must-read ranking, and closest to its centre) and its largest sub-theme with its own
+leading papers; for the transformer example, how many papers name the word in their keywords and which themes hold
+them. `--keep DIR` keeps the indexed stores there and reuses them on the next run.
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ from _util import DATA, machine, prepare_store
 from confnav.embed import choose_embedder
 from confnav.index import build_index
 from confnav.ingest import ingest
+from confnav.rank import make_ranker
 from confnav.store import SqliteStore
-from confnav.topics import LABELERS, TopicBuilder, theme_facts
+from confnav.topics import LABELERS, TopicBuilder, ensure_topics, theme_facts
+from confnav.topics.facts import ThemeFacts
 from confnav.topics.fidelity import coverage, is_cut
 from confnav.topics.label import TOO_GENERIC
 
@@ -94,17 +101,75 @@ def compare(path: Path, venue: str, examples: tuple[str, ...]) -> None:
         print(f"  {name}: labels naming transformers: {', '.join(transformer) or 'none'}")
 
 
+LEADING = 3  # papers shown for a theme, and for its largest sub-theme
+
+
+def _titles(ids: list[str], papers: dict, limit: int = LEADING) -> str:  # type: ignore[type-arg]
+    return "; ".join(f"“{papers[i].title}”" for i in ids[:limit] if i in papers) or "none"
+
+
+def _holding(themes: list[ThemeFacts], word: str, papers: dict) -> Counter[str]:  # type: ignore[type-arg]
+    """How many papers naming `word` in their keywords each theme holds."""
+    naming = {i for i, p in papers.items() if any(word in k.lower() for k in p.keywords)}
+    return Counter({t.id: len(naming & set(t.paper_ids)) for t in themes})
+
+
+def examples(path: Path, venue: str, phrases: tuple[str, ...]) -> None:
+    """The themes the phrases name (by label, else the theme holding most papers whose keywords name the phrase)
+    as the default labeler shows them: label, leading papers, largest sub-theme."""
+    with SqliteStore(path) as store:
+        ensure_topics(store, venue, TopicBuilder(), rebuild=True)
+        themes = theme_facts(store, venue)
+        papers = {p.id: p for p in store.iter_papers(venue)}
+        ranked = [item.paper.id for item in make_ranker(store.settings).rank(store, venue).papers]
+    top = [t for t in themes if t.level == 1]
+    print(f"\n{venue}: {len(top)} themes, {len(themes) - len(top)} sub-themes (default labeler)")
+    for phrase in phrases:
+        named = [t for t in themes if phrase in t.label.lower()]
+        held = _holding(top, phrase, papers)
+        naming = sum(any(phrase in k.lower() for k in p.keywords) for p in papers.values())
+        print(
+            f"  “{phrase}”: {naming} papers name it in their keywords; labels naming it: "
+            + (", ".join(f"{t.id} {t.label!r} ({t.size})" for t in named) or "none")
+        )
+        chosen = [t for t in named if t.level == 1] or [t for t in top if held[t.id] == max(held.values())][:1]
+        for theme in chosen:
+            members = set(theme.paper_ids)
+            subs = sorted((t for t in themes if t.parent == theme.id), key=lambda t: -t.size)
+            print(f"    {theme.id} {theme.label!r}: {theme.size} papers, {held[theme.id]} of them naming “{phrase}”")
+            print(f"      first in the ranking: {_titles([i for i in ranked if i in members], papers)}")
+            print(f"      closest to its centre: {_titles(theme.representative, papers)}")
+            if subs:
+                largest = subs[0]
+                inside = set(largest.paper_ids)
+                print(
+                    f"      largest sub-theme: {largest.label!r} ({largest.size} papers): "
+                    f"{_titles([i for i in ranked if i in inside], papers)}"
+                )
+                print(f"      its other sub-themes: {', '.join(f'{s.label!r} ({s.size})' for s in subs[1:])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, help="An indexed ICLR 2021 store to start from.")
     parser.add_argument("--neurips-db", type=Path, help="An indexed NeurIPS 2018 store to start from.")
+    parser.add_argument("--examples", action="store_true", help="Only the four examples of issue 39, as now.")
+    parser.add_argument("--keep", type=Path, help="Keep the indexed stores in this folder (reused when there).")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        compare(neurips(folder, args.neurips_db), "neurips2018", ("gaussian process", "deconvolution"))
-        compare(prepare_store(folder, args.db, with_2020=False), "iclr2021", ("interpretability", "transformer"))
+        folder = args.keep or Path(name)
+        folder.mkdir(parents=True, exist_ok=True)
+        nips = neurips(folder, args.neurips_db)  # a kept store is opened where it is, brought up to date
+        iclr = prepare_store(folder, args.db, with_2020=False)
+        for path, venue, phrases in (
+            (nips, "neurips2018", ("gaussian process", "deconvolution")),
+            (iclr, "iclr2021", ("interpretability", "transformer")),
+        ):
+            if not args.examples:
+                compare(path, venue, phrases)
+            examples(path, venue, phrases)
     print(f"\ntotal {time.perf_counter() - start:.0f} s")
 
 

@@ -5,6 +5,10 @@ opening on a connective or pointer ("However, …", "This …", "To implement th
 repeats the sentence they sit on. Words per theme paragraph for the largest themes (goal 150-250), the whole
 report's words, the structure (an opening, a closing "where to start", the smaller themes in brief), and the
 time to build it (goal <= 10 s), and to build, render (Markdown + HTML) and verify it (medians of 3).
+
+`--llm URL` (an OpenAI-compatible endpoint, e.g. llama.cpp's server with SmolLM2) builds it once more with the
+model writing its paragraphs, checked sentence by sentence: the same faults counted, it verifies, and the share of
+the model's sentences the checks dropped or replaced.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import machine, themed_iclr
 from confnav.reports.faults import dangling_sentences, hover_repeats, repeated_facts, word_count
+from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.verify import verify_text
+from confnav.summarize.llm import ChatClient, LLMConfig
 
 WORDS = (150, 250)
 
@@ -28,6 +34,7 @@ WORDS = (150, 250)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, help="An indexed store with ICLR 2021 (and 2020) to start from.")
+    parser.add_argument("--llm", metavar="URL", help="Also with this LLM endpoint (…/v1) writing the paragraphs.")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with themed_iclr(args.db) as store:
@@ -39,6 +46,22 @@ def main() -> None:
             markdown, html = to_markdown(report), to_html(report)
             assert verify_text(store, markdown).ok and verify_text(store, html).ok
             times.append(time.perf_counter() - start)
+        print("offline:")
+        read(report, markdown, html, built, times)
+        if args.llm:
+            start = time.perf_counter()
+            client = ChatClient(LLMConfig(args.llm, "local", timeout=300))  # TL;DRs stay the stored ones
+            written = build_overview(store, "iclr2021", client=client)
+            took = time.perf_counter() - start
+            markdown, html = to_markdown(written), to_html(written)
+            verified = verify_text(store, markdown).ok and verify_text(store, html).ok
+            print(f"with the LLM at {args.llm} (verifies: {verified}):")
+            print("  " + "\n  ".join(written.notes))
+            read(written, markdown, html, [took], [took])
+
+
+def read(report: Report, markdown: str, html: str, built: list[float], times: list[float]) -> None:
+    """The faults, lengths and times of one built overview."""
     themes = [s for s in report.sections if s.anchor]
     words = [word_count(s.summary) for s in themes]
     prose = [report.intro, *(s.summary for s in report.sections)]

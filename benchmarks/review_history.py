@@ -7,8 +7,9 @@ The server is the one the tests use (tests/openreview_server.py), counting reque
 Figures (issue 38 item 6), each beside a same-run baseline:
 - first fetch into a fresh SQLite store: time and requests, the edits read a submission at a time
   (`/notes/edits?invitation=…`) against one request per review (`note.id=…`, a server refusing the filter);
-- second fetch after ~2% of the reviews changed: requests, bytes and time, against reading every changed
-  submission again with its replies; the review versions it adds;
+- second fetch after ~2% of the reviews changed: requests, bytes, time and rows written, against reading every changed
+  submission again with its replies, and (`--baseline OLD_SRC`) against the same fetch by another version of confnav
+  (its source folder) into a copy of the store and snapshot; the review versions it adds;
 - the store's size with every version against the store of the same fetch with the last version only
   (a venue whose edits are not public); goal: the history adds at most 30%;
 - the rebuttal (`build_rebuttal`, the JSON the CLI prints) warm: goal <= 300 ms; and `confnav rebuttal --json`.
@@ -20,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +38,7 @@ from confnav.fetch import FetchResult, fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.fetch.snapshot import PageLog
 from confnav.reports.rebuttal import build_rebuttal
+from confnav.settings import Settings
 from confnav.store import SqliteStore
 
 VENUE, VENUE_ID = "ICLR.cc/2027/Conference", "iclr2027"
@@ -70,18 +73,46 @@ def revise(state: FakeOpenReview, reply: dict[str, Any], rng: random.Random) -> 
     state.revise_reply(VENUE, reply, rating=min(10, max(1, now + rng.choice((-2, -1, 1, 2)))))
 
 
-def fetch(state: FakeOpenReview, url: str, db: Path) -> tuple[float, int, int, FetchResult]:
-    """One fetch into `db`: seconds, requests and bytes the server saw, and what the fetch says."""
+def fetch(state: FakeOpenReview, url: str, db: Path) -> tuple[float, int, int, FetchResult, int]:
+    """One fetch into `db`: seconds, requests and bytes the server saw, what the fetch says, and the rows it
+    wrote (inserted, updated or deleted, as SQLite counts them)."""
     requests, sent = state.requests, state.bytes_served
     start = time.perf_counter()
     with SqliteStore(db) as store:
-        result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_environment(url, url))
-    return time.perf_counter() - start, state.requests - requests, state.bytes_served - sent, result
+        rows = store.conn.total_changes
+        result = fetch_openreview(store, db, VENUE, client=OpenReviewClient.from_settings(Settings.load(), url, url))
+        rows = store.conn.total_changes - rows
+    return time.perf_counter() - start, state.requests - requests, state.bytes_served - sent, result, rows
+
+
+def copy_store(db: Path, target: Path) -> None:
+    """A copy of the store at `db` and its snapshot, whose marker names the copy: a fetch into it goes on from
+    where the store's last fetch left off."""
+    shutil.copytree(db.parent, target.parent)
+    for marker in target.parent.glob("snapshots/openreview/*.ingested"):
+        marker.write_text(json.dumps({**json.loads(marker.read_text()), "store": str(target.resolve())}))
+
+
+def fetch_by(source: str, url: str, db: Path) -> tuple[float, int]:
+    """The fetch into `db` by the confnav in the folder `source` (a release before settings were passed in), in a
+    new process: seconds and rows written."""
+    script = (
+        "import json, sys, time; from pathlib import Path; from confnav.fetch import fetch_openreview;"
+        " from confnav.fetch.openreview import OpenReviewClient; from confnav.store import SqliteStore;"
+        " db = Path(sys.argv[2]); start = time.perf_counter(); store = SqliteStore(db);"
+        " rows = store.conn.total_changes;"
+        " fetch_openreview(store, db, sys.argv[3], client=OpenReviewClient.from_environment(sys.argv[1], sys.argv[1]));"
+        " rows = store.conn.total_changes - rows; store.close(); print(json.dumps([time.perf_counter() - start, rows]))"
+    )
+    env = {**os.environ, "PYTHONPATH": source}
+    done = subprocess.run([sys.executable, "-c", script, url, str(db), VENUE], check=True, capture_output=True, env=env)
+    seconds, rows = json.loads(done.stdout)
+    return float(seconds), int(rows)
 
 
 def reread_baseline(state: FakeOpenReview, url: str, folder: Path, since: int) -> tuple[int, int]:
     """What a second fetch costs when every changed submission is read again with its replies: requests, bytes."""
-    client = OpenReviewClient.from_environment(url, url)
+    client = OpenReviewClient.from_settings(Settings.load(), url, url)
     requests, sent = state.requests, state.bytes_served
     log = PageLog(folder / "baseline.part", {"baseline": True})
     try:
@@ -138,6 +169,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=38)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-baseline", action="store_true", help="skip the per-review first fetch (slow)")
+    parser.add_argument("--baseline", metavar="OLD_SRC", help="the second fetch also by this confnav source folder")
     args = parser.parse_args()
     os.environ["OPENREVIEW_USERNAME"], os.environ["OPENREVIEW_PASSWORD"] = USER, PASSWORD
     state = build(args.submissions, args.reviews, args.versions, args.seed)
@@ -174,12 +206,17 @@ def main() -> None:
         changed = rng.sample(reviews, round(len(reviews) * args.changed))
         for reply in changed:
             revise(state, reply, rng)
+        if args.baseline:
+            copy_store(db, folder / "old" / db.name)
         second = fetch(state, url, db)
         print(
             f"  second fetch, {len(changed):,} reviews ({args.changed:.0%}) changed: {second[0]:.1f} s,"
             f" {second[1]:,} requests, {second[2] / 2**10:,.0f} KB sent, {second[3].notes:,} submissions updated,"
-            f" {second[3].review_versions:,} review versions added"
+            f" {second[3].review_versions:,} review versions added, {second[4]:,} rows written"
         )
+        if args.baseline:
+            seconds, rows = fetch_by(args.baseline, url, folder / "old" / db.name)
+            print(f"    baseline, the same fetch by {args.baseline}: {seconds:.1f} s, {rows:,} rows written")
         again = reread_baseline(state, url, folder, since)
         print(f"    baseline, changed submissions read again: {again[0]:,} requests, {again[1] / 2**10:,.0f} KB sent")
         unchanged = fetch(state, url, db)

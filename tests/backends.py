@@ -18,6 +18,9 @@ Location = Path | str
 _server_uri: str | None = None
 _names = itertools.count()
 _templates: dict[str, str] = {}  # database → an untouched copy that clones are made from
+_made: list[str] = []  # every database this process made, in order, so that a test's own can be dropped after it
+session_fixtures_running = 0  # >0 while a session fixture is set up: its databases live as long as the run
+session_root: Path | None = None  # the session's base temporary folder (set by conftest); the server's data is there
 
 
 def postgres_admin(folder: Path) -> str:
@@ -43,6 +46,7 @@ def new_postgres(folder: Path, stem: str) -> str:
     name = f"{stem}_{os.getpid()}_{next(_names)}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+    _remember(name)
     return _database_url(admin, name)
 
 
@@ -60,6 +64,7 @@ def freeze(location: Location) -> Location:
         with psycopg.connect(_server_uri, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}_tpl" TEMPLATE "{name}"')
         _templates[name] = f"{name}_tpl"
+        _remember(f"{name}_tpl")
     return location
 
 
@@ -77,7 +82,30 @@ def clone_postgres(folder: Path, source: str, stem: str) -> str:
                 (template,),
             )
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    _remember(name)
     return _database_url(admin, name)
+
+
+def _remember(name: str) -> None:
+    if not session_fixtures_running:
+        _made.append(name)
+
+
+def databases_made() -> int:
+    """How many databases this process has made so far (a mark for `drop_made_since`)."""
+    return len(_made)
+
+
+def drop_made_since(mark: int) -> None:
+    """Drop the databases made after `mark`, so that a long run's server does not fill the disk."""
+    if _server_uri is None or len(_made) <= mark:
+        return
+    import psycopg
+
+    names, _made[mark:] = _made[mark:], []
+    with psycopg.connect(_server_uri, autocommit=True) as conn:
+        for name in names:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def new_location(folder: Path, stem: str, backend: str = BACKEND) -> Location:
@@ -97,17 +125,11 @@ def clone(location: Location, folder: Path, stem: str = "copy") -> Location:
 
 
 def _server_folder(folder: Path) -> Path:
-    """One server per test session, in the session's base temporary folder."""
-    root = Path(os.environ.get("CONFNAV_TEST_PGDATA") or _session_root(folder) / "pgdata")
+    """One server per test session, in the session's base temporary folder (never in a test's own folder, which
+    is removed when the test passes)."""
+    root = Path(os.environ.get("CONFNAV_TEST_PGDATA") or (session_root or folder) / "pgdata")
     root.mkdir(parents=True, exist_ok=True)
     return root
-
-
-def _session_root(folder: Path) -> Path:
-    for parent in [folder, *folder.parents]:
-        if parent.name.startswith("pytest-") and parent.name[7:].isdigit():
-            return parent
-    return folder
 
 
 def schema_of(store: Any) -> dict[str, object]:

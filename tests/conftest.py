@@ -15,6 +15,7 @@ from confnav.embed.sentence import SentenceTransformerEmbedder
 from confnav.ingest import ingest
 from confnav.store import SqlStore, open_store
 from confnav.store.copy import TABLES, table_rows
+from tests import backends
 from tests.backends import BACKEND, Location, clone, freeze, new_location
 from tests.shared_embeddings import shared_embedder
 from tests.shared_stores import session_store
@@ -98,6 +99,40 @@ def semantic_model_only_when_marked(request: pytest.FixtureRequest, monkeypatch:
         pytest.fail(f"this test loads the model {loaded[0]!r}: mark it @pytest.mark.semantic", pytrace=False)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[object], request: pytest.FixtureRequest) -> object:
+    """Mark the databases a session fixture makes as the run's, whichever test first asked for it."""
+    if fixturedef.scope != "session":
+        return (yield)
+    backends.session_fixtures_running += 1
+    try:
+        return (yield)
+    finally:
+        backends.session_fixtures_running -= 1
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_server_root(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The session's PostgreSQL server keeps its data in the session's base folder, which outlives every test."""
+    backends.session_root = tmp_path_factory.getbasetemp()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def drop_module_databases() -> Iterator[None]:
+    """A module's PostgreSQL databases are dropped after it (a run makes hundreds; kept, they filled CI's disk)."""
+    mark = backends.databases_made()
+    yield
+    backends.drop_made_since(mark)
+
+
+@pytest.fixture(autouse=True)
+def drop_test_databases() -> Iterator[None]:
+    """A test's own PostgreSQL databases are dropped after it, as pytest removes its folder when it passes."""
+    mark = backends.databases_made()
+    yield
+    backends.drop_made_since(mark)
+
+
 def snapshot(location: Location) -> list[tuple[object, ...]]:
     """The whole content of a store, table by table, to compare stores for equivalence."""
     with open_store(location) as store:
@@ -169,11 +204,14 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Model exports and the demo go to a folder of this test session, never the user's cache."""
+    """Model exports and the demo go to a folder of this test session, never the user's cache: the default
+    settings' cache folder, and the one the command line reads from the environment."""
     folder = tmp_path_factory.mktemp("cache")
     previous = os.environ.get("CONFNAV_CACHE")
     os.environ["CONFNAV_CACHE"] = str(folder)
-    yield folder
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("confnav.settings.default_cache_dir", lambda: folder)
+        yield folder
     if previous is None:
         os.environ.pop("CONFNAV_CACHE", None)
     else:
@@ -184,13 +222,14 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """The ICLR 2021 store with the default semantic index, built once per session; copy before writing."""
     from confnav.embed import choose_embedder
-    from confnav.index import build_index
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
 
     def build(path: Path) -> None:
         embedder, notice = choose_embedder()
         assert notice is None, notice
         with open_store(path) as store, shared_embedder(embedder) as shared:
-            build_index(store, shared)
+            Navigator(Settings()).index(store, shared)  # as `confnav index`: vectors, then TL;DRs
 
     return session_store("indexed", tmp_path_factory.mktemp("indexed"), build, start="iclr2021")
 
@@ -199,14 +238,15 @@ def indexed_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) 
 def topics_db(indexed_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
     """ICLR 2021 with themes, plus ICLR 2020 ingested and indexed (trends, track record); copy before writing."""
     from confnav.embed import choose_embedder
-    from confnav.index import build_index
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
     from confnav.topics import ensure_topics
 
     def build(path: Path) -> None:
         with open_store(path) as store:
             ingest(store, [ICLR2020])
             with shared_embedder(choose_embedder()[0]) as shared:
-                build_index(store, shared, venue="iclr2020")
+                Navigator(Settings()).index(store, shared, venue="iclr2020")
             ensure_topics(store, "iclr2021")
 
     return session_store("topics", tmp_path_factory.mktemp("topics"), build, start="indexed")
@@ -217,13 +257,14 @@ def light_topics_db(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFact
     """ICLR 2021 with themes, plus ICLR 2020, indexed by the TF-IDF embedder (seconds, not the minutes of the
     semantic model): for tests of what does not depend on the model, such as limits and refusals."""
     from confnav.embed.sparse import SparseEmbedder
-    from confnav.index import build_index
+    from confnav.navigator import Navigator
+    from confnav.settings import Settings
     from confnav.topics import ensure_topics
 
     def build(path: Path) -> None:
         with open_store(path) as store:
             ingest(store, [ICLR2020])
-            build_index(store, SparseEmbedder())
+            Navigator(Settings()).index(store, SparseEmbedder())
             ensure_topics(store, "iclr2021")
 
     return session_store("light", tmp_path_factory.mktemp("light"), build, start="iclr2021")

@@ -17,7 +17,7 @@ class FakeChat:
 
     def __init__(self) -> None:
         self.mode = "good"
-        self.theme_mode = "good"
+        self.paragraph: str | None = None  # an overview paragraph's answer, as given (None: the scripted one)
         self.requests: list[dict[str, object]] = []
 
 
@@ -30,8 +30,8 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             state.requests.append(body)
             user = body["messages"][-1]["content"]
-            if user.startswith("Theme:"):
-                self._reply(self._theme(user))
+            if user.startswith("Section:"):
+                self._reply(state.paragraph if state.paragraph is not None else self._paragraph(user))
                 return
             if user.startswith("Question:"):
                 self._reply(self._answer(user))
@@ -59,17 +59,18 @@ def _handler(state: FakeChat) -> type[BaseHTTPRequestHandler]:
             }.get(state.mode, "")
             self._reply(content, state.mode == "no-choices")
 
-        def _theme(self, user: str) -> str:
-            first = re.search(r"^\[([^\]]+)\]", user, re.M).group(1)  # type: ignore[union-attr]
-            return json.dumps(
-                {
-                    "summary": {
-                        "good": f"These papers learn policies from data [{first}]. They study exploration and transfer.",
-                        "outside": f"These papers build on [{first}] and on [B1e-kxSKDH].",
-                        "numbers": f"About 42 papers follow [{first}].",
-                    }[state.theme_mode]
-                }
-            )
+        def _paragraph(self, user: str) -> str:
+            """An overview paragraph over what it was given: a sentence citing the first paper, one stating the
+            paragraph's first number as given, one citing a paper it was not given, one with a number nobody
+            gave, one resting on nothing."""
+            ids = re.findall(r"^\[([^\]]+)\]", user, re.M)
+            year = r"(?:19|20)\d\d\b"
+            given = re.search(rf"^Paragraph: .*?((?<!\d)(?!{year})\d[\d,]*(?:\.\d+)?%?)", user, re.M)
+            said = [f"Readers should start with the paper the ranking puts first [{ids[0]}]."] if ids else []
+            said += [f"The section rests on {given.group(1)} of the store's records."] if given else []
+            said += ["Reformer belongs here too [B1e-kxSKDH]."]
+            said += [f"The next paper cuts memory by 97.25% [{ids[1]}]."] if len(ids) > 1 else []
+            return " ".join([*said, "Overall this is an active area."])
 
         def _answer(self, user: str) -> str:
             """Prose over the papers given: one sentence citing the first, one citing a paper it was not given,

@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 
 START_TIMEOUT = 120.0  # seconds for the server to load the model and answer; longer is a hang
+LLM_HANG = 600.0  # seconds for one chat answer: about a second on an idle machine, so longer is a hang
 
 
 def model_file() -> Path | None:

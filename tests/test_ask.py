@@ -23,6 +23,7 @@ from tests.backends import Location, clone
 from tests.llm_server import fake_llm
 
 LINEAR = "which ICLR 2021 papers make attention linear with random features?"
+SHARED = "http://papers.lab.example"  # a host name: the app answers as a server shared by a lab
 
 
 @pytest.fixture(scope="module")
@@ -174,3 +175,27 @@ def test_a_venues_own_decision_names_are_read_from_the_question() -> None:
     )
     plain = read_question("How many papers on dialogue state tracking at ACL 2022?", [acl], ["Main", "Findings"])
     assert plain.decision is None and plain.topic == "dialogue state tracking"
+
+
+def test_ask_with_a_profile_on_a_shared_server(ask_db: Location, tmp_path: Path) -> None:
+    """`/api/ask` and the ask page with a profile, on a server reachable from other machines: its owner's answer
+    favours the profile and says so; another key cannot ask with it (the API's 404, the page answers without it)."""
+    app = create_app(clone(ask_db, tmp_path, "shared"), allowed_hosts=None)  # as `serve --host 0.0.0.0`
+    owner, other = TestClient(app, base_url=SHARED), TestClient(app, base_url=SHARED)
+    assert owner.post("/api/profiles", json={"name": "alice"}).status_code == 201
+    assert owner.post("/api/profiles/alice/marks", json={"id": "QtTKTdVrFBB", "mark": "like"}).status_code == 201
+    bob = other.post("/api/profiles", json={"name": "bob"}).json()["secret"]
+    assert other.post("/api/profiles/bob/marks", json={"id": "Ua6zuk0WRH", "mark": "like"}).status_code == 201
+    data = owner.get("/api/ask", params={"q": LINEAR, "profile": "alice"}).json()
+    assert data["profile"] == "alice" and "Random Feature Attention" in data["papers"][0]["close_to"]
+    assert any("ordered for the profile 'alice'" in n for n in data["notices"])
+    plain = owner.get("/api/ask", params={"q": LINEAR}).json()
+    assert plain["profile"] is None and not any(p["close_to"] for p in plain["papers"])
+    for params in ({}, {"key": bob}, {"key": "wrong"}):
+        refused = other.get("/api/ask", params={"q": LINEAR, "profile": "alice", **params})
+        assert refused.status_code == 404 and "close to" not in refused.text
+    page = owner.get("/ask", params={"q": LINEAR, "profile": "alice"})
+    assert page.status_code == 200 and "close to your" in page.text and 'value="alice" checked' in page.text
+    theirs = other.get("/ask", params={"q": LINEAR, "profile": "alice"})
+    assert theirs.status_code == 200 and "profiles are personal" in theirs.text and "close to your" not in theirs.text
+    assert 'value="bob"' in theirs.text  # the form offers the profile this browser has open, which has likes

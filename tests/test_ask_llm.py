@@ -15,6 +15,7 @@ from confnav.search.engine import Searcher
 from confnav.store import open_store
 from confnav.summarize.llm import ChatClient, LLMConfig, LLMSummarizer, numbers
 from tests.backends import Location
+from tests.local_llm import LLM_HANG
 from tests.test_ask import LINEAR, assert_grounded
 
 pytestmark = pytest.mark.sqlite_only  # about the model's output, not the backend
@@ -42,7 +43,7 @@ def searcher(light_topics_db: Location) -> Iterator[Searcher]:
     "question", [LINEAR, "How many accepted papers on graph neural networks are there at ICLR 2021?"]
 )
 def test_real_model_answers_only_reach_the_user_verified(searcher: Searcher, local_llm: str, question: str) -> None:
-    client = Recording(LLMConfig(local_llm, "smollm2", timeout=120))
+    client = Recording(LLMConfig(local_llm, "smollm2", timeout=LLM_HANG))
     answer = ask(searcher, question, client=client)
     assert len(client.raw) == 1 and answer.generated >= 1
     assert_grounded(searcher, answer)
@@ -59,7 +60,7 @@ def test_real_model_answers_only_reach_the_user_verified(searcher: Searcher, loc
 def test_real_model_tldr_is_checked(light_topics_db: Location, local_llm: str) -> None:
     with open_store(light_topics_db) as store:
         paper = store.get_paper("Ua6zuk0WRH")
-    summarizer = LLMSummarizer(ChatClient(LLMConfig(local_llm, "smollm2", timeout=120)))
+    summarizer = LLMSummarizer(ChatClient(LLMConfig(local_llm, "smollm2", timeout=LLM_HANG)))
     result = summarizer.tldr(paper)
     assert result.tldr
     if result.source == "llm":  # passed every check: the paper's id, short, no number the abstract lacks

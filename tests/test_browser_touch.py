@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from tests.web_fixtures import LAPTOP, PHONE, SHOTS, every_page, needs_chromium
+from tests.web_fixtures import LAPTOP, PHONE, SHOTS, every_page, luminance, needs_chromium
 
 pytestmark = needs_chromium
 Point = tuple[float, float]
@@ -78,16 +78,6 @@ def test_map_pinch_zooms_about_the_fingers_and_one_finger_drags(browser, base_ur
     assert not errors, errors
 
 
-def _luminance(css: str) -> float:
-    """WCAG relative luminance of a computed `rgb(...)`/`rgba(...)`; a transparent colour shows the white below."""
-    parts = [float(part) for part in css[css.index("(") + 1 : -1].split(",")]
-    if len(parts) == 4 and parts[3] == 0:
-        return 1.0
-    r, g, b = (c / 255 for c in parts[:3])
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
 def test_dark_mode_every_page_is_dark_and_passes_axe(browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
     """With the system dark, every page type has a dark background and axe-core (colour contrast included)
     finds nothing; each is photographed as <name>-dark.png."""
@@ -105,7 +95,7 @@ def test_dark_mode_every_page_is_dark_and_passes_axe(browser, base_url: str) -> 
         if name == "map":
             tab.wait_for_selector("#map[data-ready='1']")
         background = tab.evaluate("getComputedStyle(document.body).backgroundColor")
-        if _luminance(background) > 0.05:
+        if luminance(background) > 0.05:
             light[name] = background
         if violations := axe.run(tab).response["violations"]:
             found[name] = [(v["id"], len(v["nodes"]), v["nodes"][0]["html"][:120]) for v in violations]

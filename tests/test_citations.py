@@ -14,6 +14,7 @@ from confnav.errors import ConfnavError
 from confnav.fetch import FetchError
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.ingest import ingest
+from confnav.settings import Settings
 from confnav.store import SqlStore, open_store
 from tests.citation_servers import OPENALEX_KEY, Services, Work, serving
 from tests.conftest import DATA
@@ -49,7 +50,7 @@ def store(tmp_path: Path) -> Iterator[SqlStore]:
 
 def test_semantic_scholar_batch_by_acl_ids_and_title_matches(services, store: SqlStore, papers) -> None:  # type: ignore[no-untyped-def]
     _, url = services
-    s2 = SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0)
+    s2 = SemanticScholar.from_settings(Settings.load(), url + "/graph/v1", backoff=0.0)
     acl = fetch_citations(store, "acl2022", s2, titles=False)
     assert acl.by_id == 1000 and len(acl.unmatched) == 31 and acl.requests == 3  # batches of at most 500 ids
     signals = store.external_signals("acl2022")
@@ -89,7 +90,7 @@ def test_rate_limits_are_waited_out(services, store: SqlStore) -> None:  # type:
     state, url = services
     state.faults = ["429", "429"]
     result = fetch_citations(
-        store, "acl2022", SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0), titles=False
+        store, "acl2022", SemanticScholar.from_settings(Settings.load(), url + "/graph/v1", backoff=0.0), titles=False
     )
     assert result.by_id == 1000 and state.faults == []
 
@@ -98,13 +99,15 @@ def test_openalex_needs_a_key_and_matches_dois(services, store: SqlStore, monkey
     _, url = services
     monkeypatch.delenv("OPENALEX_API_KEY", raising=False)
     with pytest.raises(ConfnavError, match="set OPENALEX_API_KEY"):
-        OpenAlex.from_environment(url)
+        OpenAlex.from_settings(Settings.load(), url)
     monkeypatch.setenv("OPENALEX_API_KEY", "not-the-key")
     with pytest.raises(FetchError, match="refused OPENALEX_API_KEY") as caught:
-        fetch_citations(store, "siggraph2022", OpenAlex.from_environment(url, backoff=0.0))
+        fetch_citations(store, "siggraph2022", OpenAlex.from_settings(Settings.load(), url, backoff=0.0))
     assert "not-the-key" not in str(caught.value)
     monkeypatch.setenv("OPENALEX_API_KEY", OPENALEX_KEY)
-    result = fetch_citations(store, "siggraph2022", OpenAlex.from_environment(url, backoff=0.0), titles=False)
+    result = fetch_citations(
+        store, "siggraph2022", OpenAlex.from_settings(Settings.load(), url, backoff=0.0), titles=False
+    )
     assert result.by_id == 283 and result.requests == 3  # DOIs asked 100 at a time
-    nips = fetch_citations(store, "neurips2018", OpenAlex.from_environment(url, backoff=0.0))
+    nips = fetch_citations(store, "neurips2018", OpenAlex.from_settings(Settings.load(), url, backoff=0.0))
     assert nips.by_title == 40

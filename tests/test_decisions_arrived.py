@@ -15,6 +15,7 @@ from confnav.cli import cli
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.personal.news import NewsRecorder, add_watch
+from confnav.settings import Settings
 from confnav.store import open_store
 from tests.backends import Location
 from tests.openreview_server import FakeOpenReview, Venue, api2_note, serving, signed_in
@@ -37,7 +38,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, st
 def fetch(location: Location, url: str, folder: Path) -> int:
     """One fetch with the news recorder, as the CLI runs it; how many pending papers it found decided."""
     with open_store(location) as store:
-        client = OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0)
+        client = OpenReviewClient.from_settings(Settings.load(), url, url, timeout=5.0, backoff=0.0)
         result = fetch_openreview(store, folder / "store.db", VENUE, client=client, watcher=NewsRecorder(store))
     assert result.to_dict()["decided"] == result.decided
     return result.decided

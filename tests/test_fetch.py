@@ -21,6 +21,7 @@ from confnav.fetch.http import redact, secrets_of
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.ingest import ingest
 from confnav.model import Outcome
+from confnav.settings import Settings
 from confnav.sources.openreview_notes import venue_of_group
 from confnav.store import open_store
 from tests.conftest import DATA
@@ -62,7 +63,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, st
 
 def client(url: str, **http: object) -> OpenReviewClient:
     # 5 s: far above a local answer's time even on a busy machine, far below the fake's 20 s "timeout" fault
-    return OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0, **http)  # type: ignore[arg-type]
+    return OpenReviewClient.from_settings(Settings.load(), url, url, timeout=5.0, backoff=0.0, **http)  # type: ignore[arg-type]
 
 
 def run_fetch(db: Path, url: str, venue: str, *extra: str) -> tuple[int, str, str]:

@@ -69,20 +69,3 @@ def test_cli_uses_the_configured_endpoint(iclr2021_db: Path, monkeypatch: pytest
     monkeypatch.delenv("CONFNAV_LLM_URL")
     offline = json.loads(CliRunner().invoke(cli, ["tldr", "--db", str(iclr2021_db), PERFORMERS, "--json"]).stdout)
     assert offline["source"] == "extractive" and offline["id"] == PERFORMERS
-
-
-@pytest.mark.parametrize(("theme_mode", "cited"), [("good", True), ("outside", False), ("numbers", False)])
-def test_llm_theme_summaries_are_checked(topics_db: Path, tmp_path: Path, theme_mode: str, cited: bool) -> None:
-    from confnav.reports.overview import build_overview
-    from confnav.reports.render import to_markdown
-    from confnav.reports.verify import verify_text
-
-    with fake_llm() as (url, state), open_store(topics_db, create=True) as store:
-        state.theme_mode = theme_mode
-        summarizer = LLMSummarizer(ChatClient(LLMConfig(url, "m")))
-        text = to_markdown(build_overview(store, "iclr2021", summarizer=summarizer, per_theme=3))
-        assert verify_text(store, text).ok
-    assert "B1e-kxSKDH" not in text and "About 42 papers" not in text
-    assert ("These papers learn policies from data [" in text) is cited
-    if not cited:
-        assert any("using the summary built from the data" in f for f in summarizer.failures)

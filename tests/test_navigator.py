@@ -199,11 +199,11 @@ def test_the_web_app_holds_one_navigator_and_ranks_with_its_steps(indexed: SqlSt
     ensure_topics(indexed, venue)  # a server never builds themes inline
     app = create_app(indexed.location, settings=Settings(steps=Steps(ranker=f"{HERE}:Reversed")))
     state = app.state.confnav
-    assert isinstance(state.navigator, Navigator) and state.navigator.store is state.store
+    assert isinstance(state.navigator, Navigator) and state.navigator.store is state.stores
     assert state.navigator.settings.serving and isinstance(state.navigator.ranker(), Reversed)
     with TestClient(app, base_url="http://127.0.0.1") as client:
         answer = client.get("/api/rank", params={"venue": venue, "top": 100, "mode": "at-conference"})
         assert answer.status_code == 200, answer.text
         expected = WeightedRanker(mode=RankMode.AT_CONFERENCE).rank(indexed, venue).papers[::-1]
         assert [p["id"] for p in answer.json()] == [item.paper.id for item in expected][:100]
-        assert state.store.current().caches is state.store.caches  # the per-thread stores share one copy
+        assert state.stores.current().caches is state.stores.caches  # the per-thread stores share one copy

@@ -16,6 +16,7 @@ from confnav.fetch.authors import Person, import_person, openreview_papers, pers
 from confnav.fetch.citations import SemanticScholar
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
+from confnav.settings import Settings
 from confnav.store import open_store
 from tests.backends import Location
 from tests.citation_servers import Services, Work
@@ -59,7 +60,7 @@ def openreview(
 
 
 def _client(url: str) -> OpenReviewClient:
-    return OpenReviewClient.from_environment(url, url + "/v1", timeout=5.0, backoff=0.0)
+    return OpenReviewClient.from_settings(Settings.load(), url, url + "/v1", timeout=5.0, backoff=0.0)
 
 
 def _cli(*args: str) -> Any:
@@ -178,7 +179,7 @@ def test_a_semantic_scholar_author_brings_their_papers(scholar, venues, iclr2021
     assert {i.paper_id for i in items if i.paper_id} == titles_iclr
     assert all(i.year == 2023 and i.abstract and i.data["source"] == f"s2:{author}" for i in items if not i.paper_id)
 
-    http = SemanticScholar.from_environment(url + "/graph/v1", backoff=0.0).http
+    http = SemanticScholar.from_settings(Settings.load(), url + "/graph/v1", backoff=0.0).http
     services.faults = ["429"]
     paged = s2_papers(http, author, page=3)
     assert len(paged) == sum(author in dict(w.authors) for w in services.works)

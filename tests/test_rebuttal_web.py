@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.ingest import ingest
+from confnav.settings import Settings
 from confnav.store import open_store
 from confnav.web.app import create_app
 from confnav.web.rebuttal import RebuttalBody
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.usefixtures("server")
 
 def fetched(location: Location, url: str, folder: Path) -> None:
     with open_store(location, create=True) as store:
-        client = OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0)
+        client = OpenReviewClient.from_settings(Settings.load(), url, url, timeout=5.0, backoff=0.0)
         fetch_openreview(store, folder / "store.db", OPEN, client=client)
 
 

@@ -14,6 +14,7 @@ from confnav.errors import NotFoundError
 from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient
 from confnav.reports.rebuttal import build_rebuttal
+from confnav.settings import Settings
 from confnav.sources.values import parse_score
 from confnav.store.sql import SqlStore
 from tests.conftest import DATA
@@ -47,7 +48,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, st
 
 
 def client(url: str) -> OpenReviewClient:
-    return OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0)
+    return OpenReviewClient.from_settings(Settings.load(), url, url, timeout=5.0, backoff=0.0)
 
 
 def rebut(state: FakeOpenReview, venue: str) -> tuple[str, str, str, float, float]:

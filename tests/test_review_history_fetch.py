@@ -16,6 +16,7 @@ from confnav.fetch import fetch_openreview
 from confnav.fetch.openreview import OpenReviewClient, patched
 from confnav.fetch.snapshot import read_edits_file, read_snapshot
 from confnav.model import ReviewVersion
+from confnav.settings import Settings
 from confnav.store import open_store
 from confnav.store.connection import PostgresConnection
 from confnav.store.migrations import MIGRATIONS, migrate
@@ -42,7 +43,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, st
 
 
 def client(url: str) -> OpenReviewClient:
-    return OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0)
+    return OpenReviewClient.from_settings(Settings.load(), url, url, timeout=5.0, backoff=0.0)
 
 
 def reviews(state: FakeOpenReview, paper: int) -> list[dict]:  # type: ignore[type-arg]

@@ -63,7 +63,7 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenReview, st
 
 
 def fetch(store: SqlStore, tmp_path: Path, url: str, venue: str) -> None:
-    client = OpenReviewClient.from_environment(url, url, timeout=5.0, backoff=0.0)
+    client = OpenReviewClient.from_settings(Settings.load(), url, url, timeout=5.0, backoff=0.0)
     fetch_openreview(store, tmp_path / "store.db", venue, client=client)
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from confnav.embed.sparse import SparseEmbedder
+from confnav.index import build_index
+from confnav.navigator import Navigator
+from confnav.settings import Settings
 from confnav.store import open_store
-from confnav.summarize.stored import store_tldrs, stored_tldrs, tldr_cache, venue_summarizer
+from confnav.summarize.stored import keep_tldrs, store_tldrs, stored_tldrs, tldr_cache, venue_summarizer
 from confnav.summarize.tldr import extractive_tldr
 from tests.backends import Location, clone
 
@@ -44,3 +48,14 @@ def test_a_damaged_entry_is_made_again_not_shown(indexed_db: Location, tmp_path:
             store.put_cache(tldr_cache("iclr2021"), store.venue_generation("iclr2021"), b'["<script>", 1]')
         assert stored_tldrs(store, "iclr2021") == {}
         assert store_tldrs(store, "iclr2021") > 2500 and len(stored_tldrs(store, "iclr2021")) > 2500
+
+
+def test_the_tldrs_are_the_step_after_the_index_job(iclr2021_db: Location, tmp_path: Path) -> None:
+    """The index job keeps vectors and the keyword index; `confnav index` (`Navigator.index`) then keeps every
+    venue's TL;DRs, and counts them in its result as before."""
+    with open_store(clone(iclr2021_db, tmp_path, "steps")) as store:
+        alone = build_index(store, SparseEmbedder())
+        assert alone.tldrs == 0 and stored_tldrs(store, "iclr2021") == {}
+        both = Navigator(Settings()).index(store, SparseEmbedder())
+        assert both.tldrs > 2500 and len(stored_tldrs(store, "iclr2021")) == both.tldrs
+        assert both.seconds >= 0 and keep_tldrs(store) == 0  # up to date: nothing made again

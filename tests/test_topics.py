@@ -13,9 +13,10 @@ from confnav.cli import cli
 from confnav.model import Paper
 from confnav.store import open_store
 from confnav.topics import LABELERS, TopicBuilder, theme_facts, trends
+from confnav.topics.candidates import candidates
 from confnav.topics.centroid import CentroidLabeler
 from confnav.topics.fidelity import Prose, coverage, is_cut, parts
-from confnav.topics.label import AuthorsCasing, CTfidfLabeler, _candidates
+from confnav.topics.label import AuthorsCasing, CTfidfLabeler
 from confnav.topics.phrases import nested
 from tests.backends import clone
 
@@ -200,19 +201,19 @@ def test_a_title_phrase_both_of_whose_two_uses_run_on_is_a_modifier() -> None:
 
 
 def test_no_phrase_runs_across_a_title_s_punctuation() -> None:
-    phrases = {display for _, display, _ in _candidates(paper(1, "VRSTC: Occlusion-Free Video Person Search"))}
+    phrases = {display for _, display, _ in candidates(paper(1, "VRSTC: Occlusion-Free Video Person Search"))}
     assert "occlusion-free video" in phrases and not [p for p in phrases if "vrstc" in p], phrases
 
 
 def test_a_paper_s_own_name_is_no_candidate_phrase() -> None:
-    phrases = {display for _, display, _ in _candidates(paper(1, "DuLa-Net: A Dual-Projection Network for Layouts"))}
+    phrases = {display for _, display, _ in candidates(paper(1, "DuLa-Net: A Dual-Projection Network for Layouts"))}
     assert "dual-projection network" in phrases and not [p for p in phrases if "dula" in p], phrases
-    assert [p for _, p, _ in _candidates(paper(2, "Scaling laws", "deep-learning"))] == ["scaling laws"]  # generic
+    assert [p for _, p, _ in candidates(paper(2, "Scaling laws", "deep-learning"))] == ["scaling laws"]  # generic
 
 
 def test_a_name_and_a_3d_phrase_a_title_writes_are_candidates() -> None:
     """SIGGRAPH 2022 titles name StyleGAN in half a theme, CVPR 2019's say "3D Reconstruction": both can be labels."""
-    phrases = {display for _, display, _ in _candidates(paper(1, "Scaling StyleGAN to Diverse CNNs With 3D Scenes"))}
+    phrases = {display for _, display, _ in candidates(paper(1, "Scaling StyleGAN to Diverse CNNs With 3D Scenes"))}
     assert {"StyleGAN", "3d scenes"} <= phrases and "CNNs" not in phrases, phrases  # an acronym alone is no name
     styled = [paper(i, f"{w} With StyleGAN") for i, w in enumerate(["Editing Faces", "Patterns", "Domain Shift"])]
     assert labels_of([styled, RL])[0] == "StyleGAN"

@@ -67,7 +67,7 @@ def test_after_a_write_the_previous_answer_is_served_while_the_new_one_is_made(
         assert 'class="refreshing"' not in report.text
 
         _add_paper(served, tmp_path)
-        state.store.forget_state()  # what STATE_AGE does within 50 ms
+        state.stores.forget_state()  # what STATE_AGE does within 50 ms
         stale = client.get("/api/stats", params={"venue": "iclr2021"})
         assert stale.headers.get(REFRESHING_HEADER) == "1" and stale.json() == first.json()
         stale_report = client.get("/reports/iclr2021/stats")

@@ -110,12 +110,12 @@ def test_answers_follow_writes_of_other_processes_within_the_state_age(
     clock = [0.0]
     monkeypatch.setattr("confnav.web.state.time", SimpleNamespace(monotonic=lambda: clock[0]))
     state = AppState(ThreadStores(iclr2021_copy), Searcher(ThreadStores(iclr2021_copy)))
-    first = state.store.state()
+    first = state.stores.state()
     assert state.cached(("answer",), lambda: b"one") == b"one" and state.kept(("answer",)) == b"one"
     with open_store(iclr2021_copy) as other, other.transaction():
         other.count_change("signals")
     clock[0] += STATE_AGE * 2
     assert state.kept(("answer",)) is None  # stale counters: the answer is not trusted
-    assert state.store.state() != first and state.cached(("answer",), lambda: b"two") == b"two"
-    state.store.forget_state()
+    assert state.stores.state() != first and state.cached(("answer",), lambda: b"two") == b"two"
+    state.stores.forget_state()
     assert state.kept(("answer",)) is None and state.cached(("answer",), lambda: b"three") == b"two"

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from confnav.embed import choose_embedder
-from confnav.index import build_index
 from confnav.ingest import ingest
+from confnav.navigator import Navigator
+from confnav.settings import Settings
 from confnav.store import open_store
 from confnav.topics import ensure_topics
 from tests.backends import Location
@@ -53,6 +54,16 @@ HOSTILE = (
 )
 
 
+def luminance(css: str) -> float:
+    """WCAG relative luminance of a computed `rgb(...)`/`rgba(...)`; a transparent colour shows the white below."""
+    parts = [float(part) for part in css[css.index("(") + 1 : -1].split(",")]
+    if len(parts) == 4 and parts[3] == 0:
+        return 1.0
+    r, g, b = (c / 255 for c in parts[:3])
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
 def add_hostile_paper(path: Path) -> None:
     """Add to the store at `path` one paper whose title and abstract contain HTML and script; index and rebuild
     the themes (the web tests' store: conftest's web_template_db)."""
@@ -60,7 +71,7 @@ def add_hostile_paper(path: Path) -> None:
     hostile.write_text(HOSTILE)
     with open_store(path) as store:
         ingest(store, [hostile])
-        build_index(store, choose_embedder()[0])
+        Navigator(Settings()).index(store, choose_embedder()[0])  # as `confnav index`: vectors, then TL;DRs
         ensure_topics(store, "iclr2021")
 
 
@@ -104,4 +115,4 @@ def add_sparse_index(path: Path) -> None:
     from confnav.embed.sparse import SparseEmbedder
 
     with open_store(path) as store:
-        build_index(store, SparseEmbedder())
+        Navigator(Settings()).index(store, SparseEmbedder())

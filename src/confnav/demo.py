@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from confnav.embed import choose_embedder
-from confnav.index import IndexResult, build_index
+from confnav.index import IndexResult
 from confnav.ingest import IngestResult, ingest
+from confnav.navigator import Navigator
 from confnav.progress import Progress
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
@@ -45,10 +45,11 @@ def build_demo(folder: Path | None = None, progress: Progress | None = None, set
     folder.mkdir(parents=True, exist_ok=True)
     db_path = folder / "demo.db"
     db_path.unlink(missing_ok=True)
-    embedder, notice = choose_embedder(settings.steps.embedder)
+    navigator = Navigator(settings)
+    embedder, notice = navigator.embedder()
     with open_store(db_path, create=True, settings=settings) as store:
         result = ingest(store, [demo_data_path()], venue=DEMO_VENUE, progress=progress)
-        indexed = build_index(store, embedder, progress=progress)
+        indexed = navigator.index(store, embedder, progress=progress)
         ensure_topics(store, DEMO_VENUE, progress=progress)
         reports = write_overview(store, DEMO_VENUE, folder / "overview")
     return Demo(db_path=db_path, ingest=result, index=indexed, notice=notice, reports=reports)

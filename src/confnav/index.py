@@ -1,5 +1,6 @@
 """The index job: one embedding per paper of "title. abstract" (and of its keywords), kept incrementally, then
-the keyword index and each venue's TL;DRs, so that a server's requests only read them."""
+the keyword index, so that a server's requests only read it (the venues' TL;DRs are the next step,
+`summarize.stored.keep_tldrs`, run after this one by `Navigator.index`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from confnav.model import Paper
 from confnav.progress import Progress
 from confnav.search.stored import build_keyword_index
 from confnav.store.protocols import SearchStore
-from confnav.summarize.stored import store_tldrs
 
 BATCH = 256
 
@@ -30,7 +30,7 @@ class IndexResult:
     unchanged: int
     dropped_vectors: int
     seconds: float
-    tldrs: int = 0
+    tldrs: int = 0  # TL;DRs made by the step after this job (`Navigator.index`), with its time in `seconds`
     texts: int = 0  # distinct texts embedded now
     reused: int = 0  # vectors given from the same text (another venue's copy of a paper, or the other view)
 
@@ -84,13 +84,11 @@ def build_index(
             progress.advance(len(batch))
     store.index_vectors(embedder.name)  # PostgreSQL: the HNSW index, once the vectors are in
     build_keyword_index(store, rebuild=False)  # stored here, so that a server's requests only read it
-    venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
-    tldrs = sum(store_tldrs(store, v, progress) for v in venues)  # likewise
     copied = {pk for pairs in copies.values() for _, pk in pairs}
     embedded = len({pk for targets in todo.values() for _, pk in targets} | copied)
     reused = sum(len(p) for p in copies.values()) + sum(len(targets) - 1 for targets in todo.values())
     seconds = time.perf_counter() - start
-    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, seconds, tldrs, len(texts), reused)
+    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, seconds, 0, len(texts), reused)
 
 
 def _work(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Protocol
@@ -127,6 +127,7 @@ def ingest(
     decisions: DecisionTable | None = None,
     progress: Progress | None = None,
     watcher: ChangeWatcher | None = None,
+    lines: Collection[int] | None = None,
 ) -> IngestResult:
     """Read `paths`, merge them with what the store holds, and write the result atomically.
 
@@ -134,17 +135,23 @@ def ingest(
     store, and applied to every paper of those venues). Without `skip_bad` any
     problem raises IngestError before anything is written. A record without a
     title is skipped (counted per file), or under `strict` a problem like any other. A `watcher` is told
-    which papers were added or changed, in the same transaction.
+    which papers were added or changed, in the same transaction. With `lines`, of one file whose other lines
+    the store holds as they are (a snapshot a fetch patched), only those lines are read and only their papers
+    merged again: the store ends as an ingest of the whole file leaves it (the counts are of those lines' papers).
     """
     progress = progress or Silent()
     if venue and (problem := venue_problem(venue)):
         raise ConfnavError(f"--venue: {problem}")
+    if lines is not None and (len(paths) != 1 or decisions is not None):
+        raise ConfnavError("only one file, without decision overrides, can be ingested in part")
+    if lines is not None and store.merge_version() != MERGE_VERSION:
+        lines = None  # papers merged by older rules are merged again: every line is read
     default_venue = Venue.parse(venue).id if venue else None
     files = [FileResult(str(p), source=key) for p, key in zip(paths, source_keys(paths), strict=True)]
     records: list[SourceRecord] = []
     progress.start("reading", len(files))
     for result in files:
-        records.extend(_read_one(Path(result.path), result, fmt, mapping, default_venue, strict))
+        records.extend(_read_one(Path(result.path), result, fmt, mapping, default_venue, strict, lines))
         progress.advance()
     by_venue: dict[str, list[SourceRecord]] = defaultdict(list)
     for record in records:
@@ -160,9 +167,12 @@ def ingest(
         progress.start("merging", len(records))
         for venue_id, venue_records in sorted(by_venue.items()):
             parsed = Venue.parse(venue_id)
-            stored = _stored_records(store, venue_id)
+            wanted = _wanted_ids(venue_id, venue_records) if lines is not None else None
+            stored = _stored_records(store, venue_id, wanted)
             _adopt_ids(store, venue_id, venue_records, stored)
             keep_apart(venue_records, stored, {f.source: f.path for f in files})
+            if wanted is not None and (apart := {r.id for r in venue_records if r.id} - wanted):
+                stored.update(_stored_records(store, venue_id, apart))  # ids kept apart from another paper's
             _assign_keys(venue_records, stored, files, strict)
             keyed = _merge_duplicates([r for r in venue_records if r._key is not None])
             changed = [r for r in keyed if _changed(r, stored)]
@@ -171,16 +181,16 @@ def ingest(
             sources = _apply(stored, changed)
             everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
             redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
-            _merge_into(store, parsed, sources, redo, table, outcome, watching)
+            moved = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None)
             outcome.unchanged += len({r.id for r in keyed} - set(redo))
             _count_other(keyed, parsed, table, outcome)
-            if redo:  # the sessions the papers' own `session` field names, when papers changed
+            if redo and moved:  # the sessions the papers' own `session` field names, when papers changed them
                 store.sync_list_sessions(venue_id)
             progress.advance(len(venue_records))
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
-        for summary in store.venues():  # changed overrides (or rules) apply to every paper of their venues
-            applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}
+        for summary in store.venues() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
+            applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}  # every paper of a venue
             if summary.venue.id not in by_venue and applies:
                 sources = _stored_records(store, summary.venue.id)
                 _merge_into(store, summary.venue, sources, sorted(sources), table, outcome, watching)
@@ -209,18 +219,20 @@ def _merge_into(
     table: DecisionTable,
     outcome: IngestResult,
     watcher: ChangeWatcher | None = None,
-) -> None:
+    compare: bool = False,
+) -> bool:
     """Merge and write the papers `paper_ids` of a venue from their records, counting what changed; the
-    watcher hears of the papers added or changed (only those are read before the write)."""
+    watcher hears of the papers added or changed (only those are read before the write). Whether the papers
+    changed may have changed the sessions they name: always, unless `compare`d with the papers as stored."""
     papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
-    before = store.papers_by_id(venue.id, paper_ids) if watcher is not None else {}
+    before = store.papers_by_id(venue.id, paper_ids) if watcher is not None or compare else {}
     changes = store.put_papers(papers)
     for change in changes:
         setattr(outcome, change, getattr(outcome, change) + 1)
-    if watcher is not None:
-        touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]
-        if touched:
-            watcher.record(touched)
+    touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]
+    if watcher is not None and touched:
+        watcher.record(touched)
+    return not compare or any((t.before.session if t.before else None) != t.after.session for t in touched)
 
 
 def _count_other(keyed: list[SourceRecord], venue: Venue, table: DecisionTable, outcome: IngestResult) -> None:
@@ -256,12 +268,24 @@ def source_keys(paths: Sequence[str | Path]) -> list[str]:
     return [keys[path] for path in absolute]
 
 
-def _stored_records(store: IngestStore, venue: str) -> dict[str, list[SourceRecord]]:
-    """A venue's stored records, without those superseded by a newer record of the same file."""
-    stored = store.records(venue)
+def _stored_records(
+    store: IngestStore, venue: str, paper_ids: Collection[str] | None = None
+) -> dict[str, list[SourceRecord]]:
+    """A venue's stored records (of these papers only, when given), without those superseded by a newer record
+    of the same file."""
+    stored = store.records(venue, paper_ids)
     for paper_id, records in stored.items():
         stored[paper_id] = [r for r in records if not any(_supersedes(new, r) for new in records if new is not r)]
     return stored
+
+
+def _wanted_ids(venue: str, records: list[SourceRecord]) -> set[str] | None:
+    """The stored papers a run of these records can touch: those of their ids, and those a title alone named
+    (which a record of the same title adopts); None (every paper) when a record lacks an id or a title, for
+    then it may take any stored paper's id by its title."""
+    if any(r.id is None or not r.fields.get("title") for r in records):
+        return None
+    return {r.id for r in records if r.id} | {synthetic_id(venue, r.fields["title"]) for r in records}
 
 
 def _supersedes(new: SourceRecord, old: SourceRecord) -> bool:
@@ -289,13 +313,15 @@ def _read_one(
     mapping: dict[str, str] | None,
     default_venue: str | None,
     strict: bool,
+    lines: Collection[int] | None = None,
 ) -> list[SourceRecord]:
-    """The good records of one file; its problems go to `result.errors` (a file-level one drops the file)."""
+    """The good records of one file (of these lines only, when given); its problems go to `result.errors` (a
+    file-level one drops the file)."""
     good: list[SourceRecord] = []
     file_venue = default_venue or venue_from_path(path)
     venue_problems: dict[str, str | None] = {}
     try:
-        result.format, items = read_file(path, fmt, mapping)
+        result.format, items = read_file(path, fmt, mapping, lines)
         for item in items:
             if isinstance(item, Untitled):
                 result.skip(item, strict)

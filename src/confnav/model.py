@@ -2,38 +2,26 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from functools import lru_cache
 from typing import Any
 
 from confnav.errors import excerpt
+from confnav.keys import PLACEHOLDER_TITLES as PLACEHOLDER_TITLES  # the keys are named from the model too
+from confnav.keys import SERIES_ALIASES as SERIES_ALIASES
+from confnav.keys import SERIES_NAMES as SERIES_NAMES
+from confnav.keys import display_series as display_series
+from confnav.keys import fold as fold
+from confnav.keys import is_placeholder_title as is_placeholder_title
+from confnav.keys import name_key as name_key
+from confnav.keys import series_key as series_key
+from confnav.keys import synthetic_id as synthetic_id
+from confnav.keys import title_key as title_key
 from confnav.limits import MAX_VENUE_TEXT
 
-# Display names of conference series whose form is not plain upper case, and ids that
-# name the same series (the paperlists project still files NeurIPS under `nips`).
-SERIES_NAMES = {
-    "neurips": "NeurIPS",
-    "corl": "CoRL",
-    "automl": "AutoML",
-    "siggraphasia": "SIGGRAPH Asia",
-    "colm": "COLM",
-    "tmlr": "TMLR",
-    "mlsys": "MLSys",
-    "recsys": "RecSys",
-    "interspeech": "Interspeech",
-    "humanoids": "Humanoids",
-    "www": "The Web Conference",
-    "3dv": "3DV",
-    "l4dc": "L4DC",
-    "acmmm": "ACM MM",
-}
-SERIES_ALIASES = {"nips": "neurips", "thewebconf": "www", "webconf": "www", "thewebconference": "www"}
 _VENUE_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9 .&_-]*?)[\s_-]*((?:19|20)\d\d)(?![0-9])\s*(.*?)\s*$")
 _FILLER_WORDS = {"", "conference", "main", "main conference", "proceedings"}
 
@@ -124,16 +112,6 @@ class Venue:
     def of(cls, conference: str, year: int) -> Venue:
         key = series_key(conference)
         return cls(id=f"{key}{year}", name=f"{display_series(key)} {year}", conference=key, year=year)
-
-
-def series_key(text: str) -> str:
-    """The canonical id of a conference series: lower-case letters and digits, aliases resolved."""
-    key = re.sub(r"[^a-z0-9]", "", text.lower())
-    return SERIES_ALIASES.get(key, key)
-
-
-def display_series(key: str) -> str:
-    return SERIES_NAMES.get(key, key.upper())
 
 
 def split_venue(text: str) -> tuple[Venue, str | None]:
@@ -353,75 +331,9 @@ def is_web_link(url: str) -> bool:
     return url.lower().startswith(("https://", "http://"))
 
 
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
-_NON_WORD = re.compile(r"[\W_]+")  # punctuation and spaces of any script
-# Accents on Latin letters only: й, ё and the kana voicing marks are letters of their own.
-_LATIN_ACCENT = re.compile(r"([\u0000-\u024f\u1e00-\u1eff])[\u0300-\u036f]+")
-
-
-def fold(text: str) -> str:
-    """Lower-case, strip accents and punctuation, collapse spaces: a key for matching.
-    Letters of every script stay ("生成模型", "модель", "デル"); full-width forms become ASCII."""
-    if text.isascii():
-        return " ".join(_NON_ALNUM.sub(" ", text.lower()).split())
-    bare = _LATIN_ACCENT.sub(r"\1", unicodedata.normalize("NFKD", text))
-    return " ".join(_NON_WORD.sub(" ", unicodedata.normalize("NFC", bare).lower()).split())
-
-
-def title_key(title: str) -> str:
-    """Normalized title: records of one venue with the same key are the same paper."""
-    return fold(title)
-
-
-# Titles that stand in for a paper rather than name one (a withdrawn submission's "withdraw", a template's "title"),
-# compared case- and punctuation-blind; docs/ingest.md lists them. Such papers are stored (`show ID` finds them) but
-# kept out of search, themes, rankings and reports, and counted apart in statistics.
-PLACEHOLDER_TITLES = (
-    "withdraw",
-    "withdrawn",
-    "withdrawn paper",
-    "paper withdrawn",
-    "title",
-    "untitled",
-    "placeholder",
-    "n/a",
-    "na",
-    "none",
-    "null",
-    "tbd",
-    "tba",
-    "to be announced",
-    "to be determined",
-    "deleted",
-    "removed",
-)
-_PLACEHOLDER_KEYS = frozenset(fold(title) for title in PLACEHOLDER_TITLES)
-
-
-def is_placeholder_title(title: str) -> bool:
-    """Whether a title only holds a paper's place: one of PLACEHOLDER_TITLES, or no letter or digit at all."""
-    key = title_key(title)
-    return not key or key in _PLACEHOLDER_KEYS
-
-
 def real_papers(papers: Iterable[Paper]) -> list[Paper]:
     """The papers that are not placeholders (see PLACEHOLDER_TITLES), in their order."""
     return [paper for paper in papers if not paper.placeholder]
-
-
-@lru_cache(maxsize=1 << 16)
-def name_key(name: str) -> str:
-    """Normalized author name, so "Song, Yang", "yang song" and "Yáng Sōng" agree (remembered: names recur)."""
-    if "," in name:
-        last, _, first = name.partition(",")
-        name = f"{first} {last}"
-    return fold(name)
-
-
-def synthetic_id(venue: str, title: str) -> str:
-    """A stable id for a record whose source gives none, derived from venue and title."""
-    digest = hashlib.sha1(f"{venue}\n{title_key(title)}".encode()).hexdigest()
-    return f"t-{digest[:12]}"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ these methods call, so a step chosen in the config file reaches every caller.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,14 +16,18 @@ from typing import Any
 
 from confnav.embed import EMBEDDERS, Embedder, choose_embedder
 from confnav.errors import ConfnavError
+from confnav.index import IndexResult, build_index
+from confnav.progress import Progress
 from confnav.rank import RANKERS, Ranker, RankMode, make_ranker
 from confnav.registry import Registry
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, INDEXES, TextIndex, make_keyword_index
 from confnav.settings import Settings
 from confnav.store import SqlStore, StoreCaches, open_store
+from confnav.store.protocols import SearchStore
 from confnav.summarize import SUMMARIZERS
 from confnav.summarize.base import Summarizer
 from confnav.summarize.llm import make_summarizer
+from confnav.summarize.stored import keep_tldrs
 from confnav.topics import CLUSTERERS, LABELERS, LAYOUTS, TopicBuilder
 from confnav.topics.cluster import Clusterer
 from confnav.topics.label import Labeler
@@ -86,7 +92,22 @@ class Navigator:
     def embedder(self, model: str | None = None) -> tuple[Embedder, str | None]:
         """The embedder for indexing: `model` (a flag), else `steps.embedder`, else the default; and a notice
         when the default falls back to the sparse one."""
-        return choose_embedder(model or self.settings.steps.embedder)
+        return choose_embedder(model or self.settings.steps.embedder, self.settings.cache_dir)
+
+    def index(
+        self,
+        store: SearchStore,
+        embedder: Embedder,
+        venue: str | None = None,
+        progress: Progress | None = None,
+        add: bool = False,
+    ) -> IndexResult:
+        """`confnav index`: the vectors and the keyword index (`build_index`), then the TL;DR step (`keep_tldrs`) for
+        the same venues, so that a server's requests only read what both keep; the result counts both."""
+        result = build_index(store, embedder, venue, progress, add=add)
+        start = time.perf_counter()
+        tldrs = keep_tldrs(store, venue, progress)
+        return dataclasses.replace(result, tldrs=tldrs, seconds=result.seconds + time.perf_counter() - start)
 
     def topic_builder(self, seed: int = 0) -> TopicBuilder:
         """The theme pipeline with the chosen clusterer, labeler and layout."""

@@ -12,7 +12,7 @@ import os
 import tempfile
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,11 @@ STEP_KINDS = ("embedder", "index", "clusterer", "labeler", "layout", "ranker", "
 SECRETS = frozenset({"llm_api_key", "openreview_token", "openreview_password", "s2_api_key", "openalex_api_key"})
 
 
+def default_cache_dir() -> Path:
+    """The cache folder of settings given none: `~/.cache/confnav` (tests point it at a folder of their own)."""
+    return Path.home() / ".cache" / "confnav"
+
+
 @dataclass(frozen=True)
 class Steps:
     """Which step of each kind to use: a registered name or `package.module:Class`; None keeps the default.
@@ -72,7 +77,7 @@ class Settings:
     """Where the store and caches are, which outside services to reach and how, and how the app is served."""
 
     db: str = DEFAULT_DB
-    cache_dir: Path = Path.home() / ".cache" / "confnav"
+    cache_dir: Path = field(default_factory=lambda: default_cache_dir())  # looked up when made: tests replace it
     config_file: Path | None = None
     llm_url: str | None = None
     llm_model: str = "default"
@@ -165,7 +170,9 @@ def _cache_dir(env: Mapping[str, str]) -> Path:
     """`$CONFNAV_CACHE`, else `$XDG_CACHE_HOME/confnav`, else `~/.cache/confnav`."""
     if explicit := env.get("CONFNAV_CACHE"):
         return Path(explicit)
-    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "confnav"
+    if xdg := env.get("XDG_CACHE_HOME"):
+        return Path(xdg) / "confnav"
+    return default_cache_dir()
 
 
 def _steps(env: Mapping[str, str], table: dict[str, Any], path: Path | None, given: Steps | None) -> Steps:

@@ -4,16 +4,12 @@ text, or a named venue's year). Written sentences pass `sentence_failures` one b
 
 from __future__ import annotations
 
-import re
-
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
 from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
+from confnav.summarize.checked import prose_failures
 from confnav.summarize.llm import numbers
-
-MARKUP = re.compile(r"[<>{}\\$`]|https?://|\]\(")  # tags, LaTeX, code and links: not prose an answer shows
-MAX_WORDS = 60
 
 
 def paper_numbers(item: Retrieved) -> set[str]:
@@ -36,17 +32,7 @@ def sentence_failures(sentence: Sentence, answer: Answer, venue_names: list[str]
     """Why a sentence may not be shown: it cites nothing, cites a paper not retrieved, states a number the store
     does not give, or (the model's) holds markup or is too long; empty when it passes."""
     retrieved = {r.paper.id for r in answer.papers}
-    failures = []
-    if not sentence.cites and sentence.source != "count":
-        failures.append("cites no paper")
-    if outside := [c for c in sentence.cites if c not in retrieved]:
-        failures.append(f"cites papers not retrieved for this question: {', '.join(outside)}")
-    if invented := numbers(sentence.text) - allowed_numbers(answer, sentence.cites, venue_names):
-        failures.append(f"states numbers the store does not give: {', '.join(sorted(invented))}")
-    written = sentence.source == "llm"  # the store's own text (a title with LaTeX) is shown as it is, escaped
-    if written and (MARKUP.search(sentence.text) or len(sentence.text.split()) > MAX_WORDS):
-        failures.append("holds markup or is too long")
-    return failures
+    return prose_failures(sentence, retrieved, allowed_numbers(answer, sentence.cites, venue_names))
 
 
 def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:

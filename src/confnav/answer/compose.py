@@ -71,6 +71,12 @@ def ask(
             return answer
     if read.topic_terms:
         answer.papers = _retrieve(searcher, read, venues, profile)
+    if profile and answer.papers:
+        answer.profile = profile
+        answer.notices.append(
+            f"ordered for the profile {profile!r}: among the papers equally relevant to the question, those closest"
+            " to its papers come first, each naming the paper of the profile it is close to"
+        )
     if read.counting:
         answer.counts = _counts(searcher, read, venues or [v.id for v in known])
         answer.parts.append(Part(None, _count_sentences(store, answer, read)))
@@ -84,7 +90,8 @@ def ask(
 
 
 def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: str | None) -> list[Retrieved]:
-    """The relevant hits of the hybrid search for the topic, best first (for a profile: blended with closeness)."""
+    """The relevant hits of the hybrid search for the topic, best first; for a profile, every relevant hit of the
+    pool, those closest to the profile first among the equally relevant, the first SHOWN kept."""
     weights = term_weights(searcher, read.topic_terms)
     where = PaperFilter(venue=venues[0] if len(venues) == 1 else None, decision=read.decision)
     results = searcher.search(read.topic, where=where, limit=POOL)
@@ -98,11 +105,11 @@ def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: st
             continue
         tldr = _summarizer(searcher, paper.venue).tldr(paper)
         kept.append(Retrieved(paper, hit.score, share, tldr.tldr, tldr.source, ""))
-        if len(kept) >= SHOWN:
+        if len(kept) >= SHOWN and not profile:
             break
     if profile and kept:
         _for_profile(cast(AskStore, searcher.store), kept, profile, venues)
-    return kept
+    return kept[:SHOWN]
 
 
 def _summarizer(searcher: Searcher, venue: str) -> ExtractiveSummarizer:
@@ -111,8 +118,9 @@ def _summarizer(searcher: Searcher, venue: str) -> ExtractiveSummarizer:
 
 
 def _for_profile(store: AskStore, kept: list[Retrieved], profile: str, venues: list[str]) -> None:
-    """Order the papers by search score blended with closeness to the profile, and say which of its papers each
-    is closest to (as the personal must-read does)."""
+    """Order the papers for the profile: the more relevant first (the share of the question's weight their own text
+    covers), and among the equally relevant by search score blended half and half with closeness to the profile;
+    each says which of the profile's papers it is closest to (as the personal must-read does)."""
     taste = profile_taste(store, profile, venues[0] if len(venues) == 1 else None, include_rejected=True)
     index = {p.id: i for i, p in enumerate(taste.papers)}
     above = np.maximum(0.0, taste.scores - float(np.mean(taste.scores))) if len(taste.scores) else taste.scores
@@ -123,7 +131,7 @@ def _for_profile(store: AskStore, kept: list[Retrieved], profile: str, venues: l
         share = float(above[i]) / top_taste if i is not None and top_taste else 0.0
         blended[item.paper.id] = 0.5 * item.score / top_score + 0.5 * share
         item.close_to = taste.reason(i) if i is not None and share > 0 else None
-    kept.sort(key=lambda r: -blended[r.paper.id])
+    kept.sort(key=lambda r: (-round(r.relevance, 6), -blended[r.paper.id]))
 
 
 def _counts(searcher: Searcher, read: Question, venues: list[str]) -> list[Count]:

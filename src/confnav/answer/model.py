@@ -6,21 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from confnav.model import Paper
+from confnav.summarize.checked import Sentence
 
 DOES_NOT_SAY = "The store does not say"
-
-
-@dataclass
-class Sentence:
-    """One sentence and the papers it cites; `source` says where its words come from: `paper` (the paper's own
-    text), `count` (numbers counted from the store), `llm` (the model's, checked)."""
-
-    text: str
-    cites: list[str]
-    source: str
-
-    def to_dict(self) -> dict[str, object]:
-        return {"text": self.text, "cites": self.cites, "source": self.source}
+__all__ = ["DOES_NOT_SAY", "Answer", "Count", "Part", "Retrieved", "Sentence"]
 
 
 @dataclass
@@ -86,7 +75,7 @@ class Count:
 class Answer:
     """The answer to a question: its paragraphs, the papers they may cite, the counts they show; `unanswered`
     holds why the store does not say (then there are no paragraphs). With an LLM, how many of its sentences
-    were generated, dropped and replaced by their extractive form."""
+    were generated, dropped and replaced by their extractive form; the profile its papers are ordered for."""
 
     question: str
     venues: list[str]
@@ -99,6 +88,7 @@ class Answer:
     dropped: int = 0
     replaced: int = 0
     notices: list[str] = field(default_factory=list)
+    profile: str | None = None
 
     @property
     def sentences(self) -> list[Sentence]:
@@ -118,4 +108,5 @@ class Answer:
             "dropped": self.dropped,
             "replaced": self.replaced,
             "notices": self.notices,
+            "profile": self.profile,
         }

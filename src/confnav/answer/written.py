@@ -5,16 +5,15 @@ extractive statement of a retrieved paper it cites, else dropped. Nothing unchec
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 
 from confnav.answer.check import sentence_failures
-from confnav.answer.model import Answer, Part, Sentence
+from confnav.answer.model import Answer, Part
 from confnav.answer.retrieve import known_venues
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
-from confnav.summarize.llm import ChatClient, LLMConfig, LLMError, model_sentences
+from confnav.summarize.checked import keep_checked, split_sentences
+from confnav.summarize.llm import ChatClient, LLMConfig, LLMError
 
 log = logging.getLogger("confnav.ask")
 PROMPTED = 6  # papers the model is shown: a small local model's context holds them with room to answer
@@ -24,8 +23,6 @@ PROMPT = (
     "Write two to four plain sentences. End every sentence with the ids of the papers it rests on, as [ID]. "
     "Use only the ids given and no number that the papers or facts do not state. No lists, no markup."
 )
-_BRACKETS = re.compile(r"\[([^\[\]]{1,200})\]")
-_ID = re.compile(r"^[A-Za-z0-9_\-~.]+$")
 
 
 def client_for(settings: Settings) -> ChatClient | None:
@@ -42,32 +39,6 @@ def prompt_for(answer: Answer) -> str:
     return "\n".join(lines)
 
 
-def split_sentences(text: str) -> list[Sentence]:
-    """A model's answer as sentences with their cited ids taken out of the text (a JSON answer's text too)."""
-    text = text.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
-    if text.startswith("{"):
-        try:
-            value = json.loads(text)
-            text = str(next(iter(value.values()), "")) if isinstance(value, dict) else text
-        except (json.JSONDecodeError, StopIteration):
-            pass
-    sentences = []
-    for raw in model_sentences(text):
-        cites: list[str] = []
-
-        def take(match: re.Match[str], cites: list[str] = cites) -> str:
-            parts = [p.strip() for p in re.split(r"[,;]", match.group(1))]
-            if not all(_ID.match(p) for p in parts):
-                return match.group(0)
-            cites.extend(p for p in parts if p not in cites)
-            return ""
-
-        body = " ".join(_BRACKETS.sub(take, raw).split()).replace(" .", ".").replace(" ,", ",").strip()
-        if body.strip(".!? "):
-            sentences.append(Sentence(body, cites, "llm"))
-    return sentences
-
-
 def write_answer(searcher: Searcher, answer: Answer, client: ChatClient) -> Answer:
     """`answer` (extractive, answered) rewritten as the model's checked prose; the extractive answer stays, with a
     notice, when the model fails or none of its sentences passes."""
@@ -82,23 +53,14 @@ def write_answer(searcher: Searcher, answer: Answer, client: ChatClient) -> Answ
         answer.notices.append(f"the LLM did not answer ({exc}); the answer is extractive")
         return answer
     by_id = {r.paper.id: r for r in answer.papers}
-    kept: list[Sentence] = []
-    used: set[str] = set()
-    dropped = replaced = 0
-    for sentence in written:
-        if not (failures := sentence_failures(sentence, answer, names)):
-            kept.append(sentence)
-            used.update(sentence.cites)
-            continue
-        log.info("ask: dropped %r: %s", sentence.text, "; ".join(failures))
-        stand_in = next((by_id[c] for c in sentence.cites if c in by_id and c not in used), None)
-        if stand_in is not None:
-            kept.append(stand_in.sentence())
-            used.add(stand_in.paper.id)
-            replaced += 1
-        else:
-            dropped += 1
-    answer.generated, answer.dropped, answer.replaced = len(written), dropped, replaced
+    checked = keep_checked(
+        written,
+        lambda sentence: sentence_failures(sentence, answer, names),
+        lambda paper_id: by_id[paper_id].sentence() if paper_id in by_id else None,
+        "ask",
+    )
+    kept = checked.sentences
+    answer.generated, answer.dropped, answer.replaced = checked.generated, checked.dropped, checked.replaced
     if not any(s.source == "llm" for s in kept):
         answer.notices.append("none of the LLM's sentences passed the checks; the answer is extractive")
         return answer

@@ -7,7 +7,6 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import RichProgress, cli_navigator, filter_options, json_option, out, print_json, with_store
 from confnav.errors import ConfnavError
-from confnav.index import build_index
 from confnav.personal import Ask, is_cold, papers_to_mark, recommend_for
 from confnav.search.engine import Searcher
 from confnav.search.experts import find_experts
@@ -36,11 +35,12 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 @with_store
 def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
-    embedder, notice = cli_navigator().embedder(model)
+    navigator = cli_navigator()
+    embedder, notice = navigator.embedder(model)
     if notice:
         click.echo(f"note: {notice}", err=True)
     with RichProgress(quiet, every=PROGRESS_EVERY) as progress:
-        result = build_index(store, embedder, venue, progress, add=add)
+        result = navigator.index(store, embedder, venue, progress, add=add)
     if as_json:
         print_json(result.to_dict())
         return

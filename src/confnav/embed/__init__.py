@@ -38,13 +38,14 @@ def semantic_installed() -> bool:
     )
 
 
-def choose_embedder(model: str | None = None) -> tuple[Embedder, str | None]:
-    """The embedder for `confnav index --model`, and a notice when falling back to the sparse one."""
+def choose_embedder(model: str | None = None, cache_dir: Path | None = None) -> tuple[Embedder, str | None]:
+    """The embedder for `confnav index --model`, and a notice when falling back to the sparse one; `cache_dir` is
+    the settings' cache folder (a model's exports are kept there; None: the default settings')."""
     if model in (None, DEFAULT_MODEL):
         if not semantic_installed():
             return EMBEDDERS.create(SPARSE_MODEL), FALLBACK_NOTICE
-        return make_embedder(DEFAULT_MODEL + ONNX_SUFFIX), None
-    embedder = make_embedder(model)
+        return make_embedder(DEFAULT_MODEL + ONNX_SUFFIX, cache_dir=cache_dir), None
+    embedder = make_embedder(model, cache_dir=cache_dir)
     if is_import_spec(model) and embedder.name not in (model, *EMBEDDERS.names()):
         raise ConfnavError(
             f"embedder {model!r} names its vectors {embedder.name!r}, which would not lead back to it when"
@@ -59,36 +60,42 @@ def _by_model_name(name: str) -> Factory[Embedder] | None:
     if name.endswith(ONNX_SUFFIX):
         base = name[: -len(ONNX_SUFFIX)]
         if find_spec("onnxruntime") is None:
-            return lambda threads=None: SentenceTransformerEmbedder(base)
-        return lambda threads=None: OnnxEmbedder(base, Path(resolve_model(base)), threads=threads)
+            return lambda threads=None, cache_dir=None: SentenceTransformerEmbedder(base)
+        return lambda threads=None, cache_dir=None: OnnxEmbedder(
+            base, Path(resolve_model(base)), threads=threads, cache_dir=cache_dir
+        )
     if ":" in name:
         return None
-    return lambda threads=None: SentenceTransformerEmbedder(name)
+    return lambda threads=None, cache_dir=None: SentenceTransformerEmbedder(name)
 
 
 EMBEDDERS: Registry[Embedder] = Registry("embedder", ("embed", "fit", "dumps", "loads"), _by_model_name)
-EMBEDDERS.register(SPARSE_MODEL, lambda threads=None: SparseEmbedder())
-EMBEDDERS.register(MULTILINGUAL_MODEL, MultilingualEmbedder)
+EMBEDDERS.register(SPARSE_MODEL, lambda threads=None, cache_dir=None: SparseEmbedder())
+EMBEDDERS.register(MULTILINGUAL_MODEL, lambda threads=None, cache_dir=None: MultilingualEmbedder(threads))
 
 
-def make_embedder(name: str, threads: int | None = None) -> Embedder:
-    """The embedder a name stands for, through `EMBEDDERS`; `threads` caps the ONNX runtime's threads. A plugged
-    `module:Class` is called without arguments, and its `name` must lead back to it (its `module:Class`)."""
+def make_embedder(name: str, threads: int | None = None, cache_dir: Path | None = None) -> Embedder:
+    """The embedder a name stands for, through `EMBEDDERS`; `threads` caps the ONNX runtime's threads, `cache_dir`
+    is the settings' cache folder. A plugged `module:Class` is called without arguments, and its `name` must lead
+    back to it (its `module:Class`)."""
     if is_import_spec(name) and name not in EMBEDDERS:
         return EMBEDDERS.create(name)
-    return EMBEDDERS.create(name, threads=threads)
+    return EMBEDDERS.create(name, threads=threads, cache_dir=cache_dir)
 
 
-def load_embedder(name: str, threads: int | None = None, imports: bool = True) -> Embedder:
-    """The embedder that produced vectors stored under `name`, resolved through `EMBEDDERS`. With `imports`
-    False (a server), a `module:Class` name read from the store is never imported: data does not choose code."""
+def load_embedder(
+    name: str, threads: int | None = None, imports: bool = True, cache_dir: Path | None = None
+) -> Embedder:
+    """The embedder that produced vectors stored under `name`, resolved through `EMBEDDERS` (`cache_dir`: the
+    settings' cache folder). With `imports` False (a server), a `module:Class` name read from the store is never
+    imported: data does not choose code."""
     if not imports and is_import_spec(name) and name not in EMBEDDERS:
         raise ConfnavError(
             f"the stored vectors were made with the plugged embedder {name!r}, which a server does not import;"
             " search them from the command line or the library, or re-index with a registered model"
         )
     try:
-        return make_embedder(name, threads)
+        return make_embedder(name, threads, cache_dir)
     except ConfnavError as exc:
         raise ConfnavError(
             f"the stored vectors were made with {name!r}, which this confnav cannot load ({exc}): run 'confnav index'"

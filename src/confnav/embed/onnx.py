@@ -27,15 +27,11 @@ MAX_TOKENS = 256
 EXPORT_RECIPE = "eager-fused-int8-per-channel"  # all-MiniLM-L6-v2 was trained on at most 256 word pieces
 
 
-def onnx_cache_root() -> Path:
-    return Settings.load().cache_dir / "onnx"
-
-
-def _model_folder(source: Path) -> Path:
-    """Cache folder for one model's export, keyed by its weights' size and name and the export recipe."""
+def _model_folder(source: Path, cache_dir: Path) -> Path:
+    """The folder of one model's export in the cache folder, keyed by its weights' size and name and the recipe."""
     weights = next((p for p in (source / "model.safetensors", source / "pytorch_model.bin") if p.exists()), source)
     stamp = f"{source.resolve()}:{weights.stat().st_size}:{EXPORT_RECIPE}"
-    return onnx_cache_root() / f"{source.name}-{hashlib.sha1(stamp.encode()).hexdigest()[:10]}"
+    return cache_dir / "onnx" / f"{source.name}-{hashlib.sha1(stamp.encode()).hexdigest()[:10]}"
 
 
 def export_int8(source: Path, target: Path) -> Path:
@@ -134,12 +130,21 @@ def _export_atomically(source: Path, folder: Path) -> None:
 
 
 class OnnxEmbedder(PretrainedEmbedder):
-    """Mean-pooled, L2-normalised vectors from the int8 ONNX export of a sentence-transformers model."""
+    """Mean-pooled, L2-normalised vectors from the int8 ONNX export of a sentence-transformers model, exported once
+    into `cache_dir` (the settings' cache folder; None: the default settings')."""
 
-    def __init__(self, model_name: str, source: Path, batch_size: int = 32, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        model_name: str,
+        source: Path,
+        batch_size: int = 32,
+        threads: int | None = None,
+        cache_dir: Path | None = None,
+    ) -> None:
         self.name = model_name + ONNX_SUFFIX
         self.languages = MODEL_LANGUAGES.get(model_name)
         self.source = source
+        self.cache_dir = cache_dir or Settings().cache_dir
         self.batch_size = batch_size
         self.threads = threads or max(1, len(os.sched_getaffinity(0)))
         self._session: object | None = None
@@ -152,7 +157,7 @@ class OnnxEmbedder(PretrainedEmbedder):
                 from tokenizers import Tokenizer
             except ImportError:
                 raise MissingExtraError("the ONNX embedder", "semantic") from None
-            folder = _model_folder(self.source)
+            folder = _model_folder(self.source, self.cache_dir)
             model_file = folder / "model.int8.onnx"
             if not _complete(folder):
                 _export_atomically(self.source, folder)

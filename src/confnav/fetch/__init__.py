@@ -87,8 +87,9 @@ def fetch_openreview(
     With a snapshot from an earlier run, only notes changed since then are asked for (unless `full`) and put in
     place in the snapshot; the `watcher` hears of the papers the ingest added or changed. Every version of a
     review seen is kept in the store; the first fetch of an API 2 venue reads the earlier ones from the reviews'
-    edits. Once a run has recorded a snapshot's history, later runs record only the submissions they fetched,
-    and read the snapshot only when something changed.
+    edits. Once a run has recorded a snapshot's history, later runs read the snapshot only when something
+    changed, and ingest and record only the submissions they fetched: the rest of the store is left untouched.
+    The ingest, the reviews' versions and texts and the fetch's run are written in one transaction.
     """
     progress = progress or Silent()
     client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
@@ -129,7 +130,7 @@ def fetch_openreview(
         return FetchResult("openreview", path, 0, requests, log.resumed, result, 0, history)
     entries = entries_held()
     fetched, touched = now(), []
-    for note in notes:
+    for note in sorted(notes, key=_number):  # new submissions go last: a held one keeps its line in the snapshot
         paper = str(note.get("forum") or note["id"])
         touched.append(paper)
         kept = entries.get(paper, {}).get("edits")  # a snapshot written before the edits were kept beside it
@@ -147,22 +148,49 @@ def fetch_openreview(
     requests = client.api2.requests + client.api1.requests
     stamp = _stamp(store_path, path)
     arrivals = ArrivalRecorder(store, watcher)
-    if entries and (notes or done is None):
-        result = ingest(store, [path], progress=progress, watcher=arrivals)
-    else:  # nothing new, and this snapshot is already in this store
-        result = IngestResult([], [], unchanged=len(entries))
-    if done is not None:  # the earlier versions are in the store: only the reviews of this run's notes are new
-        versions = record_history(store, [entries[p] for p in touched])
-    else:
-        edits = edits or read_edits_file(path)
-        versions = record_history(store, [{**e, "edits": edits[p]} if p in edits else e for p, e in entries.items()])
+    with store.transaction():
+        if entries and (notes or done is None):
+            only = set(touched) if done is not None and not full else None
+            result = _ingest(store, path, entries, only, progress, arrivals)
+        else:  # nothing new, and this snapshot is already in this store
+            result = IngestResult([], [], unchanged=len(entries))
+        if done is not None:  # the earlier versions are in the store: only the reviews of this run's notes are new
+            versions = record_history(store, [entries[p] for p in touched])
+        else:
+            edits = edits or read_edits_file(path)
+            entries_edits = [{**e, "edits": edits[p]} if p in edits else e for p, e in entries.items()]
+            versions = record_history(store, entries_edits)
+        arrivals.finish([*result.venues, *([] if not entries else [venue_of_group(venue_id)[0].id])])
     newest = max((t for e in entries.values() if (t := newest_time(e["note"])) is not None), default=None)
-    arrivals.finish([*result.venues, *([] if not entries else [venue_of_group(venue_id)[0].id])])
     marker.write_text(json.dumps({**json.loads(stamp or "{}"), "newest": newest, "entries": len(entries)}))
     log.discard()
     found = FetchResult("openreview", path, len(notes), requests, log.resumed, result, versions, history)
     found.decided = arrivals.decided
     return found
+
+
+def _ingest(
+    store: FetchStore,
+    path: Path,
+    entries: dict[str, dict[str, Any]],
+    touched: set[str] | None,
+    progress: Progress,
+    watcher: ChangeWatcher,
+) -> IngestResult:
+    """The snapshot ingested: only the lines of the `touched` submissions when given (the store holds the others
+    as they are), else every line."""
+    if touched is None:
+        return ingest(store, [path], progress=progress, watcher=watcher)
+    lines = [number for number, paper in enumerate(entries, 1) if paper in touched]
+    result = ingest(store, [path], progress=progress, watcher=watcher, lines=lines)
+    result.unchanged += len(entries) - len(lines)
+    return result
+
+
+def _number(note: dict[str, Any]) -> tuple[int, str]:
+    """A submission's place among those new to a snapshot: by number, then id."""
+    number = note.get("number")
+    return (number if isinstance(number, int) else 0, str(note.get("forum") or note["id"]))
 
 
 def _last_run(marker: Path, store_path: Path, snapshot: Path) -> dict[str, Any] | None:

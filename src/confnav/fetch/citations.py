@@ -86,10 +86,6 @@ class SemanticScholar:
             client.headers["x-api-key"] = settings.s2_api_key
         return cls(client)
 
-    @classmethod
-    def from_environment(cls, base_url: str | None = None, **http: Any) -> SemanticScholar:
-        return cls.from_settings(Settings.load(), base_url, **http)
-
     def by_ids(self, papers: list[Paper]) -> dict[str, int]:
         found: dict[str, int] = {}
         with_ids = [p for p in papers if s2_id(p)]
@@ -133,10 +129,6 @@ class OpenAlex:
         client = HttpClient(base_url or settings.openalex_url, **http)
         client.headers["Authorization"] = f"Bearer {settings.openalex_api_key}"
         return cls(client)
-
-    @classmethod
-    def from_environment(cls, base_url: str | None = None, **http: Any) -> OpenAlex:
-        return cls.from_settings(Settings.load(), base_url, **http)
 
     def by_ids(self, papers: list[Paper]) -> dict[str, int]:
         found: dict[str, int] = {}

@@ -59,12 +59,6 @@ class OpenReviewClient:
         client.log_in(settings)
         return client
 
-    @classmethod
-    def from_environment(
-        cls, base_url: str | None = None, v1_url: str | None = None, progress: Progress | None = None, **http: Any
-    ) -> OpenReviewClient:
-        return cls.from_settings(Settings.load(), base_url, v1_url, progress, **http)
-
     def log_in(self, settings: Settings) -> None:
         """A token from OPENREVIEW_TOKEN, or one from /login with OPENREVIEW_USERNAME/OPENREVIEW_PASSWORD."""
         token = settings.openreview_token

@@ -52,9 +52,9 @@ def newest_time(note: dict[str, Any]) -> int | None:
 
 
 def write_snapshot(path: Path, entries: dict[str, dict[str, Any]]) -> None:
-    """All entries, one per line in a stable order, written to a temporary file and moved into place."""
-    ordered = sorted(entries.items(), key=lambda item: (item[1]["note"].get("number") or 0, item[0]))
-    _write_lines(path, (entry for _, entry in ordered))
+    """All entries, one per line in their order (a held submission keeps its line, which the store's records
+    name), written to a temporary file and moved into place."""
+    _write_lines(path, entries.values())
 
 
 def edits_file(snapshot: Path) -> Path:

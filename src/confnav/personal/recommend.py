@@ -125,7 +125,7 @@ def _label(title: str, year: int | None) -> str:
 
 def _embedder(store: RecommendStore, model: str) -> Embedder:
     """The model that made the stored vectors, with its fitted state if it has one."""
-    embedder = _embedders.get(model) or load_embedder(model, 1)
+    embedder = _embedders.get(model) or load_embedder(model, 1, cache_dir=store.settings.cache_dir)
     if not embedder.fitted_on_corpus:
         _embedders[model] = embedder  # a pretrained model is loaded once per process
         return embedder

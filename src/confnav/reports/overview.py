@@ -15,9 +15,10 @@ from confnav.reports.facts import data_gaps, theme_facts_of, trend_facts, venue_
 from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.reports.narrative import Lead, Vocabulary, handle, listing, theme_opening, theme_story
 from confnav.reports.prose import method_name
+from confnav.reports.written import Paragraph, Written, write_paragraph
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.base import Summarizer
-from confnav.summarize.llm import CITATION, LLMSummarizer, llm_theme_summary, summarizer_for
+from confnav.summarize.llm import ChatClient, LLMSummarizer, summarizer_for
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.facts import ThemeFacts
 
@@ -131,11 +132,13 @@ def build_overview(
     per_theme: int = 6,
     config: list[Fact] | None = None,
     mode: RankMode | str | None = None,
+    client: ChatClient | None = None,
 ) -> Report:
     """The overview of a venue, its papers ranked in `mode` (None: the venue's default; said once, in the
     introduction): an opening on what characterised it, a paragraph and the first `per_theme` papers for each of
     its largest themes, the smaller ones in brief, and where to start. Needs its themes (built on demand from the
-    semantic index). Without a `summarizer` or `ranker`, the ones the store's settings choose."""
+    semantic index). Without a `summarizer` or `ranker`, the ones the store's settings choose. With an LLM (`client`,
+    else an LLM summarizer's), its paragraphs are the model's prose checked sentence by sentence (written.py)."""
     info = store.get_venue(venue)
     summarizer = summarizer or summarizer_for(store, venue)
     try:
@@ -152,6 +155,14 @@ def build_overview(
     report.context = trend
     report.mode = ranking.mode.value
     opening = venue_opening(info, facts, top, previous, {f.key: f for f in trend})
+    client = client or (summarizer.client if isinstance(summarizer, LLMSummarizer) else None)
+    shown = {f.key: f.value for f in [*facts, *trend]} | {
+        k: f.value for t in themes for k, f in theme_facts_of(t).items()
+    }
+    labels = [t.label for t in themes]
+    written: list[Written] = []
+    if client and (text := _rewrite(client, written, "Opening", opening, shown, [], labels, info.name, set())):
+        opening = text
     report.intro = f"{opening} {_guide(len(major), len(top) > len(major))} {ranking.header()}"
     report.notes = data_gaps(real_papers(store.iter_papers(venue)))
     said = set(re.findall(r"\{([a-z]+\.[\w.\-]+)\}", report.intro))
@@ -169,27 +180,65 @@ def build_overview(
             for item in in_theme[theme.id][:POOL]
             for cite in [citation(item, summarizer)]
         ]
-        summary = ""
-        if isinstance(summarizer, LLMSummarizer):
-            listed = [(lead.cite.paper_id, lead.cite.title, lead.cite.tldr or "") for lead in pool[:per_theme]]
-            if written := llm_theme_summary(summarizer, theme.label, theme.keywords, listed):
-                summary = theme_opening(theme, said, venue_rate, subs) + " " + CITATION.sub(r"[[cite:\1]]", written)
-        if not summary:
-            summary = theme_story(theme, subs, pool, in_theme[theme.id], ranking.mode, vocabulary, said, venue_rate)
+        summary = theme_story(theme, subs, pool, in_theme[theme.id], ranking.mode, vocabulary, said, venue_rate)
         told = set(re.findall(r"\[\[cite:([^\]]+)\]\]", summary))
-        cites = [lead.cite for rank, lead in enumerate(pool) if rank < per_theme or lead.cite.paper_id in told]
+        given = [lead.cite for rank, lead in enumerate(pool) if rank < per_theme or lead.cite.paper_id in told]
         section_facts = theme_facts_of(theme)
         for sub in subs:
             section_facts.update(theme_facts_of(sub))
+        if client and (
+            text := _rewrite(client, written, theme.heading, summary, shown, given, labels, info.name, said)
+        ):
+            opened = "{" in text  # the model's paragraph states a fact of the theme, else its opening says them
+            summary = text if opened else f"{theme_opening(theme, said, venue_rate, subs)} {text}"
+            told = set(re.findall(r"\[\[cite:([^\]]+)\]\]", summary))
+        cites = [lead.cite for rank, lead in enumerate(pool) if rank < per_theme or lead.cite.paper_id in told]
         report.sections.append(Section(theme.heading, summary, section_facts, cites, theme.id))
     if smaller := [t for t in top if t not in major and in_theme[t.id]]:
         report.sections.append(smaller_themes(smaller, in_theme, summarizer))
-    report.sections.append(where_to_start(ranking.papers, top, summarizer, ranking.mode))
+    closing = where_to_start(ranking.papers, top, summarizer, ranking.mode)
+    if client and (
+        text := _rewrite(
+            client, written, closing.title, closing.summary, shown, closing.citations, labels, info.name, said
+        )
+    ):
+        closing.summary = text
+    report.sections.append(closing)
+    if written:
+        generated, dropped = sum(w.checked.generated for w in written), sum(w.checked.dropped for w in written)
+        replaced, visible = sum(w.checked.replaced for w in written), sum(bool(w.text) for w in written)
+        report.notes.append(
+            f"The LLM wrote {len(written)} paragraphs, checked sentence by sentence, {visible} of them shown: of its "
+            f"{generated} sentences, {dropped} were dropped and {replaced} replaced by a paper's own sentence for "
+            "failing a check."
+        )
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
         report.notes.append(
             f"{len(summarizer.failures)} LLM TL;DRs failed a check and were replaced by extractive ones."
         )
     return report
+
+
+def _rewrite(
+    client: ChatClient,
+    written: list[Written],
+    title: str,
+    text: str,
+    facts: dict[str, str],
+    cites: list[Citation],
+    themes: list[str],
+    venue: str,
+    said: set[str],
+) -> str | None:
+    """A paragraph in the model's checked prose (kept in `written`), or None: the extractive one stands. The model
+    may state the facts the extractive `text` states (`facts`: each fact's shown value)."""
+    if not text:
+        return None
+    stated = {key: facts[key] for key in re.findall(r"\{([a-z]+\.[\w.\-]+)\}", text) if key in facts}
+    found = write_paragraph(client, Paragraph(title, text, stated, cites, themes), venue, said)
+    if found is not None:
+        written.append(found)
+    return found.text if found and found.text else None
 
 
 def _venue_rate(facts: list[Fact]) -> float | None:

@@ -149,7 +149,9 @@ class Searcher:
         else:
             vectors = corpus.load_vectors(self.store, model)
         # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
-        embedder = self._embedders.get(model) or load_embedder(model, 1, imports=not serves_requests(self.store))
+        embedder = self._embedders.get(model) or load_embedder(
+            model, 1, imports=not serves_requests(self.store), cache_dir=self.store.settings.cache_dir
+        )
         if embedder.fitted_on_corpus:
             cached = self.store.get_cache(embedder_state_cache(model))
             if cached is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from confnav.errors import ConfnavError, InputError
@@ -42,6 +42,7 @@ READERS.register("miniconf", _unmapped(MiniconfReader))
 READERS.register("jsonl", JsonlReader)
 READERS.register("csv", CsvReader)
 FORMATS = READERS.names()  # the built-in formats, for the CLI's help
+LINE_FORMATS = ("openreview-notes",)  # a record per line and nothing else: a file of these can be read in part
 
 __all__ = [
     "FORMATS",
@@ -77,12 +78,13 @@ def detect_format(path: Path, text: str) -> str:
 
 
 def read_file(
-    path: Path, fmt: str | None = None, mapping: dict[str, str] | None = None
+    path: Path, fmt: str | None = None, mapping: dict[str, str] | None = None, lines: Collection[int] | None = None
 ) -> tuple[str, Iterator[ReadItem]]:
     """Load and parse one file: its format name and its records (or per-record errors), each record checked.
 
     Bytes that are not UTF-8 refuse the file when they are in a table's header (or leave the format unknown);
-    elsewhere only the records that hold them.
+    elsewhere only the records that hold them. With `lines` (1-based), only those lines of a file of one record
+    per line are parsed; the others are not read as records at all.
     """
     detected: list[str] = []
 
@@ -100,6 +102,10 @@ def read_file(
         raise InputError(path, "file is empty")
     name = fmt or (detected[0] if detected else detect_format(path, text))
     reader = make_reader(name, mapping)
+    if lines is not None:
+        if name not in LINE_FORMATS:
+            raise ConfnavError(f"{path}: only a file of one record per line can be read in part, not {name}")
+        text = only_lines(text, lines)
     header_end = text.find("\n")
     if (
         has_bad_bytes
@@ -108,3 +114,9 @@ def read_file(
     ):
         raise problem
     return name, map(RecordCheck(path, text, has_bad_bytes), reader.read(path, text))
+
+
+def only_lines(text: str, lines: Collection[int]) -> str:
+    """`text` with every line but these (1-based) left blank: the lines kept keep their numbers."""
+    wanted = set(lines)
+    return "\n".join(line if number in wanted else "" for number, line in enumerate(text.split("\n"), 1))

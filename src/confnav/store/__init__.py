@@ -21,16 +21,10 @@ __all__ = [
     "Store",
     "StoreCaches",
     "VenueSummary",
-    "default_location",
     "describe",
     "is_postgres",
     "open_store",
 ]
-
-
-def default_location() -> str:
-    """`$CONFNAV_DB` if set (a file path or a postgresql:// URL), else `./confnav.db`."""
-    return Settings.load().db
 
 
 def is_postgres(location: str | Path) -> bool:

@@ -127,9 +127,14 @@ class NewsTables:
             paper_id: (theme, *([sub] if sub else [])) for paper_id, theme, sub in self._ids_in(venue, paper_ids, sql)
         }
 
-    def _ids_in(self, venue: str, paper_ids: Sequence[str], select: str) -> Iterator[tuple[Any, ...]]:
+    def _ids_in(
+        self, venue: str, paper_ids: Sequence[str], select: str, column: str = "p.id", order: str = ""
+    ) -> Iterator[tuple[Any, ...]]:
+        """The rows of `select` (its table as `p`) of these papers of a venue, a batch of ids at a time (each batch
+        in `order`, when given)."""
         wanted = list(dict.fromkeys(paper_ids))
         for offset in range(0, len(wanted), BATCH):
             part = wanted[offset : offset + BATCH]
             marks = ", ".join("?" * len(part))
-            yield from self.conn.execute(f"{select} WHERE p.venue = ? AND p.id IN ({marks})", [venue, *part])
+            sql = f"{select} WHERE p.venue = ? AND {column} IN ({marks})" + (f" ORDER BY {order}" if order else "")
+            yield from self.conn.execute(sql, [venue, *part])

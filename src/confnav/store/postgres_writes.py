@@ -8,7 +8,7 @@ the caller's transaction, so a failed ingest leaves nothing behind.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from confnav.model import Paper
@@ -40,10 +40,14 @@ class CopyWrites(SqlStore):
         self._copy("source_records", RECORD_COLUMNS, rows)
 
     def _write_papers(
-        self, new: list[tuple[Paper, tuple[Any, ...]]], changed: list[tuple[int, Paper, tuple[Any, ...]]]
+        self,
+        new: list[tuple[Paper, tuple[Any, ...]]],
+        changed: list[tuple[int, Paper, tuple[Any, ...]]],
+        same_rows: Collection[int] = (),
     ) -> None:
         """New papers copied in under row keys drawn from the table's own sequence; changed papers staged and
-        updated in one statement; the changed papers' filter rows deleted, and every paper's copied in afresh."""
+        updated in one statement; the changed papers' filter rows deleted, and every paper's copied in afresh
+        (but those of the changed papers in `same_rows`, which stay)."""
         pks = sorted(
             pk
             for (pk,) in self.raw.execute(
@@ -56,10 +60,11 @@ class CopyWrites(SqlStore):
             self._stage("stage_papers", "papers", columns, [(pk, p.venue, p.id, *v) for pk, p, v in changed])
             updates = ", ".join(f"{c} = s.{c}" for c in PAPER_COLUMNS)
             self.raw.execute(f"UPDATE papers p SET {updates} FROM stage_papers s WHERE p.pk = s.pk")
-            old = [pk for pk, _, _ in changed]
+            old = [pk for pk, _, _ in changed if pk not in same_rows]
             for table in FILTER_TABLES:
                 self.raw.execute(f"DELETE FROM {table} WHERE paper_pk = ANY(%s)", (old,))
-        self._put_index_rows([*zip(pks, (p for p, _ in new), strict=True), *((pk, p) for pk, p, _ in changed)])
+        kept = ((pk, p) for pk, p, _ in changed if pk not in same_rows)
+        self._put_index_rows([*zip(pks, (p for p, _ in new), strict=True), *kept])
 
     def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
         """The filter tables' rows, copied straight in (their keys are fresh: the papers' old rows are gone)."""

@@ -7,7 +7,7 @@ implementing these methods, not of knowing the SQLite class.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -118,7 +118,7 @@ class IngestStore(Transactional, Protocol):
 
     def put_records(self, records: list[SourceRecord]) -> None: ...
 
-    def records(self, venue: str) -> dict[str, list[SourceRecord]]: ...
+    def records(self, venue: str, paper_ids: Collection[str] | None = None) -> dict[str, list[SourceRecord]]: ...
 
     def rename_paper(self, venue: str, old: str, new: str) -> None: ...
 

@@ -37,6 +37,11 @@ def index_rows(rows: list[tuple[int, Paper]]) -> list[tuple[str, tuple[str, ...]
     ]
 
 
+def indexed(paper: dict[str, Any]) -> tuple[Any, ...]:
+    """What a paper's filter rows (index_rows) are made of, from its JSON: its authors, keywords and places."""
+    return tuple(paper.get(key) for key in ("authors", "keywords", "institutions", "affiliations"))
+
+
 # `changed`: the store's generation when the paper was last written (what the keyword index adds since it was made)
 PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data", "changed")
 RECORD_COLUMNS = ("venue", "paper_id", "source", "kind", "line", "record", "data")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -31,7 +32,7 @@ from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
-from confnav.store.rows import grouped, index_rows, paper_columns, record_rows
+from confnav.store.rows import grouped, index_rows, indexed, paper_columns, record_rows
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
@@ -89,6 +90,7 @@ class SqlStore(
     keeps_rows = True  # cache every paper in memory between changes (a laptop store); False streams them
 
     read_only: bool = False
+    _writer: int | None = None  # the thread inside a transaction of this store, if any
     write_wait = 60.0  # seconds a write waits for another writer before a StoreBusyError (one writer at a time)
     caches: StoreCaches  # the papers cached per venue (when `keeps_rows`) and memos; shared when given to open_store
 
@@ -102,11 +104,19 @@ class SqlStore(
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """All writes inside commit together or not at all, one writer at a time (readers never wait for it)."""
+        """All writes inside commit together or not at all, one writer at a time (readers never wait for it); a
+        transaction begun inside another is part of it (a fetch's ingest, history and run commit together)."""
         if self.read_only:
             raise ReadOnlyStoreError(f"{self.location} is open read-only")
-        with self._atomic():
+        if self._writer == threading.get_ident():
             yield
+            return
+        with self._atomic():
+            self._writer = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._writer = None
 
     def _atomic(self) -> AbstractContextManager[None]:
         """The backend's own transaction."""
@@ -172,14 +182,16 @@ class SqlStore(
         for table in RENAMED:
             self.conn.execute(f"UPDATE {table} SET paper_id = ? WHERE venue = ? AND paper_id = ?", (new, venue, old))
 
-    def records(self, venue: str) -> dict[str, list[SourceRecord]]:
-        """Every stored source record of a venue, grouped by paper id."""
+    def records(self, venue: str, paper_ids: Collection[str] | None = None) -> dict[str, list[SourceRecord]]:
+        """Every stored source record of a venue (of these papers only, when given), grouped by paper id."""
         grouped: dict[str, list[SourceRecord]] = {}
-        query = (
-            "SELECT paper_id, source, kind, line, record, data FROM source_records"
-            " WHERE venue = ? ORDER BY paper_id, source"
+        select = "SELECT p.paper_id, p.source, p.kind, p.line, p.record, p.data FROM source_records p"
+        rows = (
+            self.conn.execute(f"{select} WHERE p.venue = ? ORDER BY p.paper_id, p.source", (venue,))
+            if paper_ids is None
+            else self._ids_in(venue, list(paper_ids), select, "p.paper_id", "p.paper_id, p.source")
         )
-        for paper_id, source, kind, line, record, data in self.conn.execute(query, (venue,)):
+        for paper_id, source, kind, line, record, data in rows:
             rec = SourceRecord(
                 source=source,
                 kind=kind,
@@ -205,20 +217,23 @@ class SqlStore(
         """
         found: dict[tuple[str, str], tuple[int, str]] = {}
         for venue in {p.venue for p in papers}:
-            ids = {p.id for p in papers if p.venue == venue}
-            for pk, paper_id, data in self.conn.execute("SELECT pk, id, data FROM papers WHERE venue = ?", (venue,)):
-                if paper_id in ids:
-                    found[(venue, paper_id)] = (pk, data)
+            ids = [p.id for p in papers if p.venue == venue]
+            for pk, paper_id, data in self._ids_in(venue, ids, "SELECT p.pk, p.id, p.data FROM papers p"):
+                found[(venue, paper_id)] = (pk, data)
         changes: list[str] = []
         written: list[tuple[int | None, Paper, str]] = []
+        same_rows: set[int] = set()  # changed papers whose filter rows stay as they are
         for paper in papers:
-            data = canonical_json(paper.to_dict())
+            fields = paper.to_dict()
+            data = canonical_json(fields)
             row = found.get((paper.venue, paper.id))
             if row and row[1] == data:
                 changes.append("unchanged")
                 continue
             written.append((row[0] if row else None, paper, data))
             changes.append("updated" if row else "added")
+            if row and indexed(json.loads(row[1])) == indexed(fields):
+                same_rows.add(row[0])
         if not written:
             return changes
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
@@ -227,15 +242,19 @@ class SqlStore(
             self.count_change(venue_generation_key(venue))
         new = [(p, paper_columns(p, data, generation)) for pk, p, data in written if pk is None]
         changed = [(pk, p, paper_columns(p, data, generation)) for pk, p, data in written if pk is not None]
-        self._write_papers(new, changed)
+        self._write_papers(new, changed, same_rows)
         return changes
 
     def _write_papers(
-        self, new: list[tuple[Paper, tuple[Any, ...]]], changed: list[tuple[int, Paper, tuple[Any, ...]]]
+        self,
+        new: list[tuple[Paper, tuple[Any, ...]]],
+        changed: list[tuple[int, Paper, tuple[Any, ...]]],
+        same_rows: Collection[int] = (),
     ) -> None:
-        """Write new papers and changed ones (with their row keys) and their index rows; `values` are each
-        paper's columns besides venue and id. A backend with a bulk path writes them its own way."""
-        old = [(pk,) for pk, _, _ in changed]
+        """Write new papers and changed ones (with their row keys) and their index rows, but for the changed
+        papers in `same_rows`, whose index rows stay; `values` are each paper's columns besides venue and id. A
+        backend with a bulk path writes them its own way."""
+        old = [(pk,) for pk, _, _ in changed if pk not in same_rows]
         self.conn.executemany(
             "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
             " rating_mean = ?, data = ?, changed = ? WHERE pk = ?",
@@ -243,7 +262,7 @@ class SqlStore(
         )
         for table in ("paper_authors", "paper_keywords", "paper_places"):
             self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
-        rows = [(pk, paper) for pk, paper, _ in changed]
+        rows = [(pk, paper) for pk, paper, _ in changed if pk not in same_rows]
         for paper, values in new:
             (pk,) = self.conn.execute(
                 "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data,"

@@ -132,45 +132,6 @@ class LLMSummarizer:
             return self.fallback.tldr(paper)
 
 
-THEME_PROMPT = (
-    "You summarise a theme of a machine-learning conference for researchers, using only the papers given. "
-    "Write two sentences on what the papers study and how. Cite papers only as [ID] with the ids given; "
-    'no numbers, no other names. Answer with JSON only: {"summary": "<two sentences>"}.'
-)
-CITATION = re.compile(r"\[([A-Za-z0-9_\-~.]+)\]")
-
-
-def check_theme_summary(text: str, allowed: set[str]) -> str:
-    """The summary if it cites only allowed ids (at least one), has no digits and stays short; else LLMError."""
-    text = " ".join(text.split())
-    cited = set(CITATION.findall(text))
-    if not cited:
-        raise LLMError("the theme summary cites no paper")
-    if cited - allowed:
-        raise LLMError(f"the theme summary cites papers it was not given: {', '.join(sorted(cited - allowed))}")
-    if re.search(r"\d", CITATION.sub("", text)):
-        raise LLMError("the theme summary contains numbers, which only the verified facts may state")
-    if len(text.split()) > 90 or re.search(r"[$\\{}<>]", text):
-        raise LLMError("the theme summary is too long or has markup")
-    return text
-
-
-def llm_theme_summary(
-    summarizer: LLMSummarizer, label: str, keywords: list[str], papers: list[tuple[str, str, str]]
-) -> str | None:
-    """Two LLM sentences on a theme citing its papers as [ID], or None (reason logged) when any check fails."""
-    listing = "\n".join(f"[{pid}] {title}: {tldr}" for pid, title, tldr in papers)
-    user = f"Theme: {label}\nKeywords: {', '.join(keywords)}\nPapers:\n{listing}"
-    try:
-        answer = parse_json_answer(summarizer.client.complete(THEME_PROMPT, user))
-        return check_theme_summary(str(answer.get("summary") or ""), {pid for pid, _, _ in papers})
-    except LLMError as exc:
-        reason = f"theme '{label}': {exc}; using the summary built from the data"
-        log.warning(reason)
-        summarizer.failures.append(reason)
-        return None
-
-
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[\"“(])")
 
 

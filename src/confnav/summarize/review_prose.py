@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnav.summarize.agreement import Quote, ReviewSummary
+from confnav.summarize.checked import Sentence, prose_failures
 from confnav.summarize.llm import ChatClient, LLMError, model_sentences, numbers
 
 log = logging.getLogger("confnav.reviews")
 MAX_TOKENS = 200
-MAX_WORDS = 60
 PROMPT = (
     "You summarise what a paper's reviewers agreed and disagreed on, using only the quotes given. Write two to four"
     " plain sentences. End every sentence with the labels of the reviews it rests on, as [R1]. Use only the labels"
@@ -70,21 +70,6 @@ def labelled(summary: ReviewSummary) -> tuple[str, dict[str, tuple[Cited, list[Q
     return "\n".join(lines), labels
 
 
-def failures(text: str, cites: list[str], labels: dict[str, tuple[Cited, list[Quote]]]) -> list[str]:
-    """Why a written sentence may not be shown; empty when it passes."""
-    found = []
-    if not cites:
-        found.append("cites no review")
-    if unknown := [c for c in cites if c not in labels]:
-        found.append(f"cites reviews it was not given: {', '.join(unknown)}")
-    quoted = " ".join(q.text for c in cites if c in labels for q in labels[c][1])
-    if invented := numbers(text) - numbers(quoted):
-        found.append(f"states numbers its reviews do not: {', '.join(sorted(invented))}")
-    if _MARKUP.search(text) or len(text.split()) > MAX_WORDS:
-        found.append("holds markup or is too long")
-    return found
-
-
 def write_summary(summary: ReviewSummary, client: ChatClient) -> WrittenSummary | None:
     """The summary in the model's checked sentences; None when there is nothing to phrase, the model fails, or
     none of its sentences passes (the extractive summary is shown then)."""
@@ -103,7 +88,9 @@ def write_summary(summary: ReviewSummary, client: ChatClient) -> WrittenSummary 
         if not text.strip(".!? "):
             continue
         written.generated += 1
-        if problems := failures(text, cites, labels):
+        quoted = " ".join(q.text for c in cites if c in labels for q in labels[c][1])
+        checked = Sentence(text, cites, "llm")  # the same checks as ask's and the overview's prose
+        if problems := prose_failures(checked, labels, numbers(quoted), markup=_MARKUP):
             log.info("reviews: dropped %r: %s", text, "; ".join(problems))
             written.dropped += 1
             continue

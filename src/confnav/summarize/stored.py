@@ -15,7 +15,7 @@ from pathlib import Path
 from confnav.progress import Progress
 from confnav.search import text as search_text
 from confnav.store.protocols import CacheStore, SearchStore
-from confnav.summarize import scoring, shorten, text, tldr
+from confnav.summarize import cuts, scoring, shorten, text, tldr
 from confnav.summarize.tldr import ExtractiveSummarizer, extractive_tldr
 
 
@@ -23,7 +23,7 @@ from confnav.summarize.tldr import ExtractiveSummarizer, extractive_tldr
 def rules_fingerprint() -> str:
     """A hash of the code that makes extractive TL;DRs (cleaning, shortening, sentence rules, weights, stemming)."""
     digest = hashlib.sha1()
-    for module in (text, shorten, tldr, scoring, search_text):
+    for module in (text, shorten, cuts, tldr, scoring, search_text):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:12]
 
@@ -68,6 +68,13 @@ def store_tldrs(store: SearchStore, venue: str, progress: Progress | None = None
     with store.transaction():
         store.put_cache(tldr_cache(venue), generation, json.dumps(made, ensure_ascii=False).encode())
     return len(made)
+
+
+def keep_tldrs(store: SearchStore, venue: str | None = None, progress: Progress | None = None) -> int:
+    """The TL;DR step after indexing: keep the TL;DRs of `venue` (None: every venue) that are not up to date, so
+    that a server's requests only read them; returns how many were made."""
+    venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
+    return sum(store_tldrs(store, v, progress) for v in venues)
 
 
 def venue_summarizer(store: CacheStore, venue: str) -> ExtractiveSummarizer:

@@ -14,18 +14,9 @@ from dataclasses import dataclass
 
 from confnav.model import Paper
 from confnav.summarize.base import SUMMARIZERS
+from confnav.summarize.cuts import MAIN_CLAUSE, MAX_WORDS, NEVER_ENDS, OPENERS, last_word
 from confnav.summarize.scoring import score_sentences, title_names
-from confnav.summarize.shorten import (
-    CONJUNCTION_OPENING,
-    MAIN_CLAUSE,
-    MAX_WORDS,
-    NEVER_ENDS,
-    OPENERS,
-    SUBJECT,
-    find_pointer,
-    last_word,
-    shorten,
-)
+from confnav.summarize.shorten import CONJUNCTION_OPENING, SUBJECT, find_pointer, shorten
 from confnav.summarize.text import clean, sentences
 
 SILENT_MARGIN = 0.1  # a sentence where the authors do not speak must score this much above the best where they do

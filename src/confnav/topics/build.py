@@ -244,7 +244,7 @@ def phrase_embedder(store: AnalysisStore, model: str) -> Callable[[Sequence[str]
     """The `embed` of the model that made the store's text vectors (with its fitted state, for a model fitted on the
     corpus), to place phrases among them; None when it cannot be loaded."""
     try:
-        embedder = load_embedder(model, imports=not serves_requests(store))
+        embedder = load_embedder(model, imports=not serves_requests(store), cache_dir=store.settings.cache_dir)
         if embedder.fitted_on_corpus:
             cached = store.get_cache(embedder_state_cache(model))
             if cached is None:

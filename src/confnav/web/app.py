@@ -85,18 +85,18 @@ def create_app(
         allowed_hosts=None if allowed_hosts is None else tuple(sorted(allowed_hosts)),
     )
     check_steps(settings)  # a wrong step name fails before the store is opened
-    store = ThreadStores(db, read_only=read_only, settings=settings)
-    navigator = Navigator(store.settings, store)
+    stores = ThreadStores(db, read_only=read_only, settings=settings)
+    navigator = Navigator(stores.settings, stores)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Handlers run in a pool of threads, each with its own connection (kept answers come from the event loop).
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
-        store.watch_state()
+        stores.watch_state()
         yield
         app.state.confnav.searcher.close()  # a reload in progress reads with a connection closed here
         app.state.confnav.refresher.close()
-        store.close()
+        stores.close()
 
     app = FastAPI(
         title="confnav",
@@ -108,7 +108,7 @@ def create_app(
     )
     if shared is None:
         shared = allowed_hosts is None or not {h.lower() for h in allowed_hosts} <= LOOPBACK_HOSTS
-    app.state.confnav = AppState(store, Searcher(store), token, read_only, db, shared=shared, root=navigator)
+    app.state.confnav = AppState(stores, Searcher(stores), token, read_only, db, shared=shared, root=navigator)
 
     @app.exception_handler(TopicsNotReady)
     async def not_ready(request: Request, exc: TopicsNotReady) -> JSONResponse:

@@ -1,8 +1,15 @@
 """The ask page (`/ask`, `/venues/V/ask`) and `/api/ask`: a question answered from the store, every sentence
-citing its papers; with an LLM configured, its prose checked sentence by sentence. Kept per store state."""
+citing its papers; with an LLM configured, its prose checked sentence by sentence. Kept per store state.
+
+With a profile (`?profile=NAME`) the answer favours its interests among equally relevant papers; the profile opens
+as every profile route opens it (`confnav.web.access`): on a shared server only with its own secret, so that
+nobody asks with someone else's profile (the API answers 404, the page answers without the profile and says why)."""
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
+import anyio
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import Field
@@ -10,14 +17,18 @@ from pydantic import Field
 from confnav.answer import Answer, ask
 from confnav.answer.written import client_for
 from confnav.errors import ConfnavError, NotFoundError
+from confnav.personal import DEFAULT_PROFILE
+from confnav.web.access import PROFILE_COOKIE, is_shared, profile_access
 from confnav.web.answers import answers, page_answers
 from confnav.web.api import JSONBytes, _json
 from confnav.web.bodies import Body, ExpertPaper
 from confnav.web.pages import page
+from confnav.web.personal import profile_seen
 from confnav.web.state import AppState, state_of
 
 router = APIRouter()
 MAX_QUESTION = 1000
+PROFILE_REFUSED = "profiles are personal: open your profile's link to ask with it; this answer follows no profile"
 
 
 class AnswerSentence(Body):
@@ -63,47 +74,89 @@ class AskAnswer(Body):
     dropped: int = Field(description="of them, dropped by the checks")
     replaced: int = Field(description="of them, replaced by a cited paper's own statement")
     notices: list[str]
+    profile: str | None = Field(description="the profile the papers are ordered for, when one was asked for")
 
 
-def answer_of(state: AppState, question: str, venue: str | None) -> Answer:
-    """The answer to `question` over `venue` (None: the venues it names), computed once per store state."""
+def answer_of(state: AppState, question: str, venue: str | None, profile: str | None = None) -> Answer:
+    """The answer to `question` over `venue` (None: the venues it names), for `profile` (one this request may
+    open) when given; computed once per store state and profile content."""
     client = client_for(state.navigator.settings)
-    return state.cached(("ask", question, venue), lambda: ask(state.searcher, question, venue, None, client), True)
+    key = ("ask", question, venue, profile, profile_seen(state, profile) if profile else ())
+    return state.cached(key, lambda: ask(state.searcher, question, venue, profile, client), True)
 
 
 @router.get("/api/ask", response_class=JSONBytes, **answers(AskAnswer, 404, 422))
-async def ask_api(request: Request, q: str = Query("", max_length=MAX_QUESTION), venue: str | None = None) -> JSONBytes:
+async def ask_api(
+    request: Request,
+    q: str = Query("", max_length=MAX_QUESTION),
+    venue: str | None = None,
+    profile: str | None = Query(None, max_length=60),
+) -> JSONBytes:
     """The answer to the question `q`: paragraphs of sentences with the ids they cite, the papers they may cite,
-    counts; `answered` false with the reason when the store does not say. 400 for an empty question, 404 for an
-    unknown venue."""
+    counts; `answered` false with the reason when the store does not say. With `profile`, the papers closest to
+    its interests first among the equally relevant (on a shared server only with the profile's key: 404 else).
+    400 for an empty question, 404 for an unknown venue or profile."""
     state = state_of(request)
 
     def answer() -> bytes:
-        return _json(answer_of(state, q, venue or None).to_dict())
+        name = profile_access(request, profile) if profile else None  # NotFoundError (404) unless it may
+        return _json(answer_of(state, q, venue or None, name).to_dict())
 
+    if profile:  # a profile's answer follows its marks and its key: not kept by the question alone
+        return JSONBytes(await anyio.to_thread.run_sync(answer))
     return JSONBytes(await state.answer(("ask-json", q, venue or None), answer, searched=True))
 
 
 @router.get("/ask", **page_answers(pages=(400, 404)))
-def ask_page(request: Request, q: str = Query("", max_length=MAX_QUESTION), venue: str = "") -> HTMLResponse:
-    """The question form and, when asked, the answer; 400 for a blank question."""
-    return _page(request, q, venue)
+def ask_page(
+    request: Request,
+    q: str = Query("", max_length=MAX_QUESTION),
+    venue: str = "",
+    profile: str = Query("", max_length=60),
+) -> HTMLResponse:
+    """The question form and, when asked, the answer (for `profile` when this request may open it); 400 for a
+    blank question."""
+    return _page(request, q, venue, profile)
 
 
 @router.get("/venues/{venue}/ask", **page_answers(pages=(400, 404)))
-def venue_ask_page(request: Request, venue: str, q: str = Query("", max_length=MAX_QUESTION)) -> HTMLResponse:
+def venue_ask_page(
+    request: Request, venue: str, q: str = Query("", max_length=MAX_QUESTION), profile: str = Query("", max_length=60)
+) -> HTMLResponse:
     """The ask page for one venue (unknown venue: 404)."""
     state_of(request).store.get_venue(venue)
-    return _page(request, q, venue)
+    return _page(request, q, venue, profile)
 
 
-def _page(request: Request, q: str, venue: str) -> HTMLResponse:
+def _profile_of(request: Request, profile: str) -> tuple[str | None, str | None]:
+    """The profile the answer follows (None: none asked for, or refused) and why it was refused."""
+    if not profile:
+        return None, None
+    try:
+        return profile_access(request, profile), None
+    except NotFoundError:
+        return None, PROFILE_REFUSED
+
+
+def _offered(request: Request) -> str | None:
+    """The profile the form offers to ask with: the one this browser has open (locally `me` by default), when this
+    request may open it and it has papers or likes to favour."""
+    named = unquote(request.cookies.get(PROFILE_COOKIE, "")) or ("" if is_shared(request) else DEFAULT_PROFILE)
+    try:
+        name = profile_access(request, named) if named else None
+    except NotFoundError:
+        return None
+    return name if name and any(profile_seen(state_of(request), name)) else None
+
+
+def _page(request: Request, q: str, venue: str, profile: str) -> HTMLResponse:
     state = state_of(request)
     venues = [s.venue for s in state.store.venues()]
     found, error = None, None
+    name, refused = _profile_of(request, profile)
     if q or "q" in request.query_params:
         try:
-            found = answer_of(state, q, venue or None)
+            found = answer_of(state, q, venue or None, name)
         except NotFoundError:
             raise
         except ConfnavError as exc:
@@ -111,4 +164,5 @@ def _page(request: Request, q: str, venue: str) -> HTMLResponse:
     cited = {c for s in found.sentences for c in s.cites} if found else set()
     sources = [r for r in found.papers if r.paper.id in cited] if found else []
     context = {"q": q, "venue": venue, "venues": venues, "found": found, "error": error, "sources": sources}
+    context |= {"profile": name, "offered": name or _offered(request), "refused": refused}
     return page(request, "ask.html", 400 if error else 200, nav_venue=venue, **context)

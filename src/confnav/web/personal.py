@@ -22,8 +22,16 @@ from confnav.web.access import (
 )
 from confnav.web.answers import WRITE, answers, page_answers
 from confnav.web.api import MAX_LIMIT
-from confnav.web.bodies import MarkAdded, MarkRemoved, Marks, Profile, ProfileSecret, ProfileSummary, Recommendations
 from confnav.web.pages import page
+from confnav.web.profile_bodies import (
+    MarkAdded,
+    MarkRemoved,
+    Marks,
+    Profile,
+    ProfileSecret,
+    ProfileSummary,
+    Recommendations,
+)
 from confnav.web.state import AppState, state_of
 
 router = APIRouter()
@@ -40,11 +48,11 @@ def for_you(
     must-read can take the place of the profile's recommendations. Kept per profile content (`seen`, read here
     when not given) and store state."""
     store = state.store
-    key = ("for-you", profile, venue, limit, _seen(state, profile) if seen is None else seen)
+    key = ("for-you", profile, venue, limit, profile_seen(state, profile) if seen is None else seen)
     return state.cached(key, lambda: recommend_for(store, profile, venue, limit))
 
 
-def _seen(state: AppState, profile: str) -> tuple[object, ...]:
+def profile_seen(state: AppState, profile: str) -> tuple[object, ...]:
     """What a profile's model learns from (its marks and items): part of the key of every answer made for it."""
     try:
         items = tuple((i.venue, i.paper_id, i.title) for i in state.store.profile_items(profile))
@@ -239,7 +247,7 @@ def for_you_page(request: Request, venue: str) -> Response:
     except NotFoundError as exc:
         return page(request, "for_you.html", 404 if chosen_profile(request) else 200, refused=str(exc), **context)
     notice, hits, must_read = None, [], []
-    seen = _seen(state, name)  # read once: the key of each list below
+    seen = profile_seen(state, name)  # read once: the key of each list below
     try:
         hits = [_hit(state, r.paper, r.score, r.reason) for r in for_you(state, name, venue, seen=seen)]
         must_read = must_read_hits(state, name, venue, seen) if hits else []

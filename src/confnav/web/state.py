@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 import anyio.to_thread
 from fastapi import Request
@@ -22,16 +22,18 @@ from confnav.errors import ConfnavError, StoreBusyError
 from confnav.navigator import Navigator
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
-from confnav.store import StoreCaches, open_store
+from confnav.store import StoreCaches, is_postgres, open_store
 from confnav.store.derived import versions_of
 from confnav.store.jobs import LEASE_SECONDS
-from confnav.store.protocols import Store
+from confnav.store.protocols import NearestNeighbours, Store
 from confnav.store.sql import SqlStore
 from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer
 from confnav.web.refresh import Refresher
 
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go first
 MAX_ANSWER_SHARE = 8  # one answer larger than this share of the budget is served but not kept
 WRITE_WAIT = 5.0  # seconds a request's write waits for another writer (an ingest) before a 503
@@ -44,13 +46,37 @@ class WriteForbidden(ConfnavError):
     """A write without the token printed at start-up (only required off loopback), or to a read-only server."""
 
 
+class OnThread(Generic[P, R]):
+    """A store method of `ThreadStores`, called on the calling thread's own store with the method's signature."""
+
+    def __init__(self, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, stores: None, owner: type) -> OnThread[P, R]: ...
+
+    @overload
+    def __get__(self, stores: ThreadStores, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, stores: ThreadStores | None, owner: type) -> OnThread[P, R] | Callable[P, R]:
+        if stores is None:
+            return self
+        return cast(Callable[P, R], getattr(stores.current(), self.name))
+
+
 class ThreadStores:
-    """The store as each request thread sees it: every call goes to that thread's own connection.
+    """The store as each request thread sees it: `current()` is that thread's own connection, and the store
+    methods listed below (what the searcher's readers call) go to it.
 
     Long work (topic builds) is never done inline by these connections: it runs as a background job.
     The change counters (`state`) are read at most every STATE_AGE seconds, by a watcher thread once started:
     a read per request made every request thread wait for the interpreter lock after each query.
     """
+
+    def __new__(cls, location: str | Path, read_only: bool = False, settings: Settings | None = None) -> ThreadStores:
+        """A backend whose store searches vectors itself gets the stores that say so (`NeighbourThreadStores`)."""
+        chosen = NeighbourThreadStores if cls is ThreadStores and is_postgres(location) else cls
+        return super().__new__(chosen)
 
     def __init__(self, location: str | Path, read_only: bool = False, settings: Settings | None = None) -> None:
         # `location` itself (the name messages use, without a password) comes from the store, like every method
@@ -76,8 +102,55 @@ class ThreadStores:
                 self._opened.append(store)
         return store
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.current(), name)
+    @property
+    def location(self) -> str:
+        """What messages call the store (without a password), as the store itself says."""
+        return self.current().location
+
+    # What the searcher, the ask answers and the experts read through the store they were given: each is the
+    # store's own method, called on the calling thread's connection.
+    transaction = OnThread(SqlStore.transaction)
+    generation = OnThread(SqlStore.generation)
+    venue_generation = OnThread(SqlStore.venue_generation)
+    count_change = OnThread(SqlStore.count_change)
+    get_venue = OnThread(SqlStore.get_venue)
+    pick_venue = OnThread(SqlStore.pick_venue)
+    venues = OnThread(SqlStore.venues)
+    get_paper = OnThread(SqlStore.get_paper)
+    papers = OnThread(SqlStore.papers)
+    iter_papers = OnThread(SqlStore.iter_papers)
+    paper_rows = OnThread(SqlStore.paper_rows)
+    count_papers = OnThread(SqlStore.count_papers)
+    filter_pks = OnThread(SqlStore.filter_pks)
+    papers_by_pk = OnThread(SqlStore.papers_by_pk)
+    papers_changed_since = OnThread(SqlStore.papers_changed_since)
+    paper_texts = OnThread(SqlStore.paper_texts)
+    paper_places = OnThread(SqlStore.paper_places)
+    pks_of = OnThread(SqlStore.pks_of)
+    row_facts = OnThread(SqlStore.row_facts)
+    placeholder_pks = OnThread(SqlStore.placeholder_pks)
+    venues_of = OnThread(SqlStore.venues_of)
+    decision_names = OnThread(SqlStore.decision_names)
+    decision_counts = OnThread(SqlStore.decision_counts)
+    decision_labels = OnThread(SqlStore.decision_labels)
+    paper_decisions = OnThread(SqlStore.paper_decisions)
+    rating_scales = OnThread(SqlStore.rating_scales)
+    get_cache = OnThread(SqlStore.get_cache)
+    put_cache = OnThread(SqlStore.put_cache)
+    embedding_hashes = OnThread(SqlStore.embedding_hashes)
+    put_embeddings = OnThread(SqlStore.put_embeddings)
+    copy_embeddings = OnThread(SqlStore.copy_embeddings)
+    vector_size = OnThread(SqlStore.vector_size)
+    drop_vectors = OnThread(SqlStore.drop_vectors)
+    delete_embeddings = OnThread(SqlStore.delete_embeddings)
+    embedding_models = OnThread(SqlStore.embedding_models)
+    embeddings = OnThread(SqlStore.embeddings)
+    index_vectors = OnThread(SqlStore.index_vectors)
+    themes = OnThread(SqlStore.themes)
+    themes_of = OnThread(SqlStore.themes_of)
+    assignments = OnThread(SqlStore.assignments)
+    profile_items = OnThread(SqlStore.profile_items)
+    profile_marks = OnThread(SqlStore.profile_marks)
 
     def state(self) -> tuple[tuple[str, int], ...]:
         """The change counters: writes made through this process are seen at once (they `forget_state`),
@@ -131,9 +204,17 @@ class ThreadStores:
             self._opened.clear()
 
 
+class NeighbourThreadStores(ThreadStores):
+    """Per-thread stores of a backend that finds nearest neighbours itself (PostgreSQL with pgvector)."""
+
+    nearest = OnThread(NearestNeighbours.nearest)
+    vector_scores = OnThread(NearestNeighbours.vector_scores)
+    vectors_of = OnThread(NearestNeighbours.vectors_of)
+
+
 @dataclass
 class AppState:
-    store: ThreadStores  # reads: the calling thread's own connection
+    stores: ThreadStores  # a connection per request thread, and the change counters they share
     searcher: Searcher
     token: str | None = None
     read_only: bool = False
@@ -149,7 +230,12 @@ class AppState:
     refresher: Refresher = field(default_factory=Refresher)
 
     def __post_init__(self, root: Navigator | None) -> None:
-        self.navigator = root or Navigator(self.store.settings, self.store)
+        self.navigator = root or Navigator(self.stores.settings, self.stores)
+
+    @property
+    def store(self) -> SqlStore:
+        """The store as the calling thread sees it: that thread's own connection."""
+        return self.stores.current()
 
     def cached(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
@@ -158,7 +244,7 @@ class AppState:
         The state is `ThreadStores.state`, so a write made through another worker is seen within STATE_AGE;
         a `searched` answer computed while search still loads a new state is served but not kept.
         """
-        full = (self.store.state(), *key)
+        full = (self.stores.state(), *key)
         with self._answers_lock:
             if full in self._answers:
                 self._answers.move_to_end(full)
@@ -187,7 +273,7 @@ class AppState:
     def refreshed(self, key: tuple[object, ...], compute: Callable[[], T]) -> tuple[T, bool]:
         """(answer, refreshing): the answer for the store's current state when made, else the last one made (True)
         while the refresher makes the current one off the request path; the very first is made here."""
-        current = self.store.state()
+        current = self.stores.state()
         found = self.refresher.latest(key)
         if found is not None and found[0] == current:
             return found[1], False  # type: ignore[return-value]
@@ -197,7 +283,7 @@ class AppState:
             return answer, False
 
         def remake() -> tuple[object, object]:
-            state = self.store.state()  # read first: a write during the computation makes it stale again
+            state = self.stores.state()  # read first: a write during the computation makes it stale again
             return state, compute()
 
         self.refresher.remake(key, remake)
@@ -205,7 +291,7 @@ class AppState:
 
     def kept(self, key: tuple[object, ...]) -> object | None:
         """A kept answer, found without touching the store (None when the counters are not freshly known)."""
-        known = self.store.known_state()
+        known = self.stores.known_state()
         if known is None:
             return None
         with self._answers_lock:
@@ -246,7 +332,7 @@ class AppState:
             raise StoreBusyError(self.store.location, WRITE_WAIT) from None
         finally:
             self.store.wait_for_writers(WRITE_WAIT)
-            self.store.forget_state()
+            self.stores.forget_state()
             self._writer.release()
 
     def start_topics_job(self, venue: str, rebuild: bool = False) -> dict[str, str]:
@@ -262,13 +348,13 @@ class AppState:
             ended = threading.Event()
             threading.Thread(target=self._keep_lease, args=(job["id"], ended), daemon=True).start()
             try:
-                with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
+                with open_store(self.location, settings=self.stores.settings.replace(serving=False)) as store:
                     ensure_topics(store, venue, rebuild=rebuild)
                     store.finish_job(job["id"], "done", f"themes of {venue} built")
-                self.store.forget_state()
+                self.stores.forget_state()
             except Exception as exc:
                 log.exception("job %s failed", job["id"])
-                with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
+                with open_store(self.location, settings=self.stores.settings.replace(serving=False)) as store:
                     store.finish_job(
                         job["id"], "failed", str(exc) if isinstance(exc, ConfnavError) else "internal error"
                     )
@@ -281,7 +367,7 @@ class AppState:
     def _keep_lease(self, job_id: str, ended: threading.Event) -> None:
         """Renew a running job's lease until it ends, on a connection of its own: a job whose process is killed
         stops renewing, and is seen as stopped once its lease runs out (store/jobs.py)."""
-        with open_store(self.location, settings=self.store.settings.replace(serving=False)) as store:
+        with open_store(self.location, settings=self.stores.settings.replace(serving=False)) as store:
             store.wait_for_writers(LEASE_SECONDS / 3)
             while not ended.wait(LEASE_SECONDS / 3):
                 try:
