@@ -121,14 +121,17 @@ def postgres_database(folder: Path, name: str, url: str | None = None, keep: boo
 
 
 @contextmanager
-def confnav_server(db: str, *args: str, ready: str = "/api/lists", wait: float = 60.0) -> Iterator[tuple[int, Any]]:
-    """A `confnav serve` process on a free loopback port, yielded with its process once `ready` answers 200."""
+def confnav_server(
+    db: str, *args: str, ready: str = "/api/lists", wait: float = 60.0, env: dict[str, str] | None = None
+) -> Iterator[tuple[int, Any]]:
+    """A `confnav serve` process on a free loopback port, yielded with its process once `ready` answers 200
+    (`env`: its environment, else this process's)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     confnav = Path(sys.executable).parent / "confnav"
     command = [str(confnav), "serve", "--db", db, "--port", str(port), *args]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:

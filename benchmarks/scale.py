@@ -7,23 +7,28 @@ The ICLR 2021 records (real paperlists and OpenReview data) are replicated into 
   - index build time (SQLite: the in-memory corpus and keyword index a worker loads; PostgreSQL: the
     HNSW index, plus the keyword index every worker then loads from the store),
   - hybrid search latency for one client, warm (p50, p99; goals p50 <= 30 ms, p99 <= 100 ms),
-  - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors) and RSS per worker
-    (goal <= 1 GB).
+  - worker start (a fresh process opening the store as a server does and loading what search needs) and its RSS,
+  - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors), and RSS and PSS per worker
+    (PSS counts a page shared by both workers, such as a memory-mapped index file, half in each).
+With `--baseline SRC` (another checkout's `src`, e.g. the previous version's), worker start, the served run and the
+memory figures are measured for that code too, on the same stores in the same run. `--folder` keeps the stores (and
+a local PostgreSQL server's data) for a later run with `--folder` and `--keep`, which measures them again.
 Run: python benchmarks/scale.py [--sizes 100000,500000] [--backends sqlite,postgres] [--db ICLR.db]
+    [--folder DIR --keep] [--baseline ../base/src] [--clients 0]
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import http.client
+import os
 import random
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,6 +39,7 @@ from _util import confnav_server, machine, postgres_database, prepare_store
 from confnav.model import Venue
 from confnav.search.engine import Searcher
 from confnav.search.stored import build_keyword_index
+from confnav.settings import Settings
 from confnav.store import PaperFilter, open_store
 from confnav.store.sql import SqlStore
 from search_speed import latency, percentile, perturb, queries
@@ -86,19 +92,55 @@ def fill(store: SqlStore, papers: list, vectors: list[np.ndarray], model: str, t
     return time.perf_counter() - start
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+# A worker's start in a fresh interpreter: open the store as `serve` does, load what search needs, embed a query.
+WORKER_START = """
+import gc, sys, time
+from confnav.search.engine import Searcher
+from confnav.settings import Settings
+from confnav.store import open_store
+start = time.perf_counter()
+store = open_store(sys.argv[1], settings=Settings().replace(serving=True))
+Searcher(store).warm()
+gc.collect()
+gc.freeze()
+took = time.perf_counter() - start
+print(took, open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
+"""
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    """A process's resident and proportional set sizes in MB (PSS: each shared page split among its sharers)."""
+    found = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        name, _, rest = line.partition(":")
+        if name in ("Rss", "Pss"):
+            found[name] = int(rest.split()[0]) / 1024
+    return found.get("Rss", 0.0), found.get("Pss", 0.0)
+
+
+def environment(src: str | None) -> dict[str, str]:
+    """This process's environment, with `src` (a checkout's source folder) first on the module path."""
+    return os.environ | ({"PYTHONPATH": src} if src else {})
+
+
+def worker_start(location: str, src: str | None) -> tuple[float, float]:
+    """Seconds a fresh worker of the code at `src` takes to load what search needs, and its RSS in MB then."""
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_START, location], env=environment(src), capture_output=True, text=True, check=True
+    )
+    took, rss = done.stdout.split()[-2:]
+    return float(took), int(rss) / 1024
 
 
 @contextmanager
-def serving(location: str, workers: int) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+def serving(location: str, workers: int, src: str | None) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     """`confnav serve --workers N`, every worker warmed up (started together, each loads the corpus)."""
     started = time.monotonic()
-    warming = confnav_server(location, "--workers", str(workers), ready="/api/search?q=warm+up", wait=1800)
-    with warming as (port, process):
+    ready = "/api/search?q=warm+up"
+    with confnav_server(location, "--workers", str(workers), ready=ready, wait=1800, env=environment(src)) as (
+        port,
+        process,
+    ):
         time.sleep(time.monotonic() - started)  # the other workers started at the same time: let them finish too
         for _ in range(4 * workers):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
@@ -107,16 +149,36 @@ def serving(location: str, workers: int) -> Iterator[tuple[int, subprocess.Popen
         yield port, process
 
 
-def workers_rss(process: subprocess.Popen[bytes]) -> list[float]:
+def workers_memory(process: subprocess.Popen[bytes]) -> list[tuple[float, float]]:
+    """RSS and PSS (MB) of each worker of a `serve --workers N` process."""
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
     pids = [int(p) for p in children.read_text().split()] if children.exists() else []
     found = []
     for pid in pids or [process.pid]:
         try:
-            found.append(rss_mb(pid))
+            found.append(memory_mb(pid))
         except OSError:
             continue
-    return [r for r in found if r > 100] or found  # uvicorn's supervisor is small; workers hold the app
+    return [m for m in found if m[0] > 100] or found  # uvicorn's supervisor is small; workers hold the app
+
+
+def served(location: str, papers: list, clients: int, seconds: float, src: str | None, label: str) -> None:
+    """The load of `clients` clients against `serve --workers 2` (none: only the workers' memory)."""
+    with serving(location, 2, src) as (port, process):
+        ids = [f"{p.id}~{i}" for i in range(3) for p in papers]
+        topics = [text for text, where in queries(papers) if where == PaperFilter()]
+        results = load(port, ids, lambda rng: rng.choice(topics), clients, seconds) if clients else []
+        memory = workers_memory(process)
+    figures = ", ".join(f"RSS {rss:.0f} / PSS {pss:.0f} MB" for rss, pss in memory)
+    if results:
+        lat = np.array([t for t, _ in results]) * 1000
+        errors = sum(1 for _, ok in results if not ok)
+        print(
+            f"  {label}: {clients} clients, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f} requests/s, "
+            f"p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors}; {figures}"
+        )
+    else:
+        print(f"  {label}: serve --workers 2, per worker: {figures}")
 
 
 def measure(
@@ -126,8 +188,7 @@ def measure(
     vectors: list[np.ndarray],
     model: str,
     size: int,
-    clients: int,
-    seconds: float,
+    options: argparse.Namespace,
 ) -> None:
     with open_store(location, create=True) as store:
         if store.count_papers() >= size:  # --keep: measured before, only the search figures again
@@ -136,17 +197,18 @@ def measure(
             took = fill(store, papers, vectors, model, size)
             print(f"  ingest: {size:,} papers with vectors in {took:.0f} s ({size / took:,.0f} papers/s)")
         start = time.perf_counter()
-        if backend == "postgres" and not store.get_cache("keyword-index"):
-            store.index_vectors(model)
-            hnsw = time.perf_counter() - start
-            build_keyword_index(store)
-            print(f"  index build: HNSW {hnsw:.0f} s, keyword index {time.perf_counter() - start - hnsw:.0f} s")
+        hnsw = store.index_vectors(model)
+        built = time.perf_counter()
+        build_keyword_index(store, rebuild=False)  # as `confnav index` leaves it: what every worker then loads
+        if hnsw:
+            print(f"  index build: HNSW {built - start:.0f} s, keyword index {time.perf_counter() - built:.0f} s")
+    runs = [("baseline", options.baseline), ("this version", None)] if options.baseline else [("this version", None)]
+    for label, src in runs:
+        took, rss = worker_start(location, src)
+        print(f"  {label}: worker start (what search needs, in a fresh process) {took:.1f} s, RSS {rss:.0f} MB")
+    with open_store(location, settings=Settings().replace(serving=True)) as store:
         searcher = Searcher(store)
-        start = time.perf_counter()
         searcher.warm()
-        gc.collect()
-        gc.freeze()  # as `serve` does after warming up
-        print(f"  worker start (load corpus or row keys, keyword index, vectors): {time.perf_counter() - start:.1f} s")
         workload, warming = queries(papers), queries(papers, seed=8)  # other texts, the same kinds of filter
         for made in (workload, warming):
             made += [(text, replace(where, venue="synth0003")) for text, where in made[:60]]  # rare filter
@@ -159,18 +221,8 @@ def measure(
             f"p50 {percentile(times, 50):.1f} ms, "
             f"p99 {percentile(times, 99):.1f} ms"
         )
-    with serving(location, 2) as (port, process):
-        ids = [f"{p.id}~{i}" for i in range(3) for p in papers]
-        topics = [text for text, where in queries(papers) if where == PaperFilter()]
-        results = load(port, ids, lambda rng: rng.choice(topics), clients, seconds)
-        rss = workers_rss(process)
-    lat = np.array([t for t, _ in results]) * 1000
-    errors = sum(1 for _, ok in results if not ok)
-    print(
-        f"  {clients} clients, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f} requests/s, "
-        f"p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors}; "
-        f"RSS per worker {', '.join(f'{r:.0f}' for r in rss)} MB"
-    )
+    for label, src in runs:
+        served(location, papers, options.clients, options.seconds, src, label)
 
 
 def main() -> None:
@@ -180,12 +232,15 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="an indexed ICLR 2021 store to start from (saves embedding)")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a local pgserver)")
     parser.add_argument("--keep", action="store_true", help="reuse stores an earlier --keep run left (PostgreSQL)")
-    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--folder", type=Path, help="keep the stores in this folder for later runs (default: none)")
+    parser.add_argument("--baseline", help="another checkout's src folder, measured on the same stores")
+    parser.add_argument("--clients", type=int, default=50, help="0: measure the served workers' memory only")
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
+    with ExitStack() as stack:
+        folder = args.folder or Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        folder.mkdir(parents=True, exist_ok=True)
         papers, vectors, model = seed(prepare_store(folder, args.db, with_2020=False))
         for size in (int(s) for s in args.sizes.split(",")):
             for backend in args.backends.split(","):
@@ -194,7 +249,7 @@ def main() -> None:
                     location = postgres_database(folder, f"scale_{size}", args.postgres, keep=args.keep)
                 else:
                     location = str(folder / f"scale_{size}.db")
-                measure(backend, location, papers, vectors, model, size, args.clients, args.seconds)
+                measure(backend, location, papers, vectors, model, size, args)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ import numpy as np
 
 from confnav.embed.base import Embedder
 from confnav.model import Outcome, Paper, RatingScale
+from confnav.search import mapped
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import TextIndex
-from confnav.search.keyword_store import keyword_fields, keyword_index
+from confnav.search.keyword_store import base_id, keyword_fields, keyword_index
 from confnav.store import PaperFilter
 from confnav.store.protocols import SearchStore
 
@@ -134,17 +135,30 @@ class Corpus:
         return selected.copy()
 
     def load_vectors(self, store: SearchStore, model: str) -> Vectors:
-        """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload)."""
-        pks, blobs = store.embeddings(model)
-        dimension = len(blobs[0]) // 4 if blobs else 0
-        matrix = np.zeros((len(self), dimension), dtype=np.float32)
-        present = np.zeros(len(self), dtype=bool)
-        if blobs:
-            stacked = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dimension)
-            rows, found = self.rows_of(pks)
-            matrix[rows] = stacked[found]
-            present[rows] = True
-        return Vectors(matrix, present)
+        """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload): mapped from
+        the file every process of this store shares, which the first one writes."""
+
+        def make() -> dict[str, np.ndarray]:
+            pks, blobs = store.embeddings(model)
+            dimension = len(blobs[0]) // 4 if blobs else 0
+            matrix = np.zeros((len(self), dimension), dtype=np.float32)
+            present = np.zeros(len(self), dtype=bool)
+            if blobs:
+                stacked = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dimension)
+                rows, found = self.rows_of(pks)
+                matrix[rows] = stacked[found]
+                present[rows] = True
+            return {"matrix": matrix, "present": present}
+
+        state = (model, self.generation, len(self), store.versions()[1])
+        name = base_id(store) if self.generation >= 0 else None  # rows not read from the store: nothing to share
+        held = mapped.arrays(store, name, "vectors", state, ("matrix", "present"), make)
+        return Vectors(held["matrix"], held["present"])
+
+    def texts(self, rows: list[int]) -> list[tuple[str, str, list[str], list[str]]]:
+        """Title, abstract, keywords and author names of these rows: what a query's exact conditions check."""
+        papers = [self.papers[r] for r in rows]
+        return [(p.title, p.abstract or "", p.keywords, [a.name for a in p.authors]) for p in papers]
 
     def prefetch(self, rows: list[int]) -> None:
         """Papers are all in memory here; a corpus that reads them from the store fetches these at once."""

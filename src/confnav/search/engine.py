@@ -58,6 +58,8 @@ class Searcher:
         self.in_store = isinstance(store, NearestNeighbours)
         # A server keeps answering from what it has while a thread loads the store's new state.
         self.refresh_in_background = serves_requests(store)
+        # A server's workers leave the papers in the store and map what search holds of them from shared files.
+        self.lean = self.in_store or self.refresh_in_background
         self._refresher: ThreadPoolExecutor | None = None  # one long-lived thread: one connection, reused
         self._refreshing: Future[None] | None = None
         self._closing = False
@@ -81,7 +83,7 @@ class Searcher:
         """The corpus (reloaded only when papers changed) and the vectors for the store at `versions`."""
         corpus = self._corpus
         if corpus is None or versions[0] != self._versions[0]:  # the keyword index is updated from the last one
-            corpus = (LeanCorpus if self.in_store else Corpus).load(self.store, corpus)
+            corpus = (LeanCorpus if self.lean else Corpus).load(self.store, corpus)
         models = text_models(self.store)
         loaded = [self._load_vectors(corpus, model) for model in models]
         if loaded and loaded[0] is None:
@@ -143,7 +145,7 @@ class Searcher:
     def _load_vectors(self, corpus: Corpus, model: str) -> AnyVectors | None:
         vectors: AnyVectors
         if isinstance(corpus, LeanCorpus) and isinstance(self.store, NearestNeighbours):
-            vectors = StoredVectors(self.store, model, corpus, list(self.store.embedding_hashes(model)))
+            vectors = StoredVectors(self.store, model, corpus)
         else:
             vectors = corpus.load_vectors(self.store, model)
         # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
@@ -373,11 +375,8 @@ def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) 
     meeting = np.zeros_like(mask)
     for start in range(0, len(rows), chunk):
         part = rows[start : start + chunk]
-        corpus.prefetch(part)
-        for row in part:
-            paper = corpus.papers[row]
-            authors = [a.name for a in paper.authors]
-            meeting[row] = query.matches(paper.title, paper.abstract or "", paper.keywords, authors)
+        for row, (title, abstract, keywords, authors) in zip(part, corpus.texts(part), strict=True):
+            meeting[row] = query.matches(title, abstract, keywords, authors)
     return meeting
 
 

@@ -132,9 +132,10 @@ class KeywordIndex:
         """An index of these segments (every document live unless told), its frequencies counted from them."""
         lives = list(live) if live is not None else [np.ones(len(s), dtype=bool) for s in segments]
         df = np.zeros(len(vocabulary), dtype=np.int64)
-        for segment, alive in zip(segments, lives, strict=True):
-            counted = segment if alive.all() else segment.select(alive)
-            df[: segment.width] += counted.document_frequency()
+        for segment, alive in zip(segments, lives, strict=True):  # masked rows subtracted: no copy of the segment
+            df[: segment.width] += segment.document_frequency()
+            if not alive.all():
+                df[: segment.width] -= segment.document_frequency(np.flatnonzero(~alive))
         return cls(vocabulary, fields, weights, tuple(segments), tuple(lives), df, **options)
 
     def _options(self) -> dict[str, Any]:

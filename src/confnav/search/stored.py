@@ -1,5 +1,6 @@
-"""Search over a store that keeps papers and vectors itself (PostgreSQL): a worker holds only row keys,
-the keyword index and a small sample of vectors, and asks the database for papers and neighbours."""
+"""Search over a store that keeps papers (and with PostgreSQL, nearest neighbours) itself: a worker maps the row
+facts, the keyword index and a small sample of vectors from files shared by every worker (mapped.py), and asks the
+database for papers and neighbours."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ from typing import Any, Protocol
 import numpy as np
 
 from confnav.model import Paper
+from confnav.search import mapped
+from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
 from confnav.search.corpus import Corpus, standing_of
 from confnav.search.keyword import TextIndex
-from confnav.search.keyword_store import keyword_index
+from confnav.search.keyword_store import base_id, keyword_index
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
 CANDIDATES = 100  # nearest neighbours and best keyword rows scored exactly per query
 SAMPLE = 2048  # vectors kept to estimate how an unscored paper compares with a query
 PAPER_CACHE = 4096
+ROW_ARRAYS = ("pks", "short", "ratings", "standing", "hidden")
 
 
 class LazyPapers:
@@ -71,18 +75,23 @@ class LeanCorpus(Corpus):
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> LeanCorpus:
-        generation = store.generation()
-        pks, short, ratings, outcomes = store.row_facts()
+        generation, count = store.generation(), store.count_papers()
+        rows = mapped.arrays(store, base_id(store), "rows", (generation, count), ROW_ARRAYS, lambda: row_arrays(store))
+        pks = rows["pks"]
         keyword = keyword_index(store, generation, pks, previous=previous.keyword if previous else None)
-        papers = LazyPapers(store, pks)
-        hidden = np.isin(pks, np.array(store.placeholder_pks(), dtype=np.int64))
-        standing = standing_of(outcomes)
-        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)  # type: ignore[arg-type]
-        corpus.store = store
+        facts = {"ratings": rows["ratings"], "standing": rows["standing"], "short": rows["short"]}
+        corpus = cls(LazyPapers(store, pks), keyword, pks, hidden=rows["hidden"], **facts)  # type: ignore[arg-type]
+        corpus.store, corpus.generation = store, generation
         return corpus
 
     def author_rows(self, name: str) -> np.ndarray | None:
-        return None  # the store's SQL filter matches authors; no author index in this process
+        """Rows with an author of this name, from the author index every process maps."""
+        if self._authors is None:
+            state = (self.generation, len(self))
+            make = lambda: author_arrays(self.store.author_keys(), self.pks)  # noqa: E731
+            arrays = mapped.arrays(self.store, base_id(self.store), "authors", state, AUTHOR_ARRAYS, make)
+            self._authors = MappedAuthors(arrays, len(self))
+        return self._authors.mask(name)
 
     def rating_scale(self, venue: str) -> str | None:
         if not self._scales:  # once per corpus, that is per store generation
@@ -96,6 +105,22 @@ class LeanCorpus(Corpus):
     def prefetch(self, rows: list[int]) -> None:
         self.papers.prefetch(rows)  # type: ignore[attr-defined]
 
+    def texts(self, rows: list[int]) -> list[tuple[str, str, list[str], list[str]]]:
+        """The rows' fields read from the store's columns: no whole paper is read or kept for an exact check."""
+        keys = [int(self.pks[r]) for r in rows]
+        found = self.store.texts_by_pk(keys)
+        return [
+            (title, abstract or "", keywords, authors) for title, abstract, keywords, authors in map(found.get, keys)
+        ]
+
+
+def row_arrays(store: SearchStore) -> dict[str, np.ndarray]:
+    """What search knows of every paper without reading it: row keys, no abstract, mean rating, the standing of
+    its outcome, a placeholder (never a hit)."""
+    pks, short, ratings, outcomes = store.row_facts()
+    hidden = np.isin(pks, np.array(store.placeholder_pks(), dtype=np.int64))
+    return {"pks": pks, "short": short, "ratings": ratings, "standing": standing_of(outcomes), "hidden": hidden}
+
 
 class VectorSearchStore(SearchStore, NearestNeighbours, Protocol):
     """A store that reads papers and finds their nearest neighbours itself (PostgreSQL with pgvector)."""
@@ -106,17 +131,25 @@ class StoredVectors:
 
     embedder: Any = None
 
-    def __init__(self, store: VectorSearchStore, model: str, corpus: LeanCorpus, embedded: list[int]) -> None:
+    def __init__(self, store: VectorSearchStore, model: str, corpus: LeanCorpus) -> None:
         self.store, self.model, self.corpus = store, model, corpus
         self.pks: np.ndarray = corpus.pks
-        self.present = np.zeros(len(corpus), dtype=bool)
-        self.present[corpus.rows_of(embedded)[0]] = True
-        rng = np.random.default_rng(0)
-        chosen: np.ndarray | list[int] = (
-            rng.choice(embedded, size=min(SAMPLE, len(embedded)), replace=False) if embedded else []
-        )
-        found = store.vectors_of(model, [int(pk) for pk in chosen])
-        self.sample = np.vstack(list(found.values())) if found else np.zeros((0, 0), dtype=np.float32)
+
+        def make() -> dict[str, np.ndarray]:
+            embedded = list(store.embedding_hashes(model))
+            present = np.zeros(len(corpus), dtype=bool)
+            present[corpus.rows_of(embedded)[0]] = True
+            rng = np.random.default_rng(0)
+            chosen: np.ndarray | list[int] = (
+                rng.choice(embedded, size=min(SAMPLE, len(embedded)), replace=False) if embedded else []
+            )
+            found = store.vectors_of(model, [int(pk) for pk in chosen])
+            sample = np.vstack(list(found.values())) if found else np.zeros((0, 0), dtype=np.float32)
+            return {"present": present, "sample": sample}
+
+        state = (model, corpus.generation, len(corpus), store.versions()[1])
+        held = mapped.arrays(store, base_id(store), "neighbours", state, ("present", "sample"), make)
+        self.present, self.sample = held["present"], held["sample"]
 
     @property
     def dimension(self) -> int:

@@ -82,6 +82,11 @@ class DerivedTables:
             pieces.append(bytes(piece[1]))
         return generation, b"".join(pieces)
 
+    def cache_generation(self, name: str) -> int | None:
+        """The generation of a cached value, without reading it (None when there is none)."""
+        row = self.conn.execute("SELECT generation FROM caches WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
     def put_cache(self, name: str, generation: int, data: bytes) -> None:
         self.conn.execute(
             "INSERT INTO caches (name, generation, data) VALUES (?, ?, ?)"

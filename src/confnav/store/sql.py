@@ -329,6 +329,29 @@ class SqlStore(
                 found.append(pending[i][1] if pending[i][0] == pk else [])
             yield pk, title, abstract, found[0], found[1]
 
+    def texts_by_pk(self, pks: Sequence[int]) -> dict[int, tuple[str, str | None, list[str], list[str]]]:
+        """The title, abstract, keywords and author names of these papers, read from their columns without parsing
+        whole papers (keys not in the store are left out): what a query's exact conditions check."""
+        found: dict[int, tuple[str, str | None, list[str], list[str]]] = {}
+        wanted = list(dict.fromkeys(int(pk) for pk in pks))
+        for offset in range(0, len(wanted), 500):
+            part = wanted[offset : offset + 500]
+            marks = ", ".join("?" * len(part))
+            lists: dict[int, tuple[list[str], list[str]]] = {pk: ([], []) for pk in part}
+            for at, (table, column) in enumerate((("paper_keywords", "keyword"), ("paper_authors", "name"))):
+                sql = f"SELECT paper_pk, {column} FROM {table} WHERE paper_pk IN ({marks}) ORDER BY paper_pk, position"
+                for pk, value in self.conn.execute(sql, part):
+                    lists[pk][at].append(value)
+            for pk, title, abstract in self.conn.execute(
+                f"SELECT pk, title, abstract FROM papers WHERE pk IN ({marks})", part
+            ):
+                found[pk] = (title, abstract, *lists[pk])
+        return found
+
+    def author_keys(self) -> list[tuple[int, str]]:
+        """Every author's paper row key and normalised name (`name_key`), in key order: what author filters match."""
+        return list(self.conn.execute("SELECT paper_pk, name_key FROM paper_authors ORDER BY paper_pk, position"))
+
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
         return [(place, pk) for place, pk in self.conn.execute("SELECT place, paper_pk FROM paper_places")]
