@@ -50,7 +50,8 @@ check: $(VENV)/.dev
 	$(BIN)/mypy
 
 # The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
-# (pgserver, one process: two workers' servers ran out of connections), whose report is printed after the first.
+# (pgserver, two workers, a server each; a test's databases, and the connections left open to them, are dropped
+# after it), whose report is printed after the first.
 # All three share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
 # semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
@@ -63,7 +64,7 @@ test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
-		--basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
+		-n 2 --dist loadfile --basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
 	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --basetemp=.test-runs/sqlite \
 		--junitxml=.test-runs/sqlite.xml; sqlite=$$?; \
