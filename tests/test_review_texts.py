@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
@@ -25,6 +26,7 @@ from confnav.summarize.agreement import Statement, polarity, summarize_reviews
 from confnav.summarize.reviews import paper_reviews, paragraphs
 from confnav.web.app import create_app
 from confnav.web.bodies import Paper as PaperBody
+from confnav.web.state import STATE_AGE
 from tests.backends import new_location
 from tests.conftest import DATA
 from tests.llm_server import fake_llm
@@ -254,6 +256,7 @@ def test_the_paper_page_shows_reviews_folded_and_escaped(server, tmp_path: Path)
     state.revise(CORL, f"{first}-r2", summary="Revised after the discussion.")
     with open_store(db) as store:  # a later fetch changes only a text: the served answer follows
         fetch(store, tmp_path, url, CORL)
+    time.sleep(STATE_AGE * 1.2)  # a write made outside the app is seen within STATE_AGE (the fetch can be quicker)
     again = client.get(f"/api/paper/{first}?venue=corl2023").json()["reviews"]["reviews"]
     assert {"name": "summary", "text": "Revised after the discussion."} in next(
         r["fields"] for r in again if r["review_id"] == f"{first}-r2"
