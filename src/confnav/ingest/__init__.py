@@ -1,0 +1,162 @@
+"""Ingest paper lists into a store: read, check, key, merge and write, all in one transaction. The job is here;
+its phases are `read` (files into records), `keying` (records to papers) and `results` (what it gives)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+from confnav.decisions import DecisionTable
+from confnav.errors import ConfnavError
+from confnav.ingest.keying import (
+    adopt_ids,
+    apply_records,
+    assign_keys,
+    merge_duplicates,
+    record_changed,
+    stored_records,
+    wanted_ids,
+)
+from confnav.ingest.read import read_one, source_keys, venue_problem
+from confnav.ingest.results import ChangeWatcher, FileResult, IngestError, IngestResult, PaperChange, warning_lines
+from confnav.model import Outcome, Venue
+from confnav.progress import Progress, Silent
+from confnav.sources import SourceRecord
+from confnav.sources.identity import keep_apart
+from confnav.sources.merge import MERGE_VERSION, merge_records
+from confnav.store.protocols import IngestStore
+
+__all__ = [
+    "ChangeWatcher",
+    "FileResult",
+    "IngestError",
+    "IngestResult",
+    "PaperChange",
+    "ingest",
+    "source_keys",
+    "venue_problem",
+]
+
+
+def ingest(
+    store: IngestStore,
+    paths: Sequence[str | Path],
+    *,
+    venue: str | None = None,
+    fmt: str | None = None,
+    mapping: dict[str, str] | None = None,
+    skip_bad: bool = False,
+    strict: bool = False,
+    decisions: DecisionTable | None = None,
+    progress: Progress | None = None,
+    watcher: ChangeWatcher | None = None,
+    lines: Collection[int] | None = None,
+) -> IngestResult:
+    """Read `paths`, merge them with what the store holds, and write the result atomically.
+
+    `decisions` overrides the decision table for its venues or series (kept in the
+    store, and applied to every paper of those venues). Without `skip_bad` any
+    problem raises IngestError before anything is written. A record without a
+    title is skipped (counted per file), or under `strict` a problem like any other. A `watcher` is told
+    which papers were added or changed, in the same transaction. With `lines`, of one file whose other lines
+    the store holds as they are (a snapshot a fetch patched), only those lines are read and only their papers
+    merged again: the store ends as an ingest of the whole file leaves it (the counts are of those lines' papers).
+    """
+    progress = progress or Silent()
+    if venue and (problem := venue_problem(venue)):
+        raise ConfnavError(f"--venue: {problem}")
+    if lines is not None and (len(paths) != 1 or decisions is not None):
+        raise ConfnavError("only one file, without decision overrides, can be ingested in part")
+    if lines is not None and store.merge_version() != MERGE_VERSION:
+        lines = None  # papers merged by older rules are merged again: every line is read
+    default_venue = Venue.parse(venue).id if venue else None
+    files = [FileResult(str(p), source=key) for p, key in zip(paths, source_keys(paths), strict=True)]
+    records: list[SourceRecord] = []
+    progress.start("reading", len(files))
+    for result in files:
+        records.extend(read_one(Path(result.path), result, fmt, mapping, default_venue, strict, lines))
+        progress.advance()
+    by_venue: dict[str, list[SourceRecord]] = defaultdict(list)
+    for record in records:
+        by_venue[record.venue or ""].append(record)
+    outcome = IngestResult(files=files, venues=sorted(by_venue))
+    scopes = set(decisions.overrides) if decisions else set()
+    with store.transaction():  # keys come from the store as it is inside the transaction that writes them
+        watching = watcher if watcher is not None and watcher.watching() else None
+        if decisions is not None:
+            store.put_decision_overrides(decisions)
+        table = store.decision_table()
+        stale_rules = store.merge_version() != MERGE_VERSION
+        progress.start("merging", len(records))
+        for venue_id, venue_records in sorted(by_venue.items()):
+            parsed = Venue.parse(venue_id)
+            wanted = wanted_ids(venue_id, venue_records) if lines is not None else None
+            stored = stored_records(store, venue_id, wanted)
+            adopt_ids(store, venue_id, venue_records, stored)
+            keep_apart(venue_records, stored, {f.source: f.path for f in files})
+            if wanted is not None and (apart := {r.id for r in venue_records if r.id} - wanted):
+                stored.update(stored_records(store, venue_id, apart))  # ids kept apart from another paper's
+            assign_keys(venue_records, stored, files, strict)
+            keyed = merge_duplicates([r for r in venue_records if r._key is not None])
+            changed = [r for r in keyed if record_changed(r, stored)]
+            store.put_venue(parsed)
+            store.put_records(changed)
+            sources = apply_records(stored, changed)
+            everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
+            redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
+            moved = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None)
+            outcome.unchanged += len({r.id for r in keyed} - set(redo))
+            _count_other(keyed, parsed, table, outcome)
+            if redo and moved:  # the sessions the papers' own `session` field names, when papers changed them
+                store.sync_list_sessions(venue_id)
+            progress.advance(len(venue_records))
+        if any(f.errors for f in files) and not skip_bad:
+            raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
+        for summary in store.venues() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
+            applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}  # every paper of a venue
+            if summary.venue.id not in by_venue and applies:
+                sources = stored_records(store, summary.venue.id)
+                _merge_into(store, summary.venue, sources, sorted(sources), table, outcome, watching)
+        store.set_merge_version(MERGE_VERSION)
+    outcome.warnings = warning_lines(records, outcome.others)
+    return outcome
+
+
+def _merge_into(
+    store: IngestStore,
+    venue: Venue,
+    sources: dict[str, list[SourceRecord]],
+    paper_ids: list[str],
+    table: DecisionTable,
+    outcome: IngestResult,
+    watcher: ChangeWatcher | None = None,
+    compare: bool = False,
+) -> bool:
+    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed; the
+    watcher hears of the papers added or changed (only those are read before the write). Whether the papers
+    changed may have changed the sessions they name: always, unless `compare`d with the papers as stored."""
+    papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
+    before = store.papers_by_id(venue.id, paper_ids) if watcher is not None or compare else {}
+    changes = store.put_papers(papers)
+    for change in changes:
+        setattr(outcome, change, getattr(outcome, change) + 1)
+    touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]
+    if watcher is not None and touched:
+        watcher.record(touched)
+    return not compare or any((t.before.session if t.before else None) != t.after.session for t in touched)
+
+
+def _count_other(keyed: list[SourceRecord], venue: Venue, table: DecisionTable, outcome: IngestResult) -> None:
+    """Papers of this run whose decision label the table does not know, by label."""
+    for label, ids in _labels_by_paper(keyed).items():
+        if table.meaning(label, venue)[0] is Outcome.OTHER:
+            outcome.others[venue.id][label] += len(ids)
+
+
+def _labels_by_paper(keyed: list[SourceRecord]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for record in keyed:
+        if label := str(record.fields.get("decision") or "").strip():
+            found[label].add(record.id or "")
+    return found

@@ -1,0 +1,84 @@
+"""Reading an ingest's files into records: the name each file's records are kept under, and each record's venue
+checked."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Sequence
+from pathlib import Path, PurePath
+
+from confnav import limits
+from confnav.errors import InputError
+from confnav.ingest.results import FileResult
+from confnav.model import Venue
+from confnav.sources import SourceRecord, read_file, venue_from_path
+from confnav.sources.base import Untitled, printable_name
+
+
+def source_keys(paths: Sequence[str | Path]) -> list[str]:
+    """The name each file's records are stored under: its folder and file name (`iclr2021/paperlist.tsv`),
+    the same from whichever directory ingest runs; more folders where two inputs of one run share that."""
+    absolute = [PurePath(os.path.abspath(p)) for p in paths]
+    distinct = set(absolute)
+
+    def tail(path: PurePath, depth: int) -> str:
+        return "/".join(printable_name(part) for part in path.parts[-depth:] if part != path.anchor)
+
+    keys: dict[PurePath, str] = {}
+    for path in distinct:
+        depth = 2
+        while depth < len(path.parts) and any(o != path and tail(o, depth) == tail(path, depth) for o in distinct):
+            depth += 1
+        keys[path] = tail(path, depth)
+    return [keys[path] for path in absolute]
+
+
+def venue_problem(venue: str) -> str | None:
+    """Why a venue name cannot be a venue of this store (unreadable, or a year out of range), else None."""
+    try:
+        year = Venue.parse(venue).year
+    except ValueError as exc:
+        return str(exc)
+    if not limits.FIRST_YEAR <= year <= limits.last_year():
+        return f"the year {year} is outside {limits.FIRST_YEAR}–{limits.last_year()}"
+    return None
+
+
+def read_one(
+    path: Path,
+    result: FileResult,
+    fmt: str | None,
+    mapping: dict[str, str] | None,
+    default_venue: str | None,
+    strict: bool,
+    lines: Collection[int] | None = None,
+) -> list[SourceRecord]:
+    """The good records of one file (of these lines only, when given); its problems go to `result.errors` (a
+    file-level one drops the file)."""
+    good: list[SourceRecord] = []
+    file_venue = default_venue or venue_from_path(path)
+    venue_problems: dict[str, str | None] = {}
+    try:
+        result.format, items = read_file(path, fmt, mapping, lines)
+        for item in items:
+            if isinstance(item, Untitled):
+                result.skip(item, strict)
+                continue
+            if isinstance(item, InputError):
+                result.errors.append(item)
+                continue
+            item.source = result.source
+            item.venue = item.venue or file_venue
+            if item.venue is None:
+                raise InputError(path, "the file does not name its venue; pass --venue (e.g. --venue iclr2021)")
+            if item.venue not in venue_problems:
+                venue_problems[item.venue] = venue_problem(item.venue)
+            if problem := venue_problems[item.venue]:
+                result.errors.append(item.error(path, problem, "venue"))
+                continue
+            good.append(item)
+    except InputError as exc:
+        result.errors.append(exc)
+        return []
+    result.records = len(good)
+    return good
