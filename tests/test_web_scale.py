@@ -108,7 +108,7 @@ def test_answers_follow_writes_of_other_processes_within_the_state_age(
     (an ingest, another worker) is seen within STATE_AGE, and one through the app at once. Time is a clock the
     test moves, so that no step depends on the machine's speed."""
     clock = [0.0]
-    monkeypatch.setattr("confnav.web.state.time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr("confnav.web.thread_stores.time", SimpleNamespace(monotonic=lambda: clock[0]))
     state = AppState(ThreadStores(iclr2021_copy), Searcher(ThreadStores(iclr2021_copy)))
     first = state.stores.state()
     assert state.cached(("answer",), lambda: b"one") == b"one" and state.kept(("answer",)) == b"one"
