@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -21,6 +20,14 @@ from confnav.keys import series_key as series_key
 from confnav.keys import synthetic_id as synthetic_id
 from confnav.keys import title_key as title_key
 from confnav.limits import MAX_VENUE_TEXT
+from confnav.model.reviewing import REVIEW_KINDS as REVIEW_KINDS  # the records of reviewing and of programmes
+from confnav.model.reviewing import DecisionsArrived as DecisionsArrived
+from confnav.model.reviewing import RatingScale as RatingScale
+from confnav.model.reviewing import ReviewText as ReviewText
+from confnav.model.reviewing import ReviewVersion as ReviewVersion
+from confnav.model.sessions import SESSION_SEPARATOR as SESSION_SEPARATOR
+from confnav.model.sessions import Session as Session
+from confnav.model.sessions import session_names as session_names
 
 _VENUE_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9 .&_-]*?)[\s_-]*((?:19|20)\d\d)(?![0-9])\s*(.*?)\s*$")
 _FILLER_WORDS = {"", "conference", "main", "main conference", "proceedings"}
@@ -155,62 +162,6 @@ class CitationCount:
         return {"count": self.count, "source": self.source, "as_of": self.as_of}
 
 
-@dataclass(frozen=True)
-class DecisionsArrived:
-    """A venue's latest fetch and the papers it found decided that were pending before it: (paper id, title,
-    decision label) each. `fetched` and `previous` (the fetch before, if any) are ISO 8601 times in UTC."""
-
-    venue: str
-    fetched: str
-    previous: str | None
-    papers: tuple[tuple[str, str, str], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        listed = [{"id": i, "title": t, "decision": d} for i, t, d in self.papers]
-        return {"venue": self.venue, "fetched": self.fetched, "previous": self.previous, "decided": listed}
-
-
-@dataclass(frozen=True)
-class ReviewVersion:
-    """One version of one review as the source gave it: rating and confidence at `modified` (ms since 1970).
-
-    `origin` says how it was seen: "edits" (read from the review's edit history) or "fetch" (the review as a
-    fetch found it); a store keeps every version, so the history survives the source keeping only the last.
-    """
-
-    venue: str
-    paper_id: str
-    review_id: str
-    reviewer: str
-    modified: int
-    rating: float | None
-    confidence: float | None
-    origin: str = "fetch"
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-REVIEW_KINDS = ("meta-review", "decision", "review")  # the order a paper page shows them in
-
-
-@dataclass(frozen=True)
-class ReviewText:
-    """What one review (or meta-review, or decision comment) says, as last fetched: its text fields in the source's
-    order as (name, text), since venues name them differently (summary, strengths, main_review, metareview, …)."""
-
-    venue: str
-    paper_id: str
-    review_id: str
-    reviewer: str
-    kind: str  # one of REVIEW_KINDS
-    modified: int  # the source's time of this text (ms since 1970)
-    fields: tuple[tuple[str, str], ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.__dict__, "fields": [list(field) for field in self.fields]}
-
-
 @dataclass
 class Paper:
     """One paper of one venue, merged from every source that mentions it.
@@ -334,88 +285,3 @@ def is_web_link(url: str) -> bool:
 def real_papers(papers: Iterable[Paper]) -> list[Paper]:
     """The papers that are not placeholders (see PLACEHOLDER_TITLES), in their order."""
     return [paper for paper in papers if not paper.placeholder]
-
-
-@dataclass(frozen=True)
-class RatingScale:
-    """The ratings a venue's reviewers gave, read from the data: `1–10`, or `1, 3, 6, 8` where steps are uneven."""
-
-    values: tuple[float, ...]
-
-    @classmethod
-    def of(cls, ratings: list[float]) -> RatingScale:
-        return cls(tuple(sorted(set(ratings))))
-
-    @property
-    def low(self) -> float:
-        return self.values[0]
-
-    @property
-    def high(self) -> float:
-        return self.values[-1]
-
-    def describe(self) -> str:
-        if not self.values:
-            return "no ratings"
-        whole = all(float(v).is_integer() for v in self.values)
-        span = int(self.high - self.low) + 1
-        if whole and len(self.values) > 4 and len(self.values) >= span - 1:  # one unused step still reads as a range
-            return f"{self.low:g}–{self.high:g}"
-        return ", ".join(f"{v:g}" for v in self.values)
-
-    def same_as(self, other: RatingScale) -> bool:
-        """Comparable without rescaling: the same lowest and highest rating."""
-        return (self.low, self.high) == (other.low, other.high)
-
-    def rescale(self, value: float) -> float:
-        """A rating on this scale as a share of the way from its lowest to its highest value (0–1)."""
-        return (value - self.low) / (self.high - self.low) if self.high > self.low else 0.0
-
-
-SESSION_SEPARATOR = "|"  # a paper presented in several sessions names them `A | B` in its `session` field
-
-
-def session_names(value: str | None) -> list[str]:
-    """The sessions a paper's `session` field names."""
-    return [name.strip() for name in (value or "").split(SESSION_SEPARATOR) if name.strip()]
-
-
-@dataclass(frozen=True)
-class Session:
-    """A session of a venue's programme: its name, times (aware datetimes; None when the source gives none), room
-    or meeting link, and the file it came from. `timezone` is the zone name the source gave, if any."""
-
-    venue: str
-    id: str
-    name: str
-    start: datetime | None = None
-    end: datetime | None = None
-    timezone: str | None = None
-    room: str | None = None
-    link: str | None = None
-    source: str = ""
-
-    @property
-    def timed(self) -> bool:
-        return self.start is not None
-
-    def overlaps(self, other: Session) -> bool:
-        """Whether the two sessions share some time (a session without an end lasts an instant)."""
-        if self.start is None or other.start is None:
-            return False
-        mine, theirs = self.end or self.start, other.end or other.start
-        if self.start == other.start:
-            return True
-        return self.start < theirs and other.start < mine
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "start": self.start.isoformat() if self.start else None,
-            "end": self.end.isoformat() if self.end else None,
-            "timezone": self.timezone,
-            "room": self.room,
-            "link": self.link,
-            "source": self.source,
-        }
