@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -21,35 +21,20 @@ from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, is_placeholder_title, name_key
 from confnav.settings import Settings
-from confnav.sources.base import SourceRecord
 from confnav.store.arrivals import ArrivalTables
-from confnav.store.base import PaperFilter, StoreCaches, VenueSummary, canonical_json
+from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
-from confnav.store.derived import DerivedTables, venue_generation_key
+from confnav.store.derived import DerivedTables
 from confnav.store.jobs import JobTables
 from confnav.store.lists import ReadingLists
 from confnav.store.news import NewsTables
+from confnav.store.paper_writes import PaperWrites
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
-from confnav.store.rows import grouped, index_rows, indexed, paper_columns, record_rows
+from confnav.store.rows import grouped
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
-
-# The tables naming papers by (venue, paper_id): a renamed paper keeps its lists, marks, notes, tags and news.
-RENAMED = (
-    "source_records",
-    "external_signals",
-    "reading_list_papers",
-    "profile_items",
-    "profile_marks",
-    "profile_notes",
-    "profile_tags",
-    "news_items",
-    "review_versions",
-    "review_texts",
-    "decisions_arrived",
-)
 
 
 def paper_from_json(text: str) -> Paper:
@@ -70,6 +55,7 @@ def paper_from_json(text: str) -> Paper:
 
 
 class SqlStore(
+    PaperWrites,
     DerivedTables,
     TopicTables,
     ReadingLists,
@@ -152,133 +138,6 @@ class SqlStore(
         """A path whose folder holds the files that belong with this store (fetch snapshots): by default in the
         cache folder, under a name made from the store's location."""
         return self.settings.cache_dir / "stores" / hashlib.sha1(self.location.encode()).hexdigest()[:12] / "store"
-
-    # --- writes (inside a transaction) ---
-
-    def put_venue(self, venue: Venue) -> None:
-        self.conn.execute(
-            "INSERT INTO venues (id, name, conference, year) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-            (venue.id, venue.name, venue.conference, venue.year),
-        )
-
-    def put_records(self, records: list[SourceRecord]) -> None:
-        """Store each record under its resolved (venue, paper id), replacing the same source's earlier one
-        (ingest passes only records that changed)."""
-        rows = record_rows(records)
-        self.conn.executemany(
-            """INSERT INTO source_records (venue, paper_id, source, kind, line, record, data)
-               VALUES (?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT(venue, paper_id, source) DO UPDATE SET
-                 kind = excluded.kind, line = excluded.line, record = excluded.record, data = excluded.data""",
-            rows,
-        )
-
-    def rename_paper(self, venue: str, old: str, new: str) -> None:
-        """Give a paper another id everywhere it is named (its row keeps its key, vectors and themes)."""
-        row = self.conn.execute("SELECT data FROM papers WHERE venue = ? AND id = ?", (venue, old)).fetchone()
-        if row is not None:
-            data = canonical_json({**json.loads(row[0]), "id": new})
-            self.conn.execute("UPDATE papers SET id = ?, data = ? WHERE venue = ? AND id = ?", (new, data, venue, old))
-        for table in RENAMED:
-            self.conn.execute(f"UPDATE {table} SET paper_id = ? WHERE venue = ? AND paper_id = ?", (new, venue, old))
-
-    def records(self, venue: str, paper_ids: Collection[str] | None = None) -> dict[str, list[SourceRecord]]:
-        """Every stored source record of a venue (of these papers only, when given), grouped by paper id."""
-        grouped: dict[str, list[SourceRecord]] = {}
-        select = "SELECT p.paper_id, p.source, p.kind, p.line, p.record, p.data FROM source_records p"
-        rows = (
-            self.conn.execute(f"{select} WHERE p.venue = ? ORDER BY p.paper_id, p.source", (venue,))
-            if paper_ids is None
-            else self._ids_in(venue, list(paper_ids), select, "p.paper_id", "p.paper_id, p.source")
-        )
-        for paper_id, source, kind, line, record, data in rows:
-            rec = SourceRecord(
-                source=source,
-                kind=kind,
-                id=paper_id,
-                fields=json.loads(data),
-                venue=venue,
-                line=line,
-                record=record,
-                stored=data,
-            )
-            rec._key = (venue, paper_id)
-            grouped.setdefault(paper_id, []).append(rec)
-        return grouped
-
-    def put_paper(self, paper: Paper) -> str:
-        """Insert or update one merged paper: "added", "updated" or "unchanged"."""
-        return self.put_papers([paper])[0]
-
-    def put_papers(self, papers: list[Paper]) -> list[str]:
-        """Insert or update merged papers and their index rows in a few batched statements.
-
-        Returns "added", "updated" or "unchanged" for each; only real changes advance the generation.
-        """
-        found: dict[tuple[str, str], tuple[int, str]] = {}
-        for venue in {p.venue for p in papers}:
-            ids = [p.id for p in papers if p.venue == venue]
-            for pk, paper_id, data in self._ids_in(venue, ids, "SELECT p.pk, p.id, p.data FROM papers p"):
-                found[(venue, paper_id)] = (pk, data)
-        changes: list[str] = []
-        written: list[tuple[int | None, Paper, str]] = []
-        same_rows: set[int] = set()  # changed papers whose filter rows stay as they are
-        for paper in papers:
-            fields = paper.to_dict()
-            data = canonical_json(fields)
-            row = found.get((paper.venue, paper.id))
-            if row and row[1] == data:
-                changes.append("unchanged")
-                continue
-            written.append((row[0] if row else None, paper, data))
-            changes.append("updated" if row else "added")
-            if row and indexed(json.loads(row[1])) == indexed(fields):
-                same_rows.add(row[0])
-        if not written:
-            return changes
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        generation = self.generation()  # each written paper records it: what changed since an index was made
-        for venue in sorted({p.venue for _, p, _ in written}):
-            self.count_change(venue_generation_key(venue))
-        new = [(p, paper_columns(p, data, generation)) for pk, p, data in written if pk is None]
-        changed = [(pk, p, paper_columns(p, data, generation)) for pk, p, data in written if pk is not None]
-        self._write_papers(new, changed, same_rows)
-        return changes
-
-    def _write_papers(
-        self,
-        new: list[tuple[Paper, tuple[Any, ...]]],
-        changed: list[tuple[int, Paper, tuple[Any, ...]]],
-        same_rows: Collection[int] = (),
-    ) -> None:
-        """Write new papers and changed ones (with their row keys) and their index rows, but for the changed
-        papers in `same_rows`, whose index rows stay; `values` are each paper's columns besides venue and id. A
-        backend with a bulk path writes them its own way."""
-        old = [(pk,) for pk, _, _ in changed if pk not in same_rows]
-        self.conn.executemany(
-            "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
-            " rating_mean = ?, data = ?, changed = ? WHERE pk = ?",
-            [(*values, pk) for pk, _, values in changed],
-        )
-        for table in ("paper_authors", "paper_keywords", "paper_places"):
-            self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
-        rows = [(pk, paper) for pk, paper, _ in changed if pk not in same_rows]
-        for paper, values in new:
-            (pk,) = self.conn.execute(
-                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data,"
-                " changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
-                (paper.venue, paper.id, *values),
-            ).fetchone()
-            rows.append((pk, paper))
-        self._put_index_rows(rows)
-
-    def _put_index_rows(self, rows: list[tuple[int, Paper]]) -> None:
-        """Author and keyword rows (for filters) of freshly written papers."""
-        for table, columns, values in index_rows(rows):
-            marks = ", ".join("?" * len(columns))
-            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
-
-    # --- reads ---
 
     def paper_rows(self, venue: str | None = None) -> Iterator[tuple[int, Paper]]:
         """Papers with their internal row keys, in key order; cached in memory until the store changes
