@@ -55,7 +55,6 @@ def paper_from_json(text: str) -> Paper:
 
 
 class SqlStore(
-    PaperWrites,
     DerivedTables,
     TopicTables,
     ReadingLists,
@@ -66,6 +65,7 @@ class SqlStore(
     JobTables,
     ReviewTables,
     ArrivalTables,
+    PaperWrites,
 ):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
