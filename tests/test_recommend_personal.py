@@ -154,3 +154,27 @@ def test_taste_views_and_spread() -> None:
     nearest = taste_scores(positives, weights, empty, candidates, mean, TasteParams(centroid=0.0, neighbours=1))
     assert centroid[2] > centroid[1] and nearest[1] > nearest[2]
     assert sorted(farthest_first(axes, 4, 0)) == [0, 1, 2, 3]
+
+
+def test_a_venues_vectors_are_read_again_only_when_its_papers_or_the_vectors_change(
+    sparse_iclr: Location, tmp_path: Any
+) -> None:
+    """Marks and another venue's papers arriving leave the venue's vectors as read (a busy server refits a profile
+    after every mark); a paper of the venue added or changed reads them again."""
+    from confnav.ingest import ingest
+    from tests.conftest import DATA
+
+    db = clone(sparse_iclr, tmp_path)
+    with open_store(db) as store:
+        model = model_of(store)
+        first = venue_vectors(store, model, VENUE)
+        store.create_profile("me")
+        store.mark_paper("me", first.papers[0].id, "like", VENUE)
+        ingest(store, [DATA / "paperlists" / "corl2023.json"])
+        assert venue_vectors(store, model, VENUE) is first
+        header = (DATA / "iclr2021" / "paperlist.tsv").read_text(encoding="utf-8").splitlines()[0]
+        added = tmp_path / "iclr2021" / "paperlist.tsv"
+        added.parent.mkdir()
+        added.write_text(f"{header}\nNewPaper01\tA paper added since\t\t\tIts abstract.\n", encoding="utf-8")
+        assert ingest(store, [added]).added == 1
+        assert venue_vectors(store, model, VENUE) is not first

@@ -81,8 +81,11 @@ _lock = threading.Lock()
 
 
 def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVectors:
-    """The venue's vectors under `model`, read once per store state and kept (marks do not change it)."""
-    key = (getattr(store, "location", id(store)), store.versions(), model, venue)
+    """The venue's vectors under `model`, read once per state of that venue's papers and of the store's vectors
+    (marks, and papers of other venues arriving, do not change them)."""
+    generation, vectors = store.versions()
+    changed = generation if venue is None else store.venue_generation(venue)
+    key = (getattr(store, "location", id(store)), changed, vectors, model, venue)
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)
@@ -208,7 +211,7 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
             except ConfnavError:  # a venue no longer stored, or not indexed
                 indexed[venue] = None
         stored = indexed[venue]
-        rows = [stored.row_of[pk] for pk in store.pks_of(paper_id, venue) if pk in stored.row_of] if stored else []
+        rows = stored.rows_of.get((venue, paper_id), []) if stored else []  # no query per item: ids are unique
         return (stored.matrix[rows[0]], stored.papers[rows[0]]) if stored and rows else None
 
     for item in items:
