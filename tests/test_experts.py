@@ -15,7 +15,8 @@ from confnav.errors import ConfnavError, NotFoundError
 from confnav.index import build_index
 from confnav.ingest import ingest
 from confnav.search.engine import Searcher
-from confnav.search.experts import find_experts
+from confnav.search.experts import EVIDENCE, WEIGHTS, candidates, find_experts
+from confnav.search.text import terms
 from confnav.store import open_store
 from confnav.web.app import create_app
 from tests.backends import Location, clone
@@ -72,6 +73,30 @@ def test_a_topic_returns_authors_with_their_matching_papers(experts_db: Location
         top_titles = " ".join(p.title.lower() for e in found.experts[:3] for p, _ in e.matching)
         assert "graph" in top_titles
         assert any(e.institutions for e in found.experts)
+
+
+def test_scores_weigh_evidence_and_author_keywords_count_beyond_the_pool(experts_db: Location) -> None:
+    with open_store(experts_db) as store:
+        searcher = Searcher(store)
+        found = find_experts(searcher, "reinforcement learning", "iclr2021", limit=10)
+        pool = candidates(searcher, "reinforcement learning", "iclr2021")[0].experts
+    for expert in found.experts:
+        assert list(expert.evidence) == list(EVIDENCE)
+        assert expert.score == pytest.approx(sum(WEIGHTS[k] * v for k, v in expert.evidence.items()))
+    ranked = [e.key for e in found.experts]
+    for better in found.experts:  # evidence only adds: a person with at least as much of each kind ranks higher
+        for worse in pool:
+            if worse.key not in ranked and all(better.evidence[k] >= worse.evidence[k] for k in EVIDENCE):
+                assert better.score >= worse.score
+    wanted = {"reinforc", "learn"}
+    assert set(terms("reinforcement learning")) == wanted
+    tagged_only = [(e, p) for e in pool for p, share in e.matching if share == 0]
+    assert tagged_only  # a paper its authors tagged with the topic counts though the search ranked it past the pool
+    for expert, paper in tagged_only:
+        assert any(wanted <= set(terms(k)) for k in paper.keywords) and expert.evidence["keyword"] > 0
+        shares = [share for _, share in expert.matching]
+        assert shares == sorted(shares, reverse=True)  # pooled papers first, best first
+    assert sum(e.evidence["keyword"] > 0 for e in found.experts) >= 8  # the top people tag their work with it
 
 
 def test_namesakes_are_two_rows_and_name_variants_of_one_profile_one(experts_db: Location) -> None:

@@ -1,38 +1,49 @@
-"""Experts on a topic: the people whose papers best match it, from the hybrid search's relevance.
+"""Experts on a topic: the people whose papers best match it, each scored by a weighted sum of their evidence.
 
-Each paper of the POOL most relevant to the topic adds to its authors' scores; an author's score is the sum of
-their best TOP_K paper scores (each relative to the best paper's), the i-th best weighted DECAY**i, so a body of
-close work outranks one very close paper. People are told apart by profile ids as on author pages.
+The POOL papers most relevant to the topic (hybrid search) each get their share of the best paper's score. The
+candidates are the authors of pooled papers and of papers with an author keyword holding every word of the topic;
+their evidence: `relevance`, the sum of their best TOP_K shares, the i-th weighted DECAY**i (a body of close work
+outranks one very close paper); `papers`, how many of their papers match either way, log-scaled; `keyword`, how
+many carry such an author keyword, log-scaled. The score is the sum of WEIGHTS times the evidence, the weights
+fitted by `benchmarks/experts_eval.py` on half of its people. People are told apart by profile ids as on author
+pages.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
-from confnav.model import Outcome, Paper
+from confnav.model import Author, Outcome, Paper
 from confnav.people import PeopleIndex
 from confnav.search.engine import Searcher
+from confnav.search.text import terms
 from confnav.store import PaperFilter
 
 POOL = 200  # the papers most relevant to the topic that count; beyond them a paper is barely on topic
-TOP_K = 5  # an author's best papers that count
+TOP_K = 5  # an author's best papers that count towards their relevance
 DECAY = 0.8  # weight of the i-th best of them: DECAY ** i
 MIN_SHARE = 0.2  # a paper below this share of the best paper's score counts for nothing
 PLACES_SHOWN = 3
+EVIDENCE = ("relevance", "papers", "keyword")
+# Fitted on the fit half of the evaluation's people with the default semantic model (TF-IDF's fit: 0.75, 0, 3.19).
+WEIGHTS = {"relevance": 0.97, "papers": 0.0, "keyword": 3.0}
 
 
 @dataclass
 class Expert:
-    """One person: the key telling them apart, the name shown, the profile id if known, their score, their papers
-    matching the topic (best first) with the scores that counted, and in the searched scope their paper and
-    accepted counts and most frequent affiliations."""
+    """One person: the key telling them apart, the name shown, the profile id if known, their score and its
+    evidence, their papers matching the topic (best first) with the shares that counted (0 for a paper matched
+    by its author keywords alone), and in the searched scope their paper and accepted counts and most frequent
+    affiliations."""
 
     key: str
     name: str
     profile: str | None
     score: float = 0.0
+    evidence: dict[str, float] = field(default_factory=dict)
     matching: list[tuple[Paper, float]] = field(default_factory=list)
     papers: int = 0
     accepted: int = 0
@@ -73,6 +84,17 @@ class Experts:
 
 def find_experts(searcher: Searcher, topic: str, venue: str | None = None, limit: int = 10) -> Experts:
     """The `limit` people whose papers (of `venue`, or the whole store) best match `topic`, best first."""
+    found, people, scope = candidates(searcher, topic, venue)
+    for expert in found.experts:
+        expert.score = sum(WEIGHTS[name] * value for name, value in expert.evidence.items())
+    found.experts = sorted(found.experts, key=lambda e: (-e.score, e.key))[:limit]
+    _describe({e.key: e for e in found.experts}, people, scope)
+    return found
+
+
+def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tuple[Experts, PeopleIndex, list[Paper]]:
+    """Every author of a paper on `topic` with their evidence (unscored, unordered), the people index and the
+    searched scope: what find_experts weighs, and what the evaluation fits the weights on."""
     if not topic.strip():
         raise ConfnavError("experts needs a topic, e.g. confnav experts 'graph neural networks'")
     if venue:
@@ -81,24 +103,38 @@ def find_experts(searcher: Searcher, topic: str, venue: str | None = None, limit
     scope = searcher.store.papers(where)
     results = searcher.search(topic, where=where, limit=POOL, sort="match")
     hits = results.hits
-    if not hits or hits[0].score <= 0:
-        return Experts(topic, [], results.mode, results.notices)
-    best = hits[0].score
     people = PeopleIndex(searcher.store.iter_papers())  # profiles from every venue resolve name-only authors
-    found: dict[str, Expert] = {}
-    for hit in hits:
-        share = hit.score / best
-        if share < MIN_SHARE:
-            break
-        for key in dict.fromkeys(people.key(a) for a in hit.paper.authors):
-            author = next(a for a in hit.paper.authors if people.key(a) == key)
+    found = Experts(topic, [], results.mode, results.notices)
+    if not hits or hits[0].score <= 0:
+        return found, people, scope
+    best = hits[0].score
+    shares = {(h.paper.venue, h.paper.id): h.score / best for h in hits if h.score / best >= MIN_SHARE}
+    wanted = set(terms(topic))
+    tagged = {(p.venue, p.id) for p in scope if wanted and any(wanted <= set(terms(k)) for k in p.keywords)}
+    rows: dict[str, Expert] = {}
+    on_topic = [p for p in scope if (p.venue, p.id) in shares.keys() | tagged]
+    for paper in sorted(on_topic, key=lambda p: (-shares.get((p.venue, p.id), 0.0), p.venue, p.id)):
+        for key, author in _people(paper, people).items():
             profile = key.split(":", 1)[1] if key.startswith("profile:") else None
-            found.setdefault(key, Expert(key, author.name, profile)).matching.append((hit.paper, share))
-    for expert in found.values():
-        expert.score = sum(s * DECAY**i for i, (_, s) in enumerate(expert.matching[:TOP_K]))
-    ranked = sorted(found.values(), key=lambda e: (-e.score, e.key))[:limit]
-    _describe({e.key: e for e in ranked}, people, scope)
-    return Experts(topic, ranked, results.mode, results.notices)
+            expert = rows.setdefault(key, Expert(key, author.name, profile))
+            expert.matching.append((paper, shares.get((paper.venue, paper.id), 0.0)))
+    for expert in rows.values():
+        pooled = [s for _, s in expert.matching if s > 0]
+        expert.evidence = {
+            "relevance": sum(s * DECAY**i for i, s in enumerate(pooled[:TOP_K])),
+            "papers": math.log1p(len(expert.matching)),
+            "keyword": math.log1p(sum((p.venue, p.id) in tagged for p, _ in expert.matching)),
+        }
+    found.experts = list(rows.values())
+    return found, people, scope
+
+
+def _people(paper: Paper, people: PeopleIndex) -> dict[str, Author]:
+    """A paper's people, each once (by key) with the first author entry naming them."""
+    found: dict[str, Author] = {}
+    for author in paper.authors:
+        found.setdefault(people.key(author), author)
+    return found
 
 
 def _describe(experts: dict[str, Expert], people: PeopleIndex, scope: list[Paper]) -> None:
