@@ -17,6 +17,7 @@ from confnav.search.keyword import KeywordIndex, TextIndex
 from confnav.search.keyword_store import BASE_CACHE, base_id
 from confnav.search.query import Query
 from confnav.search.text import words
+from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
 TEXT_ARRAYS = ("pks", "starts", "keywords", "bounds", "data")
@@ -66,16 +67,21 @@ class MappedTexts:
 
     @classmethod
     def of(cls, store: SearchStore, keyword: TextIndex, pks: np.ndarray) -> MappedTexts | None:
-        """The files of the store's keyword base (written when missing) for rows `pks`, or None when the index
-        is not built on the stored base (another kind of index, a store not indexed yet, a base merged since)."""
+        """The files of the store's keyword base for rows `pks` (written when missing by a server), or None when
+        the index is not built on the stored base (another kind of index, a store not indexed yet, a base merged
+        since) or a one-off command finds no files."""
         name = base_id(store)
         if name is None or not isinstance(keyword, KeywordIndex) or not keyword.segments:
             return None
         if keyword.base_generation != store.cache_generation(BASE_CACHE):
             return None
-        base = keyword.segments[0].pks
-        make = lambda: text_arrays(store.paper_texts(), base)  # noqa: E731
-        arrays = mapped.mapped(mapped.home(store) / mapped.name_of("texts", name), TEXT_ARRAYS, make)
+        base, folder = keyword.segments[0].pks, mapped.home(store) / mapped.name_of("texts", name)
+        if serves_requests(store):  # a worker writes them for the others; a one-off command uses them when written
+            arrays = mapped.mapped(folder, TEXT_ARRAYS, lambda: text_arrays(store.paper_texts(), base))
+        elif (held := mapped.load(folder, TEXT_ARRAYS)) is not None:
+            arrays = held
+        else:
+            return None
         found = arrays["pks"]
         if not found.size:
             return cls(arrays, np.full(len(pks), -1, dtype=np.int64))
