@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from confnav.search.engine import Searcher
+from confnav.search.mapped import home
 from confnav.search.stored import LeanCorpus
 from confnav.store import PaperFilter, open_store
 from tests.backends import Location
@@ -46,6 +47,8 @@ def test_phrases_are_checked_on_mapped_files_as_one_process_checks_them(
     """A serving worker answers phrase, `title:` and filtered queries exactly as a process holding every paper,
     reading no paper's text from the store to check them."""
     location = indexed(sparse_template_db, tmp_path)
+    with open_store(location, settings=serving()) as store:
+        assert any(folder.name.startswith("texts-") for folder in home(store).iterdir())  # written by the index
     with open_store(location) as store:
         alone = answers(Searcher(store))
     assert all(matching for matching, _ in alone[:4]) and sum(bool(hits) for _, hits in alone) >= 5

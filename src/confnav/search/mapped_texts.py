@@ -66,17 +66,19 @@ class MappedTexts:
         self.slots = np.ascontiguousarray(slots).data  # per corpus row, its paper in the files (-1: not there)
 
     @classmethod
-    def of(cls, store: SearchStore, keyword: TextIndex, pks: np.ndarray) -> MappedTexts | None:
-        """The files of the store's keyword base for rows `pks` (written when missing by a server), or None when
-        the index is not built on the stored base (another kind of index, a store not indexed yet, a base merged
-        since) or a one-off command finds no files."""
+    def of(
+        cls, store: SearchStore, keyword: TextIndex, pks: np.ndarray, write: bool | None = None
+    ) -> MappedTexts | None:
+        """The files of the store's keyword base for rows `pks`, written when missing if `write` (by default: by a
+        server); None when the index is not built on the stored base (another kind of index, a store not indexed
+        yet, a base merged since) or there are no files to read."""
         name = base_id(store)
         if name is None or not isinstance(keyword, KeywordIndex) or not keyword.segments:
             return None
         if keyword.base_generation != store.cache_generation(BASE_CACHE):
             return None
         base, folder = keyword.segments[0].pks, mapped.home(store) / mapped.name_of("texts", name)
-        if serves_requests(store):  # a worker writes them for the others; a one-off command uses them when written
+        if serves_requests(store) if write is None else write:  # a one-off search uses them when written
             arrays = mapped.mapped(folder, TEXT_ARRAYS, lambda: text_arrays(store.paper_texts(), base))
         elif (held := mapped.load(folder, TEXT_ARRAYS)) is not None:
             arrays = held

@@ -64,9 +64,12 @@ class LazyPapers:
 
 def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
     """The BM25F index of every paper, kept in the store: built whole from the papers as they are read when
-    `rebuild` or when none is stored, else brought up to date with the papers changed since."""
-    generation = store.generation()
-    return keyword_index(store, generation, store.row_facts()[0], rebuild=rebuild)
+    `rebuild` or when none is stored, else brought up to date with the papers changed since; and the files of
+    its base that servers check phrases on (mapped_texts.py)."""
+    generation, pks = store.generation(), store.row_facts()[0]
+    index = keyword_index(store, generation, pks, rebuild=rebuild)
+    MappedTexts.of(store, index, pks, write=True)  # what servers check phrases on, written here, not at their start
+    return index
 
 
 @dataclass
