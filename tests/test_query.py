@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import csv
+import random
+
 import pytest
 
 from confnav.search.query import QueryError, parse_query
 from confnav.search.snippet import make_snippet
-from confnav.search.text import terms
+from confnav.search.text import in_a_row, terms, words
+from tests.conftest import ICLR2021
 
 
 def test_fields_phrases_and_words() -> None:
@@ -53,3 +57,25 @@ def test_terms_fold_stem_and_drop_stop_words() -> None:
 def test_snippet_marks_matches() -> None:
     snippet = make_snippet("We study graph networks. Graphs are everywhere in science.", set(terms("graph")))
     assert snippet == "We study **graph** networks. **Graphs** are everywhere in science."
+
+
+def test_phrases_match_exactly_where_the_words_follow_one_another() -> None:
+    """The check of a phrase on a paper's text (a search of its lower case for ASCII text) finds exactly what
+    comparing the text's words with the phrase's finds, on every ICLR 2021 abstract and on text that is not ASCII."""
+    csv.field_size_limit(10**9)
+    with ICLR2021[0].open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    texts = [" ".join([r["title"], r["abstract"], *r["keywords"].split(",")]) for r in rows]
+    texts += ["Naïve Bayes for 生成模型 — state-of-the-art", "Über die naive bayes", "", "!!", "x2 3d-CNN_s"]
+    rng = random.Random(3)
+    phrases = ["meta-learning", "state-of-the-art", "naive bayes", "生成", "graph neural", "3d cnn", "s", "x2 3d"]
+    phrases += ["", "?!", "learning. we", "Graph  Neural-Networks", "t"]
+    for text in rng.sample(texts[:-5], 20):  # runs of words taken from the abstracts, with their punctuation
+        found = words(text)
+        start = rng.randrange(max(1, len(found) - 3))
+        phrases.append(" ".join(found[start : start + rng.randint(1, 3)]))
+    bodies = [f" {' '.join(words(text))} " for text in texts]
+    for phrase in phrases:
+        wanted = tuple(words(phrase))
+        for text, body in zip(texts, bodies, strict=True):
+            assert in_a_row(wanted, text) == (f" {' '.join(wanted)} " in body), (phrase, text)

@@ -14,6 +14,7 @@ from confnav.search import mapped
 from confnav.search.authors import AuthorIndex
 from confnav.search.keyword import TextIndex
 from confnav.search.keyword_store import base_id, keyword_fields, keyword_index
+from confnav.search.query import Query
 from confnav.store import PaperFilter
 from confnav.store.protocols import SearchStore
 
@@ -154,6 +155,10 @@ class Corpus:
         name = base_id(store) if self.generation >= 0 else None  # rows not read from the store: nothing to share
         held = mapped.arrays(store, name, "vectors", state, ("matrix", "present"), make)
         return Vectors(held["matrix"], held["present"])
+
+    def meeting(self, query: Query, rows: list[int]) -> list[bool]:
+        """Whether each row's paper meets every condition of `query` exactly (its phrases in order, ...)."""
+        return [query.matches(*texts) for texts in self.texts(rows)]
 
     def texts(self, rows: list[int]) -> list[tuple[str, str, list[str], list[str]]]:
         """Title, abstract, keywords and author names of these rows: what a query's exact conditions check."""

@@ -375,8 +375,7 @@ def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) 
     meeting = np.zeros_like(mask)
     for start in range(0, len(rows), chunk):
         part = rows[start : start + chunk]
-        for row, (title, abstract, keywords, authors) in zip(part, corpus.texts(part), strict=True):
-            meeting[row] = query.matches(title, abstract, keywords, authors)
+        meeting[part] = corpus.meeting(query, part)
     return meeting
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
 from confnav.model import fold, name_key
-from confnav.search.text import words
+from confnav.search.text import follows, in_a_row, words
 
 MAX_QUERY_CHARS = 4000
 FIELDS = ("author", "title", "keyword")
@@ -53,16 +53,23 @@ class Query:
         """True when a paper meets every phrase and field condition."""
         if self.phrases:  # each part is folded only when a condition needs it (this runs per hit)
             text = " ".join([title, abstract, *keywords])
-            lowered = text.lower()  # ASCII text folds to its lower case: a missing word rules it out cheaply
-            if text.isascii() and any(w not in lowered for p in self.phrases for w in words(p)):
+            if not all(in_a_row(tuple(words(p)), text) for p in self.phrases):
                 return False
-            body = f" {' '.join(words(text))} "
-            if any(f" {' '.join(words(p))} " not in body for p in self.phrases):
-                return False
-        if self.titles:
-            title_words = f" {' '.join(words(title))} "
-            if any(f" {' '.join(words(t))} " not in title_words for t in self.titles):
-                return False
+        if self.titles and not all(in_a_row(tuple(words(t)), title) for t in self.titles):
+            return False
+        return self._fields_match(keywords, authors)
+
+    def meets(self, text_words: str, title_words: str, keywords: list[str], authors: list[str]) -> bool:
+        """`matches` for a paper whose text is split already: the `words` of its title, abstract and keywords
+        (joined as `matches` joins them), and of its title, each joined by spaces."""
+        if not all(follows(words(p), text_words) for p in self.phrases):
+            return False
+        if not all(follows(words(t), title_words) for t in self.titles):
+            return False
+        return self._fields_match(keywords, authors)
+
+    def _fields_match(self, keywords: list[str], authors: list[str]) -> bool:
+        """True when the paper's keywords and authors meet the `keyword:` and `author:` conditions."""
         if self.keywords:
             folded_keywords = [fold(k) for k in keywords]
             if any(not any(fold(k) in fk for fk in folded_keywords) for k in self.keywords):

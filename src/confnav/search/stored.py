@@ -17,6 +17,8 @@ from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
 from confnav.search.corpus import Corpus, standing_of
 from confnav.search.keyword import TextIndex
 from confnav.search.keyword_store import base_id, keyword_index
+from confnav.search.mapped_texts import MappedTexts
+from confnav.search.query import Query
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
@@ -62,9 +64,12 @@ class LazyPapers:
 
 def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
     """The BM25F index of every paper, kept in the store: built whole from the papers as they are read when
-    `rebuild` or when none is stored, else brought up to date with the papers changed since."""
-    generation = store.generation()
-    return keyword_index(store, generation, store.row_facts()[0], rebuild=rebuild)
+    `rebuild` or when none is stored, else brought up to date with the papers changed since; and the files of
+    its base that servers check phrases on (mapped_texts.py)."""
+    generation, pks = store.generation(), store.row_facts()[0]
+    index = keyword_index(store, generation, pks, rebuild=rebuild)
+    MappedTexts.of(store, index, pks, write=True)  # what servers check phrases on, written here, not at their start
+    return index
 
 
 @dataclass
@@ -72,6 +77,7 @@ class LeanCorpus(Corpus):
     """A Corpus whose papers stay in the store: rows map to row keys, papers are read when shown."""
 
     store: Any = None
+    checks: MappedTexts | None = None  # what exact conditions check of papers unchanged since the keyword base
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> LeanCorpus:
@@ -82,6 +88,7 @@ class LeanCorpus(Corpus):
         facts = {"ratings": rows["ratings"], "standing": rows["standing"], "short": rows["short"]}
         corpus = cls(LazyPapers(store, pks), keyword, pks, hidden=rows["hidden"], **facts)  # type: ignore[arg-type]
         corpus.store, corpus.generation = store, generation
+        corpus.checks = MappedTexts.of(store, keyword, pks)
         return corpus
 
     def author_rows(self, name: str) -> np.ndarray | None:
@@ -104,6 +111,15 @@ class LeanCorpus(Corpus):
 
     def prefetch(self, rows: list[int]) -> None:
         self.papers.prefetch(rows)  # type: ignore[attr-defined]
+
+    def meeting(self, query: Query, rows: list[int]) -> list[bool]:
+        """As Corpus.meeting, from the mapped files for papers unchanged since the keyword base: no store read."""
+        checks = self.checks
+        found = {row: met for row in rows if checks is not None and (met := checks.meets(query, row)) is not None}
+        if len(found) < len(rows):
+            missing = [row for row in rows if row not in found]
+            found.update(zip(missing, super().meeting(query, missing), strict=True))
+        return [found[row] for row in rows]
 
     def texts(self, rows: list[int]) -> list[tuple[str, str, list[str], list[str]]]:
         """The rows' fields read from the store's columns: no whole paper is read or kept for an exact check."""

@@ -51,6 +51,30 @@ def words(text: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=4096)
+def _in_a_row(wanted: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A pattern finding ASCII words one after another in lower-cased ASCII text exactly where `words` would
+    (a word bounded by anything but a letter or digit); None when some word is not an ASCII word, or none is given."""
+    if not wanted or not all(_ASCII_TOKEN.fullmatch(word) for word in wanted):
+        return None
+    first = wanted[0]  # the pattern starts with a word, which the search looks for quickly, then looks behind it
+    return re.compile(f"{first}(?<![a-z0-9]{first})" + "".join(f"[^a-z0-9]+{w}" for w in wanted[1:]) + "(?![a-z0-9])")
+
+
+def in_a_row(wanted: tuple[str, ...], text: str) -> bool:
+    """Whether `wanted` (words of a phrase) occur one after another among the words of `text`: on ASCII text a
+    search of its lower case, without splitting it into words (this runs for every paper a phrase could match)."""
+    pattern = _in_a_row(wanted) if text.isascii() else None
+    if pattern is not None:
+        return pattern.search(text.lower()) is not None
+    return follows(wanted, " ".join(words(text)))
+
+
+def follows(wanted: tuple[str, ...] | list[str], split: str) -> bool:
+    """Whether `wanted` occur one after another in `split`: the words of a text joined by spaces."""
+    return f" {' '.join(wanted)} " in f" {split} "
+
+
 TERM_WORDS = 200_000  # words whose term is remembered (as many as stems)
 _terms: dict[str, str] = {}  # word → its index term ("" for a word left out)
 

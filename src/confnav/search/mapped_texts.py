@@ -1,0 +1,104 @@
+"""What a query's exact conditions check of every paper of the stored keyword base (the words of its text and of its
+title, split as phrases are, its keywords and author names), in files every serving process maps (mapped.py): a
+phrase or `title:` query checks its candidates there, with no store read and no splitting of text. The files are
+written once per base (a full index build or a merge), so a paper changed or added since is checked from the store:
+the index says which (its base's live rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import pairwise
+
+import numpy as np
+
+from confnav.search import mapped
+from confnav.search.keyword import KeywordIndex, TextIndex
+from confnav.search.keyword_store import BASE_CACHE, base_id
+from confnav.search.query import Query
+from confnav.search.text import words
+from confnav.store.base import serves_requests
+from confnav.store.protocols import SearchStore
+
+TEXT_ARRAYS = ("pks", "starts", "keywords", "bounds", "data")
+
+
+def text_arrays(rows: Iterable[tuple[int, str, str | None, list[str], list[str]]], wanted: np.ndarray) -> mapped.Arrays:
+    """What the papers whose row keys are `wanted` are checked on, from the store's rows in key order: every paper's
+    strings (the words of its text, of its title, its keywords and authors) as UTF-8 in one array, with where each
+    string ends (`bounds`), each paper's first string (`starts`) and its number of keywords."""
+    keep = set(np.asarray(wanted).tolist())
+    pks: list[int] = []
+    counts: list[int] = []
+    starts = [0]
+    ends: list[int] = []
+    chunks: list[bytes] = []
+    at = 0
+    for pk, title, abstract, keywords, authors in rows:
+        if pk not in keep:
+            continue
+        split = " ".join(words(" ".join([title, abstract or "", *keywords])))  # as Query.matches joins them
+        for text in (split, " ".join(words(title)), *keywords, *authors):
+            chunk = text.encode("utf-8", "surrogatepass")
+            chunks.append(chunk)
+            at += len(chunk)
+            ends.append(at)
+        pks.append(pk)
+        counts.append(len(keywords))
+        starts.append(len(ends))
+    return {
+        "pks": np.array(pks, dtype=np.int64),
+        "starts": np.array(starts, dtype=np.int64),
+        "keywords": np.array(counts, dtype=np.int32),
+        "bounds": np.array([0, *ends], dtype=np.int64),
+        "data": np.frombuffer(b"".join(chunks), dtype=np.uint8),
+    }
+
+
+class MappedTexts:
+    """What the corpus rows whose papers are unchanged since the stored keyword base are checked on, from its files."""
+
+    def __init__(self, arrays: mapped.Arrays, slots: np.ndarray) -> None:
+        # Item by item through memory views: indexing a mapped array costs more than the decoding it leads to.
+        self.starts, self.bounds, self.data, self.keywords = (
+            np.ascontiguousarray(arrays[name]).data for name in ("starts", "bounds", "data", "keywords")
+        )
+        self.slots = np.ascontiguousarray(slots).data  # per corpus row, its paper in the files (-1: not there)
+
+    @classmethod
+    def of(
+        cls, store: SearchStore, keyword: TextIndex, pks: np.ndarray, write: bool | None = None
+    ) -> MappedTexts | None:
+        """The files of the store's keyword base for rows `pks`, written when missing if `write` (by default: by a
+        server); None when the index is not built on the stored base (another kind of index, a store not indexed
+        yet, a base merged since) or there are no files to read."""
+        name = base_id(store)
+        if name is None or not isinstance(keyword, KeywordIndex) or not keyword.segments:
+            return None
+        if keyword.base_generation != store.cache_generation(BASE_CACHE):
+            return None
+        base, folder = keyword.segments[0].pks, mapped.home(store) / mapped.name_of("texts", name)
+        if serves_requests(store) if write is None else write:  # a one-off search uses them when written
+            arrays = mapped.mapped(folder, TEXT_ARRAYS, lambda: text_arrays(store.paper_texts(), base))
+        elif (held := mapped.load(folder, TEXT_ARRAYS)) is not None:
+            arrays = held
+        else:
+            return None
+        found = arrays["pks"]
+        if not found.size:
+            return cls(arrays, np.full(len(pks), -1, dtype=np.int64))
+        at = np.minimum(np.searchsorted(found, pks), found.size - 1)
+        unchanged = (found[at] == pks) & np.isin(pks, base[keyword.live[0]])
+        return cls(arrays, np.where(unchanged, at, -1).astype(np.int64))
+
+    def meets(self, query: Query, row: int) -> bool | None:
+        """Whether a corpus row's paper meets every condition of `query`; None when it must be read from the store."""
+        slot = self.slots[row]
+        if slot < 0:
+            return None
+        last = self.starts[slot + 1] if query.keywords or query.authors else self.starts[slot] + 2  # what it checks
+        bounds = self.bounds[self.starts[slot] : last + 1].tolist()
+        raw, at = bytes(self.data[bounds[0] : bounds[-1]]), bounds[0]
+        parts = [raw[a - at : b - at].decode("utf-8", "surrogatepass") for a, b in pairwise(bounds)]
+        keywords = self.keywords[slot]
+        return query.meets(parts[0], parts[1], parts[2 : 2 + keywords], parts[2 + keywords :])
