@@ -32,7 +32,7 @@ ICLR2021 = [
 ICLR2020 = DATA / "iclr2020" / "paperlists-iclr2020.json"
 MARKDOWN_PAGE = EXAMPLES / "iclr2021-paperlist-page1.md"
 
-pytest_plugins = ("tests.module_order",)  # the longest modules first, for the workers' balance
+pytest_plugins = ("tests.module_order", "pytester")  # the longest modules first (the workers' balance); its test
 
 
 # Tests that use one of these run on the backend CONFNAV_TEST_BACKEND names; with postgres, only they run.

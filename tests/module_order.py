@@ -10,7 +10,6 @@ from collections import defaultdict
 import pytest
 
 KEY = "confnav/test-seconds"
-_seconds: dict[str, float] = defaultdict(float)  # this run's, by test id (the controller's, or a lone process's)
 
 
 @pytest.hookimpl(trylast=True)  # after conftest.py's marks and the PostgreSQL run's choice
@@ -26,14 +25,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = [item for name in sorted(modules, key=lambda m: -expected[m]) for item in modules[name]]
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Add up each test's setup, call and teardown (on xdist's controller, the workers' reports)."""
-    _seconds[report.nodeid] += report.duration
+class Timing:
+    """This run's seconds, test by test (on xdist's controller, from the workers' reports), kept at its end."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] += report.duration  # setup, call and teardown
+
+    def pytest_sessionfinish(self) -> None:
+        cache = getattr(self.config, "cache", None)
+        if cache is None or not self.seconds:
+            return
+        root = self.config.rootpath
+        kept = {k: v for k, v in cache.get(KEY, {}).items() if (root / k.split("::")[0]).exists()}  # no removed ones
+        cache.set(KEY, {**kept, **{k: round(v, 3) for k, v in self.seconds.items()}})
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Keep this run's seconds, test by test, over the earlier ones (a worker leaves it to the controller)."""
-    cache = getattr(session.config, "cache", None)
-    if cache is None or hasattr(session.config, "workerinput") or not _seconds:
-        return
-    cache.set(KEY, {**cache.get(KEY, {}), **{k: round(v, 3) for k, v in _seconds.items()}})
+def pytest_configure(config: pytest.Config) -> None:
+    """Time the tests in the process that reports them all (a worker leaves it to the controller)."""
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(Timing(config), "confnav-test-seconds")
