@@ -39,14 +39,16 @@ demo: $(VENV)/.runtime
 
 # The fast loop while working: lint, format, the tests on SQLite that need neither the semantic model, a browser nor
 # the local LLM and are not kill/load tests (markers set in tests/conftest.py, listed in pyproject.toml), then the
-# type check.
+# type check. The workers take the longest modules first, as the last run timed them (tests/module_order.py); mypy
+# keeps its incremental cache (.mypy_cache) between runs.
 check: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
 	rm -rf .test-runs/check .test-runs/check-shared && mkdir -p .test-runs
 	CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/check-shared PYTHONPATH=$(CURDIR)/src $(BIN)/pytest -q --durations=10 \
-		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --basetemp=.test-runs/check --junitxml=.test-runs/check.xml
+		-m "not semantic and not browser and not slow and not llm" -n 2 --dist loadfile --no-loadscope-reorder \
+		--basetemp=.test-runs/check --junitxml=.test-runs/check.xml
 	$(BIN)/mypy
 
 # The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
@@ -66,7 +68,7 @@ test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
 		-n 2 --dist loadfile --basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
-	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --basetemp=.test-runs/sqlite \
+	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --no-loadscope-reorder --basetemp=.test-runs/sqlite \
 		--junitxml=.test-runs/sqlite.xml; sqlite=$$?; \
 	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \
 	exit $$(( sqlite || pg ))

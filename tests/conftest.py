@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,8 @@ ICLR2021 = [
 ]
 ICLR2020 = DATA / "iclr2020" / "paperlists-iclr2020.json"
 MARKDOWN_PAGE = EXAMPLES / "iclr2021-paperlist-page1.md"
+
+pytest_plugins = ("tests.module_order", "pytester")  # the longest modules first (the workers' balance); its test
 
 
 # Tests that use one of these run on the backend CONFNAV_TEST_BACKEND names; with postgres, only they run.
@@ -138,6 +141,20 @@ def snapshot(location: Location) -> list[tuple[object, ...]]:
     """The whole content of a store, table by table, to compare stores for equivalence."""
     with open_store(location) as store:
         return [(table, *row) for table in TABLES for row in table_rows(store, table)]
+
+
+@pytest.fixture
+def no_back_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OpenReview clients the code makes itself (the command line's, the web app's) retry without waiting: the
+    tests check that a retry happens and how it ends, not the seconds of back-off the product waits between tries."""
+    from confnav.fetch.openreview import OpenReviewClient
+
+    made = OpenReviewClient.from_settings
+
+    def quick(cls: type[OpenReviewClient], *args: Any, **http: Any) -> OpenReviewClient:
+        return made(*args, **{"backoff": 0.0, **http})
+
+    monkeypatch.setattr(OpenReviewClient, "from_settings", classmethod(quick))
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.ingest import ingest
 from confnav.settings import Settings
 from confnav.store import SqlStore, open_store
+from tests.backends import clone
 from tests.citation_servers import OPENALEX_KEY, Services, Work, serving
 from tests.conftest import DATA
 
@@ -41,10 +42,18 @@ def services(papers: dict[str, list[dict[str, object]]]) -> Iterator[tuple[Servi
         yield state, url
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqlStore]:
-    with open_store(tmp_path / "s.db", create=True) as opened:
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three venues' paper lists, ingested once for the module; each test writes to its own copy."""
+    path = tmp_path_factory.mktemp("citations") / "s.db"
+    with open_store(path, create=True) as opened:
         ingest(opened, [DATA / "paperlists" / f"{n}.json" for n in ("acl2022", "siggraph2022", "nips2018")])
+    return path
+
+
+@pytest.fixture
+def store(ingested: Path, tmp_path: Path) -> Iterator[SqlStore]:
+    with open_store(clone(ingested, tmp_path, "s")) as opened:  # s.db: the path its command lines name
         yield opened
 
 

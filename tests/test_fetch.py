@@ -187,7 +187,7 @@ def test_every_secret_a_request_carries_is_redacted_from_what_a_service_says() -
     }
 
 
-def test_unknown_venue_and_no_network_fail_in_one_line(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_venue_and_no_network_fail_in_one_line(server, tmp_path: Path, no_back_off: None) -> None:  # type: ignore[no-untyped-def]
     _, url = server
     code, _, err = run_fetch(tmp_path / "s.db", url, "Nowhere.cc/2024/Conference")
     assert code == 1 and "OpenReview has no venue 'Nowhere.cc/2024/Conference'" in err

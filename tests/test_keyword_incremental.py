@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from confnav.search.keyword import KeywordIndex
 from confnav.search.keyword_store import BASE_CACHE, DELTA_CACHE, keyword_fields, keyword_index, stored_documents
 from confnav.search.stored import build_keyword_index
 from confnav.store import SqlStore, open_store
-from tests.backends import Location
+from tests.backends import Location, clone, freeze
 
 QUERIES = [
     "graph neural networks",
@@ -29,11 +30,20 @@ QUERIES = [
 ]
 
 
-@pytest.fixture
-def iclr(iclr2021_copy: Location) -> Iterator[SqlStore]:
-    """The ICLR 2021 store with its keyword index stored (a base, as `confnav index` leaves it)."""
-    with open_store(iclr2021_copy) as store:
+@pytest.fixture(scope="module")
+def iclr_indexed(iclr2021_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Location:
+    """The ICLR 2021 store with its keyword index stored (a base, as `confnav index` leaves it), built once for
+    the module; copy before writing."""
+    location = clone(iclr2021_db, tmp_path_factory.mktemp("keyword"), "keyword")
+    with open_store(location) as store:
         build_keyword_index(store)
+    return freeze(location)
+
+
+@pytest.fixture
+def iclr(iclr_indexed: Location, tmp_path: Path) -> Iterator[SqlStore]:
+    """A private copy of it for one test."""
+    with open_store(clone(iclr_indexed, tmp_path)) as store:
         yield store
 
 

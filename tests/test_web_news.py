@@ -123,7 +123,9 @@ def test_a_person_is_fetched_into_the_profile(location: Location, openreview: st
     assert done.json()["matched"] == 3
 
 
-def test_an_unreachable_service_answers_502(location: Location, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreachable_service_answers_502(
+    location: Location, monkeypatch: pytest.MonkeyPatch, no_back_off: None
+) -> None:
     monkeypatch.setenv("OPENREVIEW_TOKEN", "t")
     monkeypatch.setenv("CONFNAV_OPENREVIEW_URL", "http://127.0.0.1:9")
     answer = local(location).post("/api/profiles/me/import", json={"person": "~Ada_Lovelace1"})

@@ -1,0 +1,31 @@
+"""The workers' order of the test modules: the longest first, as the last run timed them (tests/module_order.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+SLOW = "import time\n\ndef test_slow():\n    time.sleep(0.3)\n"
+QUICK = "def test_one():\n    pass\n\ndef test_two():\n    pass\n\ndef test_three():\n    pass\n"
+
+
+def collected(pytester: pytest.Pytester) -> list[str]:
+    result = pytester.runpytest("-p", "tests.module_order", "--collect-only", "-q")
+    return [line.split("::")[0] for line in result.outlines if "::" in line]
+
+
+def test_the_longest_module_of_the_last_run_goes_first(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_a_quick=QUICK, test_b_slow=SLOW)
+    assert collected(pytester)[0] == "test_a_quick.py"  # nothing timed yet: the module of more tests first
+    pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=4)
+    assert collected(pytester) == ["test_b_slow.py", *["test_a_quick.py"] * 3]
+
+
+def test_a_removed_module_is_forgotten(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_a_quick=QUICK, test_b_slow=SLOW)
+    pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=4)
+    (pytester.path / "test_b_slow.py").unlink()
+    pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=3)
+    cache = pytester.parseconfigure().cache
+    assert cache is not None and set(cache.get("confnav/test-seconds", {})) == {
+        f"test_a_quick.py::{name}" for name in ("test_one", "test_two", "test_three")
+    }
