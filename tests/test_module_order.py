@@ -13,15 +13,21 @@ def collected(pytester: pytest.Pytester) -> list[str]:
     return [line.split("::")[0] for line in result.outlines if "::" in line]
 
 
-def test_the_longest_module_of_the_last_run_goes_first(pytester: pytest.Pytester) -> None:
+def project(pytester: pytest.Pytester) -> None:
+    """Two test modules in a project of their own (its own ini file: a run's folder may sit inside this project)."""
+    pytester.makeini("[pytest]\n")
     pytester.makepyfile(test_a_quick=QUICK, test_b_slow=SLOW)
+
+
+def test_the_longest_module_of_the_last_run_goes_first(pytester: pytest.Pytester) -> None:
+    project(pytester)
     assert collected(pytester)[0] == "test_a_quick.py"  # nothing timed yet: the module of more tests first
     pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=4)
     assert collected(pytester) == ["test_b_slow.py", *["test_a_quick.py"] * 3]
 
 
 def test_a_removed_module_is_forgotten(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_a_quick=QUICK, test_b_slow=SLOW)
+    project(pytester)
     pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=4)
     (pytester.path / "test_b_slow.py").unlink()
     pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=3)
