@@ -112,7 +112,8 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
     wanted = set(terms(topic))
     tagged = {(p.venue, p.id) for p in scope if wanted and any(wanted <= set(terms(k)) for k in p.keywords)}
     rows: dict[str, Expert] = {}
-    on_topic = [p for p in scope if (p.venue, p.id) in shares.keys() | tagged]
+    matched = shares.keys() | tagged
+    on_topic = [p for p in scope if (p.venue, p.id) in matched]
     for paper in sorted(on_topic, key=lambda p: (-shares.get((p.venue, p.id), 0.0), p.venue, p.id)):
         for key, author in _people(paper, people).items():
             profile = key.split(":", 1)[1] if key.startswith("profile:") else None
