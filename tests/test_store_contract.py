@@ -114,6 +114,7 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "level2": [t.id for t in store.themes("corl2023", 2)],
         "assigned": len(store.assignments("corl2023")),
         "signals": store.external_signals("corl2023"),
+        "cited": {venue: store.has_citation_counts(venue) for venue in ("corl2023", "iclr2020")},
         "lists": store.reading_lists(),
         "list": [p.id for p in store.list_papers("to read")],
     }
@@ -130,6 +131,20 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
         assert sqlite[key] == postgres[key], key
     assert sqlite["count"][1] > 100 and sqlite["by_pk"] and sqlite["by_author"] and sqlite["assigned"]
     assert len(sqlite["places"]) > 300  # CoRL 2023's papers all list their institutions
+    assert sqlite["cited"] == {"corl2023": True, "iclr2020": False}  # CoRL 2023's file holds Google Scholar counts
+
+
+def test_citation_counts_supplied_for_a_venue_without_them(fresh: SqlStore) -> None:
+    ingest(fresh, [DATA / "paperlists" / "siggraph2022.json"])
+    venue = fresh.venues()[0].venue.id
+    first = next(fresh.iter_papers(venue))
+    assert not fresh.has_citation_counts(venue)
+    with fresh.transaction():
+        fresh.put_external_signals(venue, "counts.csv", [(first.id, "mentions", 3.0)])
+    assert not fresh.has_citation_counts(venue)
+    with fresh.transaction():
+        fresh.put_external_signals(venue, "counts.csv", [(first.id, "citations", 3.0)])
+    assert fresh.has_citation_counts(venue)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

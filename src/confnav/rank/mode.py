@@ -53,15 +53,9 @@ def parse_mode(text: str | None, at_conference: bool = False) -> RankMode | None
     return mode
 
 
-def has_citation_counts(store: AnalysisStore, venue: str) -> bool:
-    """Whether the store holds citation counts for any paper of the venue (ingested or fetched)."""
-    if any(p.citations for p in store.iter_papers(venue)):
-        return True
-    return any("citations" in values for values in store.external_signals(venue).values())
-
-
 def default_mode(store: AnalysisStore, venue: str) -> RankMode:
-    return RankMode.LOOKING_BACK if has_citation_counts(store, venue) else RankMode.AT_CONFERENCE
+    """Looking back when the venue's papers have citation counts (ingested, fetched or supplied), else at-conference."""
+    return RankMode.LOOKING_BACK if store.has_citation_counts(venue) else RankMode.AT_CONFERENCE
 
 
 def resolve_mode(store: AnalysisStore, venue: str, mode: RankMode | str | None) -> RankMode:

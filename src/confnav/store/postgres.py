@@ -67,6 +67,7 @@ class PostgresStore(CopyWrites):
     decision_json_sql = (
         "COALESCE((data::json) #>> '{decision,label}', (data::json) ->> 'decision'), (data::json) #>> '{decision,kind}'"
     )
+    citation_count_sql = "(data::json) #>> '{citations,count}'"
     has_code_sql = (
         "(lower(substr((p.data::json) -> 'links' ->> 'code', 1, 8)) = 'https://'"
         " OR lower(substr((p.data::json) -> 'links' ->> 'code', 1, 7)) = 'http://')"

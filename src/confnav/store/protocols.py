@@ -214,6 +214,8 @@ class SignalStore(Transactional, Protocol):
 
     def external_signals(self, venue: str) -> dict[str, dict[str, float]]: ...
 
+    def has_citation_counts(self, venue: str) -> bool: ...
+
 
 class ListStore(Transactional, Protocol):
     """Named reading lists."""

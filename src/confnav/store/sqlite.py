@@ -22,6 +22,7 @@ class SqliteStore(SqlStore):
         "COALESCE(json_extract(data, '$.decision.label'), json_extract(data, '$.decision')),"
         " json_extract(data, '$.decision.kind')"
     )
+    citation_count_sql = "json_extract(data, '$.citations.count')"
     has_code_sql = (
         "(json_extract(p.data, '$.links.code') LIKE 'https://%'"
         " OR json_extract(p.data, '$.links.code') LIKE 'http://%')"

@@ -39,6 +39,7 @@ class TopicTables:
     """Mixin for SqliteStore: themes and external signals; `conn` is the store's connection."""
 
     conn: Connection
+    citation_count_sql = ""  # a backend's SQL for a paper's citation count in its JSON (`data`), NULL when none
     count_change: Callable[[str], None]
 
     def topic_run(self, venue: str) -> tuple[int, str, dict[str, Any]] | None:
@@ -109,3 +110,12 @@ class TopicTables:
         for paper_id, name, value in rows:
             found.setdefault(paper_id, {})[name] = value
         return found
+
+    def has_citation_counts(self, venue: str) -> bool:
+        """Whether any paper of the venue holds a citation count (ingested, fetched or supplied), asked inside the
+        database: the ranking's default mode hangs on it, and reading the venue's papers for it took a second."""
+        sql = (
+            f"SELECT EXISTS (SELECT 1 FROM papers WHERE venue = ? AND {self.citation_count_sql} IS NOT NULL)"
+            " OR EXISTS (SELECT 1 FROM external_signals WHERE venue = ? AND name = 'citations')"
+        )
+        return bool(self.conn.execute(sql, (venue, venue)).fetchone()[0])
