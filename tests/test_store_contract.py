@@ -17,7 +17,7 @@ import pytest
 from confnav.decisions import DecisionTable, label_key
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.ingest import ingest
-from confnav.model import Outcome
+from confnav.model import Outcome, name_key
 from confnav.store import PaperFilter, SqlStore, open_store
 from confnav.store.copy import copy_store, table_counts, table_rows
 from confnav.store.protocols import NearestNeighbours, Store
@@ -96,6 +96,7 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "by_pk": sorted(p.id for p in store.papers_by_pk(pks).values()),
         "places": sorted(store.paper_places()),
         "pks_of": len(store.pks_of(some.id)),
+        "profiles": store.author_profiles([name_key(a.name) for a in some.authors] + ["nobody at all"]),
         "venues_of": store.venues_of([some.id, "not-a-paper"]),
         "names": store.decision_names(),
         "labels": store.decision_labels(),
@@ -131,6 +132,7 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
         assert sqlite[key] == postgres[key], key
     assert sqlite["count"][1] > 100 and sqlite["by_pk"] and sqlite["by_author"] and sqlite["assigned"]
     assert len(sqlite["places"]) > 300  # CoRL 2023's papers all list their institutions
+    assert sqlite["profiles"] and "nobody at all" not in sqlite["profiles"]  # CoRL 2023 gives OpenReview ids
     assert sqlite["cited"] == {"corl2023": True, "iclr2020": False}  # CoRL 2023's file holds Google Scholar counts
 
 

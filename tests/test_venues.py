@@ -399,11 +399,14 @@ def test_profile_ids_tell_apart_authors_who_share_a_name(write: Write, tmp_path:
     with open_store(tmp_path / "s.db", create=True) as store:
         ingest(store, [earlier, later])
         people = PeopleIndex(store.iter_papers()).people_named("yang song", store.iter_papers())
+        by_name = PeopleIndex(profiles=store.author_profiles(["yang song"]))
+        asked = by_name.people_named("yang song", store.iter_papers())
         signals = compute_signals(store, "conf2024")
     assert sorted((p.profile, [x.id for x in p.papers]) for p in people) == [
         ("~Yang_Song1", ["c", "a"]),
         ("~Yang_Song2", ["b"]),
     ]
+    assert [(p.key, [x.id for x in p.papers]) for p in asked] == [(p.key, [x.id for x in p.papers]) for p in people]
     record = {a.name: a.accepted for a in signals.papers[0].authors}
     assert record == {"Yang Song": 1, "Ann Lee": 2}  # not the other Yang Song's paper
 

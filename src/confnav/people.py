@@ -9,7 +9,7 @@ name, the name alone cannot say who it is, and it stays a person of its own.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from confnav.model import Author, Paper, name_key
@@ -31,8 +31,9 @@ class Person:
 class PeopleIndex:
     """Resolves each author of a set of papers to a person key."""
 
-    def __init__(self, papers: Iterable[Paper]) -> None:
-        self.profiles: dict[str, set[str]] = defaultdict(set)
+    def __init__(self, papers: Iterable[Paper] = (), profiles: Mapping[str, set[str]] | None = None) -> None:
+        """From papers' authors, or from `profiles` (normalised name → profile ids) as the store answers them."""
+        self.profiles: dict[str, set[str]] = defaultdict(set, profiles or {})
         for paper in papers:
             for author in paper.authors:
                 if author.profile:

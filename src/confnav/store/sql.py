@@ -211,6 +211,21 @@ class SqlStore(
         """Every author's paper row key and normalised name (`name_key`), in key order: what author filters match."""
         return list(self.conn.execute("SELECT paper_pk, name_key FROM paper_authors ORDER BY paper_pk, position"))
 
+    def author_profiles(self, name_keys: Iterable[str]) -> dict[str, set[str]]:
+        """The profile ids authors of these normalised names carry anywhere in the store, by name: what tells
+        namesakes apart (PeopleIndex), found by the name index instead of reading every paper."""
+        found: dict[str, set[str]] = {}
+        wanted = sorted(set(name_keys))
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            sql = (
+                "SELECT DISTINCT name_key, profile FROM paper_authors"
+                f" WHERE name_key IN ({', '.join('?' * len(part))}) AND profile IS NOT NULL AND profile <> ''"
+            )
+            for key, profile in self.conn.execute(sql, part):
+                found.setdefault(key, set()).add(profile)
+        return found
+
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
         return [(place, pk) for place, pk in self.conn.execute("SELECT place, paper_pk FROM paper_places")]

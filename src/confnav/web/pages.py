@@ -213,7 +213,7 @@ def author_page(request: Request, name: str) -> HTMLResponse:
     papers = store.papers(PaperFilter(author=name)) if name_key(name) else []  # no letters: not a name
     if not papers:
         return page(request, "error.html", 404, message=f"no author named {name!r} in the store")
-    people = PeopleIndex(store.iter_papers()).people_named(name, papers)
+    people = PeopleIndex(profiles=store.author_profiles([name_key(name)])).people_named(name, papers)
     if not people:  # the filter matched the name's words in another order or form: list those papers as they are
         people = [Person(f"name:{name_key(name)}", name, None, papers)]
     return page(request, "author.html", name=name, people=people)
