@@ -101,6 +101,7 @@ class ThreadStores:
     papers_by_pk = OnThread(SqlStore.papers_by_pk)
     texts_by_pk = OnThread(SqlStore.texts_by_pk)
     author_keys = OnThread(SqlStore.author_keys)
+    author_profiles = OnThread(SqlStore.author_profiles)
     papers_changed_since = OnThread(SqlStore.papers_changed_since)
     paper_texts = OnThread(SqlStore.paper_texts)
     paper_places = OnThread(SqlStore.paper_places)
