@@ -8,13 +8,13 @@ name the profile item it is closest to first, then the venue's own reasons.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
 
 from confnav.errors import ConfnavError
+from confnav.latest import LatestPerKey
 from confnav.personal.profiles import DEFAULT_PROFILE
 from confnav.personal.recommend import RecommendStore, profile_taste
 from confnav.personal.taste import DEFAULT_PARAMS, TasteParams
@@ -24,8 +24,8 @@ from confnav.store.protocols import AnalysisStore
 PERSONAL_WEIGHT = 0.5
 
 
-_rankings: OrderedDict[tuple[object, ...], Ranking] = OrderedDict()
 KEPT = 4  # venue rankings kept per process: a mark changes the profile, not the venue's ranking
+_rankings: LatestPerKey[Ranking] = LatestPerKey(KEPT)
 
 
 class PersonalStore(RecommendStore, AnalysisStore, Protocol):
@@ -84,9 +84,8 @@ def _venue_ranking(store: PersonalStore, venue: str, ranker: Ranker, theme: str 
     if not isinstance(ranker, WeightedRanker):
         return ranker.rank(store, venue, theme=theme)
     settings = (ranker.mode, tuple(sorted(ranker.overrides.items())), tuple(sorted(ranker.exclude)), ranker.diversify)
-    key = (getattr(store, "location", id(store)), store.state(), venue, theme, settings)
-    if key not in _rankings:
-        _rankings[key] = ranker.rank(store, venue, theme=theme)
-        while len(_rankings) > KEPT:
-            _rankings.popitem(last=False)
-    return _rankings[key]
+    key, state = (getattr(store, "location", id(store)), venue, theme, settings), store.state()
+    if (kept := _rankings.get(key, state)) is None:
+        kept = ranker.rank(store, venue, theme=theme)
+        _rankings.put(key, state, kept)
+    return kept

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import io
 import sqlite3
-import threading
 import zipfile
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
@@ -25,13 +23,14 @@ from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.embed.views import embedder_state_cache, semantic_model, text_hash
 from confnav.errors import ConfnavError, ReadOnlyStoreError
+from confnav.latest import LatestPerKey
 from confnav.model import Outcome, Paper, is_placeholder_title, title_key
 from confnav.personal.profiles import DEFAULT_PROFILE
 from confnav.personal.taste import DEFAULT_PARAMS, TasteParams, centred_scores, item_weights, unit
 from confnav.store.base import serves_requests
 from confnav.store.protocols import ProfileStore, SearchStore
 
-KEPT = 8  # venues' vectors kept in memory (per store state)
+KEPT = 8  # venues' vectors kept in memory (each for its newest state only)
 OWN_CACHE = "profile-texts:"  # + model: the vectors of profiles' own texts, by text hash
 
 
@@ -74,10 +73,9 @@ class VenueVectors:
         return unit(self.matrix - self.mean).astype(np.float32)
 
 
-_cache: OrderedDict[tuple[object, ...], VenueVectors] = OrderedDict()
+_kept: LatestPerKey[VenueVectors] = LatestPerKey(KEPT)
 _embedders: dict[str, Embedder] = {}
 _own: dict[tuple[object, str], dict[str, np.ndarray]] = {}
-_lock = threading.Lock()
 
 
 def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVectors:
@@ -85,11 +83,9 @@ def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVec
     (marks, and papers of other venues arriving, do not change them)."""
     generation, vectors = store.versions()
     changed = generation if venue is None else store.venue_generation(venue)
-    key = (getattr(store, "location", id(store)), changed, vectors, model, venue)
-    with _lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
+    key, state = (getattr(store, "location", id(store)), model, venue), (changed, vectors)
+    if (kept := _kept.get(key, state)) is not None:
+        return kept
     pks, blobs = store.embeddings(model, venue)
     if not blobs:
         raise ConfnavError(
@@ -107,10 +103,7 @@ def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVec
         np.array([p.decision.outcome is not Outcome.NOT_ACCEPTED for p in papers]),
         {pk: row for row, pk in enumerate(pks)},
     )
-    with _lock:
-        _cache[key] = found
-        while len(_cache) > KEPT:
-            _cache.popitem(last=False)
+    _kept.put(key, state, found)
     return found
 
 
