@@ -159,8 +159,8 @@ def test_taste_views_and_spread() -> None:
 def test_a_venues_vectors_are_read_again_only_when_its_papers_or_the_vectors_change(
     sparse_iclr: Location, tmp_path: Any
 ) -> None:
-    """Marks and another venue's papers arriving leave the venue's vectors as read (a busy server refits a profile
-    after every mark); a paper of the venue added or changed reads them again."""
+    """Marks, and another venue's papers arriving or being indexed, leave the venue's vectors as read (a busy server
+    refits a profile after every mark); a paper of the venue added, changed or embedded again reads them again."""
     from confnav.ingest import ingest
     from tests.conftest import DATA
 
@@ -172,6 +172,14 @@ def test_a_venues_vectors_are_read_again_only_when_its_papers_or_the_vectors_cha
         store.mark_paper("me", first.papers[0].id, "like", VENUE)
         ingest(store, [DATA / "paperlists" / "corl2023.json"])
         assert venue_vectors(store, model, VENUE) is first
+        vector = first.matrix[0].astype(np.float32).tobytes()
+        with store.transaction():  # another venue indexed
+            store.put_embeddings(model, [(pk, "h", vector) for pk, _ in store.paper_rows("corl2023")])
+        assert venue_vectors(store, model, VENUE) is first
+        with store.transaction():  # one of the venue's papers embedded again
+            store.put_embeddings(model, [(first.pks[1], "h", vector)])
+        assert venue_vectors(store, model, VENUE) is not first
+        first = venue_vectors(store, model, VENUE)
         header = (DATA / "iclr2021" / "paperlist.tsv").read_text(encoding="utf-8").splitlines()[0]
         added = tmp_path / "iclr2021" / "paperlist.tsv"
         added.parent.mkdir()

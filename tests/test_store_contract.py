@@ -83,6 +83,7 @@ def answers(store: SqlStore) -> dict[str, Any]:
     pks = store.filter_pks(PaperFilter(venue="corl2023", decision="oral"))
     return {
         "venues": [v.to_dict() for v in store.venues()],
+        "venue_list": (store.venue_list(), store.venue_list() == [summary.venue for summary in store.venues()]),
         "venue": store.get_venue("iclr2020"),
         "latest": store.pick_venue(None),
         "count": (store.count_papers(), store.count_papers("corl2023")),
@@ -132,6 +133,7 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
         assert sqlite[key] == postgres[key], key
     assert sqlite["count"][1] > 100 and sqlite["by_pk"] and sqlite["by_author"] and sqlite["assigned"]
     assert len(sqlite["places"]) > 300  # CoRL 2023's papers all list their institutions
+    assert sqlite["venue_list"][1] and len(sqlite["venue_list"][0]) == 2
     assert sqlite["profiles"] and "nobody at all" not in sqlite["profiles"]  # CoRL 2023 gives OpenReview ids
     assert sqlite["cited"] == {"corl2023": True, "iclr2020": False}  # CoRL 2023's file holds Google Scholar counts
 

@@ -50,7 +50,7 @@ class ArrivalRecorder:
 
     def finish(self, venues: Iterable[str]) -> None:
         """Record this fetch's run for each venue it brought (those the store holds)."""
-        known = {summary.venue.id for summary in self.store.venues()}
+        known = {v.id for v in self.store.venue_list()}
         with self.store.transaction():
             for venue in sorted(set(venues) & known):
                 self.store.put_fetch_run(venue, self.fetched)

@@ -118,7 +118,7 @@ class HistoryStore(IngestStore, ReviewStore, Protocol):
 def record_history(store: HistoryStore, entries: Iterable[dict[str, Any]]) -> int:
     """Keep every review version these snapshot entries hold that the store has not yet, and each review's text
     where it is new or newer; how many versions were new."""
-    known = {summary.venue.id for summary in store.venues()}
+    known = {v.id for v in store.venue_list()}
     versions: list[ReviewVersion] = []
     texts: list[ReviewText] = []
     for entry in entries:

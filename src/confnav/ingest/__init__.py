@@ -113,11 +113,11 @@ def ingest(
             progress.advance(len(venue_records))
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
-        for summary in store.venues() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
-            applies = stale_rules or scopes & {summary.venue.id, summary.venue.conference}  # every paper of a venue
-            if summary.venue.id not in by_venue and applies:
-                sources = stored_records(store, summary.venue.id)
-                _merge_into(store, summary.venue, sources, sorted(sources), table, outcome, watching)
+        for in_store in store.venue_list() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
+            applies = stale_rules or scopes & {in_store.id, in_store.conference}  # every paper of a venue
+            if in_store.id not in by_venue and applies:
+                sources = stored_records(store, in_store.id)
+                _merge_into(store, in_store, sources, sorted(sources), table, outcome, watching)
         store.set_merge_version(MERGE_VERSION)
     outcome.warnings = warning_lines(records, outcome.others)
     return outcome

@@ -79,11 +79,13 @@ _own: dict[tuple[object, str], dict[str, np.ndarray]] = {}
 
 
 def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVectors:
-    """The venue's vectors under `model`, read once per state of that venue's papers and of the store's vectors
-    (marks, and papers of other venues arriving, do not change them)."""
-    generation, vectors = store.versions()
-    changed = generation if venue is None else store.venue_generation(venue)
-    key, state = (getattr(store, "location", id(store)), model, venue), (changed, vectors)
+    """The venue's vectors under `model`, read once per state of that venue's papers and vectors (marks, and
+    papers of other venues arriving or being indexed, do not change them)."""
+    if venue is None:
+        state = store.versions()
+    else:
+        state = (store.venue_generation(venue), store.venue_vectors_generation(venue))
+    key = (getattr(store, "location", id(store)), model, venue)
     if (kept := _kept.get(key, state)) is not None:
         return kept
     pks, blobs = store.embeddings(model, venue)

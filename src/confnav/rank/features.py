@@ -86,7 +86,7 @@ class FeatureBuilder:
 
     def __init__(self, store: AnalysisStore, model: str | None) -> None:
         self.store, self.model = store, model
-        self.venues = {s.venue.id: s.venue for s in store.venues()}
+        self.venues = {v.id: v for v in store.venue_list()}
         # each venue read once: papers (never a placeholder) and their rows
         rows = {v: [(pk, p) for pk, p in store.paper_rows(v) if not p.placeholder] for v in self.venues}
         self.papers = {v: [paper for _, paper in found] for v, found in rows.items()}

@@ -82,11 +82,7 @@ def _key(store: AnalysisStore, venue: str) -> tuple[object, ...]:
 
 def _estimate(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
     none = "no other venue with citation counts is loaded to learn from"
-    counted = [
-        s.venue.id
-        for s in store.venues()
-        if s.venue.id != venue and any(p.citations for p in store.iter_papers(s.venue.id))
-    ]
+    counted = [v.id for v in store.venue_list() if v.id != venue and store.has_citation_counts(v.id, supplied=False)]
     if not counted:
         return none  # checked before any feature is built: most stores have no counts
     builder = FeatureBuilder(store, semantic_model(store))

@@ -94,7 +94,7 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
     `at_conference` keeps to what was known when the venue opened: no citation counts, no external signals."""
     venue = store.get_venue(venue_id)
     earlier = sorted(
-        (s.venue for s in store.venues() if s.venue.conference == venue.conference and s.venue.year < venue.year),
+        (v for v in store.venue_list() if v.conference == venue.conference and v.year < venue.year),
         key=lambda v: v.year,
     )
     papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id) if not p.placeholder]

@@ -203,7 +203,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     """The same measures for the previous venue of the same conference, when loaded; ratings on differing
     scales are shown on each venue's own scale and rescaled to 0–1, never compared raw."""
     this = store.get_venue(venue)
-    earlier = [s.venue for s in store.venues() if s.venue.conference == this.conference and s.venue.year < this.year]
+    earlier = [v for v in store.venue_list() if v.conference == this.conference and v.year < this.year]
     if not earlier:
         return None
     previous = earlier[-1]

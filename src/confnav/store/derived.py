@@ -23,6 +23,10 @@ def venue_generation_key(venue: str) -> str:
     return f"papers:{venue}"
 
 
+def venue_vectors_key(venue: str) -> str:
+    return f"vectors:{venue}"
+
+
 class DerivedTables:
     """Mixin for the SQL stores: change counters, cached values and stored vectors."""
 
@@ -105,7 +109,7 @@ class DerivedTables:
             " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
             [(pk, model, digest, self.vector_value(vector)) for pk, digest, vector in rows],
         )
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+        self._vectors_changed([pk for pk, _, _ in rows])
 
     def copy_embeddings(self, model: str, pairs: list[tuple[int, int]]) -> None:
         """Give each (from, to) pair's second paper the first one's stored vector of a model, with its text hash
@@ -116,7 +120,30 @@ class DerivedTables:
             " ON CONFLICT(model, paper_pk) DO UPDATE SET text_hash = excluded.text_hash, vector = excluded.vector",
             [(to, model, source) for source, to in pairs],
         )
+        self._vectors_changed([to for _, to in pairs])
+
+    def _vectors_changed(self, pks: list[int] | None) -> None:
+        """Advance the vectors counter, and each venue's whose papers' vectors changed (`pks`; None: every venue's),
+        so what is made from one venue's vectors is remade only when they change."""
         self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+        upsert = " ON CONFLICT(key) DO UPDATE SET value = meta.value + 1"
+        if pks is None:
+            self.conn.execute(
+                f"INSERT INTO meta (key, value) SELECT 'vectors:' || id, 1 FROM venues WHERE 1 = 1{upsert}"
+            )
+            return
+        for start in range(0, len(pks), 500):
+            part = pks[start : start + 500]
+            self.conn.execute(
+                "INSERT INTO meta (key, value) SELECT DISTINCT 'vectors:' || venue, 1 FROM papers"
+                f" WHERE pk IN ({', '.join('?' * len(part))}){upsert}",
+                part,
+            )
+
+    def venue_vectors_generation(self, venue: str) -> int:
+        """A number that grows whenever a vector of one of the venue's papers is written or dropped."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (venue_vectors_key(venue),)).fetchone()
+        return row[0] if row else 0
 
     def vector_size(self, model: str) -> int | None:
         """How many numbers each stored vector of a model holds (None when it has none)."""
@@ -126,7 +153,7 @@ class DerivedTables:
     def drop_vectors(self, model: str) -> int:
         """Delete every vector of a model: a refit that changes their size leaves none of them usable."""
         cursor = self.conn.execute("DELETE FROM embeddings WHERE model = ?", (model,))
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+        self._vectors_changed(None)
         return cursor.rowcount
 
     def delete_embeddings(self, keep_models: list[str]) -> int:
@@ -134,7 +161,7 @@ class DerivedTables:
         marks = ", ".join("?" * len(keep_models))
         cursor = self.conn.execute(f"DELETE FROM embeddings WHERE model NOT IN ({marks})", keep_models)
         if cursor.rowcount:
-            self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'vectors'")
+            self._vectors_changed(None)
         return cursor.rowcount
 
     def embedding_models(self) -> dict[str, int]:

@@ -285,7 +285,7 @@ class SqlStore(
     def get_venue(self, venue_id: str) -> Venue:
         row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
         if row is None:
-            known = ", ".join(v.venue.id for v in self.venues()) or "none yet; run 'confnav ingest'"
+            known = ", ".join(v.id for v in self.venue_list()) or "none yet; run 'confnav ingest'"
             raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
         return Venue(*row)
 
@@ -298,7 +298,15 @@ class SqlStore(
             raise ConfnavError("the store is empty: run 'confnav ingest FILE...' first")
         return row[0]
 
+    def venue_list(self) -> list[Venue]:
+        """Every venue of the store, oldest first, without counting its papers: what menus and series need (the
+        counts of `venues` group every paper of every venue)."""
+        return [
+            Venue(*row) for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id")
+        ]
+
     def venues(self) -> list[VenueSummary]:
+        """Every venue of the store, oldest first, with its papers counted by decision, outcome and track."""
         summaries = []
         for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id").fetchall():
             counts = self.conn.execute(

@@ -111,11 +111,11 @@ class TopicTables:
             found.setdefault(paper_id, {})[name] = value
         return found
 
-    def has_citation_counts(self, venue: str) -> bool:
-        """Whether any paper of the venue holds a citation count (ingested, fetched or supplied), asked inside the
-        database: the ranking's default mode hangs on it, and reading the venue's papers for it took a second."""
-        sql = (
-            f"SELECT EXISTS (SELECT 1 FROM papers WHERE venue = ? AND {self.citation_count_sql} IS NOT NULL)"
-            " OR EXISTS (SELECT 1 FROM external_signals WHERE venue = ? AND name = 'citations')"
-        )
+    def has_citation_counts(self, venue: str, supplied: bool = True) -> bool:
+        """Whether any paper of the venue holds a citation count (ingested or fetched; with `supplied`, also from
+        a signals file), asked inside the database: reading the venue's papers for it took a second."""
+        sql = f"SELECT EXISTS (SELECT 1 FROM papers WHERE venue = ? AND {self.citation_count_sql} IS NOT NULL)"
+        if not supplied:
+            return bool(self.conn.execute(sql, (venue,)).fetchone()[0])
+        sql += " OR EXISTS (SELECT 1 FROM external_signals WHERE venue = ? AND name = 'citations')"
         return bool(self.conn.execute(sql, (venue, venue)).fetchone()[0])

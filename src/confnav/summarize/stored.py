@@ -73,7 +73,7 @@ def store_tldrs(store: SearchStore, venue: str, progress: Progress | None = None
 def keep_tldrs(store: SearchStore, venue: str | None = None, progress: Progress | None = None) -> int:
     """The TL;DR step after indexing: keep the TL;DRs of `venue` (None: every venue) that are not up to date, so
     that a server's requests only read them; returns how many were made."""
-    venues = [venue] if venue else [summary.venue.id for summary in store.venues()]
+    venues = [venue] if venue else [v.id for v in store.venue_list()]
     return sum(store_tldrs(store, v, progress) for v in venues)
 
 

@@ -61,7 +61,7 @@ def reviews_of(state: AppState, venue: str, paper_id: str) -> PaperReviews:
 
 def rated_venues(store: Store) -> list[str]:
     """The venues whose data lists rejections, so that an acceptance rate means something there."""
-    venues = (v.venue.id for v in store.venues())
+    venues = (v.id for v in store.venue_list())
     return [v for v in venues if lists_rejections([decision for decision, _ in store.decision_counts(v)])]
 
 

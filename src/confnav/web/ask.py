@@ -151,7 +151,7 @@ def _offered(request: Request) -> str | None:
 
 def _page(request: Request, q: str, venue: str, profile: str) -> HTMLResponse:
     state = state_of(request)
-    venues = [s.venue for s in state.store.venues()]
+    venues = state.store.venue_list()
     found, error = None, None
     name, refused = _profile_of(request, profile)
     if q or "q" in request.query_params:

@@ -166,7 +166,7 @@ def import_into_profile(request: Request, name: str, body: ImportIn) -> dict[str
 def news_page(request: Request) -> Response:
     """The chosen profile's news, its watches with a form to add one, and a form to import papers into it."""
     state = state_of(request)
-    venues = [s.venue for s in state.store.venues()]
+    venues = state.store.venue_list()
     try:
         name = profile_access(request)
     except NotFoundError as exc:

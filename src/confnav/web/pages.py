@@ -139,7 +139,7 @@ def search_page(
         "matching": results.matching if results else None,
         "mode": results.mode if results else mode,
     }
-    venues = [s.venue for s in state.store.venues()]
+    venues = state.store.venue_list()
     decisions = state.store.decision_names()
     lists = state.store.reading_lists()
     return page(
@@ -225,7 +225,7 @@ def experts_page(
 ) -> HTMLResponse:
     """The authors whose papers best match a topic; the empty form when no topic is asked, 400 for a blank one."""
     state = state_of(request)
-    venues = [s.venue for s in state.store.venues()]
+    venues = state.store.venue_list()
     found, error = None, None
     if q or "q" in request.query_params:
         try:
@@ -252,7 +252,7 @@ def institution_page(request: Request, name: str) -> HTMLResponse:
 @router.get("/map", **page_answers(pages=[404, 409]))
 def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
-    venues = [s.venue for s in store.venues()]
+    venues = store.venue_list()
     try:
         venue = store.pick_venue(venue or None)
     except ConfnavError as exc:  # an unknown venue, or an empty store
@@ -268,7 +268,7 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
-    others = earlier_in_series([s.venue for s in store.venues()], shown)  # trends run forward within one series
+    others = earlier_in_series(store.venue_list(), shown)  # trends run forward within one series
     return page(
         request, "themes.html", venue=shown, themes=theme_facts(store, venue, 1), others=others, nav_venue=venue
     )

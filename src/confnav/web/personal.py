@@ -225,7 +225,7 @@ def for_you_home(request: Request) -> Response:
     if opened := _opened_by_link(request):
         return opened
     state = state_of(request)
-    context: dict[str, object] = {"venues": [s.venue for s in state.store.venues()], "shared": state.shared}
+    context: dict[str, object] = {"venues": state.store.venue_list(), "shared": state.shared}
     try:
         name = profile_access(request)
     except NotFoundError as exc:
