@@ -114,9 +114,19 @@ def drop_made_since(mark: int) -> None:
     """Drop the databases made after `mark`, so that a long run's server does not fill the disk."""
     if _server_uri is None or len(_made) <= mark:
         return
+    names, _made[mark:] = _made[mark:], []
+    _drop(names)
+
+
+def drop(location: str) -> None:
+    """Drop one database of the session's server, and the connections left open to it."""
+    _drop([_name(location)])
+
+
+def _drop(names: list[str]) -> None:
     import psycopg
 
-    names, _made[mark:] = _made[mark:], []
+    assert _server_uri is not None
     with psycopg.connect(_server_uri, autocommit=True) as conn:
         for name in names:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
