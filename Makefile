@@ -57,7 +57,8 @@ check: $(VENV)/.dev
 # All three share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
 # semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
-# (tests/test_web_*.py), so they run on SQLite only.
+# (tests/test_web_*.py), so they run on SQLite only. Each pass keeps its own timing of the last run (pytest's cache;
+# the PostgreSQL pass's in .pytest_cache/postgres), from which its workers take the longest modules first.
 test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
@@ -65,8 +66,8 @@ test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	$(BIN)/mypy
 	rm -rf .test-runs/shared && mkdir -p .test-runs
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
-	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -p no:cacheprovider \
-		-n 2 --dist loadfile --basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
+	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -o cache_dir=.pytest_cache/postgres \
+		-n 2 --dist loadfile --no-loadscope-reorder --basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
 		> .test-runs/postgres.log 2>&1 & postgres=$$!; \
 	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --no-loadscope-reorder --basetemp=.test-runs/sqlite \
 		--junitxml=.test-runs/sqlite.xml; sqlite=$$?; \

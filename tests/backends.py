@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ _server_uri: str | None = None
 _names = itertools.count()
 _templates: dict[str, str] = {}  # database → an untouched copy that clones are made from
 _made: list[str] = []  # every database this process made, in order, so that a test's own can be dropped after it
-session_fixtures_running = 0  # >0 while a session fixture is set up: its databases live as long as the run
+_session_depth = 0  # >0 while a session store is made: its databases live as long as the run
 session_root: Path | None = None  # the session's base temporary folder (set by conftest); the server's data is there
 
 
@@ -86,8 +88,20 @@ def clone_postgres(folder: Path, source: str, stem: str) -> str:
     return _database_url(admin, name)
 
 
+@contextmanager
+def kept_for_the_run() -> Iterator[None]:
+    """The databases made inside live as long as the run (a session store's): no test's or module's drop takes
+    them, whichever test first asked for the store."""
+    global _session_depth
+    _session_depth += 1
+    try:
+        yield
+    finally:
+        _session_depth -= 1
+
+
 def _remember(name: str) -> None:
-    if not session_fixtures_running:
+    if not _session_depth:
         _made.append(name)
 
 
@@ -100,9 +114,19 @@ def drop_made_since(mark: int) -> None:
     """Drop the databases made after `mark`, so that a long run's server does not fill the disk."""
     if _server_uri is None or len(_made) <= mark:
         return
+    names, _made[mark:] = _made[mark:], []
+    _drop(names)
+
+
+def drop(location: str) -> None:
+    """Drop one database of the session's server, and the connections left open to it."""
+    _drop([_name(location)])
+
+
+def _drop(names: list[str]) -> None:
     import psycopg
 
-    names, _made[mark:] = _made[mark:], []
+    assert _server_uri is not None
     with psycopg.connect(_server_uri, autocommit=True) as conn:
         for name in names:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

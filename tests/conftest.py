@@ -103,18 +103,6 @@ def semantic_model_only_when_marked(request: pytest.FixtureRequest, monkeypatch:
         pytest.fail(f"this test loads the model {loaded[0]!r}: mark it @pytest.mark.semantic", pytrace=False)
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_fixture_setup(fixturedef: pytest.FixtureDef[object], request: pytest.FixtureRequest) -> object:
-    """Mark the databases a session fixture makes as the run's, whichever test first asked for it."""
-    if fixturedef.scope != "session":
-        return (yield)
-    backends.session_fixtures_running += 1
-    try:
-        return (yield)
-    finally:
-        backends.session_fixtures_running -= 1
-
-
 @pytest.fixture(scope="session", autouse=True)
 def postgres_server_root(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The session's PostgreSQL server keeps its data in the session's base folder, which outlives every test."""
@@ -225,6 +213,11 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Model exports and the demo go to a folder of this test session, never the user's cache: the default
     settings' cache folder, and the one the command line reads from the environment."""
     folder = tmp_path_factory.mktemp("cache")
+    if shared := os.environ.get("CONFNAV_TEST_SHARED"):
+        # The model's ONNX export (half a CPU-minute) is made once per `make test`, not once per worker and pass;
+        # an export is renamed into place whole, so processes exporting at once never see half of one.
+        (Path(shared) / "onnx").mkdir(parents=True, exist_ok=True)
+        (folder / "onnx").symlink_to(Path(shared) / "onnx", target_is_directory=True)
     previous = os.environ.get("CONFNAV_CACHE")
     os.environ["CONFNAV_CACHE"] = str(folder)
     with pytest.MonkeyPatch.context() as patch:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from confnav.store import open_store
 from confnav.store.copy import copy_store
-from tests.backends import BACKEND, Location, freeze, new_location
+from tests.backends import BACKEND, Location, freeze, kept_for_the_run, new_location
 
 _built: dict[str, Path] = {}  # store name → its SQLite file, in this process
 
@@ -31,10 +31,11 @@ def session_store(name: str, folder: Path, build: Callable[[Path], None], start:
         shutil.copy(built, private)  # opened only here: the shared file is never open while others copy it
     if BACKEND != "postgres":
         return private
-    location = new_location(folder, name)
-    with open_store(private) as source, open_store(location, create=True) as target:
-        copy_store(source, target)
-    return freeze(location)
+    with kept_for_the_run():
+        location = new_location(folder, name)
+        with open_store(private) as source, open_store(location, create=True) as target:
+            copy_store(source, target)
+        return freeze(location)
 
 
 def sqlite_file(name: str) -> Path:

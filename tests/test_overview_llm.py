@@ -87,6 +87,7 @@ def test_an_unreachable_model_leaves_the_paragraph_extractive() -> None:
     assert write_paragraph(client, PARAGRAPH, "ICLR 2021", set()) is None
 
 
+@pytest.mark.sqlite_only  # about the model's writing; test_reports builds and verifies overviews on PostgreSQL
 def test_the_overview_with_an_llm_verifies(light_topics_db: Location) -> None:
     """Every paragraph rewritten over the fake: the report verifies, nothing the checks refused reaches it, and
     the numbers the model wrote are the store's facts."""
@@ -105,6 +106,7 @@ def test_the_overview_with_an_llm_verifies(light_topics_db: Location) -> None:
     assert any("paragraphs, checked sentence by sentence" in n for n in report.notes)
 
 
+@pytest.mark.sqlite_only  # about the model's use, not the backend
 def test_offline_the_overview_asks_no_model(light_topics_db: Location) -> None:
     with fake_llm() as (_, state), open_store(light_topics_db) as store:
         build_overview(store, "iclr2021", per_theme=3)

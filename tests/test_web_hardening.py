@@ -277,6 +277,7 @@ def test_allowed_names_are_bare_names_in_one_form(hardened_db: Location) -> None
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only  # about the HTTP layer; test_web_scale serves a PostgreSQL store from several workers
 def test_workers_take_the_same_limits_and_names(hardened_db: Location, tmp_path: Path) -> None:
     """`serve --workers 2 --allow-host NAME`: each worker process answers for NAME, refuses other names and
     cuts off an over-long head."""

@@ -44,8 +44,10 @@ class PostgresConnection:
             self._translated[sql] = _postgres_sql(sql)
         return self._translated[sql]
 
-    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
-        return self.raw.execute(self._sql(sql), parameters or None)
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /, *, binary: bool = False) -> Cursor:
+        """Run a statement; `binary` asks for the results in binary format (a vector arrives as its float32 bytes,
+        not as text that Python parses number by number)."""
+        return self.raw.execute(self._sql(sql), parameters or None, binary=binary)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> None:
         rows = list(rows)

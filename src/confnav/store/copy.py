@@ -12,7 +12,6 @@ from confnav.store.sql import SqlStore
 
 # Every table a copy carries, parents before children, with its columns: both backends have the same.
 TABLES: dict[str, tuple[str, ...]] = {table.name: table.column_names for table in schema.TABLES if table.copied}
-BATCH = 2000
 
 
 @dataclass
@@ -31,7 +30,8 @@ def table_rows(store: SqlStore, table: str) -> Iterator[tuple[Any, ...]]:
     columns = TABLES[table]
     order = ", ".join(columns[:-1] if table in ("embeddings", "caches") else columns)
     convert = _reader(store, table)
-    for row in store.conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}"):
+    read = store.vector_rows if table == "embeddings" else store.conn.execute
+    for row in read(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}", ()):
         yield convert(tuple(row))
 
 
@@ -48,16 +48,8 @@ def copy_store(source: SqlStore, target: SqlStore, progress: Callable[[str, int]
     with target.transaction():
         target.conn.execute("DELETE FROM meta")
         for table, columns in TABLES.items():
-            marks = ", ".join("?" * len(columns))
-            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
             convert = _writer(target, table)
-            batch: list[tuple[Any, ...]] = []
-            for row in table_rows(source, table):
-                batch.append(convert(row))
-                if len(batch) >= BATCH:
-                    target.conn.executemany(sql, batch)
-                    batch.clear()
-            target.conn.executemany(sql, batch)
+            target.insert_rows(table, columns, (convert(row) for row in table_rows(source, table)))
             if progress:
                 progress(table, expected[table])
         target.after_bulk_load()

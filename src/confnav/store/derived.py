@@ -5,7 +5,7 @@ A mixin of the SQL stores (sql.py): the statements are the same for SQLite and P
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from confnav.store.connection import Connection
@@ -33,6 +33,7 @@ class DerivedTables:
     conn: Connection
     vector_value: Callable[[bytes], Any]  # the backend's column value for a vector's float32 bytes
     vector_bytes: Callable[[Any], bytes]
+    vector_rows: Callable[[str, Sequence[Any]], Iterable[Any]]  # rows holding vectors, in the backend's fastest form
 
     def merge_version(self) -> int:
         """The version of the merge rules the stored papers were merged with (0 before it was recorded)."""
@@ -173,7 +174,7 @@ class DerivedTables:
         sql, params = "SELECT paper_pk, vector FROM embeddings WHERE model = ?", [model]
         if venue:
             sql, params = sql + " AND paper_pk IN (SELECT pk FROM papers WHERE venue = ?)", [model, venue]
-        rows = self.conn.execute(sql + " ORDER BY paper_pk", params)
+        rows = self.vector_rows(sql + " ORDER BY paper_pk", params)
         pks, vectors = [], []
         for pk, vector in rows:
             pks.append(pk)

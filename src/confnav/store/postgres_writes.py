@@ -17,6 +17,8 @@ from confnav.store.rows import PAPER_COLUMNS, RECORD_COLUMNS, index_rows, record
 from confnav.store.sql import SqlStore
 
 FILTER_TABLES = ("paper_authors", "paper_keywords", "paper_places")
+EMBEDDING_COLUMNS = ("paper_pk", "model", "text_hash", "vector")
+VECTOR_COPY_TYPES = ("int8", "text", "text", "vector")  # the embeddings columns' types, for a binary COPY
 
 
 class CopyWrites(SqlStore):
@@ -80,8 +82,19 @@ class CopyWrites(SqlStore):
         self.raw.execute(f"TRUNCATE {name}")
         self._copy(name, columns, rows)
 
-    def _copy(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-        """COPY rows into a table (text format: every value as psycopg writes it, None as NULL)."""
-        with self.raw.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+    def insert_rows(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        """One COPY per table; vectors in binary format (pgvector's text form costs a Python call per number)."""
+        types = VECTOR_COPY_TYPES if table == "embeddings" and tuple(columns) == EMBEDDING_COLUMNS else None
+        self._copy(table, columns, rows, types)
+
+    def _copy(
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], types: Sequence[str] | None = None
+    ) -> None:
+        """COPY rows into a table: in text format (every value as psycopg writes it, None as NULL), or in binary
+        format when the columns' PostgreSQL `types` are given."""
+        statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN" + (" (FORMAT BINARY)" if types else "")
+        with self.raw.cursor() as cursor, cursor.copy(statement) as copy:
+            if types:
+                copy.set_types(types)
             for row in rows:
                 copy.write_row(row)

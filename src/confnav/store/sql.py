@@ -36,6 +36,8 @@ from confnav.store.rows import grouped
 from confnav.store.schedules import ScheduleTables
 from confnav.store.topics import TopicTables
 
+INSERT_BATCH = 2000  # rows per statement of a bulk insert
+
 
 def paper_from_json(text: str) -> Paper:
     """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
@@ -119,6 +121,21 @@ class SqlStore(
     def vector_bytes(self, value: Any) -> bytes:
         """An `embeddings.vector` column value as float32 bytes."""
         return bytes(value)
+
+    def insert_rows(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        """Insert many rows into one table (a store copy's bulk load), a batch per statement."""
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        batch: list[Sequence[Any]] = []
+        for row in rows:
+            batch.append(row)
+            if len(batch) >= INSERT_BATCH:
+                self.conn.executemany(sql, batch)
+                batch.clear()
+        self.conn.executemany(sql, batch)
+
+    def vector_rows(self, sql: str, parameters: Sequence[Any] = ()) -> Iterable[Any]:
+        """The rows of a query that reads `embeddings.vector` (each vector then goes through `vector_bytes`)."""
+        return self.conn.execute(sql, parameters)
 
     def author_clause(self, tokens: list[str]) -> tuple[str, list[Any]]:
         """SQL admitting papers with an author whose name holds every token (any order), and its parameters."""
