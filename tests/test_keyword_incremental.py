@@ -1,6 +1,7 @@
 """The keyword index kept up to date in proportion to the change: after papers are added, changed or removed,
 search scores equal a whole rebuild's, on the real ICLR 2021 store (both backends); a failed or killed update
-leaves an index that the next reader brings up to date."""
+leaves an index that the next reader brings up to date; a searcher that held the store before a write answers as
+one started after it."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ import pytest
 
 import confnav.search.keyword as keyword_module
 from confnav.model import Paper
-from confnav.search.corpus import Corpus
+from confnav.search.corpus import FACTS, Corpus
+from confnav.search.engine import Searcher
 from confnav.search.keyword import KeywordIndex
 from confnav.search.keyword_store import BASE_CACHE, DELTA_CACHE, keyword_fields, keyword_index, stored_documents
-from confnav.search.stored import build_keyword_index
-from confnav.store import SqlStore, open_store
+from confnav.search.stored import LeanCorpus, build_keyword_index, row_arrays
+from confnav.settings import Settings
+from confnav.store import PaperFilter, SqlStore, open_store
 from tests.backends import Location, clone, freeze
 
 QUERIES = [
@@ -79,13 +82,13 @@ def change(store: SqlStore, start: int, count: int, note: str) -> None:
 
 
 def no_whole_read(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make reading every paper fail: an update must read only the changed ones."""
+    """Make reading every paper (or every paper's row facts) fail: an update must read only the changed ones."""
 
     def refuse(*args: object) -> object:
         raise AssertionError("the whole store was read for an update")
 
-    monkeypatch.setattr(store, "paper_rows", refuse)
-    monkeypatch.setattr(store, "paper_texts", refuse)
+    for name in ("paper_rows", "paper_texts", "row_facts", "placeholder_pks"):
+        monkeypatch.setattr(store, name, refuse)
 
 
 def test_changed_and_added_papers_score_as_a_whole_rebuild(iclr: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,3 +184,73 @@ def test_a_reloaded_corpus_reads_only_the_changed_papers(iclr: SqlStore, monkeyp
     assert np.array_equal(reloaded.pks, fresh.pks) and np.array_equal(reloaded.hidden, fresh.hidden)
     assert np.array_equal(reloaded.ratings, fresh.ratings) and np.array_equal(reloaded.standing, fresh.standing)
     assert_same(reloaded.keyword, whole(iclr))
+
+
+def refacted(store: SqlStore, start: int) -> None:
+    """Change what search knows of papers without reading them: an abstract gone, a title only holding a place
+    (withdrawn), other ratings, the opposite decision."""
+    papers = [p for _, p in store.paper_rows()][start : start + 8]
+    decisions = {p.decision.outcome: p.decision for _, p in store.paper_rows()}
+    opposite = {a: b for a, b in zip(decisions, list(decisions)[1:] + list(decisions)[:1], strict=True)}
+    made = [replace(p, abstract=None) for p in papers[:2]] + [replace(p, title="Withdrawn") for p in papers[2:4]]
+    made += [replace(p, ratings=[1.0, 2.0]) for p in papers[4:6]]
+    made += [replace(p, decision=decisions[opposite[p.decision.outcome]]) for p in papers[6:]]
+    with store.transaction():
+        store.put_papers(made)
+
+
+def removed(store: SqlStore, count: int) -> None:
+    """Remove `count` papers spread over the store (their filter rows go with them); no store verb removes one."""
+    pks = [pk for pk, _ in store.paper_rows()][7::53][:count]
+    with store.transaction():
+        store.conn.execute(f"DELETE FROM papers WHERE pk IN ({', '.join('?' * len(pks))})", pks)
+        store.count_change("generation")
+
+
+def answers(searcher: Searcher) -> list[object]:
+    """What a searcher says, exactly: hits with scores and rating scales, match counts, a filtered and a phrase
+    search, and the papers like one found by id."""
+    asked = [(q, PaperFilter()) for q in QUERIES] + [("learning", PaperFilter(decision="poster"))]
+    asked.append(('"zebra crossing" detection', PaperFilter()))
+    found: list[object] = []
+    for text, where in asked:
+        results = searcher.search(text, mode="keyword", where=where, limit=15)
+        hits = [(h.paper.id, h.paper.title, h.score, h.keyword_score, h.rating_scale) for h in results.hits]
+        found.append((results.matching, hits))
+    hits = searcher.search("revised warmed", mode="keyword", limit=100).hits
+    added = max((h.paper.id for h in hits if h.paper.id.endswith(("-warmed", "-revised"))), key=lambda i: "-r" in i)
+    like = searcher.similar(added, limit=10)  # found by id: the latest paper added
+    return [*found, [(h.paper.id, h.score) for h in like.hits]]
+
+
+@pytest.mark.parametrize("serving", [False, True], ids=["process", "server"])
+def test_a_held_searcher_answers_as_a_new_one_after_writes(
+    iclr_indexed: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, serving: bool
+) -> None:
+    """After papers are changed, added, then removed, a searcher that held the store before answers exactly as
+    one built from scratch; for a change or an addition it reads only the papers written (server or not)."""
+    location = clone(iclr_indexed, tmp_path)
+    with open_store(location) as writer:
+        change(writer, 900, 10, "warmed")  # the stored index has a delta to apply
+    settings = Settings.load().replace(serving=serving)
+    with open_store(location, settings=settings) as store, open_store(location) as writer:
+        searcher = Searcher(store)
+        answers(searcher)  # what it derives from every paper (rating scales, ids) is held too
+        steps = [(lambda: change(writer, 30, 25, "revised"), True), (lambda: refacted(writer, 70), True)]
+        for step, proportional in [*steps, (lambda: removed(writer, 12), False)]:
+            step()
+            with monkeypatch.context() as patched:
+                if proportional:  # 25 papers changed, 25 added
+                    no_whole_read(store, patched)
+                searcher.search("warm up", mode="keyword")
+                searcher.wait_for_refresh()
+                assert searcher.current()
+                held = answers(searcher)
+            with open_store(location) as fresh:
+                new = Searcher(fresh)
+                assert held == answers(new)
+                for name in ("pks", *FACTS):
+                    assert np.array_equal(getattr(searcher.corpus, name), getattr(new.corpus, name)), name
+                if isinstance(searcher.corpus, LeanCorpus):
+                    made = row_arrays(fresh)  # not the files the held searcher wrote, which the new one maps
+                    assert all(np.array_equal(getattr(searcher.corpus, n), made[n]) for n in made)

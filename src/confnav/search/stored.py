@@ -14,7 +14,7 @@ import numpy as np
 from confnav.model import Paper
 from confnav.search import mapped
 from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
-from confnav.search.corpus import Corpus, standing_of
+from confnav.search.corpus import FACTS, Changes, Corpus, applied, changes_since, paper_facts, standing_of
 from confnav.search.keyword import TextIndex
 from confnav.search.keyword_store import base_id, keyword_index
 from confnav.search.mapped_texts import MappedTexts
@@ -81,10 +81,19 @@ class LeanCorpus(Corpus):
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> LeanCorpus:
-        generation, count = store.generation(), store.count_papers()
-        rows = mapped.arrays(store, base_id(store), "rows", (generation, count), ROW_ARRAYS, lambda: row_arrays(store))
+        """The row facts and keyword index of the store's papers; with `previous` (the corpus this one replaces),
+        only the papers written since are read and applied to its arrays, unless some were removed."""
+        generation = store.generation()
+        held = previous if isinstance(previous, LeanCorpus) else None
+        changes = changes_since(store, held) if held is not None else None
+        make = lambda: row_arrays(store) if held is None or changes is None else changed_rows(held, changes)  # noqa: E731
+        count = store.count_papers() if changes is None else changes.pks.size
+        rows = mapped.arrays(store, base_id(store), "rows", (generation, count), ROW_ARRAYS, make)
         pks = rows["pks"]
-        keyword = keyword_index(store, generation, pks, previous=previous.keyword if previous else None)
+        written = None if changes is None else changes.written
+        keyword = keyword_index(
+            store, generation, pks, previous=previous.keyword if previous else None, written=written
+        )
         facts = {"ratings": rows["ratings"], "standing": rows["standing"], "short": rows["short"]}
         corpus = cls(LazyPapers(store, pks), keyword, pks, hidden=rows["hidden"], **facts)  # type: ignore[arg-type]
         corpus.store, corpus.generation = store, generation
@@ -128,6 +137,12 @@ class LeanCorpus(Corpus):
         return [
             (title, abstract or "", keywords, authors) for title, abstract, keywords, authors in map(found.get, keys)
         ]
+
+
+def changed_rows(previous: Corpus, changes: Changes) -> dict[str, np.ndarray]:
+    """The row arrays of `previous` with the papers written since applied (ROW_ARRAYS)."""
+    arrays = {name: getattr(previous, name) for name in FACTS}
+    return applied(arrays, changes.rows, paper_facts([paper for _, paper in changes.written])) | {"pks": changes.pks}
 
 
 def row_arrays(store: SearchStore) -> dict[str, np.ndarray]:
