@@ -19,6 +19,7 @@ from confnav.search.engine import Searcher
 from confnav.search.keyword import KeywordIndex
 from confnav.search.keyword_store import BASE_CACHE, DELTA_CACHE, keyword_fields, keyword_index, stored_documents
 from confnav.search.stored import LeanCorpus, build_keyword_index, row_arrays
+from confnav.search.text import terms
 from confnav.settings import Settings
 from confnav.store import PaperFilter, SqlStore, open_store
 from tests.backends import Location, clone, freeze
@@ -254,3 +255,38 @@ def test_a_held_searcher_answers_as_a_new_one_after_writes(
                 if isinstance(searcher.corpus, LeanCorpus):
                     made = row_arrays(fresh)  # not the files the held searcher wrote, which the new one maps
                     assert all(np.array_equal(getattr(searcher.corpus, n), made[n]) for n in made)
+
+
+VARIED = [
+    "Generative models: 生成模型 for Übersetzung — naïve café",
+    "Ελληνικά κείμενα and Кириллица, THE of AND",
+    "ภาษาไทย ข้อความ; 한국어 텍스트",
+    "a\x00b nul\x00inside, under_score 3D-CNNs 2x",
+    "",
+    "ALL CAPS Attention-Is-All-You-Need (v2) e.g. i.i.d.",
+]
+
+
+def test_a_build_counts_the_terms_of_each_field_of_each_paper(iclr: SqlStore) -> None:
+    """The index built from split texts at once counts, for every paper and field, exactly the terms `terms` finds
+    in it, and each field's length, whatever the script (on the real papers and texts of other scripts)."""
+    documents = [fields for _, fields in stored_documents(iclr)]
+    documents += [
+        {"title": t, "abstract": a, "keywords": t, "authors": a} for t, a in zip(VARIED, VARIED[::-1], strict=True)
+    ]
+    index = KeywordIndex.build(documents)
+    segment, fields = index.segments[0], index.fields
+    words = sorted(index.vocabulary, key=index.vocabulary.__getitem__)
+    found: dict[tuple[int, str], list[int]] = {}
+    for column, word in enumerate(words):
+        docs, counts = segment.postings(column)
+        for doc, count in zip(docs.tolist(), counts.T.astype(int).tolist(), strict=True):
+            found[(doc, word)] = count
+    expected: dict[tuple[int, str], list[int]] = {}
+    for doc, document in enumerate(documents):
+        for f, name in enumerate(fields):
+            found_terms = terms(document.get(name) or "")
+            assert segment.lengths[doc, f] == len(found_terms)
+            for term in found_terms:
+                expected.setdefault((doc, term), [0] * len(fields))[f] += 1
+    assert found == expected

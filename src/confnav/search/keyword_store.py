@@ -212,14 +212,8 @@ def _without(keys: np.ndarray, others: np.ndarray) -> np.ndarray:
 
 
 def whole(generation: int, rows: Iterable[tuple[int, dict[str, str]]]) -> KeywordIndex:
-    """The index built from every paper at once."""
-    pks, documents = [], []
-    for pk, fields in rows:
-        pks.append(pk)
-        documents.append(fields)
-    index = KeywordIndex.build(documents, DEFAULT_FIELD_WEIGHTS, pks=pks)
-    index.generation = index.base_generation = generation
-    return index
+    """The index built from every paper at once, as they are read."""
+    return KeywordIndex.build_rows(rows, DEFAULT_FIELD_WEIGHTS, generation=generation, base_generation=generation)
 
 
 def save(store: SearchStore, index: KeywordIndex, stored: KeywordIndex | None) -> None:

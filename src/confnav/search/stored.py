@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,8 +17,8 @@ from confnav.search import mapped
 from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
 from confnav.search.corpus import FACTS, Changes, Corpus, applied, changes_since, paper_facts, standing_of
 from confnav.search.keyword import TextIndex
-from confnav.search.keyword_store import base_id, keyword_index
-from confnav.search.mapped_texts import MappedTexts
+from confnav.search.keyword_store import base_id, keyword_index, text_fields
+from confnav.search.mapped_texts import MappedTexts, TextArrays
 from confnav.search.query import Query
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
@@ -67,8 +68,16 @@ def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
     `rebuild` or when none is stored, else brought up to date with the papers changed since; and the files of
     its base that servers check phrases on (mapped_texts.py)."""
     generation, pks = store.generation(), store.row_facts()[0]
-    index = keyword_index(store, generation, pks, rebuild=rebuild)
-    MappedTexts.of(store, index, pks, write=True)  # what servers check phrases on, written here, not at their start
+    texts = TextArrays()
+
+    def rows() -> Iterator[tuple[int, dict[str, str]]]:  # one read of the papers for both
+        for row in store.paper_texts():
+            texts.add(*row)
+            yield row[0], text_fields(*row[1:])
+
+    index = keyword_index(store, generation, pks, rows, rebuild=rebuild)
+    made = texts.arrays() if texts.pks else None
+    MappedTexts.of(store, index, pks, write=True, made=made)  # what servers check phrases on: not at their start
     return index
 
 
