@@ -22,6 +22,7 @@ from confnav.search.stored import LeanCorpus, build_keyword_index, row_arrays
 from confnav.search.text import terms
 from confnav.settings import Settings
 from confnav.store import PaperFilter, SqlStore, open_store
+from confnav.store.derived import venue_generation_key
 from tests.backends import Location, clone, freeze
 
 QUERIES = [
@@ -194,7 +195,7 @@ def refacted(store: SqlStore, start: int) -> None:
     decisions = {p.decision.outcome: p.decision for _, p in store.paper_rows()}
     opposite = {a: b for a, b in zip(decisions, list(decisions)[1:] + list(decisions)[:1], strict=True)}
     made = [replace(p, abstract=None) for p in papers[:2]] + [replace(p, title="Withdrawn") for p in papers[2:4]]
-    made += [replace(p, ratings=[1.0, 2.0]) for p in papers[4:6]]
+    made += [replace(p, ratings=[1.5, 2.0]) for p in papers[4:6]]  # a value the venue's scale lacked
     made += [replace(p, decision=decisions[opposite[p.decision.outcome]]) for p in papers[6:]]
     with store.transaction():
         store.put_papers(made)
@@ -202,10 +203,12 @@ def refacted(store: SqlStore, start: int) -> None:
 
 def removed(store: SqlStore, count: int) -> None:
     """Remove `count` papers spread over the store (their filter rows go with them); no store verb removes one."""
-    pks = [pk for pk, _ in store.paper_rows()][7::53][:count]
+    rows = list(store.paper_rows())[7::53][:count]
+    pks = [pk for pk, _ in rows]
     with store.transaction():
         store.conn.execute(f"DELETE FROM papers WHERE pk IN ({', '.join('?' * len(pks))})", pks)
-        store.count_change("generation")
+        for counter in ["generation", *{venue_generation_key(p.venue) for _, p in rows}]:
+            store.count_change(counter)
 
 
 def answers(searcher: Searcher) -> list[object]:

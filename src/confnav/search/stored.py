@@ -119,9 +119,10 @@ class LeanCorpus(Corpus):
         return self._authors.mask(name)
 
     def rating_scale(self, venue: str) -> str | None:
-        if not self._scales:  # once per corpus, that is per store generation
-            self._scales = {v: s.describe() for v, s in self.store.rating_scales().items()} or {"": ""}
-        return self._scales.get(venue)
+        if venue not in self._scales:  # once per venue and corpus, from the store's memo of the venue's papers' state
+            scale = self.store.rating_scales([venue]).get(venue)
+            self._scales[venue] = scale.describe() if scale is not None else ""
+        return self._scales[venue] or None
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         rows = self.rows_of(self.store.pks_of(paper_id, venue))[0]
