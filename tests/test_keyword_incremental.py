@@ -83,13 +83,14 @@ def change(store: SqlStore, start: int, count: int, note: str) -> None:
         store.put_papers(edited(papers, note) + added)
 
 
-def no_whole_read(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make reading every paper (or every paper's row facts) fail: an update must read only the changed ones."""
+def refuse(*args: object) -> object:
+    raise AssertionError("the whole store was read for an update")
 
-    def refuse(*args: object) -> object:
-        raise AssertionError("the whole store was read for an update")
 
-    for name in ("paper_rows", "paper_texts", "row_facts", "placeholder_pks"):
+def no_whole_read(store: SqlStore, monkeypatch: pytest.MonkeyPatch, more: tuple[str, ...] = ()) -> None:
+    """Make reading every paper (or every paper's row facts, or `more`) fail: an update must read only the changed
+    ones."""
+    for name in ("paper_rows", "paper_texts", "row_facts", "placeholder_pks", *more):
         monkeypatch.setattr(store, name, refuse)
 
 
@@ -258,6 +259,35 @@ def test_a_held_searcher_answers_as_a_new_one_after_writes(
                 if isinstance(searcher.corpus, LeanCorpus):
                     made = row_arrays(fresh)  # not the files the held searcher wrote, which the new one maps
                     assert all(np.array_equal(getattr(searcher.corpus, n), made[n]) for n in made)
+
+
+@pytest.mark.parametrize("serving", [False, True], ids=["process", "server"])
+def test_a_held_searcher_extends_its_vectors_after_a_write(
+    sparse_template_db: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, serving: bool
+) -> None:
+    """With a semantic index, the vectors a searcher holds are extended with rows for the papers added since (no
+    vector is stored for them yet) instead of every vector read again; its hybrid answers are a new searcher's."""
+    location = clone(sparse_template_db, tmp_path)
+    with open_store(location) as writer:
+        build_keyword_index(writer, rebuild=False)
+    queries = ["zebra crossing detection", "graph neural networks", "offline reinforcement learning"]
+
+    def hybrid(searcher: Searcher) -> list[object]:
+        found = [searcher.search(q, mode="hybrid", limit=15).hits for q in queries]
+        return [[(h.paper.id, h.score, h.keyword_score, h.semantic_score) for h in hits] for hits in found]
+
+    settings = Settings.load().replace(serving=serving)
+    with open_store(location, settings=settings) as store, open_store(location) as writer:
+        searcher = Searcher(store)
+        assert any(h[3] is not None for h in hybrid(searcher)[1])
+        change(writer, 40, 20, "vectored")
+        with monkeypatch.context() as patched:
+            no_whole_read(store, patched, ("embeddings", "embedding_hashes"))
+            searcher.search("warm up", mode="keyword")
+            searcher.wait_for_refresh()
+            held = hybrid(searcher)
+        with open_store(location) as fresh:
+            assert held == hybrid(Searcher(fresh))
 
 
 VARIED = [

@@ -69,6 +69,7 @@ class Corpus:
     _stale: set[str] = field(default_factory=set)  # venues whose papers changed since _scales was counted
     _masks_lock: threading.Lock = field(default_factory=threading.Lock)
     generation: int = -1  # the store state its papers were read at (each is as of then or later)
+    extends: int = -1  # the leading rows it has of the corpus it was changed from, the same papers' (-1: read whole)
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> Corpus:
@@ -109,6 +110,7 @@ class Corpus:
         facts = applied(facts, changes.rows, paper_facts([paper for _, paper in changes.written]))
         keyword = keyword_index(store, generation, changes.pks, previous=self.keyword, written=changes.written)
         corpus = Corpus.made(papers, keyword, changes.pks, facts, generation)
+        corpus.extends = len(self)
         touched = {p.venue for _, p in changes.written} | {p.venue for p in old.values()}
         corpus._scales, corpus._stale = dict(self._scales), self._stale | touched
         renamed = any(papers[row].id != paper.id for row, paper in old.items())
@@ -170,11 +172,15 @@ class Corpus:
             self.masks[where] = selected
         return selected.copy()
 
-    def load_vectors(self, store: SearchStore, model: str) -> Vectors:
+    def load_vectors(self, store: SearchStore, model: str, previous: Vectors | None = None) -> Vectors:
         """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload): mapped from
-        the file every process of this store shares, which the first one writes."""
+        the file every process of this store shares, which the first one writes; `previous`'s rows extended with
+        empty ones for the papers added since, when they are the vectors of the corpus this one extends and no
+        vector was stored since (a paper changed keeps its vector until it is embedded again)."""
 
         def make() -> dict[str, np.ndarray]:
+            if previous is not None and previous.present.size == self.extends:
+                return grown({"matrix": previous.matrix, "present": previous.present}, len(self))
             pks, blobs = store.embeddings(model)
             dimension = len(blobs[0]) // 4 if blobs else 0
             matrix = np.zeros((len(self), dimension), dtype=np.float32)
@@ -210,6 +216,14 @@ class Corpus:
                 self.rows_of_id.setdefault(paper.id, []).append(row)
         rows = [r for r in self.rows_of_id.get(paper_id, []) if venue is None or self.papers[r].venue == venue]
         return rows[0] if rows else None
+
+
+def grown(arrays: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
+    """Per-row arrays extended with zero rows (rows of papers added since) to `rows` rows."""
+    return {
+        name: np.concatenate([array, np.zeros((rows - array.shape[0], *array.shape[1:]), dtype=array.dtype)])
+        for name, array in arrays.items()
+    }
 
 
 FACTS = ("ratings", "standing", "short", "hidden")  # what search knows of each row without reading its paper

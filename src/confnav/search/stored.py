@@ -15,7 +15,7 @@ import numpy as np
 from confnav.model import Paper
 from confnav.search import mapped
 from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
-from confnav.search.corpus import FACTS, Changes, Corpus, applied, changes_since, paper_facts, standing_of
+from confnav.search.corpus import FACTS, Changes, Corpus, applied, changes_since, grown, paper_facts, standing_of
 from confnav.search.keyword import TextIndex
 from confnav.search.keyword_store import base_id, keyword_index, text_fields
 from confnav.search.mapped_texts import MappedTexts, TextArrays
@@ -106,6 +106,7 @@ class LeanCorpus(Corpus):
         facts = {"ratings": rows["ratings"], "standing": rows["standing"], "short": rows["short"]}
         corpus = cls(LazyPapers(store, pks), keyword, pks, hidden=rows["hidden"], **facts)  # type: ignore[arg-type]
         corpus.store, corpus.generation = store, generation
+        corpus.extends = -1 if held is None or changes is None else len(held)
         corpus.checks = MappedTexts.of(store, keyword, pks)
         return corpus
 
@@ -172,11 +173,17 @@ class StoredVectors:
 
     embedder: Any = None
 
-    def __init__(self, store: VectorSearchStore, model: str, corpus: LeanCorpus) -> None:
+    def __init__(
+        self, store: VectorSearchStore, model: str, corpus: LeanCorpus, previous: StoredVectors | None = None
+    ) -> None:
+        """The rows with a vector and a sample of vectors; `previous`'s, extended with rows of the papers added since,
+        when they are of the corpus this one extends and no vector was stored since (as Corpus.load_vectors)."""
         self.store, self.model, self.corpus = store, model, corpus
         self.pks: np.ndarray = corpus.pks
 
         def make() -> dict[str, np.ndarray]:
+            if previous is not None and previous.present.size == corpus.extends:
+                return grown({"present": previous.present}, len(corpus)) | {"sample": previous.sample}
             embedded = list(store.embedding_hashes(model))
             present = np.zeros(len(corpus), dtype=bool)
             present[corpus.rows_of(embedded)[0]] = True
