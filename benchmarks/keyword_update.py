@@ -9,6 +9,7 @@ to `--size` papers. For each backend it measures:
     first search after the write through a Searcher (its corpus reload included);
   - BM25F query latency over 300 title queries (first use of each term, then again), for both versions.
 Run: python benchmarks/keyword_update.py [--size 100000] [--backends sqlite,postgres] [--baseline ../old/src]
+     [--keep FOLDER] (the stores are kept there and reused by the next run: the edits of a run stay in them)
 """
 
 from __future__ import annotations
@@ -145,9 +146,21 @@ def measure(location: str, papers: list[Paper], size: int, changed: int, baselin
         start, cpu = time.perf_counter(), time.process_time()
         hits = searcher.search("searcher zebra", mode="keyword", limit=changed).hits
         print(
-            f"  first search after the write, corpus reload included: {took_since(start, cpu)} "
+            f"  first search after the write, the corpus brought up to date: {took_since(start, cpu)} "
             f"({len(hits)} of the {changed} changed papers found)"
         )
+        with open_store(location, settings=store.settings.replace(serving=True)) as served:
+            server = Searcher(served)  # a server's worker: maps the rows and the base, refreshes in a thread
+            server.search("graph neural networks", mode="keyword")
+            edit(store, changed, "server")
+            start, cpu = time.perf_counter(), time.process_time()
+            server.search("server zebra", mode="keyword")
+            server.wait_for_refresh()
+            hits = server.search("server zebra", mode="keyword", limit=changed).hits
+            print(
+                f"  a server's worker after the write, refreshed and searched: {took_since(start, cpu)} "
+                f"({len(hits)} of the {changed} changed papers found)"
+            )
 
 
 def main() -> None:
@@ -157,15 +170,19 @@ def main() -> None:
     parser.add_argument("--changed", type=int, default=100)
     parser.add_argument("--baseline", type=Path, help="the src folder of an earlier version, measured beside")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (default: a local pgserver)")
+    parser.add_argument("--keep", type=Path, help="a folder to keep the stores in and reuse them from")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            folder = args.keep
         papers = seed(folder)
         for backend in args.backends.split(","):
             print(f"\n{backend}, {args.size:,} papers")
             if backend == "postgres":
-                location = postgres_database(folder, f"keyword_{args.size}", args.postgres)
+                location = postgres_database(folder, f"keyword_{args.size}", args.postgres, keep=args.keep is not None)
             else:
                 location = str(folder / f"keyword_{args.size}.db")
             measure(location, papers, args.size, args.changed, args.baseline)

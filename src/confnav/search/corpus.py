@@ -66,35 +66,72 @@ class Corpus:
     hidden: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # placeholders, never a hit
     _authors: AuthorIndex | None = None
     _scales: dict[str, str] = field(default_factory=dict)
+    _stale: set[str] = field(default_factory=set)  # venues whose papers changed since _scales was counted
     _masks_lock: threading.Lock = field(default_factory=threading.Lock)
     generation: int = -1  # the store state its papers were read at (each is as of then or later)
+    extends: int = -1  # the leading rows it has of the corpus it was changed from, the same papers' (-1: read whole)
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> Corpus:
         """Read the papers and the keyword index: the stored one (or `previous`'s, the corpus this one replaces)
-        brought up to date with the papers changed since; `previous`'s papers too, when only some changed or
-        were added."""
+        brought up to date with the papers changed since; with `previous`, only the papers written since are read
+        and applied to what it holds, unless some were removed."""
         generation = store.generation()
-        rows = _rows_since(store, previous) or list(store.paper_rows())
+        changes = changes_since(store, previous) if previous is not None and type(previous) is Corpus else None
+        if previous is not None and changes is not None:
+            return previous.changed(store, generation, changes)
+        rows = list(store.paper_rows())
         pks = np.array([pk for pk, _ in rows], dtype=np.int64)
         papers = [paper for _, paper in rows]
         documents = lambda: ((pk, keyword_fields(p)) for pk, p in rows)  # noqa: E731
         keyword = keyword_index(store, generation, pks, documents, previous.keyword if previous else None)
-        ratings = np.array([p.rating_mean or 0.0 for p in papers])
-        short = np.array([not p.abstract for p in papers], dtype=bool)
-        standing = standing_of(p.decision.outcome.value for p in papers)
-        hidden = np.array([p.placeholder for p in papers], dtype=bool)
-        corpus = cls(papers, keyword, pks, ratings=ratings, standing=standing, short=short, hidden=hidden)
+        return cls.made(papers, keyword, pks, paper_facts(papers), generation)
+
+    @classmethod
+    def made(
+        cls, papers: list[Paper], keyword: TextIndex, pks: np.ndarray, facts: dict[str, np.ndarray], generation: int
+    ) -> Corpus:
+        """A corpus of these rows and their FACTS, as of `generation`."""
+        short, hidden = facts["short"], facts["hidden"]
+        corpus = cls(papers, keyword, pks, facts["ratings"], facts["standing"], short=short, hidden=hidden)
         corpus.generation = generation
         return corpus
 
+    def changed(self, store: SearchStore, generation: int, changes: Changes) -> Corpus:
+        """A new corpus: this one with the changed papers in their rows and the added ones after (this one is left
+        as it was: request threads may hold it); what is derived from every paper is carried over where it can."""
+        papers = list(self.papers)
+        old = {row: papers[row] for row in changes.rows.tolist() if row >= 0}
+        for (_, paper), row in zip(changes.written, changes.rows.tolist(), strict=True):
+            if row >= 0:
+                papers[row] = paper
+        papers += [paper for (_, paper), row in zip(changes.written, changes.rows.tolist(), strict=True) if row < 0]
+        facts = {name: getattr(self, name) for name in FACTS}
+        facts = applied(facts, changes.rows, paper_facts([paper for _, paper in changes.written]))
+        keyword = keyword_index(store, generation, changes.pks, previous=self.keyword, written=changes.written)
+        corpus = Corpus.made(papers, keyword, changes.pks, facts, generation)
+        corpus.extends = len(self)
+        touched = {p.venue for _, p in changes.written} | {p.venue for p in old.values()}
+        corpus._scales, corpus._stale = dict(self._scales), self._stale | touched
+        renamed = any(papers[row].id != paper.id for row, paper in old.items())
+        if self.rows_of_id and not renamed:
+            corpus.rows_of_id = dict(self.rows_of_id)
+            for row in range(len(self), len(papers)):
+                corpus.rows_of_id[papers[row].id] = [*corpus.rows_of_id.get(papers[row].id, []), row]
+        return corpus
+
     def rating_scale(self, venue: str) -> str | None:
-        """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently."""
-        if not self._scales:
+        """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently;
+        after a change, only the venues of changed papers are counted again."""
+        if not self._scales or venue in self._stale:
+            stale = self._stale if self._scales else None
             ratings: dict[str, list[float]] = {}
             for paper in self.papers:
-                ratings.setdefault(paper.venue, []).extend(paper.ratings)
-            self._scales = {v: RatingScale.of(r).describe() for v, r in ratings.items() if r}
+                if stale is None or paper.venue in stale:
+                    ratings.setdefault(paper.venue, []).extend(paper.ratings)
+            scales = {v: s for v, s in self._scales.items() if stale is not None and v not in stale}
+            self._scales = scales | {v: RatingScale.of(r).describe() for v, r in ratings.items() if r}
+            self._stale = set()
         return self._scales.get(venue)
 
     def __len__(self) -> int:
@@ -135,11 +172,15 @@ class Corpus:
             self.masks[where] = selected
         return selected.copy()
 
-    def load_vectors(self, store: SearchStore, model: str) -> Vectors:
+    def load_vectors(self, store: SearchStore, model: str, previous: Vectors | None = None) -> Vectors:
         """The stored vectors of `model`, aligned with the rows (the Searcher decides when to reload): mapped from
-        the file every process of this store shares, which the first one writes."""
+        the file every process of this store shares, which the first one writes; `previous`'s rows extended with
+        empty ones for the papers added since, when they are the vectors of the corpus this one extends and no
+        vector was stored since (a paper changed keeps its vector until it is embedded again)."""
 
         def make() -> dict[str, np.ndarray]:
+            if previous is not None and previous.present.size == self.extends:
+                return grown({"matrix": previous.matrix, "present": previous.present}, len(self))
             pks, blobs = store.embeddings(model)
             dimension = len(blobs[0]) // 4 if blobs else 0
             matrix = np.zeros((len(self), dimension), dtype=np.float32)
@@ -177,20 +218,64 @@ class Corpus:
         return rows[0] if rows else None
 
 
-def _rows_since(store: SearchStore, previous: Corpus | None) -> list[tuple[int, Paper]] | None:
-    """`previous`'s papers with those written since its state read in their place or after them, when that gives
-    the store's rows (none removed, new ones after the last); else None: every paper is read again."""
-    if previous is None or type(previous) is not Corpus or previous.generation < 0:
+def grown(arrays: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
+    """Per-row arrays extended with zero rows (rows of papers added since) to `rows` rows."""
+    return {
+        name: np.concatenate([array, np.zeros((rows - array.shape[0], *array.shape[1:]), dtype=array.dtype)])
+        for name, array in arrays.items()
+    }
+
+
+FACTS = ("ratings", "standing", "short", "hidden")  # what search knows of each row without reading its paper
+
+
+def paper_facts(papers: list[Paper]) -> dict[str, np.ndarray]:
+    """Each paper's FACTS: its mean rating (0 without), its outcome's standing, no abstract, a placeholder."""
+    return {
+        "ratings": np.array([p.rating_mean or 0.0 for p in papers], dtype=np.float64),
+        "standing": standing_of(p.decision.outcome.value for p in papers),
+        "short": np.array([not p.abstract for p in papers], dtype=bool),
+        "hidden": np.array([p.placeholder for p in papers], dtype=bool),
+    }
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What was written to the store since a corpus's state: the papers added or changed (row key and paper, in key
+    order), the row each had in that corpus (-1: added after its last row), and the store's row keys now."""
+
+    written: list[tuple[int, Paper]]
+    rows: np.ndarray
+    pks: np.ndarray
+
+
+def changes_since(store: SearchStore, previous: Corpus) -> Changes | None:
+    """The papers written since `previous`'s state, read alone; None when that does not give the store's rows
+    (papers removed, or added before its last row key, or written meanwhile): then every row is read again."""
+    if previous.generation < 0:
         return None
+    generation = store.generation()
     written = store.papers_changed_since(previous.generation)
-    rows, found = previous.rows_of(pk for pk, _ in written)
-    added = [row for row, known in zip(written, found, strict=True) if not known]
-    expected = np.concatenate([previous.pks, np.array([pk for pk, _ in added], dtype=np.int64)])
-    if not np.array_equal(store.row_facts()[0], expected):
+    keys = np.array([pk for pk, _ in written], dtype=np.int64)
+    rows, found = previous.rows_of(keys)
+    at = np.full(keys.size, -1, dtype=np.int64)
+    at[found] = rows
+    added = keys[~found]
+    if added.size and previous.pks.size and added[0] <= previous.pks[-1]:
         return None
-    updated = list(zip(previous.pks.tolist(), previous.papers, strict=True))
-    for row, (pk, paper) in zip(
-        rows.tolist(), [w for w, known in zip(written, found, strict=True) if known], strict=True
-    ):
-        updated[row] = (pk, paper)
-    return updated + added
+    # Every paper added since is among those written: the count says whether any was removed.
+    if store.count_papers() != previous.pks.size + added.size or store.generation() != generation:
+        return None
+    return Changes(written, at, np.concatenate([previous.pks, added]))
+
+
+def applied(arrays: dict[str, np.ndarray], rows: np.ndarray, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Per-row arrays with the changed rows' `values` written in (`rows`: each one's row, -1 for a row added after
+    the last, in order): new arrays, the given ones untouched (other processes may map them)."""
+    known = rows >= 0
+    changed = {}
+    for name, array in arrays.items():
+        made = np.concatenate([np.asarray(array), values[name][~known].astype(array.dtype)])
+        made[rows[known]] = values[name][known]
+        changed[name] = made
+    return changed

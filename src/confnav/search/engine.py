@@ -81,11 +81,12 @@ class Searcher:
 
     def _load(self, versions: tuple[int, int]) -> tuple[Corpus, list[AnyVectors]]:
         """The corpus (reloaded only when papers changed) and the vectors for the store at `versions`."""
-        corpus = self._corpus
+        corpus, same = self._corpus, versions[1] == self._versions[1]  # no vector stored since
+        held = {v.embedder.name: v for v in self._vectors if v.embedder is not None} if same else {}
         if corpus is None or versions[0] != self._versions[0]:  # the keyword index is updated from the last one
             corpus = (LeanCorpus if self.lean else Corpus).load(self.store, corpus)
         models = text_models(self.store)
-        loaded = [self._load_vectors(corpus, model) for model in models]
+        loaded = [self._load_vectors(corpus, model, held.get(model)) for model in models]
         if loaded and loaded[0] is None:
             return corpus, []  # the main model's state is unreadable: searched as a store without an index
         return corpus, [v for v in loaded if v is not None]
@@ -142,12 +143,16 @@ class Searcher:
         if vectors is not None and vectors.embedder is not None:
             vectors.embedder.embed(["warm up"])
 
-    def _load_vectors(self, corpus: Corpus, model: str) -> AnyVectors | None:
+    def _load_vectors(self, corpus: Corpus, model: str, previous: AnyVectors | None = None) -> AnyVectors | None:
+        """The vectors of `model` for `corpus` (extending `previous`, those of the corpus it replaces, when they
+        still hold), with the model's embedder; None when the model's stored state is unreadable."""
         vectors: AnyVectors
         if isinstance(corpus, LeanCorpus) and isinstance(self.store, NearestNeighbours):
-            vectors = StoredVectors(self.store, model, corpus)
+            vectors = StoredVectors(
+                self.store, model, corpus, previous if isinstance(previous, StoredVectors) else None
+            )
         else:
-            vectors = corpus.load_vectors(self.store, model)
+            vectors = corpus.load_vectors(self.store, model, previous if isinstance(previous, Vectors) else None)
         # A query is one short text: one thread embeds it fastest and leaves the other cores to other requests.
         embedder = self._embedders.get(model) or load_embedder(
             model, 1, imports=not serves_requests(self.store), cache_dir=self.store.settings.cache_dir

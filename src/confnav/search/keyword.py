@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -115,9 +115,19 @@ class KeywordIndex:
         """Index `documents` (field name → text) with the given field weights; rows in the order of `pks`
         (ascending row keys), else of the documents."""
         keys = np.arange(len(documents)) if pks is None else np.asarray(pks, dtype=np.int64)
+        return cls.build_rows(zip(keys.tolist(), documents, strict=True), weights, k1=k1, b=b)
+
+    @classmethod
+    def build_rows(
+        cls,
+        rows: Iterable[tuple[int, Mapping[str, str]]],
+        weights: Mapping[str, float] = DEFAULT_FIELD_WEIGHTS,
+        **options: Any,
+    ) -> KeywordIndex:
+        """Index documents as they are read (row key, field name → text; ascending keys), none held whole."""
         vocabulary: dict[str, int] = {}
-        segment = Segment.tokenize(keys, documents, tuple(weights), vocabulary)
-        return cls.of(vocabulary, tuple(weights), np.array(list(weights.values())), [segment], k1=k1, b=b)
+        segment = Segment.tokenize_rows(rows, tuple(weights), vocabulary)
+        return cls.of(vocabulary, tuple(weights), np.array(list(weights.values())), [segment], **options)
 
     @classmethod
     def of(

@@ -35,6 +35,7 @@ BASE_ID = f"{BASE_CACHE}.id"  # the stored base's random name, under the base's 
 BASE_ARRAYS = ("words", "fields", "weights", "settings", "df", "pks", "lengths", "data", "indices", "indptr")
 UNREADABLE = (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile)
 Documents = Callable[[], Iterable[tuple[int, dict[str, str]]]]  # every paper's row key and fields, in key order
+Written = list[tuple[int, Paper]]  # papers written since a state, with their row keys, in key order
 
 
 def text_fields(title: str, abstract: str | None, keywords: list[str], authors: list[str]) -> dict[str, str]:
@@ -181,10 +182,16 @@ def read_stored(store: SearchStore) -> KeywordIndex | None:
     return base
 
 
-def caught_up(store: SearchStore, index: KeywordIndex, generation: int, pks: np.ndarray) -> KeywordIndex:
-    """`index` with the papers written after its generation, and rows exactly `pks` (the store's papers now:
-    rows of papers gone are masked out, a paper the index lacks is read)."""
-    written = store.papers_changed_since(index.generation) if index.generation < generation else []
+def caught_up(
+    store: SearchStore, index: KeywordIndex, generation: int, pks: np.ndarray, written: Written | None = None
+) -> KeywordIndex:
+    """`index` with the papers written after its generation (`written`, when the caller read them since that
+    generation or an earlier one), and rows exactly `pks` (the store's papers now: rows of papers gone are masked
+    out, a paper the index lacks is read)."""
+    if index.generation >= generation:
+        written = []
+    elif written is None:
+        written = store.papers_changed_since(index.generation)
     known = np.isin(np.array([pk for pk, _ in written], dtype=np.int64), pks)
     changed = [row for row, keep in zip(written, known, strict=True) if keep]  # none added after `pks` was read
     fresh = {pk for pk, _ in changed}
@@ -205,14 +212,8 @@ def _without(keys: np.ndarray, others: np.ndarray) -> np.ndarray:
 
 
 def whole(generation: int, rows: Iterable[tuple[int, dict[str, str]]]) -> KeywordIndex:
-    """The index built from every paper at once."""
-    pks, documents = [], []
-    for pk, fields in rows:
-        pks.append(pk)
-        documents.append(fields)
-    index = KeywordIndex.build(documents, DEFAULT_FIELD_WEIGHTS, pks=pks)
-    index.generation = index.base_generation = generation
-    return index
+    """The index built from every paper at once, as they are read."""
+    return KeywordIndex.build_rows(rows, DEFAULT_FIELD_WEIGHTS, generation=generation, base_generation=generation)
 
 
 def save(store: SearchStore, index: KeywordIndex, stored: KeywordIndex | None) -> None:
@@ -239,17 +240,22 @@ def keyword_index(
     rows: Documents | None = None,
     previous: TextIndex | None = None,
     rebuild: bool = False,
+    written: Written | None = None,
 ) -> TextIndex:
     """The keyword index of the store's papers at `generation` (rows: `pks`, the papers' row keys ascending).
-    BM25F's is brought up to date from `previous` (the one a process already holds) or from the store's base and
-    delta, reading only the papers changed since; built whole from `rows()` (else the store's papers) when there
-    is none or `rebuild`. Another index (`steps.index`) is built whole each time."""
+    BM25F's is brought up to date from `previous` (the one a process already holds; `written`: the papers written
+    since its state, when the caller read them) or from the store's base and delta, reading only the papers changed
+    since; built whole from `rows()` (else the store's papers) when there is none or `rebuild`. Another index
+    (`steps.index`) is built whole each time."""
     rows = rows or (lambda: stored_documents(store))
     if (store.settings.steps.index or DEFAULT_INDEX) != DEFAULT_INDEX:
         return make_keyword_index(store.settings, [fields for _, fields in rows()], DEFAULT_FIELD_WEIGHTS)
     stored = None if rebuild else read_stored(store) if not isinstance(previous, KeywordIndex) else None
     start = previous if isinstance(previous, KeywordIndex) and not rebuild else stored
-    index = whole(generation, rows()) if start is None else caught_up(store, start, generation, pks)
+    if start is None:
+        index = whole(generation, rows())
+    else:
+        index = caught_up(store, start, generation, pks, written if start is previous else None)
     if previous is None and (stored is None or index.generation != stored.generation):
         save(store, index, stored)
     elif stored is not None and not serves_requests(store) and base_id(store) is None:

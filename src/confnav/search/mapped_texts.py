@@ -16,43 +16,53 @@ from confnav.search import mapped
 from confnav.search.keyword import KeywordIndex, TextIndex
 from confnav.search.keyword_store import BASE_CACHE, base_id
 from confnav.search.query import Query
-from confnav.search.text import words
+from confnav.search.text import split_words
 from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
 TEXT_ARRAYS = ("pks", "starts", "keywords", "bounds", "data")
 
 
-def text_arrays(rows: Iterable[tuple[int, str, str | None, list[str], list[str]]], wanted: np.ndarray) -> mapped.Arrays:
-    """What the papers whose row keys are `wanted` are checked on, from the store's rows in key order: every paper's
-    strings (the words of its text, of its title, its keywords and authors) as UTF-8 in one array, with where each
-    string ends (`bounds`), each paper's first string (`starts`) and its number of keywords."""
+TextRow = tuple[int, str, str | None, list[str], list[str]]  # a paper's row key, title, abstract, keywords, authors
+
+
+class TextArrays:
+    """What papers are checked on, gathered one paper at a time (in key order) into the arrays of TEXT_ARRAYS: every
+    paper's strings (the words of its text, of its title, its keywords and authors) as UTF-8 in one array, with where
+    each string ends (`bounds`), each paper's first string (`starts`) and its number of keywords."""
+
+    def __init__(self) -> None:
+        self.pks: list[int] = []
+        self.counts: list[int] = []
+        self.sizes: list[int] = []  # strings per paper
+        self.chunks: list[bytes] = []
+
+    def add(self, pk: int, title: str, abstract: str | None, keywords: list[str], authors: list[str]) -> None:
+        split = split_words(" ".join([title, abstract or "", *keywords]))  # as Query.matches joins them
+        self.chunks += [split, split_words(title), *(t.encode("utf-8", "surrogatepass") for t in (*keywords, *authors))]
+        self.pks.append(pk)
+        self.counts.append(len(keywords))
+        self.sizes.append(2 + len(keywords) + len(authors))
+
+    def arrays(self) -> mapped.Arrays:
+        ends = np.cumsum(np.fromiter(map(len, self.chunks), dtype=np.int64, count=len(self.chunks)))
+        return {
+            "pks": np.array(self.pks, dtype=np.int64),
+            "starts": np.concatenate([[0], np.cumsum(np.array(self.sizes, dtype=np.int64))]),
+            "keywords": np.array(self.counts, dtype=np.int32),
+            "bounds": np.concatenate([[0], ends]).astype(np.int64),
+            "data": np.frombuffer(b"".join(self.chunks), dtype=np.uint8),
+        }
+
+
+def text_arrays(rows: Iterable[TextRow], wanted: np.ndarray) -> mapped.Arrays:
+    """What the papers whose row keys are `wanted` are checked on (TextArrays), from the store's rows in key order."""
     keep = set(np.asarray(wanted).tolist())
-    pks: list[int] = []
-    counts: list[int] = []
-    starts = [0]
-    ends: list[int] = []
-    chunks: list[bytes] = []
-    at = 0
-    for pk, title, abstract, keywords, authors in rows:
-        if pk not in keep:
-            continue
-        split = " ".join(words(" ".join([title, abstract or "", *keywords])))  # as Query.matches joins them
-        for text in (split, " ".join(words(title)), *keywords, *authors):
-            chunk = text.encode("utf-8", "surrogatepass")
-            chunks.append(chunk)
-            at += len(chunk)
-            ends.append(at)
-        pks.append(pk)
-        counts.append(len(keywords))
-        starts.append(len(ends))
-    return {
-        "pks": np.array(pks, dtype=np.int64),
-        "starts": np.array(starts, dtype=np.int64),
-        "keywords": np.array(counts, dtype=np.int32),
-        "bounds": np.array([0, *ends], dtype=np.int64),
-        "data": np.frombuffer(b"".join(chunks), dtype=np.uint8),
-    }
+    made = TextArrays()
+    for row in rows:
+        if row[0] in keep:
+            made.add(*row)
+    return made.arrays()
 
 
 class MappedTexts:
@@ -67,11 +77,17 @@ class MappedTexts:
 
     @classmethod
     def of(
-        cls, store: SearchStore, keyword: TextIndex, pks: np.ndarray, write: bool | None = None
+        cls,
+        store: SearchStore,
+        keyword: TextIndex,
+        pks: np.ndarray,
+        write: bool | None = None,
+        made: mapped.Arrays | None = None,
     ) -> MappedTexts | None:
         """The files of the store's keyword base for rows `pks`, written when missing if `write` (by default: by a
-        server); None when the index is not built on the stored base (another kind of index, a store not indexed
-        yet, a base merged since) or there are no files to read."""
+        server), from `made` when it holds the base's papers (gathered while the base was built); None when the
+        index is not built on the stored base (another kind of index, a store not indexed yet, a base merged since)
+        or there are no files to read."""
         name = base_id(store)
         if name is None or not isinstance(keyword, KeywordIndex) or not keyword.segments:
             return None
@@ -79,7 +95,9 @@ class MappedTexts:
             return None
         base, folder = keyword.segments[0].pks, mapped.home(store) / mapped.name_of("texts", name)
         if serves_requests(store) if write is None else write:  # a one-off search uses them when written
-            arrays = mapped.mapped(folder, TEXT_ARRAYS, lambda: text_arrays(store.paper_texts(), base))
+            if made is None or not np.array_equal(made["pks"], base):
+                made = None
+            arrays = mapped.mapped(folder, TEXT_ARRAYS, lambda: made or text_arrays(store.paper_texts(), base))
         elif (held := mapped.load(folder, TEXT_ARRAYS)) is not None:
             arrays = held
         else:

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 from scipy import sparse
 
-from confnav.search.text import terms
+from confnav.search.text import TermColumns, term_columns
 
 BITS = 8  # a term's count in one field of one document is capped at 255 (saturation makes more no different)
 MAX_FIELDS = 8
+CHUNK = 4096  # documents split at once while tokenizing
 
 
 def _packed(fields: int) -> type[np.unsignedinteger]:
@@ -58,26 +60,40 @@ class Segment:
         vocabulary: dict[str, int],
     ) -> Segment:
         """Count each field's terms of `documents` (field name → text); new terms are added to `vocabulary`."""
+        return cls.tokenize_rows(zip(pks, documents, strict=True), fields, vocabulary)
+
+    @classmethod
+    def tokenize_rows(
+        cls, rows: Iterable[tuple[int, Mapping[str, str]]], fields: Sequence[str], vocabulary: dict[str, int]
+    ) -> Segment:
+        """Count each field's terms of documents (row key, field name → text) as they are read, CHUNK at a time: a
+        field's texts of a chunk are split at once and their terms counted in arrays (text.term_columns)."""
         packed = _packed(len(fields))
-        ids: list[list[int]] = [[] for _ in fields]
-        sizes: list[list[int]] = [[] for _ in fields]
-        add = vocabulary.setdefault
-        for doc in documents:
+        columns = TermColumns(vocabulary)
+        keys: list[int] = []
+        found: list[list[np.ndarray]] = [[] for _ in fields]
+        sizes: list[list[np.ndarray]] = [[] for _ in fields]
+        rows = iter(rows)
+        while chunk := list(islice(rows, CHUNK)):
+            keys.extend(pk for pk, _ in chunk)
             for f, name in enumerate(fields):
-                tokens = terms(doc.get(name) or "")
-                ids[f].extend([add(t, len(vocabulary)) for t in tokens])
-                sizes[f].append(len(tokens))
-        keys = np.asarray(pks, dtype=np.int64)
-        shape = (keys.size, max(len(vocabulary), 1))
+                ids, counts = term_columns([doc.get(name) or "" for _, doc in chunk], columns)
+                found[f].append(ids)
+                sizes[f].append(counts)
+        n = len(keys)
+        shape = (n, max(len(vocabulary), 1))
         counts = sparse.csc_matrix(shape, dtype=packed)
+        lengths = np.zeros((n, len(fields)), dtype=np.float32)
         for f in range(len(fields)):
-            rows = np.repeat(np.arange(keys.size, dtype=np.int32), np.asarray(sizes[f], dtype=np.int64))
-            part = sparse.csc_matrix((np.ones(rows.size, dtype=packed), (rows, np.asarray(ids[f], np.int32))), shape)
+            size = np.concatenate(sizes[f]) if n else np.zeros(0, dtype=np.int64)
+            lengths[:, f] = size
+            rows_of = np.repeat(np.arange(n, dtype=np.int32), size)
+            ids = np.concatenate(found[f]).astype(np.int32) if n else np.zeros(0, dtype=np.int32)
+            part = sparse.csc_matrix((np.ones(rows_of.size, dtype=packed), (rows_of, ids)), shape)
             part.sum_duplicates()
             part.data = np.minimum(part.data, (1 << BITS) - 1).astype(packed) << packed(BITS * f)
             counts = counts + part  # fields in separate bits: a sum packs them
-        lengths = np.array(sizes, dtype=np.float32).T.reshape(keys.size, len(fields))
-        return cls(keys, counts.tocsc(), lengths)
+        return cls(np.array(keys, dtype=np.int64), counts.tocsc(), lengths)
 
     @classmethod
     def empty(cls, fields: int, width: int) -> Segment:

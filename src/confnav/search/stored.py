@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -14,10 +15,10 @@ import numpy as np
 from confnav.model import Paper
 from confnav.search import mapped
 from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
-from confnav.search.corpus import Corpus, standing_of
+from confnav.search.corpus import FACTS, Changes, Corpus, applied, changes_since, grown, paper_facts, standing_of
 from confnav.search.keyword import TextIndex
-from confnav.search.keyword_store import base_id, keyword_index
-from confnav.search.mapped_texts import MappedTexts
+from confnav.search.keyword_store import base_id, keyword_index, text_fields
+from confnav.search.mapped_texts import MappedTexts, TextArrays
 from confnav.search.query import Query
 from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
@@ -67,8 +68,16 @@ def build_keyword_index(store: SearchStore, rebuild: bool = True) -> TextIndex:
     `rebuild` or when none is stored, else brought up to date with the papers changed since; and the files of
     its base that servers check phrases on (mapped_texts.py)."""
     generation, pks = store.generation(), store.row_facts()[0]
-    index = keyword_index(store, generation, pks, rebuild=rebuild)
-    MappedTexts.of(store, index, pks, write=True)  # what servers check phrases on, written here, not at their start
+    texts = TextArrays()
+
+    def rows() -> Iterator[tuple[int, dict[str, str]]]:  # one read of the papers for both
+        for row in store.paper_texts():
+            texts.add(*row)
+            yield row[0], text_fields(*row[1:])
+
+    index = keyword_index(store, generation, pks, rows, rebuild=rebuild)
+    made = texts.arrays() if texts.pks else None
+    MappedTexts.of(store, index, pks, write=True, made=made)  # what servers check phrases on: not at their start
     return index
 
 
@@ -81,13 +90,23 @@ class LeanCorpus(Corpus):
 
     @classmethod
     def load(cls, store: SearchStore, previous: Corpus | None = None) -> LeanCorpus:
-        generation, count = store.generation(), store.count_papers()
-        rows = mapped.arrays(store, base_id(store), "rows", (generation, count), ROW_ARRAYS, lambda: row_arrays(store))
+        """The row facts and keyword index of the store's papers; with `previous` (the corpus this one replaces),
+        only the papers written since are read and applied to its arrays, unless some were removed."""
+        generation = store.generation()
+        held = previous if isinstance(previous, LeanCorpus) else None
+        changes = changes_since(store, held) if held is not None else None
+        make = lambda: row_arrays(store) if held is None or changes is None else changed_rows(held, changes)  # noqa: E731
+        count = store.count_papers() if changes is None else changes.pks.size
+        rows = mapped.arrays(store, base_id(store), "rows", (generation, count), ROW_ARRAYS, make)
         pks = rows["pks"]
-        keyword = keyword_index(store, generation, pks, previous=previous.keyword if previous else None)
+        written = None if changes is None else changes.written
+        keyword = keyword_index(
+            store, generation, pks, previous=previous.keyword if previous else None, written=written
+        )
         facts = {"ratings": rows["ratings"], "standing": rows["standing"], "short": rows["short"]}
         corpus = cls(LazyPapers(store, pks), keyword, pks, hidden=rows["hidden"], **facts)  # type: ignore[arg-type]
         corpus.store, corpus.generation = store, generation
+        corpus.extends = -1 if held is None or changes is None else len(held)
         corpus.checks = MappedTexts.of(store, keyword, pks)
         return corpus
 
@@ -101,9 +120,10 @@ class LeanCorpus(Corpus):
         return self._authors.mask(name)
 
     def rating_scale(self, venue: str) -> str | None:
-        if not self._scales:  # once per corpus, that is per store generation
-            self._scales = {v: s.describe() for v, s in self.store.rating_scales().items()} or {"": ""}
-        return self._scales.get(venue)
+        if venue not in self._scales:  # once per venue and corpus, from the store's memo of the venue's papers' state
+            scale = self.store.rating_scales([venue]).get(venue)
+            self._scales[venue] = scale.describe() if scale is not None else ""
+        return self._scales[venue] or None
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         rows = self.rows_of(self.store.pks_of(paper_id, venue))[0]
@@ -130,6 +150,12 @@ class LeanCorpus(Corpus):
         ]
 
 
+def changed_rows(previous: Corpus, changes: Changes) -> dict[str, np.ndarray]:
+    """The row arrays of `previous` with the papers written since applied (ROW_ARRAYS)."""
+    arrays = {name: getattr(previous, name) for name in FACTS}
+    return applied(arrays, changes.rows, paper_facts([paper for _, paper in changes.written])) | {"pks": changes.pks}
+
+
 def row_arrays(store: SearchStore) -> dict[str, np.ndarray]:
     """What search knows of every paper without reading it: row keys, no abstract, mean rating, the standing of
     its outcome, a placeholder (never a hit)."""
@@ -147,11 +173,17 @@ class StoredVectors:
 
     embedder: Any = None
 
-    def __init__(self, store: VectorSearchStore, model: str, corpus: LeanCorpus) -> None:
+    def __init__(
+        self, store: VectorSearchStore, model: str, corpus: LeanCorpus, previous: StoredVectors | None = None
+    ) -> None:
+        """The rows with a vector and a sample of vectors; `previous`'s, extended with rows of the papers added since,
+        when they are of the corpus this one extends and no vector was stored since (as Corpus.load_vectors)."""
         self.store, self.model, self.corpus = store, model, corpus
         self.pks: np.ndarray = corpus.pks
 
         def make() -> dict[str, np.ndarray]:
+            if previous is not None and previous.present.size == corpus.extends:
+                return grown({"present": previous.present}, len(corpus)) | {"sample": previous.sample}
             embedded = list(store.embedding_hashes(model))
             present = np.zeros(len(corpus), dtype=bool)
             present[corpus.rows_of(embedded)[0]] = True

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
 import Stemmer
 
 from confnav.model import fold
@@ -94,3 +96,57 @@ def terms(text: str) -> list[str]:
     if None in known:  # words met for the first time
         known = [_term(word) if term is None else term for word, term in zip(found, known, strict=True)]
     return [term for term in known if term]
+
+
+def _byte_table(kept: bytes = b"") -> bytes:
+    """A byte translation leaving ASCII letters (lower-cased), digits, non-ASCII bytes and `kept` as they are and
+    every other ASCII byte a space: split on spaces, an ASCII text's bytes give the words `words` finds."""
+    table = bytearray(b" " * 128 + bytes(range(128, 256)))
+    for byte in b"abcdefghijklmnopqrstuvwxyz0123456789" + kept:
+        table[byte] = byte
+    for byte in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        table[byte] = byte + 32
+    return bytes(table)
+
+
+_WORD_BYTES = _byte_table()
+_MARKED_BYTES = _byte_table(b"\x00")  # texts joined by NUL marks, each mark a word of its own
+SEPARATOR = -2  # a text's end, among the columns of term_columns
+
+
+def split_words(text: str) -> bytes:
+    """The words of a text joined by spaces (`" ".join(words(text))`), as UTF-8: what phrases are checked on."""
+    if text.isascii():
+        return b" ".join(text.encode("ascii").translate(_WORD_BYTES).split())
+    return " ".join(words(text)).encode("utf-8", "surrogatepass")
+
+
+class TermColumns(dict[bytes, int]):
+    """A word's (UTF-8) column in a keyword vocabulary, its index term added on first sight (-1: not a term, as
+    a stop word); a text's end is SEPARATOR."""
+
+    def __init__(self, vocabulary: dict[str, int]) -> None:
+        super().__init__({b"\x00": SEPARATOR})
+        self.vocabulary = vocabulary
+
+    def __missing__(self, word: bytes) -> int:
+        text = word.decode("utf-8", "surrogatepass")
+        term = _terms.get(text)
+        term = _term(text) if term is None else term
+        column = self.vocabulary.setdefault(term, len(self.vocabulary)) if term else -1
+        self[word] = column
+        return column
+
+
+def term_columns(texts: Sequence[str], columns: TermColumns) -> tuple[np.ndarray, np.ndarray]:
+    """The columns of each text's `terms`, all texts' one after another, and how many each text has: the texts
+    are split at once (a byte translation and one split, no pattern per text), each distinct word looked up once."""
+    parts = [t.encode("ascii") if t.isascii() else " ".join(words(t)).encode("utf-8", "surrogatepass") for t in texts]
+    joined = b" \x00 ".join(parts)
+    if joined.count(0) != max(len(parts) - 1, 0):  # a NUL in a text: a separator like any other there
+        joined = b" \x00 ".join(part.replace(b"\x00", b" ") for part in parts)
+    words_found = joined.translate(_MARKED_BYTES).split()
+    found = np.fromiter(map(columns.__getitem__, words_found), dtype=np.int64, count=len(words_found))
+    text_of = np.cumsum(found == SEPARATOR)
+    kept = found >= 0
+    return found[kept], np.bincount(text_of[kept], minlength=len(texts))

@@ -3,7 +3,7 @@ papers have, and each venue's rating scale."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
@@ -25,6 +25,7 @@ class DecisionTables:
     paper_rows: Callable[..., Iterator[tuple[int, Paper]]]  # provided by SqlStore
     caches: StoreCaches
     generation: Callable[[], int]
+    venue_generation: Callable[[str], int]
 
     def _memo(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """A value derived from every paper, computed once per store generation (they are full scans)."""
@@ -106,23 +107,39 @@ class DecisionTables:
             )
         return rows
 
-    def rating_scales(self) -> dict[str, RatingScale]:
-        """Each venue's rating scale as its data shows it (venues without ratings left out)."""
-        return self._memo(("scales",), self._rating_scales)
+    def rating_scales(self, venues: Collection[str] | None = None) -> dict[str, RatingScale]:
+        """Each venue's rating scale as its data shows it (venues without ratings left out); of these venues only,
+        when given, each counted again only after its own papers change (a search after a write shows few)."""
+        if venues is None:
+            return self._memo(("scales",), self._rating_scales)
+        memos, found = self.caches.memos, dict[str, RatingScale]()
+        for venue in venues:
+            generation = self.venue_generation(venue)
+            hit = memos.get(("scale", venue))
+            if hit is None or hit[0] != generation:
+                hit = memos[("scale", venue)] = (generation, self._rating_scales(venue).get(venue))
+            if isinstance(hit[1], RatingScale):
+                found[venue] = hit[1]
+        return found
 
-    def _rating_scales(self) -> dict[str, RatingScale]:
+    def _rating_scales(self, venue: str | None = None) -> dict[str, RatingScale]:
         if self.rating_values_sql:  # the distinct (venue, rating) pairs, read inside the database
+            sql, params = (
+                (self.rating_values_sql, ())
+                if venue is None
+                else (f"{self.rating_values_sql} WHERE venue = ?", (venue,))
+            )
             found: dict[str, list[float]] = {}
-            for venue, value in self.conn.execute(self.rating_values_sql):
-                found.setdefault(venue, []).append(float(value))
-            return {venue: RatingScale.of(values) for venue, values in found.items()}
-        return self._rating_scales_in_python()
+            for name, value in self.conn.execute(sql, params):
+                found.setdefault(name, []).append(float(value))
+            return {name: RatingScale.of(values) for name, values in found.items()}
+        return self._rating_scales_in_python(venue)
 
-    def _rating_scales_in_python(self) -> dict[str, RatingScale]:
+    def _rating_scales_in_python(self, venue: str | None = None) -> dict[str, RatingScale]:
         ratings: dict[str, list[float]] = {}
-        for _, paper in self.paper_rows():
+        for _, paper in self.paper_rows(venue):
             ratings.setdefault(paper.venue, []).extend(paper.ratings)
-        return {venue: RatingScale.of(values) for venue, values in ratings.items() if values}
+        return {name: RatingScale.of(values) for name, values in ratings.items() if values}
 
     def _check_scales(self) -> None:
         """A rating threshold over several venues only where their scales agree; else say so."""
