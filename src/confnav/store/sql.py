@@ -15,11 +15,9 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
 
-import numpy as np
-
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
-from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, is_placeholder_title, name_key
+from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
 from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
@@ -32,8 +30,8 @@ from confnav.store.news import NewsTables
 from confnav.store.paper_writes import PaperWrites
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
-from confnav.store.rows import grouped
 from confnav.store.schedules import ScheduleTables
+from confnav.store.search_reads import SearchReads
 from confnav.store.topics import TopicTables
 
 INSERT_BATCH = 2000  # rows per statement of a bulk insert
@@ -68,6 +66,7 @@ class SqlStore(
     ReviewTables,
     ArrivalTables,
     PaperWrites,
+    SearchReads,
 ):
     """Papers of several venues in one SQL database; subclasses connect, migrate and open transactions."""
 
@@ -190,63 +189,6 @@ class SqlStore(
         rows = self.conn.execute("SELECT pk, data FROM papers WHERE changed > ?", (generation,))  # by its index
         return [(pk, paper_from_json(data)) for pk, data in sorted(rows)]
 
-    def paper_texts(self) -> Iterator[tuple[int, str, str | None, list[str], list[str]]]:
-        """Every paper's row key, title, abstract, keywords and author names, in key order: what text search
-        indexes, read from the columns and filter tables without parsing whole papers."""
-        keywords = self.conn.execute("SELECT paper_pk, keyword FROM paper_keywords ORDER BY paper_pk, position")
-        authors = self.conn.execute("SELECT paper_pk, name FROM paper_authors ORDER BY paper_pk, position")
-        lists = [grouped(iter(keywords)), grouped(iter(authors))]
-        pending: list[tuple[int, list[str]]] = [next(group, (-1, [])) for group in lists]
-        for pk, title, abstract in self.conn.execute("SELECT pk, title, abstract FROM papers ORDER BY pk"):
-            found: list[list[str]] = []
-            for i, group in enumerate(lists):
-                while 0 <= pending[i][0] < pk:
-                    pending[i] = next(group, (-1, []))
-                found.append(pending[i][1] if pending[i][0] == pk else [])
-            yield pk, title, abstract, found[0], found[1]
-
-    def texts_by_pk(self, pks: Sequence[int]) -> dict[int, tuple[str, str | None, list[str], list[str]]]:
-        """The title, abstract, keywords and author names of these papers, read from their columns without parsing
-        whole papers (keys not in the store are left out): what a query's exact conditions check."""
-        found: dict[int, tuple[str, str | None, list[str], list[str]]] = {}
-        wanted = list(dict.fromkeys(int(pk) for pk in pks))
-        for offset in range(0, len(wanted), 500):
-            part = wanted[offset : offset + 500]
-            marks = ", ".join("?" * len(part))
-            lists: dict[int, tuple[list[str], list[str]]] = {pk: ([], []) for pk in part}
-            for at, (table, column) in enumerate((("paper_keywords", "keyword"), ("paper_authors", "name"))):
-                sql = f"SELECT paper_pk, {column} FROM {table} WHERE paper_pk IN ({marks}) ORDER BY paper_pk, position"
-                for pk, value in self.conn.execute(sql, part):
-                    lists[pk][at].append(value)
-            for pk, title, abstract in self.conn.execute(
-                f"SELECT pk, title, abstract FROM papers WHERE pk IN ({marks})", part
-            ):
-                found[pk] = (title, abstract, *lists[pk])
-        return found
-
-    def author_keys(self) -> list[tuple[int, str]]:
-        """Every author's paper row key and normalised name (`name_key`), in key order: what author filters match."""
-        return list(self.conn.execute("SELECT paper_pk, name_key FROM paper_authors ORDER BY paper_pk, position"))
-
-    def author_profiles(self, name_keys: Iterable[str]) -> dict[str, set[str]]:
-        """The profile ids authors of these normalised names carry anywhere in the store, by name: what tells
-        namesakes apart (PeopleIndex), found by the name index instead of reading every paper."""
-        found: dict[str, set[str]] = {}
-        wanted = sorted(set(name_keys))
-        for start in range(0, len(wanted), 500):
-            part = wanted[start : start + 500]
-            sql = (
-                "SELECT DISTINCT name_key, profile FROM paper_authors"
-                f" WHERE name_key IN ({', '.join('?' * len(part))}) AND profile IS NOT NULL AND profile <> ''"
-            )
-            for key, profile in self.conn.execute(sql, part):
-                found.setdefault(key, set()).add(profile)
-        return found
-
-    def paper_places(self) -> list[tuple[str, int]]:
-        """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
-        return [(place, pk) for place, pk in self.conn.execute("SELECT place, paper_pk FROM paper_places")]
-
     def papers_by_pk(self, pks: Sequence[int]) -> dict[int, Paper]:
         """The papers with these row keys (keys not in the store are left out)."""
         found: dict[int, Paper] = {}
@@ -257,27 +199,6 @@ class SqlStore(
             for pk, data in self.conn.execute(f"SELECT pk, data FROM papers WHERE pk IN ({marks})", part):
                 found[pk] = paper_from_json(data)
         return found
-
-    def row_facts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-        """Every paper's row key, whether it lacks an abstract, its mean rating (0 without) and its decision's
-        outcome, in key order."""
-        rows = self.conn.execute(
-            "SELECT pk, abstract IS NULL OR abstract = '', COALESCE(rating_mean, 0), outcome FROM papers ORDER BY pk"
-        ).fetchall()
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool), np.zeros(0), []
-        pks, short, ratings, outcomes = zip(*rows, strict=True)
-        return (
-            np.array(pks, dtype=np.int64),
-            np.array(short, dtype=bool),
-            np.array(ratings, dtype=np.float64),
-            list(outcomes),
-        )
-
-    def placeholder_pks(self) -> list[int]:
-        """Row keys of the papers whose title only holds a place (model.PLACEHOLDER_TITLES), in key order."""
-        rows = self.conn.execute("SELECT pk, title FROM papers ORDER BY pk")
-        return [pk for pk, title in rows if is_placeholder_title(title)]
 
     def pks_of(self, paper_id: str, venue: str | None = None) -> list[int]:
         """Row keys of the papers with this id (in one venue when given), in key order."""
