@@ -29,6 +29,11 @@ class LatestPerKey(Generic[T]):
             self._kept.move_to_end(key)
             return found[1]
 
+    def latest(self, key: Hashable) -> tuple[Hashable, T] | None:
+        """(state, value) kept for `key`, whatever its state: what a new state can build on."""
+        with self._lock:
+            return self._kept.get(key)
+
     def put(self, key: Hashable, state: Hashable, value: T) -> None:
         with self._lock:
             self._kept[key] = (state, value)
