@@ -6,7 +6,7 @@ from confnav.latest import LatestPerKey
 
 
 def test_a_new_state_replaces_the_old_value_and_the_least_used_key_goes_first() -> None:
-    kept: LatestPerKey[str] = LatestPerKey(2)
+    kept: LatestPerKey[int, str] = LatestPerKey(2)
     kept.put("iclr2021", 1, "vectors at 1")
     kept.put("iclr2021", 2, "vectors at 2")
     assert len(kept) == 1 and kept.get("iclr2021", 1) is None and kept.get("iclr2021", 2) == "vectors at 2"

@@ -8,19 +8,20 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
+S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
 
 
-class LatestPerKey(Generic[T]):
+class LatestPerKey(Generic[S, T]):
     """At most `size` keys, each with the value made for one state; a value for a new state of a key replaces the
     old one, and the least recently used key goes first. Thread-safe."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._kept: OrderedDict[Hashable, tuple[Hashable, T]] = OrderedDict()
+        self._kept: OrderedDict[Hashable, tuple[S, T]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, state: Hashable) -> T | None:
+    def get(self, key: Hashable, state: S) -> T | None:
         """The value kept for `key` in `state`, or None (none kept, or one made for another state)."""
         with self._lock:
             found = self._kept.get(key)
@@ -29,12 +30,12 @@ class LatestPerKey(Generic[T]):
             self._kept.move_to_end(key)
             return found[1]
 
-    def latest(self, key: Hashable) -> tuple[Hashable, T] | None:
+    def latest(self, key: Hashable) -> tuple[S, T] | None:
         """(state, value) kept for `key`, whatever its state: what a new state can build on."""
         with self._lock:
             return self._kept.get(key)
 
-    def put(self, key: Hashable, state: Hashable, value: T) -> None:
+    def put(self, key: Hashable, state: S, value: T) -> None:
         with self._lock:
             self._kept[key] = (state, value)
             self._kept.move_to_end(key)

@@ -25,7 +25,7 @@ PERSONAL_WEIGHT = 0.5
 
 
 KEPT = 4  # venue rankings kept per process: a mark changes the profile, not the venue's ranking
-_rankings: LatestPerKey[Ranking] = LatestPerKey(KEPT)
+_rankings: LatestPerKey[tuple[tuple[str, int], ...], Ranking] = LatestPerKey(KEPT)
 
 
 class PersonalStore(RecommendStore, AnalysisStore, Protocol):

@@ -73,7 +73,7 @@ class VenueVectors:
         return unit(self.matrix - self.mean).astype(np.float32)
 
 
-_kept: LatestPerKey[VenueVectors] = LatestPerKey(KEPT)
+_kept: LatestPerKey[tuple[int, int], VenueVectors] = LatestPerKey(KEPT)  # state: (papers, vectors) counters
 _embedders: dict[str, Embedder] = {}
 _own: dict[tuple[object, str], dict[str, np.ndarray]] = {}
 
@@ -81,10 +81,9 @@ _own: dict[tuple[object, str], dict[str, np.ndarray]] = {}
 def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVectors:
     """The venue's vectors under `model`, read once per state of that venue's papers and vectors (marks, and
     papers of other venues arriving or being indexed, do not change them)."""
-    if venue is None:
-        state = store.versions()
-    else:
-        state = (store.venue_generation(venue), store.venue_vectors_generation(venue))
+    state = (
+        store.versions() if venue is None else (store.venue_generation(venue), store.venue_vectors_generation(venue))
+    )
     key = (getattr(store, "location", id(store)), model, venue)
     if (kept := _kept.get(key, state)) is not None:
         return kept
@@ -94,9 +93,9 @@ def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVec
             "the store has no semantic index" + (f" for {venue}" if venue else "") + ": run 'confnav index'"
         )
     matrix = unit(np.vstack([np.frombuffer(b, dtype=np.float32) for b in blobs]))
-    before, kept = _kept.latest(key) or (None, None)
-    if kept is not None and isinstance(before, tuple) and before[0] == state[0] and kept.pks == pks:
-        found = replace(kept, matrix=matrix)  # only the vectors changed: the papers read before still hold
+    before = _kept.latest(key)
+    if before is not None and before[0][0] == state[0] and before[1].pks == pks:
+        found = replace(before[1], matrix=matrix)  # only the vectors changed: the papers read before still hold
         _kept.put(key, state, found)
         return found
     by_pk = store.papers_by_pk(pks)
