@@ -24,6 +24,7 @@ def tab(browser):  # type: ignore[no-untyped-def]
 
 def test_a_like_on_a_hit_changes_for_you(tab, base_url: str) -> None:  # type: ignore[no-untyped-def]
     from axe_playwright_python.sync_playwright import Axe
+    from playwright.sync_api import expect
 
     tab.goto(f"{base_url}/")
     tab.click("text=For you")
@@ -52,7 +53,7 @@ def test_a_like_on_a_hit_changes_for_you(tab, base_url: str) -> None:  # type: i
 
     tab.goto(f"{base_url}/paper/Ua6zuk0WRH")  # the paper page shows the like, and a press takes it back
     pressed = tab.locator(".your-mark button.mark[data-mark='like']")
-    tab.wait_for_function("document.querySelector(\".your-mark button.mark[data-mark='like']\").ariaPressed === 'true'")
+    expect(pressed).to_have_attribute("aria-pressed", "true")  # a locator wait: no string evaluated under the CSP
     pressed.press(" ")
     tab.wait_for_selector("#mark-status:has-text('Mark taken back')")
     assert pressed.get_attribute("aria-pressed") == "false"

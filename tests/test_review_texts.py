@@ -309,7 +309,7 @@ def test_reviews_on_a_phone_open_on_tap_and_never_scroll_sideways(server, tmp_pa
         assert tab.evaluate("[...document.querySelectorAll('details.review')].every((d) => !d.open)")
         hostile = tab.locator(f"details#review-{first}-r0")
         hostile.locator("summary").tap()
-        tab.wait_for_function(f"document.getElementById('review-{first}-r0').open")
+        tab.wait_for_function("(id) => document.getElementById(id).open", arg=f"review-{first}-r0")
         assert hostile.locator(".review-body").is_visible() and "<script>alert" in hostile.inner_text()
         link = tab.locator("a.to-review").nth(1)
         target = str(link.get_attribute("href")).lstrip("#")
