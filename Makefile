@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo check test artifacts bench clean
+.PHONY: demo check test test-seconds artifacts bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,14 +57,15 @@ check: $(VENV)/.dev
 # All three share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
 # semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
-# (tests/test_web_*.py), so they run on SQLite only. Each pass keeps its own timing of the last run (pytest's cache;
+# (tests/test_web_*.py), so they run on SQLite only. The type check runs beside them (a fresh clone's first mypy
+# run is a CPU-minute on one core). Each pass keeps its own timing of the last run (pytest's cache;
 # the PostgreSQL pass's in .pytest_cache/postgres), from which its workers take the longest modules first.
 test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	PYTHONPATH=$(CURDIR)/src $(BIN)/lint-imports
-	$(BIN)/mypy
 	rm -rf .test-runs/shared && mkdir -p .test-runs
+	$(BIN)/mypy > .test-runs/mypy.log 2>&1 & types=$$!; \
 	export CONFNAV_TEST_SHARED=$(CURDIR)/.test-runs/shared; \
 	CONFNAV_TEST_BACKEND=postgres $(BIN)/pytest -q -m "not browser" --durations=15 -o cache_dir=.pytest_cache/postgres \
 		-n 2 --dist loadfile --no-loadscope-reorder --basetemp=.test-runs/postgres --junitxml=.test-runs/postgres.xml \
@@ -72,7 +73,13 @@ test: $(VENV)/.dev $(VENV)/.llm /usr/bin/chromium
 	$(BIN)/pytest -q --durations=15 -n 2 --dist loadfile --no-loadscope-reorder --basetemp=.test-runs/sqlite \
 		--junitxml=.test-runs/sqlite.xml; sqlite=$$?; \
 	wait $$postgres; pg=$$?; echo "--- the same tests on PostgreSQL ---"; cat .test-runs/postgres.log; \
-	exit $$(( sqlite || pg ))
+	wait $$types; types=$$?; echo "--- mypy ---"; cat .test-runs/mypy.log; \
+	exit $$(( sqlite || pg || types ))
+
+# After a `make test`: each pass's seconds per module, committed (tests/module-seconds.json) so that a fresh clone,
+# which has no timing of its own, still gives its workers the longest modules first.
+test-seconds:
+	PYTHONPATH=$(CURDIR)/src $(BIN)/python -m tests.module_order
 
 # The full ICLR 2021 navigator from ../shared/data: store, index, themes, verified reports (not committed).
 artifacts: $(VENV)/.runtime

@@ -35,3 +35,27 @@ def test_a_removed_module_is_forgotten(pytester: pytest.Pytester) -> None:
     assert cache is not None and set(cache.get("confnav/test-seconds", {})) == {
         f"test_a_quick.py::{name}" for name in ("test_one", "test_two", "test_three")
     }
+
+
+def test_a_fresh_clone_takes_the_recorded_module_seconds(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    record = '{"sqlite": {"test_b_slow.py": 5.0, "test_a_quick.py": 0.1}, "postgres": {"test_b_slow.py": 5.0}}'
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "module-seconds.json").write_text(record)
+    assert collected(pytester) == ["test_b_slow.py", *["test_a_quick.py"] * 3]  # no cache: the record decides
+    pytester.runpytest("-p", "tests.module_order").assert_outcomes(passed=4)
+    cache = pytester.parseconfigure().cache
+    assert cache is not None
+    cache.set("confnav/test-seconds", {f"test_a_quick.py::{n}": 9.0 for n in ("test_one", "test_two", "test_three")})
+    assert collected(pytester)[0] == "test_a_quick.py"  # a run's own timing goes before the record
+
+
+def test_the_record_is_written_from_both_passes_caches(pytester: pytest.Pytester) -> None:
+    from tests.module_order import record
+
+    project(pytester)
+    for folder, seconds in ((".pytest_cache", 1.5), (".pytest_cache/postgres", 2.5)):
+        kept = pytester.path / folder / "v" / "confnav" / "test-seconds"
+        kept.parent.mkdir(parents=True)
+        kept.write_text(f'{{"test_b_slow.py::test_slow": {seconds}, "test_gone.py::test_x": 1}}')
+    assert record(pytester.path) == {"sqlite": {"test_b_slow.py": 1.5}, "postgres": {"test_b_slow.py": 2.5}}
