@@ -91,3 +91,27 @@ def test_a_paper_changed_since_the_keyword_base_is_checked_as_stored(
         queries = [(old, "keyword", {}), (new, "hybrid", {}), *QUERIES]
         with open_store(location) as fresh:
             assert answers(searcher, queries) == answers(Searcher(fresh), queries)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "keywords"),
+    [
+        ("Graph Nets", "We study GNNs.", ["graphs", "message passing"]),
+        ("Über U-Net", "\u0301Accents é and a mark opening the abstract.", ["Ⅻ ﬁne", "ｆｕｌｌ width"]),
+        ("生成模型", "模型の学習 and English", ["生成", "モデル"]),
+        ("Title", None, []),
+        ("", "", [""]),
+    ],
+)
+def test_a_papers_checked_words_are_those_of_its_joined_text(
+    title: str, abstract: str | None, keywords: list[str]
+) -> None:
+    """The words a phrase is checked on, built from the title, abstract and keywords split one by one (as the
+    keyword index splits them), are those of the three joined as a query's matching joins them."""
+    from confnav.search.mapped_texts import TextArrays
+    from confnav.search.text import split_words
+
+    made = TextArrays()
+    made.add(1, title, abstract, keywords, ["Ana Pérez"])
+    assert made.chunks[0] == split_words(" ".join([title, abstract or "", *keywords]))
+    assert made.chunks[1] == split_words(title)

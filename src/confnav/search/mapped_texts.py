@@ -38,8 +38,14 @@ class TextArrays:
         self.chunks: list[bytes] = []
 
     def add(self, pk: int, title: str, abstract: str | None, keywords: list[str], authors: list[str]) -> None:
-        split = split_words(" ".join([title, abstract or "", *keywords]))  # as Query.matches joins them
-        self.chunks += [split, split_words(title), *(t.encode("utf-8", "surrogatepass") for t in (*keywords, *authors))]
+        # The words of title, abstract and keywords as Query.matches joins them: a join of each one's words, since
+        # words never span the space between texts; split as the keyword index splits its fields (text.py keeps a
+        # folded text's words for the other), the title's once.
+        heading = split_words(title)
+        split = b" ".join(
+            part for part in (heading, split_words(abstract or ""), split_words("; ".join(keywords))) if part
+        )
+        self.chunks += [split, heading, *(t.encode("utf-8", "surrogatepass") for t in (*keywords, *authors))]
         self.pks.append(pk)
         self.counts.append(len(keywords))
         self.sizes.append(2 + len(keywords) + len(authors))

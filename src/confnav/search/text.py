@@ -118,6 +118,13 @@ def split_words(text: str) -> bytes:
     """The words of a text joined by spaces (`" ".join(words(text))`), as UTF-8: what phrases are checked on."""
     if text.isascii():
         return b" ".join(text.encode("ascii").translate(_WORD_BYTES).split())
+    return _split_folded(text)
+
+
+@lru_cache(maxsize=16_384)
+def _split_folded(text: str) -> bytes:
+    """`split_words` of a text that is not ASCII, kept for a while: an index build splits each text for its terms
+    and for its phrase checks, and folding (Unicode normalisation) is the costly part of both."""
     return " ".join(words(text)).encode("utf-8", "surrogatepass")
 
 
@@ -141,7 +148,7 @@ class TermColumns(dict[bytes, int]):
 def term_columns(texts: Sequence[str], columns: TermColumns) -> tuple[np.ndarray, np.ndarray]:
     """The columns of each text's `terms`, all texts' one after another, and how many each text has: the texts
     are split at once (a byte translation and one split, no pattern per text), each distinct word looked up once."""
-    parts = [t.encode("ascii") if t.isascii() else " ".join(words(t)).encode("utf-8", "surrogatepass") for t in texts]
+    parts = [t.encode("ascii") if t.isascii() else _split_folded(t) for t in texts]
     joined = b" \x00 ".join(parts)
     if joined.count(0) != max(len(parts) - 1, 0):  # a NUL in a text: a separator like any other there
         joined = b" \x00 ".join(part.replace(b"\x00", b" ") for part in parts)
