@@ -1,7 +1,8 @@
 """Longest modules first: the order in which two workers (`-n 2 --dist loadfile --no-loadscope-reorder`) take
 the modules, from each test's seconds in earlier runs (pytest's cache), so that no long module starts last and
-leaves the other worker idle (longest-processing-time-first scheduling). Without earlier runs, a test counts as the
-mean of the known ones (one second when none is known): modules then go by their number of tests."""
+leaves the other worker idle (longest-processing-time-first scheduling). A fresh clone (CI) has no cache: it takes
+the modules' seconds recorded in MODULE_SECONDS (`make test-seconds` writes them from the caches of both passes). A
+test neither knows counts as the mean of the known ones (one second when none is known)."""
 
 from __future__ import annotations
 
