@@ -54,7 +54,7 @@ check: $(VENV)/.dev
 # The tests on SQLite (two workers), and at the same time the tests that use a store again on PostgreSQL
 # (pgserver, two workers, a server each; a test's databases, and the connections left open to them, are dropped
 # after it), whose report is printed after the first.
-# All three share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
+# Both passes share the session stores (built once, on SQLite, by the first to ask: tests/shared_stores.py) and the
 # semantic model's vectors of the corpus.
 # The browser tests drive pages whose every store read the PostgreSQL pass already checks through the same routes
 # (tests/test_web_*.py), so they run on SQLite only. The type check runs beside them (a fresh clone's first mypy

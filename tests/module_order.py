@@ -81,8 +81,9 @@ def record(root: Path) -> dict[str, dict[str, float]]:
             continue
         modules: dict[str, float] = defaultdict(float)
         for test, spent in seconds.items():
-            if (root / test.split("::")[0]).exists():
-                modules[test.split("::")[0]] += spent
+            module = test.split("::")[0]
+            if (root / module).exists():
+                modules[module] += spent
         passes[name] = {module: round(spent, 1) for module, spent in sorted(modules.items())}
     return passes
 
