@@ -172,10 +172,16 @@ def schema_of(store: Any) -> dict[str, object]:
             "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint"
             " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2"
         ).fetchall()
+        storage = conn.execute(  # columns whose storage is not their type's own (EXTERNAL: never compressed)
+            "SELECT c.relname, a.attname, a.attstorage FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+            " JOIN pg_type t ON t.oid = a.atttypid WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'"
+            " AND a.attnum > 0 AND a.attstorage <> t.typstorage ORDER BY 1, 2"
+        ).fetchall()
         return {
             "columns": [tuple(row) for row in columns],
             "indexes": [tuple(row) for row in indexes],
             "keys": [tuple(row) for row in keys],
+            "storage": [tuple(row) for row in storage],
         }
     tables = [
         name

@@ -4,6 +4,7 @@ iCalendar parser, the venue without a schedule, and bad schedule files refused w
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -303,6 +304,32 @@ def test_untimed_sessions_from_the_paper_list_and_no_schedule(tmp_path: Path) ->
         assert sum(len(papers) for _, papers in none.themes) == 5
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "lists.db"), "plan", "--venue", "corl2023"])
     assert result.exit_code == 0 and "has no schedule" in result.output
+
+
+def test_list_sessions_follow_the_papers_that_name_them(tmp_path: Path) -> None:
+    """Sessions named by papers appear, follow a paper that moves, and go when no paper names one any more; a
+    venue whose papers name none gets none."""
+    records = json.loads((DATA / "paperlists" / "cvpr2019.json").read_text())[:40]
+    first = tmp_path / "cvpr2019.json"
+    first.write_text(json.dumps(records))
+    with open_store(tmp_path / "lists.db", create=True) as store:
+        ingest(store, [first])
+        named = {s.name for s in store.sessions("cvpr2019")}
+        assert named == {r["session"] for r in records}
+        moved = [{**r, "session": "A new session"} if i == 0 else r for i, r in enumerate(records)]
+        first.write_text(json.dumps(moved))
+        ingest(store, [first])
+        ids = {s.name: s.id for s in store.sessions("cvpr2019")}
+        assert set(ids) == {r["session"] for r in moved}
+        assert sum(session == ids["A new session"] for session, _ in store.session_papers("cvpr2019")) == 1
+        first.write_text(json.dumps([{k: v for k, v in r.items() if k != "session"} for r in records]))
+        ingest(store, [first])
+        assert store.sessions("cvpr2019") == [] and store.session_papers("cvpr2019") == []
+        first.write_text(json.dumps([{k: v for k, v in r.items() if k != "session"} for r in records[:10]]))
+        other = tmp_path / "cvpr2018.json"
+        other.write_text(first.read_text())
+        ingest(store, [other])
+        assert store.sessions("cvpr2018") == []
 
 
 def test_plan_page_and_calendar_download(emnlp_db: Path) -> None:

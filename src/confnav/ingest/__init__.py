@@ -105,11 +105,11 @@ def ingest(
             sources = apply_records(stored, changed)
             everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
             redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
-            moved = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None)
+            touched = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None)
             outcome.unchanged += len({r.id for r in keyed} - set(redo))
             _count_other(keyed, parsed, table, outcome)
-            if redo and moved:  # the sessions the papers' own `session` field names, when papers changed them
-                store.sync_list_sessions(venue_id)
+            if _sessions_moved(touched, lines is not None):  # the sessions the papers' own `session` field names
+                store.sync_list_sessions(venue_id, named=any(t.after.session for t in touched))
             progress.advance(len(venue_records))
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
@@ -132,10 +132,10 @@ def _merge_into(
     outcome: IngestResult,
     watcher: ChangeWatcher | None = None,
     compare: bool = False,
-) -> bool:
-    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed; the
-    watcher hears of the papers added or changed (only those are read before the write). Whether the papers
-    changed may have changed the sessions they name: always, unless `compare`d with the papers as stored."""
+) -> list[PaperChange]:
+    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed, and return
+    the papers added or changed; the watcher hears of them (only those are read before the write, and all of
+    them when `compare`: then each change holds the paper as stored before)."""
     papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
     before = store.papers_by_id(venue.id, paper_ids) if watcher is not None or compare else {}
     changes = store.put_papers(papers)
@@ -144,7 +144,15 @@ def _merge_into(
     touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]
     if watcher is not None and touched:
         watcher.record(touched)
-    return not compare or any((t.before.session if t.before else None) != t.after.session for t in touched)
+    return touched
+
+
+def _sessions_moved(touched: list[PaperChange], compared: bool) -> bool:
+    """Whether the changed papers may have changed the sessions the venue's papers name: exactly when each was
+    `compared` with the paper as stored, else whenever a paper changed."""
+    if compared:
+        return any((t.before.session if t.before else None) != t.after.session for t in touched)
+    return bool(touched)
 
 
 def _count_other(keyed: list[SourceRecord], venue: Venue, table: DecisionTable, outcome: IngestResult) -> None:

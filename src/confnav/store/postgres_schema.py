@@ -1,7 +1,7 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
 Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10,
-5 its 11, 6 its 12, 14 its 20).
+5 its 11, 6 its 12, 14 its 20); 15 has no SQLite counterpart (a column's storage).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
@@ -34,6 +34,11 @@ from confnav.store.migrations import (
     Migration,
     paper_changes,
     rebuilt,
+)
+
+JSON_UNCOMPRESSED_STEP = "papers' and source records' JSON kept uncompressed, as SQLite keeps it (pglz cost ingest CPU)"
+JSON_UNCOMPRESSED = ";\n".join(
+    schema.stored_uncompressed("postgres", schema.BY_NAME[t]) for t in ("papers", "source_records")
 )
 
 MIGRATIONS: list[Migration] = [
@@ -200,4 +205,5 @@ MIGRATIONS: list[Migration] = [
     (12, REVIEWS_COMPACT_STEP, rebuilt("postgres", REVIEW_TABLES[0])),
     (13, ARRIVALS_STEP, schema.ddl("postgres", ARRIVAL_TABLES)),
     (14, PAPER_CHANGES_STEP, paper_changes("postgres")),
+    (15, JSON_UNCOMPRESSED_STEP, JSON_UNCOMPRESSED),
 ]

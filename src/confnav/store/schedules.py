@@ -94,26 +94,28 @@ class ScheduleTables:
         )
         return [(session, paper) for session, paper in rows]
 
-    def sync_list_sessions(self, venue: str) -> None:
+    def sync_list_sessions(self, venue: str, named: bool = True) -> None:
         """Rebuild the venue's sessions named by its papers' own `session` field (no times: a paper list gives
-        none); sessions of that name from a schedule file are left as they are."""
+        none); sessions of that name from a schedule file are left as they are. `named`: whether the papers just
+        written name a session; if not, and the venue has no such sessions yet, nothing is read or rebuilt."""
+        had = self.conn.execute("SELECT 1 FROM sessions WHERE venue = ? AND source = ?", (venue, PAPER_LIST)).fetchone()
+        if not had and not named:
+            return
         taken = {
             fold(name)
             for (name,) in self.conn.execute(
                 "SELECT name FROM sessions WHERE venue = ? AND source <> ?", (venue, PAPER_LIST)
             )
         }
-        named: dict[str, Session] = {}
+        found: dict[str, Session] = {}
         links: list[tuple[str, str]] = []
         for _, paper in self.paper_rows(venue):
             for name in session_names(paper.session):
                 if fold(name) in taken:
                     continue
-                if fold(name) not in named:
-                    ids = {s.id for s in named.values()}
-                    named[fold(name)] = Session(venue, unique_id(f"list-{session_slug(name)}", ids), name)
-                session = named[fold(name)]
-                links.append((session.id, paper.id))
-        had = self.conn.execute("SELECT 1 FROM sessions WHERE venue = ? AND source = ?", (venue, PAPER_LIST))
-        if named or had.fetchone():
-            self.put_sessions(venue, PAPER_LIST, list(named.values()), links)
+                if fold(name) not in found:
+                    ids = {s.id for s in found.values()}
+                    found[fold(name)] = Session(venue, unique_id(f"list-{session_slug(name)}", ids), name)
+                links.append((found[fold(name)].id, paper.id))
+        if found or had:
+            self.put_sessions(venue, PAPER_LIST, list(found.values()), links)

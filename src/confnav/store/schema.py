@@ -10,6 +10,7 @@ from __future__ import annotations
 from confnav.store.declaration import Backend, Column, Index, Table
 from confnav.store.declaration import added_columns as added_columns  # what migrations render from the tables
 from confnav.store.declaration import added_indexes as added_indexes
+from confnav.store.declaration import stored_uncompressed as stored_uncompressed
 
 
 def _c(name: str, type_: str = "text", **options: object) -> Column:
@@ -34,7 +35,7 @@ TABLES: tuple[Table, ...] = (
             _c("abstract", null=True),
             _c("decision"),
             _c("rating_mean", "real", null=True),
-            _c("data"),
+            _c("data", uncompressed=True),
             _c("outcome", default="'unknown'"),
             _c("tier", "int", default="30"),
             _c("track", null=True),
@@ -87,7 +88,7 @@ TABLES: tuple[Table, ...] = (
             _c("kind"),
             _c("line", "int", null=True),
             _c("record", "int", null=True),
-            _c("data"),
+            _c("data", uncompressed=True),
         ),
         ("venue", "paper_id", "source"),
     ),
