@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from confnav.errors import StoreFullError
 from confnav.ingest import ingest
 from confnav.store import open_store
 from confnav.store.sql import SqlStore
-from tests.backends import Location
+from tests.backends import BACKEND, Location
 from tests.conftest import DATA, ICLR2020, snapshot
 
 pytestmark = pytest.mark.failure_injection
@@ -52,8 +53,8 @@ def test_either_backend_maps_a_full_disk_to_one_line(iclr2020_copy: Location, mo
         full = _disk_full(store)
         original = store.put_papers
 
-        def put_papers(papers: Any) -> Any:
-            original(papers)  # written, then the disk fills up
+        def put_papers(papers: Any, new_venues: Any = ()) -> Any:
+            original(papers, new_venues)  # written, then the disk fills up
             raise full
 
         monkeypatch.setattr(store, "put_papers", put_papers)
@@ -75,3 +76,27 @@ def test_a_full_disk_while_a_store_is_opened_and_migrated_is_named(
     monkeypatch.setattr("confnav.store.sqlite.migrate", migrate_on_a_full_disk)
     with pytest.raises(StoreFullError, match="the disk holding the store is full"):
         open_store(tmp_path / "new.db", create=True)
+
+
+@pytest.mark.skipif(BACKEND != "postgres", reason="only PostgreSQL sends writes from a second thread")
+def test_a_full_disk_met_by_a_write_sent_from_the_second_thread_is_named(
+    iclr2020_copy: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL sends ingest's rows from a second thread: the disk filling up there is told as on the first."""
+    before = snapshot(iclr2020_copy)
+    with open_store(iclr2020_copy) as store:
+        full = _disk_full(store)
+        original = store._copy
+        threads = []
+
+        def copy(table: str, *args: Any) -> None:
+            threads.append(threading.current_thread())
+            if table == "paper_keywords":
+                raise full
+            original(table, *args)
+
+        monkeypatch.setattr(store, "_copy", copy)
+        with pytest.raises(StoreFullError, match="the disk holding the store is full"):
+            ingest(store, [ICLR2021_LIST])
+    assert threads and all(thread is not threading.main_thread() for thread in threads)
+    assert snapshot(iclr2020_copy) == before

@@ -89,10 +89,13 @@ def ingest(
         table = store.decision_table()
         stale_rules = store.merge_version() != MERGE_VERSION
         progress.start("merging", len(records))
+        new_venues = {venue_id for venue_id in sorted(by_venue) if store.put_venue(Venue.parse(venue_id))}
+        sessions_moved: list[tuple[str, bool, list[tuple[str, str | None]] | None]] = []
         for venue_id, venue_records in sorted(by_venue.items()):
             parsed = Venue.parse(venue_id)
+            new = venue_id in new_venues  # nothing stored to read: the store can go on writing the venue before
             wanted = wanted_ids(venue_id, venue_records) if lines is not None else None
-            stored = stored_records(store, venue_id, wanted)
+            stored = {} if new else stored_records(store, venue_id, wanted)
             adopt_ids(store, venue_id, venue_records, stored)
             keep_apart(venue_records, stored, {f.source: f.path for f in files})
             if wanted is not None and (apart := {r.id for r in venue_records if r.id} - wanted):
@@ -100,17 +103,20 @@ def ingest(
             assign_keys(venue_records, stored, files, strict)
             keyed = merge_duplicates([r for r in venue_records if r._key is not None])
             changed = [r for r in keyed if record_changed(r, stored)]
-            store.put_venue(parsed)
             store.put_records(changed)
             sources = apply_records(stored, changed)
             everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
             redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
-            touched = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None)
+            touched = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None, new)
             outcome.unchanged += len({r.id for r in keyed} - set(redo))
             _count_other(keyed, parsed, table, outcome)
-            if _sessions_moved(touched, lines is not None):  # the sessions the papers' own `session` field names
-                store.sync_list_sessions(venue_id, named=any(t.after.session for t in touched))
+            named = any(t.after.session for t in touched)  # the sessions the papers' own `session` field names
+            if _sessions_moved(touched, lines is not None) and (named or not new):
+                held = [(t.after.id, t.after.session) for t in touched] if new else None  # a new venue's every paper
+                sessions_moved.append((venue_id, named, held))
             progress.advance(len(venue_records))
+        for venue_id, named, held in sessions_moved:  # once every venue is written: nothing waits for a write
+            store.sync_list_sessions(venue_id, named=named, papers=held)
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
         for in_store in store.venue_list() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
@@ -132,13 +138,15 @@ def _merge_into(
     outcome: IngestResult,
     watcher: ChangeWatcher | None = None,
     compare: bool = False,
+    new: bool = False,
 ) -> list[PaperChange]:
     """Merge and write the papers `paper_ids` of a venue from their records, counting what changed, and return
     the papers added or changed; the watcher hears of them (only those are read before the write, and all of
-    them when `compare`: then each change holds the paper as stored before)."""
+    them when `compare`: then each change holds the paper as stored before). A `new` venue holds no papers yet."""
     papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
-    before = store.papers_by_id(venue.id, paper_ids) if watcher is not None or compare else {}
-    changes = store.put_papers(papers)
+    looked_up = (watcher is not None or compare) and not new
+    before = store.papers_by_id(venue.id, paper_ids) if looked_up else {}
+    changes = store.put_papers(papers, new_venues=[venue.id] if new else ())
     for change in changes:
         setattr(outcome, change, getattr(outcome, change) + 1)
     touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 
@@ -38,6 +38,7 @@ class PostgresConnection:
     def __init__(self, raw: Any) -> None:
         self.raw = raw
         self._translated: dict[str, str] = {}
+        self.settle: Callable[[], None] = lambda: None  # waits for writes sent from another thread (deferred.py)
 
     def _sql(self, sql: str) -> str:
         if sql not in self._translated:
@@ -47,10 +48,16 @@ class PostgresConnection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /, *, binary: bool = False) -> Cursor:
         """Run a statement; `binary` asks for the results in binary format (a vector arrives as its float32 bytes,
         not as text that Python parses number by number)."""
+        self.settle()
         return self.raw.execute(self._sql(sql), parameters or None, binary=binary)
+
+    def send(self, sql: str, parameters: Sequence[Any] = (), /) -> None:
+        """Run a statement from the thread that sends deferred writes (which must not wait for itself)."""
+        self.raw.execute(self._sql(sql), parameters or None)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> None:
         rows = list(rows)
+        self.settle()
         if rows:
             with self.raw.cursor() as cursor:
                 cursor.executemany(self._sql(sql), rows)

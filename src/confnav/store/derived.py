@@ -19,6 +19,9 @@ def versions_of(state: tuple[tuple[str, int], ...]) -> tuple[int, int]:
     return counters["generation"], counters["vectors"]
 
 
+COUNT_CHANGE = "INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = meta.value + 1"
+
+
 def venue_generation_key(venue: str) -> str:
     return f"papers:{venue}"
 
@@ -65,9 +68,7 @@ class DerivedTables:
 
     def count_change(self, kind: str) -> None:
         """Advance the counter of one kind of change (inside the transaction that makes it)."""
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = meta.value + 1", (kind,)
-        )
+        self.conn.execute(COUNT_CHANGE, (kind,))
 
     def get_cache(self, name: str) -> tuple[int, bytes] | None:
         """A cached value and its generation, read in pieces: a driver that reads one 300 MB value at once

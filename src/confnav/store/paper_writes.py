@@ -14,6 +14,8 @@ from confnav.store.connection import Connection
 from confnav.store.derived import venue_generation_key
 from confnav.store.rows import index_rows, indexed, paper_columns, record_rows
 
+GENERATION_STEP = "UPDATE meta SET value = value + 1 WHERE key = 'generation'"
+
 # The tables naming papers by (venue, paper_id): a renamed paper keeps its lists, marks, notes, tags and news.
 RENAMED = (
     "source_records",
@@ -38,11 +40,13 @@ class PaperWrites:
     count_change: Callable[[str], None]
     _ids_in: Callable[..., Iterator[tuple[Any, ...]]]  # rows of these papers of a venue, a batch at a time (news.py)
 
-    def put_venue(self, venue: Venue) -> None:
-        self.conn.execute(
+    def put_venue(self, venue: Venue) -> bool:
+        """Add a venue unless the store has it; True if added (then it holds nothing yet)."""
+        added = self.conn.execute(
             "INSERT INTO venues (id, name, conference, year) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
             (venue.id, venue.name, venue.conference, venue.year),
         )
+        return added.rowcount == 1
 
     def put_records(self, records: list[SourceRecord]) -> None:
         """Store each record under its resolved (venue, paper id), replacing the same source's earlier one
@@ -93,13 +97,14 @@ class PaperWrites:
         """Insert or update one merged paper: "added", "updated" or "unchanged"."""
         return self.put_papers([paper])[0]
 
-    def put_papers(self, papers: list[Paper]) -> list[str]:
-        """Insert or update merged papers and their index rows in a few batched statements.
+    def put_papers(self, papers: list[Paper], new_venues: Collection[str] = ()) -> list[str]:
+        """Insert or update merged papers and their index rows in a few batched statements; the papers of
+        `new_venues` (added in this transaction, holding no papers yet) are not looked up.
 
         Returns "added", "updated" or "unchanged" for each; only real changes advance the generation.
         """
         found: dict[tuple[str, str], tuple[int, str]] = {}
-        for venue in {p.venue for p in papers}:
+        for venue in {p.venue for p in papers} - set(new_venues):
             ids = [p.id for p in papers if p.venue == venue]
             for pk, paper_id, data in self._ids_in(venue, ids, "SELECT p.pk, p.id, p.data FROM papers p"):
                 found[(venue, paper_id)] = (pk, data)
@@ -119,14 +124,19 @@ class PaperWrites:
                 same_rows.add(row[0])
         if not written:
             return changes
-        self.conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
-        generation = self.generation()  # each written paper records it: what changed since an index was made
-        for venue in sorted({p.venue for _, p, _ in written}):
-            self.count_change(venue_generation_key(venue))
+        generation = self._advance_generation(sorted({p.venue for _, p, _ in written}))
         new = [(p, paper_columns(p, data, generation)) for pk, p, data in written if pk is None]
         changed = [(pk, p, paper_columns(p, data, generation)) for pk, p, data in written if pk is not None]
         self._write_papers(new, changed, same_rows)
         return changes
+
+    def _advance_generation(self, venues: list[str]) -> int:
+        """Advance the store's generation and these venues' counters; the new generation, which each written paper
+        records (what changed since an index was made)."""
+        self.conn.execute(GENERATION_STEP)
+        for venue in venues:
+            self.count_change(venue_generation_key(venue))
+        return self.generation()
 
     def _write_papers(
         self,

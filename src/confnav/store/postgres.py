@@ -17,6 +17,7 @@ import numpy as np
 from confnav.errors import ConfnavError, MissingExtraError, StoreBusyError, StoreFullError
 from confnav.store.base import PaperFilter, StoreCaches
 from confnav.store.connection import PostgresConnection
+from confnav.store.deferred import DeferredWrites
 from confnav.store.migrations import migrate
 from confnav.store.postgres_schema import MIGRATIONS
 from confnav.store.postgres_writes import CopyWrites
@@ -92,6 +93,8 @@ class PostgresStore(CopyWrites):
             raise ConfnavError(f"cannot connect to {self.location}: {reason}") from None
         self.raw = raw
         self.conn = PostgresConnection(raw)
+        self.deferred = DeferredWrites()
+        self.conn.settle = self.deferred.settle
         try:
             if not read_only:
                 migrate(self.conn, MIGRATIONS, begin="BEGIN", lock=MIGRATION_LOCK)
@@ -107,6 +110,7 @@ class PostgresStore(CopyWrites):
         self._counts: dict[str, int] = {}
 
     def close(self) -> None:
+        self.deferred.close()
         self.raw.close()
 
     @contextmanager
@@ -123,7 +127,13 @@ class PostgresStore(CopyWrites):
                     self.raw.execute(WRITER_LOCK)
                 except psycopg.errors.LockNotAvailable:
                     raise StoreBusyError(self.location, self.write_wait) from None
-                yield
+                self._generation_now = None
+                try:
+                    yield
+                except BaseException:
+                    self.deferred.discard()
+                    raise
+                self.deferred.settle()
         except psycopg.errors.DiskFull:  # rolled back by the transaction block
             raise StoreFullError(self.location) from None
 

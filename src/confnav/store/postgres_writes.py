@@ -3,7 +3,8 @@ statement per table, instead of one statement per row (each a round trip to the 
 
 New papers take row keys drawn in one query from the table's sequence; changed papers go through a temporary
 staging table (this connection's own, emptied at every commit) and one `UPDATE … FROM`. Everything runs inside
-the caller's transaction, so a failed ingest leaves nothing behind.
+the caller's transaction, so a failed ingest leaves nothing behind. The writes are sent from a second thread
+(deferred.py): the server applies them while the caller merges the next venue.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from typing import Any
 
 from confnav.model import Paper
 from confnav.sources.base import SourceRecord
+from confnav.store.connection import PostgresConnection
+from confnav.store.deferred import DeferredWrites
+from confnav.store.derived import COUNT_CHANGE, venue_generation_key
+from confnav.store.paper_writes import GENERATION_STEP
 from confnav.store.rows import PAPER_COLUMNS, RECORD_COLUMNS, index_rows, record_rows
 from confnav.store.sql import SqlStore
 
@@ -25,6 +30,9 @@ class CopyWrites(SqlStore):
     """Ingest's writes (source records, merged papers and their filter rows) as COPY and set-based merges."""
 
     raw: Any  # the psycopg connection
+    conn: PostgresConnection
+    deferred: DeferredWrites
+    _generation_now: int | None = None  # the generation this transaction has reached (it alone writes it)
 
     def put_records(self, records: list[SourceRecord]) -> None:
         """Store each record under its resolved (venue, paper id), replacing the same source's earlier one: the
@@ -34,12 +42,31 @@ class CopyWrites(SqlStore):
         if not rows:
             return
         keys = [[row[i] for row in rows] for i in range(3)]
-        self.raw.execute(
-            "DELETE FROM source_records WHERE (venue, paper_id, source) IN"
-            " (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[]))",
-            keys,
-        )
-        self._copy("source_records", RECORD_COLUMNS, rows)
+
+        def write() -> None:
+            self.raw.execute(
+                "DELETE FROM source_records WHERE (venue, paper_id, source) IN"
+                " (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[]))",
+                keys,
+            )
+            self._copy("source_records", RECORD_COLUMNS, rows)
+
+        self.deferred.submit(write)
+
+    def _advance_generation(self, venues: list[str]) -> int:
+        """The next generation, counted here once the transaction's first write has read it; the counters'
+        updates are sent with the writes."""
+        if self._generation_now is None:
+            self._generation_now = self.generation()
+        self._generation_now += 1
+
+        def write() -> None:
+            self.conn.send(GENERATION_STEP)
+            for venue in venues:
+                self.conn.send(COUNT_CHANGE, (venue_generation_key(venue),))
+
+        self.deferred.submit(write)
+        return self._generation_now
 
     def _write_papers(
         self,
@@ -49,7 +76,15 @@ class CopyWrites(SqlStore):
     ) -> None:
         """New papers copied in under row keys drawn from the table's own sequence; changed papers staged and
         updated in one statement; the changed papers' filter rows deleted, and every paper's copied in afresh
-        (but those of the changed papers in `same_rows`, which stay)."""
+        (but those of the changed papers in `same_rows`, which stay). Sent from the writes' thread."""
+        self.deferred.submit(lambda: self._send_papers(new, changed, same_rows))
+
+    def _send_papers(
+        self,
+        new: list[tuple[Paper, tuple[Any, ...]]],
+        changed: list[tuple[int, Paper, tuple[Any, ...]]],
+        same_rows: Collection[int],
+    ) -> None:
         pks = sorted(
             pk
             for (pk,) in self.raw.execute(
@@ -85,6 +120,7 @@ class CopyWrites(SqlStore):
     def insert_rows(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
         """One COPY per table; vectors in binary format (pgvector's text form costs a Python call per number)."""
         types = VECTOR_COPY_TYPES if table == "embeddings" and tuple(columns) == EMBEDDING_COLUMNS else None
+        self.deferred.settle()
         self._copy(table, columns, rows, types)
 
     def _copy(

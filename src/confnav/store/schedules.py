@@ -4,7 +4,7 @@ of SqlStore). Sessions come from schedule files (replaced file by file) and from
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 
 from confnav.model import Paper, Session, fold, session_names
@@ -94,10 +94,13 @@ class ScheduleTables:
         )
         return [(session, paper) for session, paper in rows]
 
-    def sync_list_sessions(self, venue: str, named: bool = True) -> None:
+    def sync_list_sessions(
+        self, venue: str, named: bool = True, papers: Iterable[tuple[str, str | None]] | None = None
+    ) -> None:
         """Rebuild the venue's sessions named by its papers' own `session` field (no times: a paper list gives
         none); sessions of that name from a schedule file are left as they are. `named`: whether the papers just
-        written name a session; if not, and the venue has no such sessions yet, nothing is read or rebuilt."""
+        written name a session; if not, and the venue has no such sessions yet, nothing is read or rebuilt.
+        `papers`: (id, session) of every paper of the venue, when the caller holds them (else they are read)."""
         had = self.conn.execute("SELECT 1 FROM sessions WHERE venue = ? AND source = ?", (venue, PAPER_LIST)).fetchone()
         if not had and not named:
             return
@@ -109,13 +112,15 @@ class ScheduleTables:
         }
         found: dict[str, Session] = {}
         links: list[tuple[str, str]] = []
-        for _, paper in self.paper_rows(venue):
-            for name in session_names(paper.session):
+        if papers is None:
+            papers = ((paper.id, paper.session) for _, paper in self.paper_rows(venue))
+        for paper_id, named_sessions in papers:
+            for name in session_names(named_sessions):
                 if fold(name) in taken:
                     continue
                 if fold(name) not in found:
                     ids = {s.id for s in found.values()}
                     found[fold(name)] = Session(venue, unique_id(f"list-{session_slug(name)}", ids), name)
-                links.append((found[fold(name)].id, paper.id))
+                links.append((found[fold(name)].id, paper_id))
         if found or had:
             self.put_sessions(venue, PAPER_LIST, list(found.values()), links)
