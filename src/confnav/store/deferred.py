@@ -10,10 +10,11 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 PENDING_LIMIT = 8  # writes waiting at most: each holds its rows in memory until sent
-# While writes are in flight the interpreter hands its lock between threads every 0.5 ms instead of 5 ms: the
-# sending thread wakes each time the server has taken a buffer, and at 5 ms a turn the server sat idle (a 96,000-paper
-# ingest's sender lagged by 13 s of the main thread's time; 4.5 s at 0.5 ms).
-SWITCH_INTERVAL = 0.0005
+# While writes are in flight the interpreter hands its lock between threads every 1 ms instead of 5 ms: the sending
+# thread wakes each time the server has taken a buffer, and at 5 ms a turn the server sat idle. On a 96,000-paper
+# ingest the caller waited 14 s for the sender at 5 ms, about 5 s at 0.5 ms; 0.2, 0.5 and 1 ms gave 47.2, 45.5 and
+# 44.5 s in all (two runs each), the shorter turns costing more CPU in switches.
+SWITCH_INTERVAL = 0.001
 
 
 class DeferredWrites:
