@@ -12,9 +12,11 @@ from fastapi.testclient import TestClient
 
 from confnav.ingest import ingest
 from confnav.store import open_store
+from confnav.web import pages
 from confnav.web.app import create_app
 from confnav.web.refresh import REFRESHING_HEADER, Refresher
 from tests.backends import Location, clone
+from tests.conftest import DATA
 
 
 def test_the_refresher_remakes_each_key_once_at_a_time() -> None:
@@ -82,3 +84,26 @@ def test_after_a_write_the_previous_answer_is_served_while_the_new_one_is_made(
         assert REFRESHING_HEADER not in fresh_report.headers and 'class="refreshing"' not in fresh_report.text
         assert REFRESHING_HEADER not in client.get("/api/rank", params={"venue": "iclr2021", "top": 5}).headers
         assert client.get("/api/stats", params={"venue": "nowhere"}).status_code == 404
+
+
+def test_the_home_page_counts_again_only_the_venue_that_changed(
+    served: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write to one venue leaves the other venues' counts on the home page as they were made (counting every
+    venue after each write made the home page the slowest under the soak)."""
+    with open_store(served) as store:
+        ingest(store, [DATA / "paperlists" / "corl2023.json"])
+        before = store.venue_summary(store.get_venue("iclr2021")).papers
+    counted: list[str] = []
+    card = pages._venue_card
+    monkeypatch.setattr(pages, "_venue_card", lambda store, venue: counted.append(venue.id) or card(store, venue))
+    app = create_app(served)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        first = client.get("/")
+        assert first.status_code == 200 and sorted(counted) == ["corl2023", "iclr2021"]
+        assert f"{before:,}" in first.text and f"{before + 1:,}" not in first.text
+        assert client.get("/").text == first.text and len(counted) == 2
+        _add_paper(served, tmp_path)
+        app.state.confnav.stores.forget_state()
+        after = client.get("/")
+        assert counted[2:] == ["iclr2021"] and f"{before + 1:,}" in after.text

@@ -26,6 +26,11 @@ def venue_generation_key(venue: str) -> str:
     return f"papers:{venue}"
 
 
+def venue_generation_in(state: tuple[tuple[str, int], ...], venue: str) -> int:
+    """A venue's generation as a store state (`state()`) holds it: what an answer about that venue alone depends on."""
+    return dict(state).get(venue_generation_key(venue), 0)
+
+
 def venue_vectors_key(venue: str) -> str:
     return f"vectors:{venue}"
 

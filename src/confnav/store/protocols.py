@@ -64,6 +64,8 @@ class VenueReader(Protocol):
 
     def venues(self) -> list[VenueSummary]: ...
 
+    def venue_summary(self, venue: Venue) -> VenueSummary: ...
+
 
 class PaperReader(VenueReader, Versioned, Protocol):
     """Papers by id, filter or venue; what every read-only caller needs."""

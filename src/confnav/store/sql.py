@@ -245,27 +245,26 @@ class SqlStore(
 
     def venues(self) -> list[VenueSummary]:
         """Every venue of the store, oldest first, with its papers counted by decision, outcome and track."""
-        summaries = []
-        for row in self.conn.execute("SELECT id, name, conference, year FROM venues ORDER BY year, id").fetchall():
-            counts = self.conn.execute(
-                "SELECT decision, outcome, COUNT(*) FROM papers WHERE venue = ?"
-                " GROUP BY decision, outcome ORDER BY MIN(tier), decision",
-                (row[0],),
-            ).fetchall()
-            tracks = dict(
-                self.conn.execute(
-                    "SELECT track, COUNT(*) FROM papers WHERE venue = ? AND track IS NOT NULL GROUP BY track"
-                    " ORDER BY COUNT(*) DESC, track",
-                    (row[0],),
-                )
+        return [self.venue_summary(venue) for venue in self.venue_list()]
+
+    def venue_summary(self, venue: Venue) -> VenueSummary:
+        """A venue with its papers counted by decision, outcome and track."""
+        counts = self.conn.execute(
+            "SELECT decision, outcome, COUNT(*) FROM papers WHERE venue = ?"
+            " GROUP BY decision, outcome ORDER BY MIN(tier), decision",
+            (venue.id,),
+        ).fetchall()
+        tracks = dict(
+            self.conn.execute(
+                "SELECT track, COUNT(*) FROM papers WHERE venue = ? AND track IS NOT NULL GROUP BY track"
+                " ORDER BY COUNT(*) DESC, track",
+                (venue.id,),
             )
-            by_outcome: dict[str, int] = {}
-            for _, outcome, n in counts:
-                by_outcome[outcome] = by_outcome.get(outcome, 0) + n
-            summaries.append(
-                VenueSummary(Venue(*row), sum(n for *_, n in counts), {d: n for d, _, n in counts}, by_outcome, tracks)
-            )
-        return summaries
+        )
+        by_outcome: dict[str, int] = {}
+        for _, outcome, n in counts:
+            by_outcome[outcome] = by_outcome.get(outcome, 0) + n
+        return VenueSummary(venue, sum(n for *_, n in counts), {d: n for d, _, n in counts}, by_outcome, tracks)
 
     def get_paper(self, paper_id: str, venue: str | None = None) -> Paper:
         """The paper with this id (and venue, when ids repeat across venues)."""

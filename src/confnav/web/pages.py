@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -11,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.model import fold, name_key
+from confnav.model import Venue, fold, name_key
 from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
 from confnav.reports.digest import build_digest
@@ -26,7 +27,7 @@ from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
 from confnav.search.results import SORTS, as_mode
-from confnav.store import PaperFilter
+from confnav.store import PaperFilter, Store, VenueSummary, venue_generation_in
 from confnav.summarize.reviews import paragraphs
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
@@ -81,11 +82,18 @@ def _topics_ready(request: Request, venue: str) -> str | None:
 def home(request: Request) -> HTMLResponse:
     state = state_of(request)
     store = state.store
-    venues = state.cached(
-        ("home",), lambda: [(s, {f.key: f.value for f in venue_facts(store, s.venue.id)}) for s in store.venues()]
-    )
+    counters = state.stores.state()
+    venues = [  # each venue counted again only when its own papers changed
+        state.cached(("home", v.id), partial(_venue_card, store, v), depends=venue_generation_in(counters, v.id))
+        for v in state.cached(("venue-list",), store.venue_list)
+    ]
     fetched = state.cached(("home-fetches",), lambda: (store.history_venues(), store.decisions_arrived()))
     return page(request, "home.html", venues=venues, histories=fetched[0], arrivals=fetched[1], shown=ARRIVALS_SHOWN)
+
+
+def _venue_card(store: Store, venue: Venue) -> tuple[VenueSummary, dict[str, object]]:
+    """A venue's counts and decision facts, as the home page lists them."""
+    return store.venue_summary(venue), {f.key: f.value for f in venue_facts(store, venue.id)}
 
 
 @router.get("/search", **page_answers())

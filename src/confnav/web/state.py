@@ -67,14 +67,17 @@ class AppState:
         """The store as the calling thread sees it: that thread's own connection."""
         return self.stores.current()
 
-    def cached(self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False) -> T:
+    def cached(
+        self, key: tuple[object, ...], compute: Callable[[], T], searched: bool = False, depends: object = None
+    ) -> T:
         """An answer computed once per store state (papers, vectors, themes, signals), kept within a byte budget
         (least recently used go first); requests asking at once for the same answer wait for one computation.
 
         The state is `ThreadStores.state`, so a write made through another worker is seen within STATE_AGE;
-        a `searched` answer computed while search still loads a new state is served but not kept.
+        a `searched` answer computed while search still loads a new state is served but not kept. `depends`: the
+        part of the state the answer depends on (one venue's counter), when less than all of it.
         """
-        full = (self.stores.state(), *key)
+        full = (self.stores.state() if depends is None else ("part", depends), *key)
         with self._answers_lock:
             if full in self._answers:
                 self._answers.move_to_end(full)

@@ -93,6 +93,7 @@ class ThreadStores:
     get_venue = OnThread(SqlStore.get_venue)
     pick_venue = OnThread(SqlStore.pick_venue)
     venues = OnThread(SqlStore.venues)
+    venue_summary = OnThread(SqlStore.venue_summary)
     venue_list = OnThread(SqlStore.venue_list)
     get_paper = OnThread(SqlStore.get_paper)
     papers = OnThread(SqlStore.papers)
