@@ -192,6 +192,15 @@ def test_papers_update_only_when_changed(fresh: SqlStore) -> None:
     with fresh.transaction():
         assert fresh.put_papers([replace(paper, title="A new title")]) == ["updated"]
     assert fresh.generation() == before + 1 and fresh.get_paper(paper.id).title == "A new title"
+    with fresh.transaction():  # two writes in one transaction: two generations, each paper stamped with its own
+        fresh.put_papers([replace(paper, title="Newer")])
+        fresh.put_papers([replace(paper, id="another-paper", title="Another")])
+    assert fresh.generation() == before + 3
+    assert [p.id for _, p in fresh.papers_changed_since(before + 2)] == ["another-paper"]
+    fresh.put_papers([replace(paper, title="Written outside a transaction")])  # made at once, seen by others
+    with open_store(fresh.location) as other:
+        assert other.get_paper(paper.id).title == "Written outside a transaction"
+        assert other.generation() == before + 4
 
 
 def test_ingest_writes_alike_on_both_backends(tmp_path: Path) -> None:

@@ -93,7 +93,7 @@ def ingest(
         sessions_moved: list[tuple[str, bool, list[tuple[str, str | None]] | None]] = []
         for venue_id, venue_records in sorted(by_venue.items()):
             parsed = Venue.parse(venue_id)
-            new = venue_id in new_venues  # nothing stored to read: the store can go on writing the venue before
+            new = venue_id in new_venues  # added just now, it holds nothing: its records and papers are not read
             wanted = wanted_ids(venue_id, venue_records) if lines is not None else None
             stored = {} if new else stored_records(store, venue_id, wanted)
             adopt_ids(store, venue_id, venue_records, stored)

@@ -9,7 +9,8 @@ the caller's transaction, so a failed ingest leaves nothing behind. The writes a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+import threading
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from confnav.model import Paper
@@ -51,11 +52,22 @@ class CopyWrites(SqlStore):
             )
             self._copy("source_records", RECORD_COLUMNS, rows)
 
-        self.deferred.submit(write)
+        self._send(write)
+
+    def _send(self, write: Callable[[], None]) -> None:
+        """Send a write from the second thread inside this store's transaction (which waits for it before
+        committing); outside one, each statement commits on its own, so the write is made at once."""
+        if self._writer == threading.get_ident():
+            self.deferred.submit(write)
+        else:
+            self.deferred.settle()
+            write()
 
     def _advance_generation(self, venues: list[str]) -> int:
-        """The next generation, counted here once the transaction's first write has read it; the counters'
-        updates are sent with the writes."""
+        """The next generation, counted here once the transaction's first write has read it (the writer lock
+        keeps every other writer out until it commits); the counters' updates are sent with the writes."""
+        if self._writer != threading.get_ident():
+            return super()._advance_generation(venues)
         if self._generation_now is None:
             self._generation_now = self.generation()
         self._generation_now += 1
@@ -65,7 +77,7 @@ class CopyWrites(SqlStore):
             for venue in venues:
                 self.conn.send(COUNT_CHANGE, (venue_generation_key(venue),))
 
-        self.deferred.submit(write)
+        self._send(write)
         return self._generation_now
 
     def _write_papers(
@@ -77,7 +89,7 @@ class CopyWrites(SqlStore):
         """New papers copied in under row keys drawn from the table's own sequence; changed papers staged and
         updated in one statement; the changed papers' filter rows deleted, and every paper's copied in afresh
         (but those of the changed papers in `same_rows`, which stay). Sent from the writes' thread."""
-        self.deferred.submit(lambda: self._send_papers(new, changed, same_rows))
+        self._send(lambda: self._send_papers(new, changed, same_rows))
 
     def _send_papers(
         self,
