@@ -56,12 +56,13 @@ class CopyWrites(SqlStore):
 
     def _send(self, write: Callable[[], None]) -> None:
         """Send a write from the second thread inside this store's transaction (which waits for it before
-        committing); outside one, each statement commits on its own, so the write is made at once."""
+        committing); outside one, the write is made at once in a transaction of its own (its staging table
+        empties at every commit, so its statements cannot each commit on their own)."""
         if self._writer == threading.get_ident():
             self.deferred.submit(write)
         else:
-            self.deferred.settle()
-            write()
+            with self.transaction():
+                write()
 
     def _advance_generation(self, venues: list[str]) -> int:
         """The next generation, counted here once the transaction's first write has read it (the writer lock
