@@ -5,7 +5,7 @@ A mixin of the SQL stores (sql.py): the statements are the same for SQLite and P
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from confnav.store.connection import Connection
@@ -26,9 +26,10 @@ def venue_generation_key(venue: str) -> str:
     return f"papers:{venue}"
 
 
-def venue_generation_in(state: tuple[tuple[str, int], ...], venue: str) -> int:
-    """A venue's generation as a store state (`state()`) holds it: what an answer about that venue alone depends on."""
-    return dict(state).get(venue_generation_key(venue), 0)
+def venue_generation_in(counters: Mapping[str, int], venue: str) -> int:
+    """A venue's generation among a store state's counters (`dict(state())`): what an answer about that venue alone
+    depends on."""
+    return counters.get(venue_generation_key(venue), 0)
 
 
 def venue_vectors_key(venue: str) -> str:

@@ -82,7 +82,7 @@ def _topics_ready(request: Request, venue: str) -> str | None:
 def home(request: Request) -> HTMLResponse:
     state = state_of(request)
     store = state.store
-    counters = state.stores.state()
+    counters = dict(state.stores.state())  # read once for every venue's card
     venues = [  # each venue counted again only when its own papers changed
         state.cached(("home", v.id), partial(_venue_card, store, v), depends=venue_generation_in(counters, v.id))
         for v in state.cached(("venue-list",), store.venue_list)
