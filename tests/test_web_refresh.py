@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from confnav.ingest import ingest
 from confnav.store import open_store
-from confnav.web import pages
+from confnav.web import api_venues, pages
 from confnav.web.app import create_app
 from confnav.web.refresh import REFRESHING_HEADER, Refresher
 from tests.backends import Location, clone
@@ -107,3 +107,28 @@ def test_the_home_page_counts_again_only_the_venue_that_changed(
         app.state.confnav.stores.forget_state()
         after = client.get("/")
         assert counted[2:] == ["iclr2021"] and f"{before + 1:,}" in after.text
+
+
+def test_the_default_ranking_mode_is_found_again_only_when_the_venue_or_its_signals_change(
+    served: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default mode reads every paper's citation count: found again after any write, it made a ranking served
+    while being refreshed slow (the rank p99 of the soak); now after a write to the venue or its signals alone."""
+    found: list[str] = []
+    default = api_venues.default_mode
+    monkeypatch.setattr(api_venues, "default_mode", lambda store, venue: found.append(venue) or default(store, venue))
+    app = create_app(served)
+    asked = {"venue": "iclr2021", "top": 3}
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        stores = app.state.confnav.stores
+        assert [r["mode"] for r in client.get("/api/rank", params=asked).json()] == ["at-conference"] * 3
+        with open_store(served) as store:
+            ingest(store, [DATA / "paperlists" / "corl2023.json"])  # another venue
+        stores.forget_state()
+        assert client.get("/api/rank", params=asked).status_code == 200 and found == ["iclr2021"]
+        with open_store(served) as store, store.transaction():
+            cited = store.iter_papers("iclr2021").__next__().id
+            store.put_external_signals("iclr2021", "counts.csv", [(cited, "citations", 12.0)])
+        stores.forget_state()
+        assert [r["mode"] for r in client.get("/api/rank", params=asked).json()] == ["looking-back"] * 3
+        assert found == ["iclr2021", "iclr2021"]

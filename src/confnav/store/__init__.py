@@ -7,7 +7,7 @@ from pathlib import Path
 from confnav.errors import ConfnavError
 from confnav.settings import DEFAULT_DB, Settings
 from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
-from confnav.store.derived import venue_generation_in
+from confnav.store.derived import venue_generation_in, venue_signals_in
 from confnav.store.protocols import Store
 from confnav.store.sql import SqlStore
 from confnav.store.sqlite import SqliteStore
@@ -26,6 +26,7 @@ __all__ = [
     "is_postgres",
     "open_store",
     "venue_generation_in",
+    "venue_signals_in",
 ]
 
 

@@ -32,6 +32,15 @@ def venue_generation_in(counters: Mapping[str, int], venue: str) -> int:
     return counters.get(venue_generation_key(venue), 0)
 
 
+SIGNALS_KEY = "signals"  # the counter of signals supplied from files (citations among them)
+
+
+def venue_signals_in(counters: Mapping[str, int], venue: str) -> tuple[int, int]:
+    """A venue's generation and the supplied signals' counter: what an answer about the venue's papers and their
+    signals (a ranking's default mode) depends on."""
+    return venue_generation_in(counters, venue), counters.get(SIGNALS_KEY, 0)
+
+
 def venue_vectors_key(venue: str) -> str:
     return f"vectors:{venue}"
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confnav.store.connection import Connection
+from confnav.store.derived import SIGNALS_KEY
 
 
 @dataclass
@@ -96,7 +97,7 @@ class TopicTables:
 
     def put_external_signals(self, venue: str, source: str, rows: list[tuple[str, str, float]]) -> None:
         """Store (paper id, signal name, value) rows from a user file, replacing earlier values."""
-        self.count_change("signals")
+        self.count_change(SIGNALS_KEY)
         self.conn.executemany(
             "INSERT INTO external_signals (venue, paper_id, name, value, source) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(venue, paper_id, name) DO UPDATE SET value = excluded.value, source = excluded.source",

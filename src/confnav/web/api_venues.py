@@ -9,6 +9,7 @@ from fastapi.responses import Response
 
 from confnav.rank import Ranking, RankMode, default_mode, parse_mode
 from confnav.reports.stats import stats_json
+from confnav.store import venue_signals_in
 from confnav.topics import ensure_topics, theme_facts
 from confnav.web.answers import answers
 from confnav.web.api_base import MAX_LIMIT, JSONBytes, _json
@@ -66,9 +67,14 @@ def _map_answer(state: AppState, venue: str) -> dict[str, object]:
 
 
 def ranking_mode(state: AppState, venue: str, mode: str | None, at_conference: bool = False) -> RankMode:
-    """The mode a request asks for (`?mode=`, or the older `at_conference=true`), else the venue's default."""
+    """The mode a request asks for (`?mode=`, or the older `at_conference=true`), else the venue's default, found
+    again only when the venue's papers or the supplied signals changed (it reads every paper's citation count: a
+    write elsewhere made it the slowest part of a ranking served while being refreshed)."""
     asked = parse_mode(mode, at_conference)
-    return asked or state.cached(("rank-mode", venue), lambda: default_mode(state.store, venue))
+    if asked:
+        return asked
+    depends = venue_signals_in(dict(state.stores.state()), venue)
+    return state.cached(("rank-mode", venue), lambda: default_mode(state.store, venue), depends=depends)
 
 
 def ranking_of(state: AppState, venue: str, mode: RankMode, theme: str | None = None) -> tuple[Ranking, bool]:
