@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -119,3 +120,23 @@ def test_answers_follow_writes_of_other_processes_within_the_state_age(
     assert state.stores.state() != first and state.cached(("answer",), lambda: b"two") == b"two"
     state.stores.forget_state()
     assert state.kept(("answer",)) is None and state.cached(("answer",), lambda: b"three") == b"two"
+
+
+def test_a_request_thread_that_ends_takes_its_connection_with_it(iclr2021_copy: Location) -> None:
+    """A test client runs each request on a new thread: holding every thread's connection until the app closed
+    ran a test server out of connections ("too many clients already")."""
+    stores = ThreadStores(iclr2021_copy)
+    for _ in range(5):
+        asked = threading.Thread(target=lambda: stores.get_venue("iclr2021"))
+        asked.start()
+        asked.join()
+    assert len(stores._opened) == 1  # the opening thread's own
+    if isinstance(iclr2021_copy, str):  # PostgreSQL: the server holds one session for this store
+        import psycopg
+
+        with psycopg.connect(iclr2021_copy) as admin:
+            query = (
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            assert admin.execute(query).fetchone()[0] == 1
+    stores.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
@@ -59,7 +60,9 @@ class ThreadStores:
         self.path_or_url, self.read_only = location, read_only
         self.settings = (settings or Settings()).replace(serving=True, read_only=read_only)
         self._local = threading.local()
-        self._opened: list[SqlStore] = []
+        # held weakly: a thread that ends takes its connection with it (a test client runs each request on a new
+        # thread; holding every one until the app closed ran a test server out of connections)
+        self._opened: weakref.WeakSet[SqlStore] = weakref.WeakSet()
         self._lock = threading.Lock()
         # SQLite's in-memory papers, decision names, rating scales: one copy for all of this process's connections
         self.caches = StoreCaches()
@@ -75,7 +78,7 @@ class ThreadStores:
             )
             store.wait_for_writers(WRITE_WAIT)
             with self._lock:
-                self._opened.append(store)
+                self._opened.add(store)
         return store
 
     @property
@@ -183,7 +186,7 @@ class ThreadStores:
             watcher.join()
             self._watching = None
         with self._lock:
-            for store in self._opened:
+            for store in list(self._opened):
                 store.close()
             self._opened.clear()
 
