@@ -111,6 +111,28 @@ def test_namesakes_are_two_rows_and_name_variants_of_one_profile_one(experts_db:
     assert rows["~Ada_Namesake1"].institutions == ["Storm <b>Institute</b>"]
 
 
+def test_a_name_only_author_is_told_apart_by_profiles_of_other_venues_without_reading_them(
+    experts_db: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profile ids a name carries anywhere in the store come from its name index: a question about one venue
+    reads that venue's papers, never every paper of the store."""
+    location = clone(experts_db, tmp_path)
+    later = tmp_path / "storms2022.jsonl"
+    later.write_text(json.dumps(_paper(4, "graph", [{"name": "Bo Variant"}])) + "\n", encoding="utf-8")
+    with open_store(location) as store:
+        ingest(store, [later], venue="storm2022")
+        build_index(store, SparseEmbedder())
+        whole = store.iter_papers
+
+        def one_venue(venue: str | None = None):  # type: ignore[no-untyped-def]
+            assert venue is not None, "read every paper of the store"
+            return whole(venue)
+
+        monkeypatch.setattr(store, "iter_papers", one_venue)
+        found = find_experts(Searcher(store), "tropical cyclone forecasting", "storm2022", limit=10)
+    assert [(e.name, e.profile, e.papers) for e in found.experts] == [("Bo Variant", "~Bo_Variant1", 1)]
+
+
 def test_bad_topics_and_venues_are_clear_errors(experts_db: Location) -> None:
     with open_store(experts_db) as store:
         with pytest.raises(ConfnavError, match="needs a topic"):

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
-from confnav.model import Author, Outcome, Paper
+from confnav.model import Author, Outcome, Paper, name_key
 from confnav.people import PeopleIndex
 from confnav.search.engine import Searcher
 from confnav.search.text import terms
@@ -103,7 +103,7 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
     scope = searcher.store.papers(where)
     results = searcher.search(topic, where=where, limit=POOL, sort="match")
     hits = results.hits
-    people = PeopleIndex(searcher.store.iter_papers())  # profiles from every venue resolve name-only authors
+    people = _people_of(searcher, scope)
     found = Experts(topic, [], results.mode, results.notices)
     if not hits or hits[0].score <= 0:
         return found, people, scope
@@ -128,6 +128,14 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
         }
     found.experts = list(rows.values())
     return found, people, scope
+
+
+def _people_of(searcher: Searcher, scope: list[Paper]) -> PeopleIndex:
+    """The people index for the scope's authors: the profile ids their names carry in any venue, found by the
+    store's name index (every key asked here is of a scope paper's author), not by reading every paper of the
+    store on each question."""
+    names = {name_key(author.name) for paper in scope for author in paper.authors}
+    return PeopleIndex(profiles=searcher.store.author_profiles(names))
 
 
 def _people(paper: Paper, people: PeopleIndex) -> dict[str, Author]:
