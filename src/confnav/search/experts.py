@@ -103,7 +103,7 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
     scope = searcher.store.papers(where)
     results = searcher.search(topic, where=where, limit=POOL, sort="match")
     hits = results.hits
-    people = _people_of(searcher, scope)
+    people = _people_of(searcher, scope, whole=not venue)
     found = Experts(topic, [], results.mode, results.notices)
     if not hits or hits[0].score <= 0:
         return found, people, scope
@@ -130,10 +130,12 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
     return found, people, scope
 
 
-def _people_of(searcher: Searcher, scope: list[Paper]) -> PeopleIndex:
-    """The people index for the scope's authors: the profile ids their names carry in any venue, found by the
-    store's name index (every key asked here is of a scope paper's author), not by reading every paper of the
-    store on each question."""
+def _people_of(searcher: Searcher, scope: list[Paper], whole: bool) -> PeopleIndex:
+    """The people index for the scope's authors: the profile ids their names carry in any venue. A venue's come
+    from the store's name index (every key asked here is of a scope paper's author), not by reading every paper
+    of the store on each question; the `whole` store's scope holds them all already."""
+    if whole:
+        return PeopleIndex(scope)
     names = {name_key(author.name) for paper in scope for author in paper.authors}
     return PeopleIndex(profiles=searcher.store.author_profiles(names))
 
