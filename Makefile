@@ -41,7 +41,7 @@ demo: $(VENV)/.runtime
 # the local LLM and are not kill/load tests (markers set in tests/conftest.py, listed in pyproject.toml), then the
 # type check. The workers take the longest modules first, as the last run timed them (tests/module_order.py); mypy
 # keeps its incremental cache (.mypy_cache) between runs. Three workers on two cores: with two, a sixth of the cores'
-# time went idle while tests waited (on servers, subprocesses, deadlines), which a third fills (229 -> 209 s).
+# time went idle while tests waited (on servers, subprocesses, deadlines), which a third fills (pytest 229 -> 205 s).
 check: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
