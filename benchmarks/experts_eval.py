@@ -43,7 +43,7 @@ from confnav.model import Paper
 from confnav.people import PeopleIndex
 from confnav.search.engine import Searcher
 from confnav.search.experts import EVIDENCE, WEIGHTS, candidates
-from confnav.store import PaperFilter, SqliteStore
+from confnav.store import SqliteStore
 
 TOP = 10
 ICLR2020 = DATA / "iclr2020" / "paperlists-iclr2020.json"
@@ -176,10 +176,6 @@ def gather(store: SqliteStore, limit: int) -> list[Case]:
     chosen = case_topics(store, people)
     if limit and len(chosen) > limit:
         chosen = chosen[:: len(chosen) // limit][:limit]
-    scope, every = store.papers(PaperFilter(venue="iclr2021")), list(store.iter_papers())
-    # every case reads the same papers (the venue's, and all for the people index): read once, not per case
-    store.papers = lambda where=None: scope  # type: ignore[method-assign]
-    store.iter_papers = lambda venue=None: iter(every)  # type: ignore[method-assign]
     searcher = Searcher(store)
     cases = []
     for kind, key, topic in chosen:

@@ -114,23 +114,28 @@ def test_namesakes_are_two_rows_and_name_variants_of_one_profile_one(experts_db:
 def test_a_name_only_author_is_told_apart_by_profiles_of_other_venues_without_reading_them(
     experts_db: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The profile ids a name carries anywhere in the store come from its name index: a question about one venue
-    reads that venue's papers, never every paper of the store."""
+    """Experts read only the papers on the topic and those of the people found, by the store's keyword and author
+    indexes; the profile ids a name carries in other venues come from the name index. Reading every paper of the
+    scope took 8 s per question in a 96,000-paper store."""
     location = clone(experts_db, tmp_path)
     later = tmp_path / "storms2022.jsonl"
     later.write_text(json.dumps(_paper(4, "graph", [{"name": "Bo Variant"}])) + "\n", encoding="utf-8")
     with open_store(location) as store:
         ingest(store, [later], venue="storm2022")
         build_index(store, SparseEmbedder())
-        whole = store.iter_papers
+        searcher = Searcher(store)
+        searcher.search("warm", limit=1)  # the search's own index is built once, as a server holds it
 
-        def one_venue(venue: str | None = None):  # type: ignore[no-untyped-def]
-            assert venue is not None, "read every paper of the store"
-            return whole(venue)
+        def every_paper(*args: object, **kwargs: object) -> None:
+            raise AssertionError("read every paper of the scope")
 
-        monkeypatch.setattr(store, "iter_papers", one_venue)
-        found = find_experts(Searcher(store), "tropical cyclone forecasting", "storm2022", limit=10)
-    assert [(e.name, e.profile, e.papers) for e in found.experts] == [("Bo Variant", "~Bo_Variant1", 1)]
+        monkeypatch.setattr(store, "papers", every_paper)
+        monkeypatch.setattr(store, "iter_papers", every_paper)
+        one = find_experts(searcher, "tropical cyclone forecasting", "storm2022", limit=10)
+        whole = find_experts(searcher, "tropical cyclone forecasting", limit=10)
+    assert [(e.name, e.profile, e.papers) for e in one.experts] == [("Bo Variant", "~Bo_Variant1", 1)]
+    bo = next(e for e in whole.experts if e.profile == "~Bo_Variant1")
+    assert bo.papers == 3 and bo.accepted == 1  # under two spellings of his name, in two venues
 
 
 def test_bad_topics_and_venues_are_clear_errors(experts_db: Location) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
@@ -84,37 +85,42 @@ class Experts:
 
 def find_experts(searcher: Searcher, topic: str, venue: str | None = None, limit: int = 10) -> Experts:
     """The `limit` people whose papers (of `venue`, or the whole store) best match `topic`, best first."""
-    found, people, scope = candidates(searcher, topic, venue)
+    if venue:
+        venue = searcher.store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
+    found, people = candidates(searcher, topic, venue)
     for expert in found.experts:
         expert.score = sum(WEIGHTS[name] * value for name, value in expert.evidence.items())
     found.experts = sorted(found.experts, key=lambda e: (-e.score, e.key))[:limit]
-    _describe({e.key: e for e in found.experts}, people, scope)
+    _describe(searcher, venue, {e.key: e for e in found.experts}, people)
     return found
 
 
-def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tuple[Experts, PeopleIndex, list[Paper]]:
-    """Every author of a paper on `topic` with their evidence (unscored, unordered), the people index and the
-    searched scope: what find_experts weighs, and what the evaluation fits the weights on."""
+def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tuple[Experts, PeopleIndex]:
+    """Every author of a paper on `topic` with their evidence (unscored, unordered), and the people index: what
+    find_experts weighs, and what the evaluation fits the weights on. Only the papers on the topic are read:
+    those the search pools and those the keyword table finds, never every paper of the scope."""
     if not topic.strip():
         raise ConfnavError("experts needs a topic, e.g. confnav experts 'graph neural networks'")
+    store = searcher.store
     if venue:
-        venue = searcher.store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
+        venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
     where = PaperFilter(venue=venue) if venue else PaperFilter()
-    scope = searcher.store.papers(where)
     results = searcher.search(topic, where=where, limit=POOL, sort="match")
     hits = results.hits
-    people = _people_of(searcher, scope, whole=not venue)
     found = Experts(topic, [], results.mode, results.notices)
     if not hits or hits[0].score <= 0:
-        return found, people, scope
+        return found, PeopleIndex()
     best = hits[0].score
     shares = {(h.paper.venue, h.paper.id): h.score / best for h in hits if h.score / best >= MIN_SHARE}
     wanted = set(terms(topic))
-    tagged = {(p.venue, p.id) for p in scope if wanted and any(wanted <= set(terms(k)) for k in p.keywords)}
+    keywords = [k for k in store.keywords_in(venue) if wanted <= set(terms(k))] if wanted else []
+    tagged_papers = store.papers_by_pk(sorted(store.pks_with(keywords=keywords, venue=venue))).values()
+    tagged = {(p.venue, p.id) for p in tagged_papers}
+    on_topic = {(h.paper.venue, h.paper.id): h.paper for h in hits if (h.paper.venue, h.paper.id) in shares}
+    on_topic.update({(p.venue, p.id): p for p in tagged_papers})
+    people = PeopleIndex(profiles=store.author_profiles(_names(on_topic.values())))
     rows: dict[str, Expert] = {}
-    matched = shares.keys() | tagged
-    on_topic = [p for p in scope if (p.venue, p.id) in matched]
-    for paper in sorted(on_topic, key=lambda p: (-shares.get((p.venue, p.id), 0.0), p.venue, p.id)):
+    for paper in sorted(on_topic.values(), key=lambda p: (-shares.get((p.venue, p.id), 0.0), p.venue, p.id)):
         for key, author in _people(paper, people).items():
             profile = key.split(":", 1)[1] if key.startswith("profile:") else None
             expert = rows.setdefault(key, Expert(key, author.name, profile))
@@ -127,17 +133,11 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
             "keyword": math.log1p(sum((p.venue, p.id) in tagged for p, _ in expert.matching)),
         }
     found.experts = list(rows.values())
-    return found, people, scope
+    return found, people
 
 
-def _people_of(searcher: Searcher, scope: list[Paper], whole: bool) -> PeopleIndex:
-    """The people index for the scope's authors: the profile ids their names carry in any venue. A venue's come
-    from the store's name index (every key asked here is of a scope paper's author), not by reading every paper
-    of the store on each question; the `whole` store's scope holds them all already."""
-    if whole:
-        return PeopleIndex(scope)
-    names = {name_key(author.name) for paper in scope for author in paper.authors}
-    return PeopleIndex(profiles=searcher.store.author_profiles(names))
+def _names(papers: Iterable[Paper]) -> set[str]:
+    return {name_key(author.name) for paper in papers for author in paper.authors}
 
 
 def _people(paper: Paper, people: PeopleIndex) -> dict[str, Author]:
@@ -148,10 +148,17 @@ def _people(paper: Paper, people: PeopleIndex) -> dict[str, Author]:
     return found
 
 
-def _describe(experts: dict[str, Expert], people: PeopleIndex, scope: list[Paper]) -> None:
-    """Each expert's paper and accepted counts and most frequent affiliations in the searched scope."""
+def _describe(searcher: Searcher, venue: str | None, experts: dict[str, Expert], people: PeopleIndex) -> None:
+    """Each expert's paper and accepted counts and most frequent affiliations in the searched scope (`venue`, or
+    the whole store), over the papers of the names they go by (read by the author table's index)."""
+    store = searcher.store
+    names = {key.split(":", 1)[1] for key in experts if key.startswith("name:")}
+    for carried in store.profile_names([e.profile for e in experts.values() if e.profile]).values():
+        names |= carried  # a profile's every name: a name-only author resolves to it by name
+    theirs = store.papers_by_pk(sorted(store.pks_with(name_keys=names, venue=venue))).values()
+    people.profiles.update(store.author_profiles(names))
     places: dict[str, Counter[str]] = defaultdict(Counter)
-    for paper in scope:
+    for paper in theirs:
         for key in dict.fromkeys(people.key(a) for a in paper.authors):
             if (expert := experts.get(key)) is None:
                 continue
@@ -162,4 +169,5 @@ def _describe(experts: dict[str, Expert], people: PeopleIndex, scope: list[Paper
                 if place and people.key(author) == key:
                     places[key][place] += 1
     for key, expert in experts.items():
-        expert.institutions = [place for place, _ in places[key].most_common(PLACES_SHOWN)]
+        counted = sorted(places[key].items(), key=lambda item: (-item[1], item[0]))  # ties alphabetical
+        expert.institutions = [place for place, _ in counted[:PLACES_SHOWN]]

@@ -4,6 +4,7 @@ row facts. A mixin of the SQL stores (sql.py), written once for SQLite and Postg
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -58,16 +59,46 @@ class SearchReads:
     def author_profiles(self, name_keys: Iterable[str]) -> dict[str, set[str]]:
         """The profile ids authors of these normalised names carry anywhere in the store, by name: what tells
         namesakes apart (PeopleIndex), found by the name index instead of reading every paper."""
-        found: dict[str, set[str]] = {}
-        wanted = sorted(set(name_keys))
+        sql = "SELECT DISTINCT name_key, profile FROM paper_authors WHERE name_key IN ({})"
+        sql += " AND profile IS NOT NULL AND profile <> ''"
+        return self._pairs_in(sql, name_keys)
+
+    def profile_names(self, profiles: Iterable[str]) -> dict[str, set[str]]:
+        """The normalised names under which authors carry each of these profile ids, anywhere in the store."""
+        return self._pairs_in("SELECT DISTINCT profile, name_key FROM paper_authors WHERE profile IN ({})", profiles)
+
+    def keywords_in(self, venue: str | None = None) -> list[str]:
+        """Every distinct author keyword, as written, of a venue's papers (or of the store's)."""
+        sql = "SELECT DISTINCT k.keyword FROM paper_keywords k"
+        if venue is None:
+            return [k for (k,) in self.conn.execute(sql)]
+        sql += " JOIN papers p ON p.pk = k.paper_pk WHERE p.venue = ?"
+        return [k for (k,) in self.conn.execute(sql, (venue,))]
+
+    def pks_with(
+        self, keywords: Iterable[str] = (), name_keys: Iterable[str] = (), venue: str | None = None
+    ) -> set[int]:
+        """The row keys of a venue's papers (or the store's) with any of these author keywords (as written) or
+        authors of these normalised names, found by the filter tables' indexes."""
+        found: set[int] = set()
+        for table, column, values in (
+            ("paper_keywords", "keyword", keywords),
+            ("paper_authors", "name_key", name_keys),
+        ):
+            sql = f"SELECT t.paper_pk, 1 FROM {table} t JOIN papers p ON p.pk = t.paper_pk WHERE t.{column} IN ({{}})"
+            found.update(self._pairs_in(sql, values, venue))  # its keys
+        return found
+
+    def _pairs_in(self, sql: str, values: Iterable[str], venue: str | None = None) -> dict[Any, set[Any]]:
+        """(first column → set of second) over `sql`, its `{}` filled with the values' placeholders, 500 at a time
+        (a statement's parameters are limited); with `venue`, only that venue's papers (`p`)."""
+        found: dict[Any, set[Any]] = {}
+        wanted = sorted(set(values))
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
-            sql = (
-                "SELECT DISTINCT name_key, profile FROM paper_authors"
-                f" WHERE name_key IN ({', '.join('?' * len(part))}) AND profile IS NOT NULL AND profile <> ''"
-            )
-            for key, profile in self.conn.execute(sql, part):
-                found.setdefault(key, set()).add(profile)
+            query = sql.format(", ".join("?" * len(part))) + (" AND p.venue = ?" if venue is not None else "")
+            for first, second in self.conn.execute(query, [*part, *([venue] if venue is not None else [])]):
+                found.setdefault(first, set()).add(second)
         return found
 
     def paper_places(self) -> list[tuple[str, int]]:
