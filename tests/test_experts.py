@@ -142,6 +142,8 @@ def test_bad_topics_and_venues_are_clear_errors(experts_db: Location) -> None:
     with open_store(experts_db) as store:
         with pytest.raises(ConfnavError, match="needs a topic"):
             find_experts(Searcher(store), "   ")
+        with pytest.raises(ConfnavError, match="needs a topic"):  # the question first, then its scope
+            find_experts(Searcher(store), "", "nope")
         with pytest.raises(NotFoundError, match="unknown venue 'nope'"):
             find_experts(Searcher(store), "graphs", "nope")
     result = CliRunner().invoke(cli, ["--db", str(experts_db), "experts", ""])

@@ -85,9 +85,8 @@ class Experts:
 
 def find_experts(searcher: Searcher, topic: str, venue: str | None = None, limit: int = 10) -> Experts:
     """The `limit` people whose papers (of `venue`, or the whole store) best match `topic`, best first."""
-    if venue:
-        venue = searcher.store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
-    found, people = candidates(searcher, topic, venue)
+    venue = _scope(searcher, topic, venue)
+    found, people = _candidates(searcher, topic, venue)
     for expert in found.experts:
         expert.score = sum(WEIGHTS[name] * value for name, value in expert.evidence.items())
     found.experts = sorted(found.experts, key=lambda e: (-e.score, e.key))[:limit]
@@ -99,11 +98,18 @@ def candidates(searcher: Searcher, topic: str, venue: str | None = None) -> tupl
     """Every author of a paper on `topic` with their evidence (unscored, unordered), and the people index: what
     find_experts weighs, and what the evaluation fits the weights on. Only the papers on the topic are read:
     those the search pools and those the keyword table finds, never every paper of the scope."""
+    return _candidates(searcher, topic, _scope(searcher, topic, venue))
+
+
+def _scope(searcher: Searcher, topic: str, venue: str | None) -> str | None:
+    """The venue's id, after checking the question: an empty topic first, then an unknown venue, each named."""
     if not topic.strip():
         raise ConfnavError("experts needs a topic, e.g. confnav experts 'graph neural networks'")
+    return searcher.store.get_venue(venue).id if venue else None  # unknown: NotFoundError naming it
+
+
+def _candidates(searcher: Searcher, topic: str, venue: str | None) -> tuple[Experts, PeopleIndex]:
     store = searcher.store
-    if venue:
-        venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
     where = PaperFilter(venue=venue) if venue else PaperFilter()
     results = searcher.search(topic, where=where, limit=POOL, sort="match")
     hits = results.hits
