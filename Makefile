@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# The tests start hundreds of Python processes (test workers, `confnav` commands, servers): let them keep the
+# bytecode of this project's modules instead of compiling each again, even where the environment says not to.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: demo check test test-seconds artifacts bench clean
 

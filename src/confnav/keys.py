@@ -84,8 +84,10 @@ PLACEHOLDER_TITLES = (
 _PLACEHOLDER_KEYS = frozenset(fold(title) for title in PLACEHOLDER_TITLES)
 
 
+@lru_cache(maxsize=1 << 16)
 def is_placeholder_title(title: str) -> bool:
-    """Whether a title only holds a paper's place: one of PLACEHOLDER_TITLES, or no letter or digit at all."""
+    """Whether a title only holds a paper's place: one of PLACEHOLDER_TITLES, or no letter or digit at all
+    (remembered: every listing of papers asks it of each)."""
     key = title_key(title)
     return not key or key in _PLACEHOLDER_KEYS
 

@@ -8,7 +8,6 @@ transactions and its schema.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -20,7 +19,7 @@ from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
-from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
+from confnav.store.base import PaperFilter, StoreCaches, VenueSummary, read_json
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
 from confnav.store.derived import DerivedTables
@@ -39,7 +38,7 @@ INSERT_BATCH = 2000  # rows per statement of a bulk insert
 
 def paper_from_json(text: str) -> Paper:
     """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
-    data = json.loads(text)
+    data = read_json(text)
     for derived in ("rating_mean", "affiliations_by_author", "resources", "has_code"):
         data.pop(derived, None)
     data["authors"] = [Author(**a) for a in data["authors"]]
