@@ -242,3 +242,18 @@ def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse
     searcher.corpus  # noqa: B018
     assert not searcher.current() and searcher._refreshing is not None and searcher._refreshing.done()
     served.close()
+
+
+def test_stored_json_that_the_fast_reader_refuses_is_still_read(iclr2021_db: Location) -> None:
+    """Papers are read with orjson, which refuses some of what the standard library writes and reads: a lone
+    surrogate (a broken title), NaN. Such a paper is read as the standard library reads it."""
+    from confnav.store.base import read_json
+    from confnav.store.sql import paper_from_json
+
+    with open_store(iclr2021_db) as store:
+        paper = next(iter(store.iter_papers("iclr2021")))
+        (text,) = store.conn.execute("SELECT data FROM papers WHERE id = ?", (paper.id,)).fetchone()
+    data = json.loads(text)
+    crafted = json.dumps({**data, "title": data["title"] + "\ud800"})
+    assert paper_from_json(crafted).title == paper.title + "\ud800"
+    assert read_json('{"a": NaN, "b": 7}')["b"] == 7

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 
 
 def read_json(text: str | bytes) -> Any:
-    """Parse JSON the store wrote: orjson (twice the standard library's speed on a paper), else the standard
-    library, which also reads what orjson refuses (NaN, a lone surrogate, an integer beyond 64 bits)."""
+    """Parse a stored paper's JSON: orjson (twice the standard library's speed), else the standard library, which
+    also reads what orjson refuses (NaN, a lone surrogate). Not for a source's raw fields: orjson reads an integer
+    beyond 64 bits as a float."""
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:

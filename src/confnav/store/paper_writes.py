@@ -3,12 +3,13 @@ rows, and a paper's new id wherever it is named. PostgreSQL writes the same rows
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from confnav.model import Paper, Venue
 from confnav.sources.base import SourceRecord
-from confnav.store.base import canonical_json, read_json
+from confnav.store.base import canonical_json
 from confnav.store.connection import Connection
 from confnav.store.derived import venue_generation_key
 from confnav.store.rows import index_rows, indexed, paper_columns, record_rows
@@ -63,7 +64,7 @@ class PaperWrites:
         """Give a paper another id everywhere it is named (its row keeps its key, vectors and themes)."""
         row = self.conn.execute("SELECT data FROM papers WHERE venue = ? AND id = ?", (venue, old)).fetchone()
         if row is not None:
-            data = canonical_json({**read_json(row[0]), "id": new})
+            data = canonical_json({**json.loads(row[0]), "id": new})
             self.conn.execute("UPDATE papers SET id = ?, data = ? WHERE venue = ? AND id = ?", (new, data, venue, old))
         for table in RENAMED:
             self.conn.execute(f"UPDATE {table} SET paper_id = ? WHERE venue = ? AND paper_id = ?", (new, venue, old))
@@ -82,7 +83,7 @@ class PaperWrites:
                 source=source,
                 kind=kind,
                 id=paper_id,
-                fields=read_json(data),
+                fields=json.loads(data),
                 venue=venue,
                 line=line,
                 record=record,
@@ -119,7 +120,7 @@ class PaperWrites:
                 continue
             written.append((row[0] if row else None, paper, data))
             changes.append("updated" if row else "added")
-            if row and indexed(read_json(row[1])) == indexed(fields):
+            if row and indexed(json.loads(row[1])) == indexed(fields):
                 same_rows.add(row[0])
         if not written:
             return changes
