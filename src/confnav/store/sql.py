@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
+from confnav.gc_pause import collection_paused
 from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
@@ -169,7 +170,8 @@ class SqlStore(
             sql, params = "SELECT pk, data FROM papers", ()
             if venue:
                 sql, params = sql + " WHERE venue = ?", (venue,)
-            rows = [(pk, paper_from_json(data)) for pk, data in self.conn.execute(sql + " ORDER BY pk", params)]
+            with collection_paused():  # thousands of papers, all kept: a collection pass would free none
+                rows = [(pk, paper_from_json(data)) for pk, data in self.conn.execute(sql + " ORDER BY pk", params)]
             for stale in [v for v, (g, _) in list(self.caches.rows.items()) if g != generation]:
                 self.caches.rows.pop(stale, None)  # other venues' rows of an older state: read again when asked
             cached = self.caches.rows[venue] = (generation, rows)
@@ -192,11 +194,12 @@ class SqlStore(
         """The papers with these row keys (keys not in the store are left out)."""
         found: dict[int, Paper] = {}
         wanted = list(dict.fromkeys(int(pk) for pk in pks))
-        for offset in range(0, len(wanted), 500):
-            part = wanted[offset : offset + 500]
-            marks = ", ".join("?" * len(part))
-            for pk, data in self.conn.execute(f"SELECT pk, data FROM papers WHERE pk IN ({marks})", part):
-                found[pk] = paper_from_json(data)
+        with collection_paused():  # every paper read is returned
+            for offset in range(0, len(wanted), 500):
+                part = wanted[offset : offset + 500]
+                marks = ", ".join("?" * len(part))
+                for pk, data in self.conn.execute(f"SELECT pk, data FROM papers WHERE pk IN ({marks})", part):
+                    found[pk] = paper_from_json(data)
         return found
 
     def pks_of(self, paper_id: str, venue: str | None = None) -> list[int]:
