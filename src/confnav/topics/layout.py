@@ -1,8 +1,9 @@
 """Layouts: a deterministic 2D position for every paper, for the map.
 
-The default is t-SNE (van der Maaten & Hinton, 2008) with openTSNE's FFT-accelerated
-gradients (Poličar et al., 2024), PCA initialisation and a fixed seed; the ICLR
-dataset paper found t-SNE maps of these embeddings keep topics well apart.
+The default is t-SNE (van der Maaten & Hinton, 2008) by openTSNE (Poličar et al., 2024):
+Barnes-Hut gradients below 10,000 papers and FFT-accelerated ones above (openTSNE's own
+choice), PCA initialisation and a fixed seed; the ICLR dataset paper found t-SNE maps of
+these embeddings keep topics well apart.
 """
 
 from __future__ import annotations
