@@ -88,7 +88,7 @@ class ChatClient:
 
 @cache
 def _tls() -> ssl.SSLContext:
-    """One TLS context for every request: each built its own before, reading the CA bundle (about 15 ms a call)."""
+    """One TLS context for every request: each built its own before, reading the CA bundle (15–45 ms a call)."""
     return httpx.create_ssl_context()
 
 

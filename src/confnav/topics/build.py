@@ -134,7 +134,8 @@ class TopicBuilder:
         self, store: AnalysisStore, venue: str, themes: int | None = None, progress: Progress | None = None
     ) -> TopicBuild:
         # Each paper's text is analysed once for all the labels of the build, and what the analysis makes stays
-        # alive to the end: a collection pass would walk it all and free nothing (a fifth of a build's time).
+        # alive to the end: a collection pass would walk it all and free nothing (a fifth of the time outside the
+        # map, in a process already holding a store's papers).
         with one_reading(), collection_paused():
             return self._build(store, venue, themes, progress or Silent())
 
