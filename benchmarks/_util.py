@@ -49,9 +49,11 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def run_child(script: Path, *args: str) -> str:
-    """Run a benchmark step in a fresh interpreter (clean memory figures); return its stdout."""
-    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True)
+def run_child(script: Path, *args: str, src: Path | None = None) -> str:
+    """Run a benchmark step in a fresh interpreter (clean memory figures), with confnav from `src` when given
+    (another version's source folder); return its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(src)} if src else None
+    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True, env=env)
     return done.stdout
 
 

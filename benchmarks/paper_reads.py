@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import ROOT, machine, peak_rss_mb
+from _util import ROOT, machine, peak_rss_mb, run_child
 
 HELD = 2  # earlier reads still alive, as a corpus is while the next one is made
 
@@ -41,15 +39,9 @@ def timings(db: str, runs: int) -> dict[str, object]:
 
 
 def child(src: Path, db: str, runs: int) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    done = subprocess.run(
-        [sys.executable, __file__, "--child", "--db", db, "--runs", str(runs)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+    result: dict[str, object] = json.loads(
+        run_child(Path(__file__), "--child", "--db", db, "--runs", str(runs), src=src)
     )
-    result: dict[str, object] = json.loads(done.stdout)
     return result
 
 

@@ -85,21 +85,25 @@ class SearchReads:
             ("paper_keywords", "keyword", keywords),
             ("paper_authors", "name_key", name_keys),
         ):
-            sql = f"SELECT t.paper_pk, 1 FROM {table} t JOIN papers p ON p.pk = t.paper_pk WHERE t.{column} IN ({{}})"
-            found.update(self._pairs_in(sql, values, venue))  # its keys
+            sql = f"SELECT t.paper_pk FROM {table} t JOIN papers p ON p.pk = t.paper_pk WHERE t.{column} IN ({{}})"
+            found.update(pk for (pk,) in self._rows_in(sql, values, venue))
         return found
 
-    def _pairs_in(self, sql: str, values: Iterable[str], venue: str | None = None) -> dict[Any, set[Any]]:
-        """(first column → set of second) over `sql`, its `{}` filled with the values' placeholders, 500 at a time
-        (a statement's parameters are limited); with `venue`, only that venue's papers (`p`)."""
+    def _pairs_in(self, sql: str, values: Iterable[str]) -> dict[Any, set[Any]]:
+        """(first column → set of second) over the rows of `_rows_in`."""
         found: dict[Any, set[Any]] = {}
+        for first, second in self._rows_in(sql, values):
+            found.setdefault(first, set()).add(second)
+        return found
+
+    def _rows_in(self, sql: str, values: Iterable[str], venue: str | None = None) -> Iterator[Any]:
+        """The rows of `sql`, its `{}` filled with the values' placeholders, 500 at a time (a statement's parameters
+        are limited); with `venue`, only that venue's papers (`p`)."""
         wanted = sorted(set(values))
         for start in range(0, len(wanted), 500):
             part = wanted[start : start + 500]
             query = sql.format(", ".join("?" * len(part))) + (" AND p.venue = ?" if venue is not None else "")
-            for first, second in self.conn.execute(query, [*part, *([venue] if venue is not None else [])]):
-                found.setdefault(first, set()).add(second)
-        return found
+            yield from self.conn.execute(query, [*part, *([venue] if venue is not None else [])])
 
     def paper_places(self) -> list[tuple[str, int]]:
         """Every paper's institutions as (place, row key): the paper-level list institution pages look up."""
