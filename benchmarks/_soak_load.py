@@ -117,6 +117,7 @@ class Log:
     writers: list[dict[str, object]] = field(default_factory=list)
     client_errors: list[str] = field(default_factory=list)  # unexpected 4xx: reported, not counted as errors
     retries: list[str] = field(default_factory=list)  # 503 with Retry-After (a write waited on a writer), retried
+    timings: list[tuple[str, float, str]] = field(default_factory=list)  # a write's kind, seconds, Server-Timing
 
 
 class Client:
@@ -152,6 +153,8 @@ class Client:
             self.connection.request(method, path, body=data, headers=headers)
             response = self.connection.getresponse()
             payload = response.read()
+            if timing := response.getheader("Server-Timing"):
+                self.log.timings.append((kind, time.perf_counter() - start, timing))
             if response.status == 503 and response.getheader("Retry-After", "").isdigit():
                 retry_after = min(float(response.getheader("Retry-After", "1")), 10.0)
                 self.log.requests.append((kind, time.perf_counter() - start, None))
@@ -245,6 +248,27 @@ def profile_writer(port: int, corpus: Corpus, stop: threading.Event, log: Log, s
         stop.wait(rng.uniform(0.5, 2.0))
 
 
+def write_split(timings: list[tuple[str, float, str]]) -> dict[str, object]:
+    """Per write kind, where the time of its slowest answers went, from the server's Server-Timing (ms): the
+    slowest answer's parts, and each part's p99 and maximum."""
+    found: dict[str, object] = {}
+    for kind in sorted({k for k, _, _ in timings}):
+        rows = [
+            (seconds, dict(p.strip().split(";dur=") for p in header.split(",")))
+            for k, seconds, header in timings
+            if k == kind
+        ]
+        parts = {name: np.array([float(r[name]) for _, r in rows]) for name in rows[0][1]}
+        slowest = max(rows, key=lambda row: row[0])
+        found[kind] = {
+            "slowest_seen_ms": round(slowest[0] * 1000, 1),
+            "slowest_parts_ms": {name: float(value) for name, value in slowest[1].items()},
+            **{f"{name}_p99_ms": round(float(np.percentile(ms, 99)), 1) for name, ms in parts.items()},
+            **{f"{name}_max_ms": round(float(ms.max()), 1) for name, ms in parts.items()},
+        }
+    return found
+
+
 def summary(log: Log, seconds: float, warmup: float) -> dict[str, object]:
     """Per-kind counts, errors and latency; memory over time; writer outcomes."""
     by_kind: dict[str, list[float]] = defaultdict(list)
@@ -275,6 +299,7 @@ def summary(log: Log, seconds: float, warmup: float) -> dict[str, object]:
         "client_errors": len(log.client_errors),
         "first_client_errors": log.client_errors[:5],
         "retried_503": len(log.retries),
+        "writes_split": write_split(log.timings),
         "rss_mb": {
             "start": rss[0],
             "after_warmup": after[0],

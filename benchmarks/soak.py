@@ -303,6 +303,10 @@ def print_report(report: dict, bound: float) -> str:  # type: ignore[type-arg]
         f"  writes told to retry (503 with Retry-After while a writer held the store), then asked again: "
         f"{report['retried_503']}"
     )
+    for kind, split in report["writes_split"].items():
+        parts = ", ".join(f"{name} {ms:.0f}" for name, ms in split["slowest_parts_ms"].items())
+        tails = ", ".join(f"{name[:-7]} {ms:.0f}" for name, ms in split.items() if name.endswith("_p99_ms"))
+        print(f"  {kind}: slowest answer {split['slowest_seen_ms']:.0f} ms = {parts} (server's parts, ms); p99 {tails}")
     for error in report["first_errors"] + report["first_client_errors"]:
         print(f"  error: {error}")
     rss = report["rss_mb"]

@@ -73,6 +73,43 @@ def test_queued_writes_answer_503_by_the_documented_deadline(served_2020: Locati
     assert _create_list(base_url, "after")[0] == 201  # and writes go through once the store is free
 
 
+def _timing(header: str) -> dict[str, float]:
+    """A Server-Timing value's parts, in milliseconds."""
+    parts = (part.strip().split(";dur=") for part in header.split(","))
+    return {name: float(value) for name, value in parts}
+
+
+def test_a_write_tells_where_its_time_went(served_2020: Location, base_url: str) -> None:
+    """Server-Timing on a write: a wait for another process's write shows as `lock`, and the parts add up to
+    about what the client saw."""
+    held, release = threading.Event(), threading.Event()
+
+    def ingest_holding_the_store() -> None:
+        with open_store(served_2020) as store, store.transaction():
+            held.set()
+            release.wait(1.5)
+
+    holder = threading.Thread(target=ingest_holding_the_store)
+    holder.start()
+    assert held.wait(30)
+    request = urllib.request.Request(
+        f"{base_url}/api/lists",
+        json.dumps({"name": "timed"}).encode(),
+        {"Content-Type": "application/json"},
+        method="POST",
+    )
+    start = time.monotonic()
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        seen, status, header = time.monotonic() - start, answer.status, answer.headers["Server-Timing"]
+    holder.join()
+    parts = _timing(header)
+    assert status == 201 and list(parts) == ["start", "queue", "lock", "work"], header
+    assert 1000 <= parts["lock"] <= seen * 1000, header  # the ingest held the store for 1.5 s
+    assert sum(parts.values()) <= seen * 1000 + 1, (header, seen)
+    with urllib.request.urlopen(f"{base_url}/api/lists", timeout=60) as answer:
+        assert answer.headers["Server-Timing"] is None  # reads are not timed
+
+
 def _raw(base: str, request: bytes, timeout: float = 20) -> bytes:
     """Send raw bytes; the answer as far as the server sends it before closing."""
     parts = urlsplit(base)

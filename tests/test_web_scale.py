@@ -74,10 +74,14 @@ def _call(url: str, method: str = "GET", body: object = None) -> tuple[int, obje
 
 
 def test_workers_see_each_others_writes(topics_db: Location, tmp_path: Path) -> None:
-    """`serve --workers 2`: a list made through one worker is in every answer of both, with no restart."""
+    """`serve --workers 2`: a list made through one worker is in every answer of both, with no restart; the
+    settings file handed to the workers (it may hold secrets) is readable by its owner alone and is gone when
+    the server stops."""
     location = clone(topics_db, tmp_path)
     port = _free_port()
-    env = {**os.environ, "CONFNAV_DB": str(location)}
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "CONFNAV_DB": str(location), "TMPDIR": str(temporary)}
     command = [sys.executable, "-m", "confnav", "serve", "--port", str(port), "--workers", "2"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -96,10 +100,13 @@ def test_workers_see_each_others_writes(topics_db: Location, tmp_path: Path) -> 
         assert all(answer["papers"][0]["id"] == "nIAxjsniDzg" for answer in seen)  # type: ignore[index]
         with open_store(location) as store:
             assert store.list_papers("shared")[0].id == "nIAxjsniDzg"
+        (handed,) = temporary.glob("confnav-workers-*/settings.json")
+        assert handed.stat().st_mode & 0o777 == 0o600
     finally:
         server.terminate()
         output = server.communicate(timeout=30)[0]
     assert "with 2 workers" in output and "Traceback" not in output
+    assert not list(temporary.glob("confnav-workers-*")), "the workers' settings file outlived the server"
 
 
 def test_answers_follow_writes_of_other_processes_within_the_state_age(

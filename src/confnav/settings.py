@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import tempfile
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,16 +141,22 @@ class Settings:
         values["steps"] = Steps(**values.get("steps", {}))
         return cls(**values)
 
-    def hand_to_workers(self) -> Path:
+    @contextmanager
+    def handed_to_workers(self) -> Iterator[Path]:
         """Write the settings to a file only this user can read, named in `$CONFNAV_WORKER_SETTINGS` for the
-        worker processes a server starts (secrets never go on a command line or into several variables)."""
+        worker processes a server starts (secrets never go on a command line or into several variables);
+        the file and its folder are removed when the server stops, so no secret outlives it on disk."""
         folder = Path(tempfile.mkdtemp(prefix="confnav-workers-"))
         path = folder / "settings.json"
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(self.to_json())
-        os.environ[WORKER_SETTINGS] = str(path)
-        return path
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(self.to_json())
+            os.environ[WORKER_SETTINGS] = str(path)
+            yield path
+        finally:
+            os.environ.pop(WORKER_SETTINGS, None)
+            shutil.rmtree(folder, ignore_errors=True)
 
     @classmethod
     def for_worker(cls) -> Settings:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -79,6 +80,7 @@ class SqlStore(
     read_only: bool = False
     _writer: int | None = None  # the thread inside a transaction of this store, if any
     write_wait = 60.0  # seconds a write waits for another writer before a StoreBusyError (one writer at a time)
+    lock_waited = 0.0  # seconds this store's transactions have waited for the writer lock, in all (a server's timing)
     caches: StoreCaches  # the papers cached per venue (when `keeps_rows`) and memos; shared when given to open_store
 
     def close(self) -> None: ...
@@ -98,7 +100,9 @@ class SqlStore(
         if self._writer == threading.get_ident():
             yield
             return
+        asked = time.perf_counter()
         with self._atomic():
+            self.lock_waited += time.perf_counter() - asked
             self._writer = threading.get_ident()
             try:
                 yield

@@ -8,6 +8,7 @@ import re
 import secrets
 import socket
 import sys
+import time
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -173,6 +174,8 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        state = scope.setdefault("state", {})
+        state["arrived"] = time.perf_counter()  # a write's Server-Timing counts from here (web/state.py)
         problem = self._problem(scope)
         if problem is None and _has_body(scope):
             receive, problem = await _read_body(receive)
@@ -182,7 +185,8 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *RAW_SAFETY_HEADERS]
+                timing = [(b"server-timing", state["server_timing"].encode())] if "server_timing" in state else []
+                message["headers"] = [*message.get("headers", []), *RAW_SAFETY_HEADERS, *timing]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -289,22 +293,25 @@ def serve(
     mode = " (read-only)" if read_only else ""
     if workers > 1:
         listening.close()  # each worker binds the port itself
-        (settings or Settings()).replace(
+        handed = (settings or Settings()).replace(
             db=str(db),
             write_token=token,
             read_only=read_only,
             allowed_hosts=None if hosts is None else tuple(sorted(hosts)),
-        ).hand_to_workers()
-        print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True)
-        _print_token(token)
-        uvicorn.run(
-            "confnav.web.app:app_from_environment",
-            factory=True,
-            host=host,
-            port=port,
-            workers=workers,
-            **server_settings(),
         )
+        with handed.handed_to_workers():
+            print(
+                f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/ with {workers} workers", flush=True
+            )
+            _print_token(token)
+            uvicorn.run(
+                "confnav.web.app:app_from_environment",
+                factory=True,
+                host=host,
+                port=port,
+                workers=workers,
+                **server_settings(),
+            )
         return
     app = create_app(db, token, read_only, hosts, settings)
     _warm(app)

@@ -153,20 +153,26 @@ class AppState:
     def writing(self, request: Request) -> Iterator[Store]:
         """The store for one write, after the token check; one writer at a time in this process. A write waits
         WRITE_WAIT seconds in all, behind this process's writes and another process's (an ingest) together,
-        then answers 503: queued writes never add up their waits."""
+        then answers 503: queued writes never add up their waits. Where the time went is told in the answer's
+        Server-Timing header (see `write_timing`)."""
         self.check_write(request)
+        entered = time.perf_counter()
         deadline = time.monotonic() + WRITE_WAIT
         if not self._writer.acquire(timeout=WRITE_WAIT):
             raise StoreBusyError(self.store.location, WRITE_WAIT)
+        store = self.store
+        queued, store.lock_waited = time.perf_counter() - entered, 0.0
         try:
-            self.store.wait_for_writers(max(0.0, deadline - time.monotonic()))
-            yield self.store
+            store.wait_for_writers(max(0.0, deadline - time.monotonic()))
+            yield store
         except StoreBusyError:
             raise StoreBusyError(self.store.location, WRITE_WAIT) from None
         finally:
-            self.store.wait_for_writers(WRITE_WAIT)
+            store.wait_for_writers(WRITE_WAIT)
             self.stores.forget_state()
             self._writer.release()
+            arrived = getattr(request.state, "arrived", entered)
+            request.state.server_timing = write_timing(arrived, entered, queued, store.lock_waited)
 
     def start_topics_job(self, venue: str, rebuild: bool = False) -> dict[str, str]:
         """Build a venue's themes in a background thread with its own connection; the job row says how it went."""
@@ -233,6 +239,19 @@ def _size(value: object) -> int:
     if isinstance(value, bytes | str):
         return len(value)
     return 64 * 1024
+
+
+def write_timing(arrived: float, entered: float, queued: float, locked: float) -> str:
+    """A write's Server-Timing value (W3C), in milliseconds: from its arrival to its start (`start`: the body
+    read, a free request thread), its wait behind this process's writes (`queue`) and for the store's writer
+    lock (`lock`: another process's ingest), and the rest of its own work (`work`)."""
+    parts = {
+        "start": entered - arrived,
+        "queue": queued,
+        "lock": locked,
+        "work": time.perf_counter() - entered - queued - locked,
+    }
+    return ", ".join(f"{name};dur={seconds * 1000:.1f}" for name, seconds in parts.items())
 
 
 def state_of(request: Request) -> AppState:
