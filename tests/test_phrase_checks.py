@@ -115,3 +115,25 @@ def test_a_papers_checked_words_are_those_of_its_joined_text(
     made.add(1, title, abstract, keywords, ["Ana Pérez"])
     assert made.chunks[0] == split_words(" ".join([title, abstract or "", *keywords]))
     assert made.chunks[1] == split_words(title)
+
+
+def test_many_rows_are_checked_at_once_as_one_by_one(sparse_template_db: Location, tmp_path: Path) -> None:
+    """The byte search of phrases and `title:` words over many rows agrees with the paper-by-paper check on every
+    row: words cut short, words at a text's first and last place, phrases across two words, other scripts."""
+    from confnav.search.query import parse_query
+
+    location = indexed(sparse_template_db, tmp_path)
+    with open_store(location, settings=serving()) as store:
+        searcher = Searcher(store)
+        searcher.warm()
+        corpus = searcher.corpus
+        assert isinstance(corpus, LeanCorpus) and corpus.checks is not None
+        checks, rows = corpus.checks, list(range(len(corpus)))
+        split = [bytes(checks.data[a:b]).decode() for a, b in zip(checks.bounds[:-1], checks.bounds[1:], strict=False)]
+        first_words = [s.split(" ")[0] for s in split[:200:2] if s]
+        last_words = [s.split(" ")[-1] for s in split[:200:2] if s]
+        phrases = ["neural", "neura", "eural", "graph neural", "learning", "über", "生成", "the the"]
+        phrases += first_words[:5] + last_words[:5]
+        for text in [f'"{p}"' for p in phrases] + [f'title:"{p}"' for p in phrases] + ['"deep" title:"learning"']:
+            query = parse_query(text)
+            assert checks.meeting(query, rows) == [checks.meets(query, row) for row in rows], text

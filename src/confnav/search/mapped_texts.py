@@ -7,6 +7,7 @@ the index says which (its base's live rows).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from itertools import pairwise
 
@@ -16,7 +17,7 @@ from confnav.search import mapped
 from confnav.search.keyword import KeywordIndex, TextIndex
 from confnav.search.keyword_store import BASE_CACHE, base_id
 from confnav.search.query import Query
-from confnav.search.text import split_words
+from confnav.search.text import split_words, words
 from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
@@ -80,6 +81,26 @@ class MappedTexts:
             np.ascontiguousarray(arrays[name]).data for name in ("starts", "bounds", "data", "keywords")
         )
         self.slots = np.ascontiguousarray(slots).data  # per corpus row, its paper in the files (-1: not there)
+        self._arrays = {name: np.asarray(arrays[name]) for name in ("starts", "bounds")} | {"slots": slots}
+
+    def meeting(self, query: Query, rows: list[int]) -> list[bool | None]:
+        """`meets` for many rows. A query of phrases and `title:` alone (the usual one) is checked on the files'
+        bytes, each phrase found by one search per paper, with nothing decoded: a one-word phrase may have
+        thousands of candidates."""
+        sought = _sought(query)
+        if sought is None:
+            return [self.meets(query, row) for row in rows]
+        slots = self._arrays["slots"][rows]
+        first = self._arrays["starts"][np.maximum(slots, 0)]
+        bounds = self._arrays["bounds"]
+        text, title, end = (bounds[first + i].tolist() for i in range(3))  # the text's and the title's bytes
+        met: list[bool | None] = [None if slot < 0 else True for slot in slots.tolist()]
+        for conditions, starts, ends in ((sought[0], text, title), (sought[1], title, end)):
+            for pattern, size in conditions:
+                for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
+                    if met[i]:
+                        met[i] = _follows(self.data, pattern, size, a, b)
+        return met
 
     @classmethod
     def of(
@@ -126,3 +147,34 @@ class MappedTexts:
         parts = [raw[a - at : b - at].decode("utf-8", "surrogatepass") for a, b in pairwise(bounds)]
         keywords = self.keywords[slot]
         return query.meets(parts[0], parts[1], parts[2 : 2 + keywords], parts[2 + keywords :])
+
+
+Sought = tuple[re.Pattern[bytes], int]  # a phrase's words joined by spaces, as a search, and its length in bytes
+
+
+def _sought(query: Query) -> tuple[list[Sought], list[Sought]] | None:
+    """A query's phrases and `title:` conditions as byte searches of the files' texts and titles; None when it
+    has other conditions, or a condition without words (checked by `Query.meets`)."""
+    if query.keywords or query.authors:
+        return None
+    made: list[list[Sought]] = [[], []]
+    for kind, conditions in enumerate((query.phrases, query.titles)):
+        for condition in conditions:
+            split = words(condition)
+            if not split:
+                return None
+            joined = " ".join(split).encode("utf-8", "surrogatepass")
+            made[kind].append((re.compile(re.escape(joined)), len(joined)))
+    return made[0], made[1]
+
+
+def _follows(data: memoryview, pattern: re.Pattern[bytes], size: int, start: int, end: int) -> bool:
+    """Whether the words of `pattern` occur one after another in the space-joined words at data[start:end]: as
+    `text.follows`, without decoding them."""
+    at = start
+    while (found := pattern.search(data, at, end)) is not None:
+        begin = found.start()
+        if (begin == start or data[begin - 1] == 32) and (begin + size == end or data[begin + size] == 32):
+            return True
+        at = begin + 1
+    return False

@@ -134,8 +134,8 @@ class LeanCorpus(Corpus):
 
     def meeting(self, query: Query, rows: list[int]) -> list[bool]:
         """As Corpus.meeting, from the mapped files for papers unchanged since the keyword base: no store read."""
-        checks = self.checks
-        found = {row: met for row in rows if checks is not None and (met := checks.meets(query, row)) is not None}
+        checked = self.checks.meeting(query, rows) if self.checks is not None else [None] * len(rows)
+        found = {row: met for row, met in zip(rows, checked, strict=True) if met is not None}
         if len(found) < len(rows):
             missing = [row for row in rows if row not in found]
             found.update(zip(missing, super().meeting(query, missing), strict=True))
