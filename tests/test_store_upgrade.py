@@ -98,6 +98,9 @@ def test_previous_release_store_migrates_in_place(backend: str, tmp_path: Path) 
         assert hits[0].paper.id == "nIAxjsniDzg"
         accepted = store.papers(PaperFilter(venue="corl2023", decision="accepted"))
         assert len(accepted) == 8
+        # each paper's ratings were copied beside its JSON by the migration that added them: the scales read there
+        scales = store._rating_scales_in_python()
+        assert scales and store.rating_scales() == scales == store.rating_scales(list(scales))
         migrated = schema_of(store)
         assert "paper_places" in str(migrated["columns"]) and "papers_by_outcome" in str(migrated["indexes"])
         ingest(store, [DATA / "iclr2020" / "paperlists-iclr2020.json"])  # the migrated store takes new writes

@@ -72,6 +72,7 @@ REVIEW_TEXT_TABLES = (schema.BY_NAME["review_texts"],)
 ARRIVALS_STEP = "decisions that arrived: each fetch of a venue, and the pending papers it found decided"
 ARRIVAL_TABLES = tuple(schema.BY_NAME[name] for name in ("fetch_runs", "decisions_arrived"))
 PAPER_CHANGES_STEP = "each paper's generation of its last change, so that the keyword index adds only changed papers"
+PAPER_RATINGS_STEP = "each paper's ratings beside its JSON, so that a venue's rating scale is read without its papers"
 
 
 def paper_changes(backend: schema.Backend) -> str:
@@ -296,6 +297,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     (18, REVIEWS_COMPACT_STEP, rebuilt("sqlite", REVIEW_TABLES[0])),
     (19, ARRIVALS_STEP, schema.ddl("sqlite", ARRIVAL_TABLES)),
     (20, PAPER_CHANGES_STEP, paper_changes("sqlite")),
+    (
+        21,
+        PAPER_RATINGS_STEP,
+        schema.added_columns("sqlite", schema.BY_NAME["papers"], ("ratings",))
+        + ";\nUPDATE papers SET ratings = json_extract(data, '$.ratings')"
+        " WHERE CASE WHEN json_valid(data) THEN json_array_length(data, '$.ratings') > 0 ELSE 0 END",
+    ),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -12,7 +12,7 @@ from confnav.sources.base import SourceRecord
 from confnav.store.base import canonical_json
 from confnav.store.connection import Connection
 from confnav.store.derived import venue_generation_key
-from confnav.store.rows import index_rows, indexed, paper_columns, record_rows
+from confnav.store.rows import PAPER_COLUMNS, index_rows, indexed, paper_columns, record_rows
 
 GENERATION_STEP = "UPDATE meta SET value = value + 1 WHERE key = 'generation'"
 
@@ -149,19 +149,16 @@ class PaperWrites:
         backend with a bulk path writes them its own way."""
         old = [(pk,) for pk, _, _ in changed if pk not in same_rows]
         self.conn.executemany(
-            "UPDATE papers SET title = ?, abstract = ?, decision = ?, outcome = ?, tier = ?, track = ?,"
-            " rating_mean = ?, data = ?, changed = ? WHERE pk = ?",
+            f"UPDATE papers SET {', '.join(f'{c} = ?' for c in PAPER_COLUMNS)} WHERE pk = ?",
             [(*values, pk) for pk, _, values in changed],
         )
         for table in ("paper_authors", "paper_keywords", "paper_places"):
             self.conn.executemany(f"DELETE FROM {table} WHERE paper_pk = ?", old)
         rows = [(pk, paper) for pk, paper, _ in changed if pk not in same_rows]
+        columns = ("venue", "id", *PAPER_COLUMNS)
+        inserted = f"INSERT INTO papers ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) RETURNING pk"
         for paper, values in new:
-            (pk,) = self.conn.execute(
-                "INSERT INTO papers (venue, id, title, abstract, decision, outcome, tier, track, rating_mean, data,"
-                " changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk",
-                (paper.venue, paper.id, *values),
-            ).fetchone()
+            (pk,) = self.conn.execute(inserted, (paper.venue, paper.id, *values)).fetchone()
             rows.append((pk, paper))
         self._put_index_rows(rows)
 

@@ -62,9 +62,7 @@ class PostgresStore(CopyWrites):
 
     keeps_rows = False
     conn: PostgresConnection
-    rating_values_sql = (
-        "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text((data::json) -> 'ratings') r"
-    )
+    rating_values_sql = "SELECT DISTINCT venue, r::float8 FROM papers, json_array_elements_text(ratings::json) r"
     # No `?` or `%` in the text: the connection turns `?` into parameters
     decision_json_sql = (
         "COALESCE((data::json) #>> '{decision,label}', (data::json) ->> 'decision'), (data::json) #>> '{decision,kind}'"

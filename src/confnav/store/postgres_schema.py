@@ -1,7 +1,7 @@
 """Versioned schema of the PostgreSQL store: the same tables and columns as SQLite's, in PostgreSQL's types.
 
 Version 1 is SQLite's schema as of its migration 8; each later step is one of SQLite's (2 is its 9, 4 its 10,
-5 its 11, 6 its 12, 14 its 20); 15 has no SQLite counterpart (a column's storage).
+5 its 11, 6 its 12, 14 its 20, 16 its 21); 15 has no SQLite counterpart (a column's storage).
 Vectors are pgvector `vector`s; each model's nearest-neighbour (HNSW) index is made by
 `PostgresStore.index_vectors` once its vectors are in, since its dimension is known only then.
 These steps are released history; the schema is declared once in schema.py, where new steps take their SQL.
@@ -19,6 +19,7 @@ from confnav.store.migrations import (
     NEWS_STEP,
     NEWS_TABLES,
     PAPER_CHANGES_STEP,
+    PAPER_RATINGS_STEP,
     PROFILE_KEY_TABLES,
     PROFILE_KEYS_STEP,
     PROFILE_TABLES,
@@ -206,4 +207,14 @@ MIGRATIONS: list[Migration] = [
     (13, ARRIVALS_STEP, schema.ddl("postgres", ARRIVAL_TABLES)),
     (14, PAPER_CHANGES_STEP, paper_changes("postgres")),
     (15, JSON_UNCOMPRESSED_STEP, JSON_UNCOMPRESSED),
+    (
+        16,
+        PAPER_RATINGS_STEP,
+        schema.added_columns("postgres", schema.BY_NAME["papers"], ("ratings",))
+        # JSON PostgreSQL cannot read (NaN or Infinity as a value, which Python's json writes) is left as it was
+        + ";\nUPDATE papers SET ratings = (data::json -> 'ratings')::text WHERE CASE"
+        " WHEN data ~ '[:,\\[]-{0,1}(NaN|Infinity)[],}]' THEN false"
+        " WHEN json_typeof(data::json -> 'ratings') = 'array' THEN json_array_length(data::json -> 'ratings') > 0"
+        " ELSE false END",
+    ),
 ]

@@ -3,6 +3,8 @@ and the filter tables (authors, keywords, institutions) of each paper."""
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,7 +45,18 @@ def indexed(paper: dict[str, Any]) -> tuple[Any, ...]:
 
 
 # `changed`: the store's generation when the paper was last written (what the keyword index adds since it was made)
-PAPER_COLUMNS = ("title", "abstract", "decision", "outcome", "tier", "track", "rating_mean", "data", "changed")
+PAPER_COLUMNS = (
+    "title",
+    "abstract",
+    "decision",
+    "outcome",
+    "tier",
+    "track",
+    "rating_mean",
+    "data",
+    "changed",
+    "ratings",
+)
 RECORD_COLUMNS = ("venue", "paper_id", "source", "kind", "line", "record", "data")
 
 
@@ -60,7 +73,9 @@ def paper_columns(paper: Paper, data: str, generation: int) -> tuple[Any, ...]:
     """The papers table's columns besides venue and id, in PAPER_COLUMNS order."""
     d = paper.decision
     track, mean = paper.track, paper.rating_mean
-    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, track, mean, data, generation)
+    finite = [r for r in paper.ratings if math.isfinite(r)]
+    ratings = json.dumps(finite) if finite else None
+    return (paper.title, paper.abstract, d.name, d.outcome.value, d.tier, track, mean, data, generation, ratings)
 
 
 def grouped(rows: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:

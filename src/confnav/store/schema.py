@@ -40,6 +40,7 @@ TABLES: tuple[Table, ...] = (
             _c("tier", "int", default="30"),
             _c("track", null=True),
             _c("changed", "bigint", default="0"),  # the store generation its text last changed at
+            _c("ratings", null=True),  # its ratings as a JSON list (None without): a venue's scale, read in place
         ),
         ("pk",),
         unique=(("venue", "id"),),

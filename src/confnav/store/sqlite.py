@@ -17,7 +17,7 @@ class SqliteStore(SqlStore):
     """Papers of several venues in one SQLite file (created and migrated on open)."""
 
     conn: sqlite3.Connection
-    rating_values_sql = "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.data, '$.ratings') r"
+    rating_values_sql = "SELECT DISTINCT p.venue, CAST(r.value AS REAL) FROM papers p, json_each(p.ratings) r"
     decision_json_sql = (
         "COALESCE(json_extract(data, '$.decision.label'), json_extract(data, '$.decision')),"
         " json_extract(data, '$.decision.kind')"
