@@ -7,9 +7,11 @@ The ICLR 2021 records (real paperlists and OpenReview data) are replicated into 
   - index build time (SQLite: the in-memory corpus and keyword index a worker loads; PostgreSQL: the
     HNSW index, plus the keyword index every worker then loads from the store),
   - hybrid search latency for one client, warm (p50, p99; goals p50 <= 30 ms, p99 <= 100 ms),
-  - worker start (a fresh process opening the store as a server does and loading what search needs) and its RSS,
-  - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors), and RSS and PSS per worker
-    (PSS counts a page shared by both workers, such as a memory-mapped index file, half in each).
+  - worker start (a fresh process opening the store as a server does and loading what search needs) and its RSS:
+    the first worker of a store state, which writes the files every worker maps, and a further one,
+  - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors), and RSS, PSS and USS per worker
+    (PSS counts a page shared by both workers, such as a memory-mapped index file, half in each; USS only the
+    pages one worker alone holds).
 With `--baseline SRC` (another checkout's `src`, e.g. the previous version's), worker start, the served run and the
 memory figures are measured for that code too, on the same stores in the same run. `--folder` keeps the stores (and
 a local PostgreSQL server's data) for a later run with `--folder` and `--keep`, which measures them again.
@@ -108,14 +110,16 @@ print(took, open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
 """
 
 
-def memory_mb(pid: int) -> tuple[float, float]:
-    """A process's resident and proportional set sizes in MB (PSS: each shared page split among its sharers)."""
+def memory_mb(pid: int) -> tuple[float, float, float]:
+    """A process's resident, proportional and unique set sizes in MB (PSS: each shared page split among its
+    sharers; USS: the pages it alone holds, what one more worker costs)."""
     found = {}
     for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
         name, _, rest = line.partition(":")
-        if name in ("Rss", "Pss"):
+        if name in ("Rss", "Pss", "Private_Clean", "Private_Dirty"):
             found[name] = int(rest.split()[0]) / 1024
-    return found.get("Rss", 0.0), found.get("Pss", 0.0)
+    unique = found.get("Private_Clean", 0.0) + found.get("Private_Dirty", 0.0)
+    return found.get("Rss", 0.0), found.get("Pss", 0.0), unique
 
 
 def environment(src: str | None) -> dict[str, str]:
@@ -152,8 +156,8 @@ def serving(location: str, workers: int, src: str | None) -> Iterator[tuple[int,
         yield port, process
 
 
-def workers_memory(process: subprocess.Popen[bytes]) -> list[tuple[float, float]]:
-    """RSS and PSS (MB) of each worker of a `serve --workers N` process."""
+def workers_memory(process: subprocess.Popen[bytes]) -> list[tuple[float, float, float]]:
+    """RSS, PSS and USS (MB) of each worker of a `serve --workers N` process."""
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
     pids = [int(p) for p in children.read_text().split()] if children.exists() else []
     found = []
@@ -172,7 +176,7 @@ def served(location: str, papers: list, clients: int, seconds: float, src: str |
         topics = [text for text, where in queries(papers) if where == PaperFilter()]
         results = load(port, ids, lambda rng: rng.choice(topics), clients, seconds) if clients else []
         memory = workers_memory(process)
-    figures = ", ".join(f"RSS {rss:.0f} / PSS {pss:.0f} MB" for rss, pss in memory)
+    figures = ", ".join(f"RSS {rss:.0f} / PSS {pss:.0f} / USS {uss:.0f} MB" for rss, pss, uss in memory)
     if results:
         lat = np.array([t for t, _ in results]) * 1000
         errors = sum(1 for _, ok in results if not ok)
