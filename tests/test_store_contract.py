@@ -102,6 +102,10 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "names": store.decision_names(),
         "labels": store.decision_labels(),
         "scales": {v: s.describe() for v, s in store.rating_scales().items()},
+        "some_scales": {
+            v: s.describe() for v, s in store.rating_scales(["iclr2020", "corl2023", "no such venue", "iclr2020"]).items()
+        },
+        "generations": store.venue_generations(["iclr2020", "corl2023", "no such venue"]),
         "table": store.decision_table().rows(),
         "records": {k: [r.fields for r in v] for k, v in list(store.records("corl2023").items())[:5]},
         "merge": store.merge_version(),
@@ -136,6 +140,8 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
     assert sqlite["venue_list"][1] and len(sqlite["venue_list"][0]) == 2
     assert sqlite["profiles"] and "nobody at all" not in sqlite["profiles"]  # CoRL 2023 gives OpenReview ids
     assert sqlite["cited"] == {"corl2023": True, "iclr2020": False}  # CoRL 2023's file holds Google Scholar counts
+    assert sqlite["some_scales"] == {v: sqlite["scales"][v] for v in ("corl2023", "iclr2020")}  # asked together
+    assert sqlite["generations"]["no such venue"] == 0 < sqlite["generations"]["iclr2020"]
 
 
 def test_citation_counts_supplied_for_a_venue_without_them(fresh: SqlStore) -> None:

@@ -121,16 +121,24 @@ class LeanCorpus(Corpus):
 
     def rating_scale(self, venue: str) -> str | None:
         if venue not in self._scales:  # once per venue and corpus, from the store's memo of the venue's papers' state
-            scale = self.store.rating_scales([venue]).get(venue)
-            self._scales[venue] = scale.describe() if scale is not None else ""
+            self._learn_scales({venue})
         return self._scales[venue] or None
+
+    def _learn_scales(self, venues: set[str]) -> None:
+        scales = self.store.rating_scales(venues)
+        for venue in venues:
+            self._scales[venue] = scale.describe() if (scale := scales.get(venue)) is not None else ""
 
     def find(self, paper_id: str, venue: str | None = None) -> int | None:
         rows = self.rows_of(self.store.pks_of(paper_id, venue))[0]
         return int(rows[0]) if rows.size else None
 
     def prefetch(self, rows: list[int]) -> None:
-        self.papers.prefetch(rows)  # type: ignore[attr-defined]
+        """The rows' papers in one query, and the rating scales of their venues not seen yet in one more (hits
+        show them: a first search over many venues asked once per venue)."""
+        papers = self.papers.prefetch(rows)  # type: ignore[attr-defined]
+        if unseen := {p.venue for p in papers.values()} - self._scales.keys():
+            self._learn_scales(unseen)
 
     def meeting(self, query: Query, rows: list[int]) -> list[bool]:
         """As Corpus.meeting, from the mapped files for papers unchanged since the keyword base: no store read."""

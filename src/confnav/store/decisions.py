@@ -3,7 +3,7 @@ papers have, and each venue's rating scale."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
@@ -26,6 +26,7 @@ class DecisionTables:
     caches: StoreCaches
     generation: Callable[[], int]
     venue_generation: Callable[[str], int]
+    venue_generations: Callable[[Sequence[str]], dict[str, int]]
 
     def _memo(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """A value derived from every paper, computed once per store generation (they are full scans)."""
@@ -112,28 +113,30 @@ class DecisionTables:
         when given, each counted again only after its own papers change (a search after a write shows few)."""
         if venues is None:
             return self._memo(("scales",), self._rating_scales)
-        memos, found = self.caches.memos, dict[str, RatingScale]()
-        for venue in venues:
-            generation = self.venue_generation(venue)
-            hit = memos.get(("scale", venue))
-            if hit is None or hit[0] != generation:
-                hit = memos[("scale", venue)] = (generation, self._rating_scales(venue).get(venue))
-            if isinstance(hit[1], RatingScale):
-                found[venue] = hit[1]
-        return found
+        memos, asked = self.caches.memos, sorted(set(venues))
+        if not asked:
+            return {}
+        generations = self.venue_generations(asked)  # one read for all of them, and one for the stale ones
+        stale = [v for v in asked if (hit := memos.get(("scale", v))) is None or hit[0] != generations[v]]
+        if stale:
+            counted = self._rating_scales(stale)
+            for venue in stale:
+                memos[("scale", venue)] = (generations[venue], counted.get(venue))
+        return {v: scale for v in asked if isinstance(scale := memos[("scale", v)][1], RatingScale)}
 
-    def _rating_scales(self, venue: str | None = None) -> dict[str, RatingScale]:
+    def _rating_scales(self, venues: Collection[str] | None = None) -> dict[str, RatingScale]:
+        """The scales of these venues (None: of every venue), counted now."""
         if self.rating_values_sql:  # the distinct (venue, rating) pairs, read inside the database
-            sql, params = (
-                (self.rating_values_sql, ())
-                if venue is None
-                else (f"{self.rating_values_sql} WHERE venue = ?", (venue,))
-            )
+            sql, params = self.rating_values_sql, list(venues or ())
+            if venues is not None:
+                sql += f" WHERE venue IN ({', '.join('?' * len(params))})"
             found: dict[str, list[float]] = {}
             for name, value in self.conn.execute(sql, params):
                 found.setdefault(name, []).append(float(value))
             return {name: RatingScale.of(values) for name, values in found.items()}
-        return self._rating_scales_in_python(venue)
+        if venues is None:
+            return self._rating_scales_in_python()
+        return {name: scale for v in venues for name, scale in self._rating_scales_in_python(v).items()}
 
     def _rating_scales_in_python(self, venue: str | None = None) -> dict[str, RatingScale]:
         ratings: dict[str, list[float]] = {}

@@ -73,6 +73,15 @@ class DerivedTables:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (venue_generation_key(venue),)).fetchone()
         return row[0] if row else 0
 
+    def venue_generations(self, venues: Sequence[str]) -> dict[str, int]:
+        """`venue_generation` of each of these venues, in one read."""
+        keys = {venue_generation_key(v): v for v in venues}
+        if not keys:
+            return {}
+        marks = ", ".join("?" * len(keys))
+        found = dict(self.conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", list(keys)).fetchall())
+        return {venue: found.get(key, 0) for key, venue in keys.items()}
+
     def versions(self) -> tuple[int, int]:
         """(generation, vectors): counters of changes to papers and to stored embeddings."""
         return versions_of(self.state())
