@@ -7,6 +7,7 @@ so the second backend behaves as the first, not merely "works".
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from confnav.decisions import DecisionTable, label_key
-from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
+from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, StoreBusyError
 from confnav.ingest import ingest
 from confnav.model import Outcome, name_key
 from confnav.store import PaperFilter, SqlStore, open_store
@@ -185,6 +186,23 @@ def test_writes_commit_or_roll_back(fresh: SqlStore) -> None:
         fresh.count_change("themes")
         fresh.set_merge_version(99)
     assert dict(fresh.state())["themes"] == 1 and fresh.merge_version() == 99
+
+
+def test_a_write_of_several_transactions_waits_for_another_writer_once(fresh: SqlStore) -> None:
+    """With a deadline (a server's request), the write's transactions share one wait for another writer: a
+    second attempt after the first timed out gives up at once, instead of waiting as long again."""
+    with open_store(fresh.location) as holder, holder.transaction():  # another process's ingest holds the store
+        fresh.write_deadline = time.monotonic() + 1.0
+        start = time.monotonic()
+        for _ in range(3):
+            with pytest.raises(StoreBusyError), fresh.transaction():
+                pass
+        waited = time.monotonic() - start
+        fresh.write_deadline = None
+    assert 0.9 <= waited < 1.8, waited  # not 3 s
+    with fresh.transaction():  # the store is free again, and its own wait is back
+        fresh.count_change("themes")
+    assert fresh.lock_wait() == fresh.write_wait
 
 
 def test_papers_update_only_when_changed(fresh: SqlStore) -> None:

@@ -120,7 +120,7 @@ class PostgresStore(CopyWrites):
         try:
             with self.raw.transaction():
                 try:
-                    wait = max(1, int(self.write_wait * 1000))  # 0 would be no limit at all
+                    wait = max(1, int(self.lock_wait() * 1000))  # 0 would be no limit at all
                     self.raw.execute(f"SET LOCAL lock_timeout = '{wait}ms'")
                     self.raw.execute(WRITER_LOCK)
                 except psycopg.errors.LockNotAvailable:

@@ -81,6 +81,7 @@ class SqlStore(
     _writer: int | None = None  # the thread inside a transaction of this store, if any
     write_wait = 60.0  # seconds a write waits for another writer before a StoreBusyError (one writer at a time)
     lock_waited = 0.0  # seconds this store's transactions have waited for the writer lock, in all (a server's timing)
+    write_deadline: float | None = None  # a request's write: the monotonic time all its transactions must lock by
     caches: StoreCaches  # the papers cached per venue (when `keeps_rows`) and memos; shared when given to open_store
 
     def close(self) -> None: ...
@@ -116,6 +117,14 @@ class SqlStore(
     def wait_for_writers(self, seconds: float) -> None:
         """How long a write waits for another writer before giving up with StoreBusyError."""
         raise NotImplementedError
+
+    def lock_wait(self) -> float:
+        """Seconds the next transaction may wait for another writer: what is left before `write_deadline` when one
+        is set (a write made of several transactions waits that long in all, not that long each), else
+        `write_wait`."""
+        if self.write_deadline is None:
+            return self.write_wait
+        return max(0.0, self.write_deadline - time.monotonic())
 
     def vector_value(self, data: bytes) -> Any:
         """A vector (float32 bytes) as this backend's `embeddings.vector` column takes it."""

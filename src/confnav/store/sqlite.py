@@ -68,12 +68,18 @@ class SqliteStore(SqlStore):
 
     @contextmanager
     def _atomic(self) -> Iterator[None]:
+        deadline = self.write_deadline is not None
         try:
+            if deadline:  # what is left of the write's time (0: no wait at all)
+                self.conn.execute(f"PRAGMA busy_timeout = {int(self.lock_wait() * 1000)}")
             self.conn.execute("BEGIN IMMEDIATE")  # the write lock now: a writer never upgrades from a stale read
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise StoreBusyError(self.location, self.write_wait) from None
             raise
+        finally:
+            if deadline:
+                self.conn.execute(f"PRAGMA busy_timeout = {int(self.write_wait * 1000)}")
         try:
             yield
             self.conn.execute("COMMIT")

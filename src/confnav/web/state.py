@@ -163,12 +163,12 @@ class AppState:
         store = self.store
         queued, store.lock_waited = time.perf_counter() - entered, 0.0
         try:
-            store.wait_for_writers(max(0.0, deadline - time.monotonic()))
+            store.write_deadline = deadline  # one deadline for each of the write's transactions
             yield store
         except StoreBusyError:
             raise StoreBusyError(self.store.location, WRITE_WAIT) from None
         finally:
-            store.wait_for_writers(WRITE_WAIT)
+            store.write_deadline = None
             self.stores.forget_state()
             self._writer.release()
             arrived = getattr(request.state, "arrived", entered)
