@@ -104,7 +104,8 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "labels": store.decision_labels(),
         "scales": {v: s.describe() for v, s in store.rating_scales().items()},
         "some_scales": {
-            v: s.describe() for v, s in store.rating_scales(["iclr2020", "corl2023", "no such venue", "iclr2020"]).items()
+            v: s.describe()
+            for v, s in store.rating_scales(["iclr2020", "corl2023", "no such venue", "iclr2020"]).items()
         },
         "generations": store.venue_generations(["iclr2020", "corl2023", "no such venue"]),
         "table": store.decision_table().rows(),
