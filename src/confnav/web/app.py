@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
 from confnav.limits import MAX_BODY, MAX_HEADERS, MAX_URL
+from confnav.malloc_arenas import bound_malloc_arenas
 from confnav.navigator import Navigator, check_steps
 from confnav.search.engine import Searcher
 from confnav.settings import Settings
@@ -266,6 +267,7 @@ def app_from_environment() -> FastAPI:
     """The app each worker process of `serve --workers N` builds, from the settings its parent handed over in a
     private file (the token and a database password never appear on a command line)."""
     settings = Settings.for_worker()
+    bound_malloc_arenas()  # before the request threads start
     app = create_app(settings.db, settings.write_token, settings.read_only, settings.allowed_hosts, settings)
     _warm(app)
     return app
@@ -313,6 +315,7 @@ def serve(
                 **server_settings(),
             )
         return
+    bound_malloc_arenas()  # before the request threads start
     app = create_app(db, token, read_only, hosts, settings)
     _warm(app)
     print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
