@@ -81,7 +81,6 @@ class MappedTexts:
             np.ascontiguousarray(arrays[name]).data for name in ("starts", "bounds", "data", "keywords")
         )
         self.slots = np.ascontiguousarray(slots).data  # per corpus row, its paper in the files (-1: not there)
-        self._arrays = {name: np.asarray(arrays[name]) for name in ("starts", "bounds")} | {"slots": slots}
 
     def meeting(self, query: Query, rows: list[int]) -> list[bool | None]:
         """`meets` for many rows. A query of phrases and `title:` alone (the usual one) is checked on the files'
@@ -90,9 +89,9 @@ class MappedTexts:
         sought = _sought(query)
         if sought is None:
             return [self.meets(query, row) for row in rows]
-        slots = self._arrays["slots"][rows]
-        first = self._arrays["starts"][np.maximum(slots, 0)]
-        bounds = self._arrays["bounds"]
+        slots = np.asarray(self.slots)[rows]  # the memory views as arrays again, without a copy
+        first = np.asarray(self.starts)[np.maximum(slots, 0)]
+        bounds = np.asarray(self.bounds)
         text, title, end = (bounds[first + i].tolist() for i in range(3))  # the text's and the title's bytes
         met: list[bool | None] = [None if slot < 0 else True for slot in slots.tolist()]
         for conditions, starts, ends in ((sought[0], text, title), (sought[1], title, end)):

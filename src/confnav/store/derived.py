@@ -70,8 +70,7 @@ class DerivedTables:
 
     def venue_generation(self, venue: str) -> int:
         """A number that grows whenever a paper of this venue changes (what its themes are built from)."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (venue_generation_key(venue),)).fetchone()
-        return row[0] if row else 0
+        return self.venue_generations([venue])[venue]
 
     def venue_generations(self, venues: Sequence[str]) -> dict[str, int]:
         """`venue_generation` of each of these venues, in one read."""
