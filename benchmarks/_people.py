@@ -1,5 +1,6 @@
 """Researchers who published at an earlier and a later venue of the shared data, and a store where the later
-venue has no author names (so only content can find their papers): the data of benchmarks/recommend_eval.py."""
+venue has no author names (so only content can find their papers): the data of benchmarks/recommend_eval.py
+(earlier venues up to ICLR 2020, later ICLR 2021) and of benchmarks/fit_taste.py (up to 2018, later ICLR 2020)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,31 @@ from pathlib import Path
 
 from _util import DATA
 
-EARLIER = {  # venue id -> paperlists file: the profiles are built from these papers
+
+@dataclass(frozen=True)
+class Split:
+    """Earlier venues (venue id -> paperlists file: the profiles are built from these papers) and a later one
+    (its paperlists file gives statuses and authors; it is stored without authors, with its other files)."""
+
+    earlier: dict[str, Path]
+    later: str
+    later_list: Path
+    later_files: tuple[Path, ...] = ()
+
+
+EARLIER = {
     "iclr2018": DATA / "paperlists" / "iclr2018.json",
     "neurips2018": DATA / "paperlists" / "nips2018.json",
     "iclr2020": DATA / "iclr2020" / "paperlists-iclr2020.json",
 }
-LATER = "iclr2021"
-LATER_FILES = [DATA / "iclr2021" / "paperlist.tsv", DATA / "iclr2021" / "ratings.tsv"]
-LATER_LIST = DATA / "iclr2021" / "paperlists-iclr2021.json"
+EVALUATED = Split(
+    EARLIER,
+    "iclr2021",
+    DATA / "iclr2021" / "paperlists-iclr2021.json",
+    (DATA / "iclr2021" / "paperlist.tsv", DATA / "iclr2021" / "ratings.tsv"),
+)
+FITTED = Split({k: EARLIER[k] for k in ("iclr2018", "neurips2018")}, "iclr2020", EARLIER["iclr2020"])
+LATER = EVALUATED.later
 AUTHOR_FIELDS = ("author", "authorids", "aff", "aff_domain", "position", "email", "author_site")
 ACCEPTED = ("Oral", "Spotlight", "Poster", "Talk")
 
@@ -51,13 +69,13 @@ class Person:
     later: list[str] = field(default_factory=list)
 
 
-def people() -> list[Person]:
+def people(split: Split = EVALUATED) -> list[Person]:
     """Everyone with an earlier paper and an accepted later one, matched by OpenReview profile id where both
     venues give one, else by normalised name; sorted by key."""
     found: dict[str, Person] = {}
     profile_of_name: dict[str, str] = {}
     shared: set[str] = set()  # names two later profiles share: whose earlier papers they are is unknown
-    later = json.loads(LATER_LIST.read_text(encoding="utf-8"))
+    later = json.loads(split.later_list.read_text(encoding="utf-8"))
     for record in later:
         if record.get("status") not in ACCEPTED:
             continue
@@ -68,7 +86,7 @@ def people() -> list[Person]:
             if profile and profile_of_name.setdefault(key, profile) != profile:
                 shared.add(key)
     earlier: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for venue, path in EARLIER.items():
+    for venue, path in split.earlier.items():
         for record in json.loads(path.read_text(encoding="utf-8")):
             if not record.get("id"):
                 continue
@@ -85,18 +103,18 @@ def people() -> list[Person]:
     return chosen
 
 
-def anonymous_later(folder: Path) -> list[Path]:
+def anonymous_later(folder: Path, split: Split) -> list[Path]:
     """The later venue's files with every author field of its paper list removed."""
-    records = json.loads(LATER_LIST.read_text(encoding="utf-8"))
+    records = json.loads(split.later_list.read_text(encoding="utf-8"))
     for record in records:
         for name in AUTHOR_FIELDS:
             record.pop(name, None)
-    path = folder / LATER_LIST.name
+    path = folder / split.later_list.name
     path.write_text(json.dumps(records), encoding="utf-8")
-    return [*LATER_FILES, path]
+    return [*split.later_files, path]
 
 
-def build_store(folder: Path) -> Path:
+def build_store(folder: Path, split: Split = EVALUATED) -> Path:
     """The earlier venues (with authors) and the later one (without), indexed with the default semantic model;
     built once and kept in `folder` for reruns."""
     from confnav.embed import choose_embedder
@@ -111,9 +129,9 @@ def build_store(folder: Path) -> Path:
         return path
     path.unlink(missing_ok=True)
     with SqliteStore(path) as store:
-        for file in EARLIER.values():
+        for file in split.earlier.values():
             ingest(store, [file])
-        ingest(store, anonymous_later(folder))
+        ingest(store, anonymous_later(folder, split))
         embedder, notice = choose_embedder()
         if notice:
             raise SystemExit(f"the semantic model is needed: {notice}")

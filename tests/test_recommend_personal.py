@@ -12,11 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
+from confnav.model import name_key
 from confnav.personal import COLD, is_cold, papers_to_mark, personal_rank, recommend_for
-from confnav.personal.recommend import model_of, venue_vectors
-from confnav.personal.taste import TasteParams, farthest_first, taste_scores, unit
+from confnav.personal.recommend import load_profile, model_of, venue_vectors
+from confnav.personal.taste import FEATURES, WEIGHTS_FILE, TasteParams, farthest_first, taste_scores, unit
+from confnav.personal.words import WordSpace
 from confnav.rank import WeightedRanker
 from confnav.store import open_store
+from confnav.store.profiles import ProfileItem
 from tests.backends import Location, clone
 from tests.test_profiles import _graph_papers
 
@@ -150,10 +153,47 @@ def test_taste_views_and_spread() -> None:
     mean = np.zeros(4, dtype=np.float32)
     empty = np.zeros((0, 4), dtype=np.float32)
     weights = np.ones(4)
-    centroid = taste_scores(positives, weights, empty, candidates, mean, TasteParams(centroid=1.0, center=False))
-    nearest = taste_scores(positives, weights, empty, candidates, mean, TasteParams(centroid=0.0, neighbours=1))
+    centroid = taste_scores(
+        positives, weights, empty, candidates, mean, TasteParams(method="blend", centroid=1.0, center=False)
+    )
+    nearest = taste_scores(
+        positives, weights, empty, candidates, mean, TasteParams(method="blend", centroid=0.0, neighbours=1)
+    )
     assert centroid[2] > centroid[1] and nearest[1] > nearest[2]
     assert sorted(farthest_first(axes, 4, 0)) == [0, 1, 2, 3]
+
+
+def test_the_words_view_weighs_rare_terms_and_word_pairs() -> None:
+    """A text sharing a venue's rare word pair is closer than one sharing only its common words; terms of one
+    paper only or of most papers weigh nothing; no texts give no rows."""
+    venue = [f"learning models for task {i} with data" for i in range(30)]
+    venue += ["optimal transport barycenters for domain adaptation", "optimal transport barycenters in graphs"]
+    space = WordSpace.of(venue)
+    profile = space.vectors(["Wasserstein optimal transport barycenters", "learning models with data"])
+    closeness = (space.matrix @ profile.T).toarray()
+    assert closeness[30:, 0].min() > closeness[:30, 0].max() and closeness[:, 1].max() == 0
+    assert space.vectors([]).shape == (0, space.matrix.shape[1])
+
+
+def test_the_fitted_model_reads_the_profiles_words_and_collaborators(sparse_iclr: Location, tmp_path: Any) -> None:
+    """A profile of one ICLR 2020 paper: its collaborators are the other papers by its authors; the fitted
+    weights cover every feature; the fitted model's list differs from the meaning-only blend's."""
+    db = clone(sparse_iclr, tmp_path)
+    with open_store(db) as store:
+        papers = [p for _, p in store.paper_rows("iclr2020")]
+        names = {name_key(a.name) for p in papers for a in p.authors}
+        mine = max(papers, key=lambda p: sum(name_key(a.name) in names for a in p.authors if a.name))
+        store.create_profile("me")
+        store.mark_paper("me", mine.id, "like", "iclr2020")
+        keys = {name_key(a.name) for a in mine.authors}
+        theirs = [p for p in papers if p.id != mine.id and keys & {name_key(a.name) for a in p.authors}]
+        store.add_profile_items("me", [ProfileItem(mine.title, None, 2020, "iclr2020", mine.id)])
+        person = load_profile(store, "me", model_of(store))
+        assert theirs and len(person.collaborators) >= len(theirs) and len(person.texts) == len(person.positives)
+        assert set(json.loads(WEIGHTS_FILE.read_text())["weights"]) == set(FEATURES)
+        fitted = [r.paper.id for r in recommend_for(store, "me", VENUE, 20)]
+        blend = [r.paper.id for r in recommend_for(store, "me", VENUE, 20, params=TasteParams(method="blend"))]
+        assert fitted != blend and len(fitted) == 20
 
 
 def test_a_venues_vectors_are_read_again_only_when_its_papers_or_the_vectors_change(

@@ -100,6 +100,7 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "pks_of": len(store.pks_of(some.id)),
         "profiles": store.author_profiles([name_key(a.name) for a in some.authors] + ["nobody at all"]),
         "venues_of": store.venues_of([some.id, "not-a-paper"]),
+        "coauthored": [p.id for p in store.papers_by_pk(store.coauthored(store.pks_of(some.id), limit=5)).values()],
         "names": store.decision_names(),
         "labels": store.decision_labels(),
         "scales": {v: s.describe() for v, s in store.rating_scales().items()},
@@ -144,6 +145,25 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
     assert sqlite["cited"] == {"corl2023": True, "iclr2020": False}  # CoRL 2023's file holds Google Scholar counts
     assert sqlite["some_scales"] == {v: sqlite["scales"][v] for v in ("corl2023", "iclr2020")}  # asked together
     assert sqlite["generations"]["no such venue"] == 0 < sqlite["generations"]["iclr2020"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_coauthored_papers_share_an_author(filled: dict[str, Location], backend: str) -> None:
+    """A profile's collaborators' papers: every other paper with an author of the same profile id, or of the same
+    name where either lacks one; the papers sharing most authors first."""
+    with open_store(filled[backend]) as store:
+        papers = dict(store.paper_rows())
+    people = {pk: {(name_key(a.name), a.profile or "") for a in p.authors} for pk, p in papers.items()}
+
+    def shared(mine: int, other: int) -> int:
+        return sum(1 for n, f in people[mine] for m, g in people[other] if n == m and (not f or not g or f == g))
+
+    chosen = max(people, key=lambda pk: sum(shared(pk, o) > 0 for o in people if o != pk))
+    expected = {o: shared(chosen, o) for o in people if o != chosen and shared(chosen, o)}
+    with open_store(filled[backend]) as store:
+        found = store.coauthored([chosen])
+    assert len(expected) > 3 and set(found) == set(expected)
+    assert [expected[pk] for pk in found] == sorted(expected.values(), reverse=True)
 
 
 def test_citation_counts_supplied_for_a_venue_without_them(fresh: SqlStore) -> None:

@@ -14,7 +14,6 @@ import io
 import sqlite3
 import zipfile
 from dataclasses import dataclass, replace
-from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -23,14 +22,22 @@ from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.embed.views import embedder_state_cache, semantic_model, text_hash
 from confnav.errors import ConfnavError, ReadOnlyStoreError
-from confnav.latest import LatestPerKey
-from confnav.model import Outcome, Paper, is_placeholder_title, title_key
+from confnav.model import Paper, title_key
 from confnav.personal.profiles import DEFAULT_PROFILE
-from confnav.personal.taste import DEFAULT_PARAMS, TasteParams, centred_scores, item_weights, unit
+from confnav.personal.taste import (
+    DEFAULT_PARAMS,
+    TasteParams,
+    Words,
+    centred_scores,
+    item_weights,
+    taste_features,
+    unit,
+)
+from confnav.personal.venue_vectors import VenueVectors, venue_vectors
+from confnav.personal.words import paper_words, words_of
 from confnav.store.base import serves_requests
 from confnav.store.protocols import ProfileStore, SearchStore
 
-KEPT = 8  # venues' vectors kept in memory (each for its newest state only)
 OWN_CACHE = "profile-texts:"  # + model: the vectors of profiles' own texts, by text hash
 
 
@@ -51,74 +58,8 @@ class Recommendation:
         return {"id": paper.id, "venue": paper.venue, "title": paper.title, "score": self.score, "reason": self.reason}
 
 
-@dataclass
-class VenueVectors:
-    """One venue's (or the whole store's) papers with a vector: unit rows, and what filters need per row."""
-
-    pks: list[int]
-    matrix: np.ndarray
-    papers: list[Paper]
-    rows_of: dict[tuple[str, str] | str, list[int]]  # rows by (venue, paper id) and by title_key
-    eligible: np.ndarray  # not a placeholder title
-    accepted: np.ndarray  # not a rejection or withdrawal
-    row_of: dict[int, int]
-
-    @cached_property
-    def mean(self) -> np.ndarray:
-        return np.asarray(self.matrix.mean(axis=0), dtype=np.float32)
-
-    @cached_property
-    def centred(self) -> np.ndarray:
-        """Unit rows of the vectors minus the venue's mean, made once per venue state (the taste model's input)."""
-        return unit(self.matrix - self.mean).astype(np.float32)
-
-
-_kept: LatestPerKey[tuple[int, int], VenueVectors] = LatestPerKey(KEPT)  # state: (papers, vectors) counters
 _embedders: dict[str, Embedder] = {}
 _own: dict[tuple[object, str], dict[str, np.ndarray]] = {}
-
-
-def venue_vectors(store: SearchStore, model: str, venue: str | None) -> VenueVectors:
-    """The venue's vectors under `model`, read once per state of that venue's papers and vectors (marks, and
-    papers of other venues arriving or being indexed, do not change them)."""
-    state = (
-        store.versions() if venue is None else (store.venue_generation(venue), store.venue_vectors_generation(venue))
-    )
-    key = (getattr(store, "location", id(store)), model, venue)
-    if (kept := _kept.get(key, state)) is not None:
-        return kept
-    pks, blobs = store.embeddings(model, venue)
-    if not blobs:
-        raise ConfnavError(
-            "the store has no semantic index" + (f" for {venue}" if venue else "") + ": run 'confnav index'"
-        )
-    matrix = unit(np.vstack([np.frombuffer(b, dtype=np.float32) for b in blobs]))
-    before = _kept.latest(key)
-    if before is not None and before[0][0] == state[0] and before[1].pks == pks:
-        found = replace(before[1], matrix=matrix)  # only the vectors changed: the papers read before still hold
-        _kept.put(key, state, found)
-        return found
-    by_pk = store.papers_by_pk(pks)
-    papers = [by_pk[pk] for pk in pks]
-    found = VenueVectors(
-        pks,
-        matrix,
-        papers,
-        _rows_by_key(papers),
-        np.array([not is_placeholder_title(p.title) for p in papers]),
-        np.array([p.decision.outcome is not Outcome.NOT_ACCEPTED for p in papers]),
-        {pk: row for row, pk in enumerate(pks)},
-    )
-    _kept.put(key, state, found)
-    return found
-
-
-def _rows_by_key(papers: list[Paper]) -> dict[tuple[str, str] | str, list[int]]:
-    found: dict[tuple[str, str] | str, list[int]] = {}
-    for row, paper in enumerate(papers):
-        found.setdefault((paper.venue, paper.id), []).append(row)
-        found.setdefault(title_key(paper.title), []).append(row)
-    return found
 
 
 def _label(title: str, year: int | None) -> str:
@@ -176,7 +117,8 @@ def _read_own(store: RecommendStore, model: str) -> dict[str, np.ndarray]:
 
 @dataclass
 class Profile:
-    """A profile's examples as vectors: positives with their labels and years, negatives, and what to leave out."""
+    """A profile's examples as vectors and texts: positives with their labels and years, negatives, the texts of
+    its collaborators' papers, and what to leave out."""
 
     labels: list[str]
     years: list[int | None]
@@ -185,6 +127,8 @@ class Profile:
     excluded: set[tuple[str, str]]  # (venue, paper id) of its own and marked papers
     titles: set[str]  # title keys of its items
     marks: int
+    texts: list[str]  # the positives' words, in their order
+    collaborators: list[str]  # the words of other papers by the authors of its stored papers
 
     @property
     def size(self) -> int:
@@ -197,12 +141,14 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
     labels: list[str] = []
     years: list[int | None] = []
     vectors: list[np.ndarray] = []
+    texts: list[str] = []
+    stored_pks: list[int] = []
     negatives: list[np.ndarray] = []
     excluded: set[tuple[str, str]] = set()
     own: list[tuple[str, int | None, str]] = []
     indexed: dict[str, VenueVectors | None] = {}
 
-    def vector_of(venue: str, paper_id: str) -> tuple[np.ndarray, Paper] | None:
+    def vector_of(venue: str, paper_id: str) -> tuple[np.ndarray, Paper, int] | None:
         excluded.add((venue, paper_id))
         if venue not in indexed:
             try:
@@ -211,7 +157,7 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
                 indexed[venue] = None
         stored = indexed[venue]
         rows = stored.rows_of.get((venue, paper_id), []) if stored else []  # no query per item: ids are unique
-        return (stored.matrix[rows[0]], stored.papers[rows[0]]) if stored and rows else None
+        return (stored.matrix[rows[0]], stored.papers[rows[0]], stored.pks[rows[0]]) if stored and rows else None
 
     for item in items:
         if item.paper_id and item.venue:
@@ -220,14 +166,17 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
                 labels.append(_label(item.title, item.year))
                 years.append(item.year)
                 vectors.append(found[0])
+                texts.append(paper_words(found[1]))
+                stored_pks.append(found[2])
         elif not item.paper_id:
             own.append((_label(item.title, item.year), item.year, f"{item.title}. {item.abstract or ''}".strip()))
     if own:
         embedded = unit(_own_vectors(store, model, [text for _, _, text in own]))
-        for (label, year, _), vector in zip(own, embedded, strict=True):
+        for (label, year, text), vector in zip(own, embedded, strict=True):
             labels.append(label)
             years.append(year)
             vectors.append(vector)
+            texts.append(text)
     for venue, paper_id, how in marks:
         found = vector_of(venue, paper_id)
         if found is None:
@@ -236,6 +185,7 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
             labels.append(_label(found[1].title, found[1].year or None))
             years.append(found[1].year or None)
             vectors.append(found[0])
+            texts.append(paper_words(found[1]))
         else:
             negatives.append(found[0])
     dimension = vectors[0].shape[0] if vectors else (negatives[0].shape[0] if negatives else 0)
@@ -247,7 +197,17 @@ def load_profile(store: RecommendStore, profile: str, model: str) -> Profile:
         excluded,
         {title_key(item.title) for item in items},
         len(marks),
+        texts,
+        _collaborators(store, stored_pks),
     )
+
+
+def _collaborators(store: RecommendStore, pks: list[int]) -> list[str]:
+    """The words of other papers by the authors of the profile's stored papers (the store's own reads)."""
+    if not pks:
+        return []
+    texts = store.texts_by_pk(store.coauthored(pks))
+    return [words_of(title, abstract, keywords) for title, abstract, keywords, _ in texts.values()]
 
 
 def model_of(store: SearchStore) -> str:
@@ -302,18 +262,51 @@ def profile_taste(
 
 def apply_taste(person: Profile, stored: VenueVectors, include_rejected: bool, params: TasteParams) -> Taste:
     """A loaded profile's model over a venue's vectors (the evaluation reuses both across settings)."""
+    rows = candidate_rows(person, stored, include_rejected)
+    if not len(rows):
+        return Taste(person, [], stored.matrix[:0], np.zeros(0))
+    weights, shift, centred, words = _inputs(person, stored, rows, params)
+    scores = centred_scores(person.positives, weights, person.negatives, centred, shift, params, words)
+    return Taste(person, [stored.papers[r] for r in rows], stored.matrix[rows], scores)
+
+
+def taste_matrix(person: Profile, stored: VenueVectors, params: TasteParams = DEFAULT_PARAMS) -> TasteMatrix:
+    """The fitted method's features of each accepted candidate: what benchmarks/fit_taste.py fits weights on."""
+    rows = candidate_rows(person, stored, False)
+    weights, shift, centred, words = _inputs(person, stored, rows, replace(params, method="fitted"))
+    positives = unit(person.positives - shift).astype(centred.dtype)
+    return TasteMatrix(rows, taste_features(positives, weights, centred, words, params.neighbours))
+
+
+@dataclass
+class TasteMatrix:
+    """Candidate rows of a venue and their features (a row each, FEATURES order)."""
+
+    rows: np.ndarray
+    features: np.ndarray
+
+
+def candidate_rows(person: Profile, stored: VenueVectors, include_rejected: bool) -> np.ndarray:
+    """The venue's rows a profile may be shown: titled, accepted unless asked, none of its own or marked."""
     keep = stored.eligible & (stored.accepted | include_rejected)
     keys: list[tuple[str, str] | str] = [*person.excluded, *person.titles]
     for key in keys:
         keep[stored.rows_of.get(key, [])] = False
-    rows = np.flatnonzero(keep)
-    if not len(rows):
-        return Taste(person, [], stored.matrix[:0], np.zeros(0))
+    return np.flatnonzero(keep)
+
+
+def _inputs(
+    person: Profile, stored: VenueVectors, rows: np.ndarray, params: TasteParams
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, Words | None]:
+    """The model's inputs: item weights, the shift, the candidates' centred rows and (fitted method) words."""
     weights = item_weights(person.years, params)
     shift = stored.mean if params.center else np.zeros_like(stored.mean)
     centred = stored.centred[rows] if params.center else unit(stored.matrix[rows])
-    scores = centred_scores(person.positives, weights, person.negatives, centred, shift, params)
-    return Taste(person, [stored.papers[r] for r in rows], stored.matrix[rows], scores)
+    words = None
+    if params.method == "fitted":
+        space = stored.words
+        words = Words(space.matrix[rows], space.vectors(person.texts), space.vectors(person.collaborators))
+    return weights, shift, centred, words
 
 
 def recommend_for(

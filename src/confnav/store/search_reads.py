@@ -67,6 +67,21 @@ class SearchReads:
         """The normalised names under which authors carry each of these profile ids, anywhere in the store."""
         return self._pairs_in("SELECT DISTINCT profile, name_key FROM paper_authors WHERE profile IN ({})", profiles)
 
+    def coauthored(self, pks: Iterable[int], limit: int = 300) -> list[int]:
+        """Up to `limit` other papers sharing an author with these (the same profile id, or the same normalised
+        name where either side has none), most shared authors first: the work of a profile's collaborators."""
+        sql = (
+            "SELECT b.paper_pk, COUNT(*) FROM paper_authors a JOIN paper_authors b ON b.name_key = a.name_key"
+            " WHERE a.paper_pk IN ({}) AND a.name_key <> '' AND (a.profile IS NULL OR a.profile = ''"
+            " OR b.profile IS NULL OR b.profile = '' OR a.profile = b.profile) GROUP BY b.paper_pk"
+        )
+        own = set(pks)
+        shared: dict[int, int] = {}
+        for pk, count in self._rows_in(sql, own):
+            if pk not in own:
+                shared[pk] = shared.get(pk, 0) + int(count)
+        return sorted(shared, key=lambda pk: (-shared[pk], pk))[:limit]
+
     def keywords_in(self, venue: str | None = None) -> list[str]:
         """Every distinct author keyword, as written, of a venue's papers (or of the store's)."""
         sql = "SELECT DISTINCT k.keyword FROM paper_keywords k"
@@ -89,14 +104,14 @@ class SearchReads:
             found.update(pk for (pk,) in self._rows_in(sql, values, venue))
         return found
 
-    def _pairs_in(self, sql: str, values: Iterable[str]) -> dict[Any, set[Any]]:
+    def _pairs_in(self, sql: str, values: Iterable[Any]) -> dict[Any, set[Any]]:
         """(first column → set of second) over the rows of `_rows_in`."""
         found: dict[Any, set[Any]] = {}
         for first, second in self._rows_in(sql, values):
             found.setdefault(first, set()).add(second)
         return found
 
-    def _rows_in(self, sql: str, values: Iterable[str], venue: str | None = None) -> Iterator[Any]:
+    def _rows_in(self, sql: str, values: Iterable[Any], venue: str | None = None) -> Iterator[Any]:
         """The rows of `sql`, its `{}` filled with the values' placeholders, 500 at a time (a statement's parameters
         are limited); with `venue`, only that venue's papers (`p`)."""
         wanted = sorted(set(values))

@@ -109,6 +109,7 @@ class ThreadStores:
     author_keys = OnThread(SqlStore.author_keys)
     author_profiles = OnThread(SqlStore.author_profiles)
     profile_names = OnThread(SqlStore.profile_names)
+    coauthored = OnThread(SqlStore.coauthored)
     keywords_in = OnThread(SqlStore.keywords_in)
     pks_with = OnThread(SqlStore.pks_with)
     papers_changed_since = OnThread(SqlStore.papers_changed_since)
