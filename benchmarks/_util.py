@@ -104,15 +104,16 @@ def timed_runs(make: Any, runs: int = 3) -> list[float]:
     return times
 
 
+SHARED_BUFFERS = "2GB"
+
+
 def postgres_database(folder: Path, name: str, url: str | None = None, keep: bool = False) -> str:
     """A new, empty database (or, with `keep`, the one of that name if it exists): on the server at `url` when
     given, else on a local pgserver in `folder`."""
     import psycopg
 
     if url is None:
-        import pgserver
-
-        url = pgserver.get_server(folder / "pgdata").get_uri()
+        url = local_postgres(folder / "pgdata")
     base, _, query = url.partition("?")
     with psycopg.connect(url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
@@ -120,6 +121,25 @@ def postgres_database(folder: Path, name: str, url: str | None = None, keep: boo
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
             conn.execute(f'CREATE DATABASE "{name}"')
     return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
+
+
+def local_postgres(pgdata: Path) -> str:
+    """The URL of a pgserver PostgreSQL in `pgdata`, configured as docs/deploy.md advises for a store of up to
+    500,000 papers (SHARED_BUFFERS: the HNSW index stays in PostgreSQL's own cache); restarted once to set it."""
+    import pgserver
+    import psycopg
+
+    server = pgserver.get_server(pgdata)
+    with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+        if conn.execute("SHOW shared_buffers").fetchone()[0] == SHARED_BUFFERS:
+            return str(server.get_uri())
+        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{SHARED_BUFFERS}'")
+    server.cleanup()  # stopped unless another process holds a handle, then started again with the setting
+    url = str(pgserver.get_server(pgdata).get_uri())
+    with psycopg.connect(url, autocommit=True) as conn:
+        if conn.execute("SHOW shared_buffers").fetchone()[0] != SHARED_BUFFERS:
+            print(f"note: PostgreSQL in {pgdata} keeps its shared_buffers until it restarts", file=sys.stderr)
+    return url
 
 
 @contextmanager
