@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -69,14 +70,20 @@ def estimates_made() -> int:
     return _made
 
 
-def known_impact(store: AnalysisStore, venue: str) -> ImpactEstimates | None:
+class Counted(Protocol):
+    """What the estimates are kept by: the store's change counters (a store, or a server's thread stores)."""
+
+    def state(self) -> tuple[tuple[str, int], ...]: ...
+
+
+def known_impact(store: Counted, venue: str) -> ImpactEstimates | None:
     """The estimates if a ranking of this store state computed them already (a page view never fits a model)."""
     with _memo_lock:
         found = _memo.get(_key(store, venue))
     return found if isinstance(found, ImpactEstimates) else None
 
 
-def _key(store: AnalysisStore, venue: str) -> tuple[object, ...]:
+def _key(store: Counted, venue: str) -> tuple[object, ...]:
     return (getattr(store, "location", id(store)), store.state(), venue)
 
 

@@ -93,11 +93,11 @@ def paper_reviews(store: ReviewReader, venue: str, paper_id: str, client: ChatCl
     first, then the reviews as they were posted (a review known only by its scores without text); with an LLM's
     `client`, the summary also in its checked sentences."""
     texts = {t.review_id: t for t in store.review_texts(venue, paper_id)}
+    if not texts:
+        return PaperReviews()  # most papers of most venues: one read, not two
     last: dict[str, ReviewVersion] = {}
     for seen in store.review_versions(venue, paper_id):  # by review and time: the last one stays
         last[seen.review_id] = seen
-    if not texts:
-        return PaperReviews()
     reviews: list[Review] = []
     for review_id in texts.keys() | last.keys():
         text, version = texts.get(review_id), last.get(review_id)

@@ -39,7 +39,8 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     if paper.decision.outcome is Outcome.PENDING:  # history of earlier editions, never a forecast of this paper
         history = history_of(state, paper.venue)
         data["history"] = {"sentences": history.for_mean(paper.rating_mean), "note": NOT_A_FORECAST}
-    if (impact := known_impact(state.store, paper.venue)) and paper.id in impact.percentile:
+    # the counters as the answer cache reads them (kept STATE_AGE): no store read per paper asked for
+    if (impact := known_impact(state.stores, paper.venue)) and paper.id in impact.percentile:
         data["impact"] = {
             "top_percent": max(1, round(100 * (1 - impact.percentile[paper.id]))),
             "source": impact.source(),
