@@ -323,3 +323,17 @@ def test_a_build_counts_the_terms_of_each_field_of_each_paper(iclr: SqlStore) ->
             for term in found_terms:
                 expected.setdefault((doc, term), [0] * len(fields))[f] += 1
     assert found == expected
+
+
+def test_warming_scores_the_commonest_terms_as_queries_would(iclr: SqlStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's start scores the terms most papers hold, most first, within the share of the kept pairs; a
+    query's scores are the same after it."""
+    index = whole(iclr)
+    cold = index.score("learning neural networks with graph data")
+    monkeypatch.setattr(keyword_module, "TERM_CACHE", 100_000)
+    fresh = whole(iclr)
+    warmed = fresh.warm(0.5)
+    kept = list(fresh._terms)
+    assert 0 < warmed == len(kept) and fresh._kept <= 50_000
+    assert kept == np.argsort(-fresh.df, kind="stable")[:warmed].tolist()
+    assert np.array_equal(fresh.score("learning neural networks with graph data"), cold)
