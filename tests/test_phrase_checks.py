@@ -137,3 +137,25 @@ def test_many_rows_are_checked_at_once_as_one_by_one(sparse_template_db: Locatio
         for text in [f'"{p}"' for p in phrases] + [f'title:"{p}"' for p in phrases] + ['"deep" title:"learning"']:
             query = parse_query(text)
             assert checks.meeting(query, rows) == [checks.meets(query, row) for row in rows], text
+
+
+def test_a_warmed_worker_knows_every_venues_rating_scale(
+    sparse_template_db: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A serving worker learns every venue's rating scale when it warms (one read), so its first searches, asked
+    at once, count none again; the scales are those a single process shows."""
+    location = indexed(sparse_template_db, tmp_path)
+    with open_store(location) as store:
+        alone = Searcher(store)
+        venues = [venue.id for venue in store.venue_list()]
+        expected = {venue: alone.corpus.rating_scale(venue) for venue in venues}
+    with open_store(location, settings=serving()) as store:
+        searcher = Searcher(store)
+        searcher.warm()
+
+        def counted(*args: object) -> object:
+            raise AssertionError("a rating scale counted after the warm-up")
+
+        monkeypatch.setattr(store, "rating_scales", counted)
+        assert venues and {venue: searcher.corpus.rating_scale(venue) for venue in venues} == expected
+        assert searcher.search("graph neural networks", limit=20).hits

@@ -120,6 +120,10 @@ class Corpus:
                 corpus.rows_of_id[papers[row].id] = [*corpus.rows_of_id.get(papers[row].id, []), row]
         return corpus
 
+    def warm(self) -> None:
+        """Learn now what the first hits would learn (every venue's rating scale), before requests arrive."""
+        self.rating_scale("")
+
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently;
         after a change, only the venues of changed papers are counted again."""

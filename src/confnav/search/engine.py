@@ -138,12 +138,14 @@ class Searcher:
             return self.corpus, self._vectors
 
     def warm(self) -> None:
-        """Load the corpus, the vectors and the embedder now, and score the commonest terms, so the first queries
-        are as fast as the rest."""
+        """Load the corpus, the vectors and the embedder now, score the commonest terms and learn the venues' rating
+        scales, so the first queries are as fast as the rest."""
         vectors = self.vectors()
         if vectors is not None and vectors.embedder is not None:
             vectors.embedder.embed(["warm up"])
-        self._snapshot()[0].keyword.warm()
+        corpus = self._snapshot()[0]
+        corpus.keyword.warm()
+        corpus.warm()
 
     def _load_vectors(self, corpus: Corpus, model: str, previous: AnyVectors | None = None) -> AnyVectors | None:
         """The vectors of `model` for `corpus` (extending `previous`, those of the corpus it replaces, when they

@@ -119,6 +119,11 @@ class LeanCorpus(Corpus):
             self._authors = MappedAuthors(arrays, len(self))
         return self._authors.mask(name)
 
+    def warm(self) -> None:
+        """Every venue's rating scale in one read now: concurrent first searches would each count the venues of
+        their hits (about 3 ms a venue at 500,000 papers), all of them at once on a server's start."""
+        self._learn_scales({venue.id for venue in self.store.venue_list()})
+
     def rating_scale(self, venue: str) -> str | None:
         if venue not in self._scales:  # once per venue and corpus, from the store's memo of the venue's papers' state
             self._learn_scales({venue})
