@@ -9,7 +9,9 @@ The ICLR 2021 records (real paperlists and OpenReview data) are replicated into 
   - hybrid search latency for one client, warm (p50, p99; goals p50 <= 30 ms, p99 <= 100 ms),
   - worker start (a fresh process opening the store as a server does and loading what search needs) and its RSS:
     the first worker of a store state, which writes the files every worker maps, and a further one,
-  - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors), and RSS, PSS and USS per worker
+  - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors), half of them asking papers, half
+    searching: once with a few hundred repeated searches, once with searches never asked before (each on a fresh
+    server); and RSS, PSS and USS per worker
     (PSS counts a page shared by both workers, such as a memory-mapped index file, half in each; USS only the
     pages one worker alone holds).
 With `--baseline SRC` (another checkout's `src`, e.g. the previous version's), worker start, the served run and the
@@ -171,21 +173,30 @@ def workers_memory(process: subprocess.Popen[bytes]) -> list[tuple[float, float,
 
 def served(location: str, papers: list, clients: int, seconds: float, src: str | None, label: str) -> None:
     """The load of `clients` clients against `serve --workers 2` (none: only the workers' memory)."""
-    with serving(location, 2, src) as (port, process):
-        ids = [f"{p.id}~{i}" for i in range(3) for p in papers]
-        topics = [text for text, where in queries(papers) if where == PaperFilter()]
-        results = load(port, ids, lambda rng: rng.choice(topics), clients, seconds) if clients else []
-        memory = workers_memory(process)
-    figures = ", ".join(f"RSS {rss:.0f} / PSS {pss:.0f} / USS {uss:.0f} MB" for rss, pss, uss in memory)
-    if results:
+    ids = [f"{p.id}~{i}" for i in range(3) for p in papers]
+    topics = [text for text, where in queries(papers) if where == PaperFilter()]
+    keywords = sorted({k for p in papers for k in p.keywords})
+    kinds = {  # searches drawn from a few hundred texts (answers cached after their first time), or never asked
+        "repeated searches": lambda rng: rng.choice(topics),
+        "never-asked searches (two random author keywords)": lambda rng: (
+            f"{rng.choice(keywords)} {rng.choice(keywords)}"
+        ),
+    }
+    for kind, next_query in kinds.items() if clients else [("", None)]:
+        with serving(location, 2, src) as (port, process):  # a fresh server each: no answer cached
+            results = load(port, ids, next_query, clients, seconds) if next_query else []
+            memory = workers_memory(process)
+        figures = ", ".join(f"RSS {rss:.0f} / PSS {pss:.0f} / USS {uss:.0f} MB" for rss, pss, uss in memory)
+        if not results:
+            print(f"  {label}: serve --workers 2, per worker: {figures}")
+            continue
         lat = np.array([t for t, _ in results]) * 1000
         errors = sum(1 for _, ok in results if not ok)
         print(
-            f"  {label}: {clients} clients, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f} requests/s, "
-            f"p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors}; {figures}"
+            f"  {label}: {clients} clients, {kind}, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f}"
+            f" requests/s, p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors};"
+            f" {figures}"
         )
-    else:
-        print(f"  {label}: serve --workers 2, per worker: {figures}")
 
 
 def measure(
