@@ -159,3 +159,33 @@ def test_a_warmed_worker_knows_every_venues_rating_scale(
         monkeypatch.setattr(store, "rating_scales", counted)
         assert venues and {venue: searcher.corpus.rating_scale(venue) for venue in venues} == expected
         assert searcher.search("graph neural networks", limit=20).hits
+
+
+def test_a_phrase_asked_again_checks_only_papers_not_checked_for_it(
+    sparse_template_db: Location, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phrase asked again with other words or filters answers as a single process does, and checks only the
+    papers its earlier asking did not reach."""
+    import confnav.search.mapped_texts as mapped_texts
+
+    location = indexed(sparse_template_db, tmp_path)
+    queries: list[tuple[str, str, dict[str, Any]]] = [
+        ('"neural" adversarial robustness', "hybrid", {"min_rating": 6}),
+        ('"neural" linear attention', "hybrid", {"min_rating": 6}),
+        ('"neural" graphs', "keyword", {}),
+    ]
+    with open_store(location) as store:
+        alone = answers(Searcher(store), queries)
+    calls: list[int] = []
+    follows = mapped_texts._follows
+    monkeypatch.setattr(mapped_texts, "_follows", lambda *args: calls.append(1) or follows(*args))
+    with open_store(location, settings=serving()) as store:
+        searcher = Searcher(store)
+        searcher.warm()
+        counts = []
+        for query in queries:
+            before = len(calls)
+            assert answers(searcher, [query]) == alone[queries.index(query) : queries.index(query) + 1]
+            counts.append(len(calls) - before)
+        holding = int(searcher.corpus.keyword.containing("neural").sum())
+    assert counts[0] > 0 and counts[1] == 0 and sum(counts) <= holding

@@ -8,6 +8,7 @@ the index says which (its base's live rows).
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from itertools import pairwise
 
@@ -22,6 +23,7 @@ from confnav.store.base import serves_requests
 from confnav.store.protocols import SearchStore
 
 TEXT_ARRAYS = ("pks", "starts", "keywords", "bounds", "data")
+CHECKED_CONDITIONS = 32  # phrases whose per-paper outcome is kept (a byte each per paper: 0.5 MB at 500,000)
 
 
 TextRow = tuple[int, str, str | None, list[str], list[str]]  # a paper's row key, title, abstract, keywords, authors
@@ -81,6 +83,9 @@ class MappedTexts:
             np.ascontiguousarray(arrays[name]).data for name in ("starts", "bounds", "data", "keywords")
         )
         self.slots = np.ascontiguousarray(slots).data  # per corpus row, its paper in the files (-1: not there)
+        self.papers = int(np.asarray(arrays["starts"]).shape[0])
+        # per recent condition, per paper of the files: 0 not checked yet, 1 met, 2 not met
+        self._checked: OrderedDict[tuple[int, bytes], np.ndarray] = OrderedDict()
 
     def meeting(self, query: Query, rows: list[int]) -> list[bool | None]:
         """`meets` for many rows. A query of phrases and `title:` alone (the usual one) is checked on the files'
@@ -93,13 +98,27 @@ class MappedTexts:
         first = np.asarray(self.starts)[np.maximum(slots, 0)]
         bounds = np.asarray(self.bounds)
         text, title, end = (bounds[first + i].tolist() for i in range(3))  # the text's and the title's bytes
-        met: list[bool | None] = [None if slot < 0 else True for slot in slots.tolist()]
-        for conditions, starts, ends in ((sought[0], text, title), (sought[1], title, end)):
+        live = slots >= 0
+        for kind, (conditions, starts, ends) in enumerate(((sought[0], text, title), (sought[1], title, end))):
             for pattern, size in conditions:
-                for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
-                    if met[i]:
-                        met[i] = _follows(self.data, pattern, size, a, b)
-        return met
+                checked = self._checks_of(kind, pattern.pattern)
+                todo = np.flatnonzero(live & (checked[np.maximum(slots, 0)] == 0)).tolist()
+                for i, slot in zip(todo, slots[todo].tolist(), strict=True):
+                    checked[slot] = 1 if _follows(self.data, pattern, size, starts[i], ends[i]) else 2
+                live &= checked[np.maximum(slots, 0)] == 1
+        return [None if slot < 0 else bool(ok) for slot, ok in zip(slots.tolist(), live.tolist(), strict=True)]
+
+    def _checks_of(self, kind: int, pattern: bytes) -> np.ndarray:
+        """What is known of one condition (a phrase, or `title:` words) for each paper of the files: a phrase
+        asked again, with other words or filters, checks only the papers not checked for it before."""
+        key = (kind, pattern)
+        found = self._checked.get(key)
+        if found is None:
+            found = np.zeros(self.papers, dtype=np.int8)
+            self._checked[key] = found
+            while len(self._checked) > CHECKED_CONDITIONS:
+                self._checked.popitem(last=False)
+        return found
 
     @classmethod
     def of(
