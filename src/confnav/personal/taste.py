@@ -41,7 +41,8 @@ WEIGHTS_FILE = Path(__file__).with_name("taste_weights.json")
 
 @dataclass(frozen=True)
 class TasteParams:
-    """The model's settings (chosen on half of the researchers of benchmarks/recommend_eval.py)."""
+    """The model's settings: its method, and the blend's (chosen on half of the researchers of
+    benchmarks/recommend_eval.py; the fitted method's weights come from benchmarks/fit_taste.py)."""
 
     method: str = "fitted"  # "fitted" (meaning, words, collaborators), "blend" (meaning only) or "linear"
     centroid: float = 0.25  # share of the centroid view; the rest is the nearest-items view
