@@ -121,22 +121,26 @@ class Corpus:
         return corpus
 
     def warm(self) -> None:
-        """Learn now what the first hits would learn (every venue's rating scale), before requests arrive."""
-        self.rating_scale("")
+        """Count every venue's rating scale now, before requests arrive (the first hits would)."""
+        self._count_scales()
 
     def rating_scale(self, venue: str) -> str | None:
         """The venue's rating scale in words (`1–10`), so that hits from several venues never compare silently;
         after a change, only the venues of changed papers are counted again."""
         if not self._scales or venue in self._stale:
-            stale = self._stale if self._scales else None
-            ratings: dict[str, list[float]] = {}
-            for paper in self.papers:
-                if stale is None or paper.venue in stale:
-                    ratings.setdefault(paper.venue, []).extend(paper.ratings)
-            scales = {v: s for v, s in self._scales.items() if stale is not None and v not in stale}
-            self._scales = scales | {v: RatingScale.of(r).describe() for v, r in ratings.items() if r}
-            self._stale = set()
+            self._count_scales()
         return self._scales.get(venue)
+
+    def _count_scales(self) -> None:
+        """The scales of the venues changed since they were counted (every venue the first time)."""
+        stale = self._stale if self._scales else None
+        ratings: dict[str, list[float]] = {}
+        for paper in self.papers:
+            if stale is None or paper.venue in stale:
+                ratings.setdefault(paper.venue, []).extend(paper.ratings)
+        scales = {v: s for v, s in self._scales.items() if stale is not None and v not in stale}
+        self._scales = scales | {v: RatingScale.of(r).describe() for v, r in ratings.items() if r}
+        self._stale = set()
 
     def __len__(self) -> int:
         return len(self.papers)
