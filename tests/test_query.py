@@ -59,6 +59,16 @@ def test_snippet_marks_matches() -> None:
     assert snippet == "We study **graph** networks. **Graphs** are everywhere in science."
 
 
+def test_snippet_marks_tokens_holding_a_query_term_and_nothing_else() -> None:
+    """A token is marked when one of its index terms is the query's (a hyphenated pair, a stemmed form), never for
+    a term merely written inside a longer word; the window is the one holding the most matches."""
+    text = " ".join(["filler"] * 40 + ["Graph-based", "paragraphs", "of", "graphing", "(GRAPH)."] + ["tail"] * 40)
+    snippet = make_snippet(text, set(terms("graph")))
+    assert "**Graph-based**" in snippet and "**graphing**" in snippet and "**(GRAPH).**" in snippet
+    assert "**paragraphs**" not in snippet and snippet.startswith("… ") and snippet.endswith(" …")
+    assert make_snippet(text, set()) == " ".join(text.split()[:32]) + " …"
+
+
 def test_phrases_match_exactly_where_the_words_follow_one_another() -> None:
     """The check of a phrase on a paper's text (a search of its lower case for ASCII text) finds exactly what
     comparing the text's words with the phrase's finds, on every ICLR 2021 abstract and on text that is not ASCII."""

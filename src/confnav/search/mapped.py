@@ -39,9 +39,10 @@ def name_of(kind: str, *parts: object) -> str:
 
 
 def load(folder: Path, names: tuple[str, ...]) -> Arrays | None:
-    """The arrays of a complete folder, mapped read-only; None when it is missing or any file is unreadable."""
+    """The arrays of a complete folder, mapped read-only; None when it is missing or any file is unreadable. They
+    are plain arrays over the mapping: every result of a memmap would be a memmap too, with its bookkeeping."""
     try:
-        return {name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in names}
+        return {name: np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)) for name in names}
     except (OSError, ValueError):
         return None
 

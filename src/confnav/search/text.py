@@ -98,6 +98,12 @@ def terms(text: str) -> list[str]:
     return [term for term in known if term]
 
 
+@lru_cache(maxsize=100_000)
+def token_terms(token: str) -> tuple[str, ...]:
+    """The index terms inside one whitespace-separated token (cached: the same tokens recur across texts)."""
+    return tuple(terms(token))
+
+
 def _byte_table(kept: bytes = b"") -> bytes:
     """A byte translation leaving ASCII letters (lower-cased), digits, non-ASCII bytes and `kept` as they are and
     every other ASCII byte a space: split on spaces, an ASCII text's bytes give the words `words` finds."""

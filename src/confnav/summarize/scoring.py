@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import pairwise
 from operator import mul
 
-from confnav.search.text import terms
+from confnav.search.text import token_terms
 
 _PROPOSE = re.compile(r"\bwe (propose|introduce|present|develop|design)\b")
 _SHOW = re.compile(r"\bwe (show|prove|demonstrate|find|observe)\b")
@@ -161,14 +161,9 @@ class Context:
         )
 
 
-@lru_cache(maxsize=100_000)
-def _token_terms(token: str) -> tuple[str, ...]:
-    return tuple(terms(token))
-
-
 def _terms(text: str) -> list[str]:
     """The index terms of a text, word by word (cached: the same words recur across sentences and venues)."""
-    return [term for token in text.split() for term in _token_terms(token)]
+    return [term for token in text.split() for term in token_terms(token)]
 
 
 _NAME = re.compile(r"[\w-]*[A-Z][\w-]*[A-Z][\w-]*")  # "GAN", "DeePa", "BERT-style"
@@ -259,7 +254,7 @@ def features_of(
     rows = []
     for i, (text, short, own) in enumerate(zip(found, shown, term_lists, strict=True)):
         own_set = set(own)
-        shown_terms = own_set if short == text else {t for token in short.split() for t in _token_terms(token)}
+        shown_terms = own_set if short == text else {t for token in short.split() for t in token_terms(token)}
         sentence = Sentence(text, own, own_set, short, shown_terms, i, len(found))
         contrast = bool(_CONTRAST.match(text)) or (i > 0 and bool(_CONTRAST.match(found[i - 1])))
         rows.append(sentence_features(sentence, context, counts, i == first_we, contrast))
