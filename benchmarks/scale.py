@@ -11,7 +11,8 @@ The ICLR 2021 records (real paperlists and OpenReview data) are replicated into 
     the first worker of a store state, which writes the files every worker maps, and a further one,
   - 50 closed-loop clients against `confnav serve --workers 2` (p50, p99, errors), half of them asking papers, half
     searching: once with a few hundred repeated searches, once with searches never asked before (each on a fresh
-    server); and RSS, PSS and USS per worker
+    server); the share of the cores the load generator itself used (it runs on the same machine); and RSS, PSS and
+    USS per worker
     (PSS counts a page shared by both workers, such as a memory-mapped index file, half in each; USS only the
     pages one worker alone holds).
 With `--baseline SRC` (another checkout's `src`, e.g. the previous version's), worker start, the served run and the
@@ -184,7 +185,9 @@ def served(location: str, papers: list, clients: int, seconds: float, src: str |
     }
     for kind, next_query in kinds.items() if clients else [("", None)]:
         with serving(location, 2, src) as (port, process):  # a fresh server each: no answer cached
+            cpu, wall = time.process_time(), time.perf_counter()
             results = load(port, ids, next_query, clients, seconds) if next_query else []
+            generator = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)  # of the machine's cores
             memory = workers_memory(process)
         figures = ", ".join(f"RSS {rss:.0f} / PSS {pss:.0f} / USS {uss:.0f} MB" for rss, pss, uss in memory)
         if not results:
@@ -195,7 +198,7 @@ def served(location: str, papers: list, clients: int, seconds: float, src: str |
         print(
             f"  {label}: {clients} clients, {kind}, serve --workers 2, {seconds:g} s: {len(results) / seconds:.0f}"
             f" requests/s, p50 {np.percentile(lat, 50):.1f} ms, p99 {np.percentile(lat, 99):.1f} ms, errors {errors};"
-            f" {figures}"
+            f" the load generator used {generator:.2f} of {os.cpu_count()} cores; {figures}"
         )
 
 

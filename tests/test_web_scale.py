@@ -147,3 +147,45 @@ def test_a_request_thread_that_ends_takes_its_connection_with_it(iclr2021_copy: 
             )
             assert admin.execute(query).fetchone()[0] == 1
     stores.close()
+
+
+def test_quick_answers_take_turns_and_leave_the_other_requests_their_threads(iclr2021_copy: Location) -> None:
+    """Quick answers (search, a paper) are computed QUICK_LANE at a time, in the order asked; any other answer
+    (a page, an LLM's) runs beside them at once rather than waiting behind them."""
+    import anyio
+
+    from confnav.web.state import QUICK_LANE
+
+    state = AppState(ThreadStores(iclr2021_copy), Searcher(ThreadStores(iclr2021_copy)))
+    running, most, started, finished = [0], [0], [], {}
+    lock = threading.Lock()
+
+    def compute(name: str) -> str:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            started.append(name)
+        time.sleep(0.2)
+        with lock:
+            running[0] -= 1
+            finished[name] = time.monotonic()
+        return name
+
+    async def ask(name: str, quick: bool) -> None:
+        assert await state.answer((name,), lambda: compute(name), quick=quick) == name
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            for i in range(3 * QUICK_LANE):
+                group.start_soon(ask, f"quick {i}", True)
+                await anyio.sleep(0.001)
+            group.start_soon(ask, "page", False)
+
+    anyio.run(main)
+    quick = [int(name.split()[1]) for name in started if name.startswith("quick")]
+    # first come, first served: an answer starts only after those asked a whole lane before it (the lane's
+    # threads may start in either order)
+    assert all(quick.index(i) < quick.index(j) for i in quick for j in quick if j >= i + QUICK_LANE)
+    assert most[0] == QUICK_LANE + 1  # the lane full, and the page beside it
+    assert finished["page"] < max(finished[f"quick {i}"] for i in quick)
+    state.stores.close()

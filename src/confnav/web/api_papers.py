@@ -104,7 +104,8 @@ async def search(
         results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)
         return _json(results.to_dict())
 
-    return JSONBytes(await state.answer(("search", q, mode, where, limit, offset, sort), answer, searched=True))
+    key = ("search", q, mode, where, limit, offset, sort)
+    return JSONBytes(await state.answer(key, answer, searched=True, quick=True))
 
 
 @router.get("/experts", response_class=JSONBytes, **answers(ExpertsAnswer, 400, 404))
@@ -121,7 +122,7 @@ async def experts(
     def answer() -> bytes:
         return _json(find_experts(state.searcher, q, venue or None, limit).to_dict())
 
-    return JSONBytes(await state.answer(("experts", q, venue or None, limit), answer, searched=True))
+    return JSONBytes(await state.answer(("experts", q, venue or None, limit), answer, searched=True, quick=True))
 
 
 @router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse, responses=failures(400, 404))
@@ -135,7 +136,8 @@ async def paper(request: Request, paper_id: str, venue: str | None = None) -> JS
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
     key = ("paper", paper_id, venue, estimates_made())  # a ranking may have estimated its impact since
-    return JSONBytes(await state.answer(key, lambda: _json(paper_json(state, paper_id, venue))))
+    offline = LLMConfig.from_settings(state.stores.settings) is None  # else its reviews may wait on the LLM
+    return JSONBytes(await state.answer(key, lambda: _json(paper_json(state, paper_id, venue)), quick=offline))
 
 
 @router.get("/institution/{name:path}", response_class=JSONBytes, **answers(InstitutionBody, 404))
