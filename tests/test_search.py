@@ -176,3 +176,33 @@ def test_lifting_accepted_papers_raises_positive_scores_only() -> None:
     lowered = np.where(scores > 0, scores * (1.0 - 0.1 * standing), scores)
     assert np.array_equal(lift_accepted(scores, standing, -0.1), lowered)
     assert lift_accepted(scores, standing, 0.0) is scores
+
+
+@pytest.mark.parametrize("cut", [40, 400, 5000])
+def test_a_first_cut_ranks_as_fusing_every_row(cut: int) -> None:
+    """Where the database scores meaning exactly for a few rows and a neutral value for the rest, the first cut's
+    candidates come in the order, with the scores, that aligning and fusing every admitted row gives; with few
+    best keyword rows kept (`cut`), only rows no left-out row can pass. A neutral value above the mean declines."""
+    from confnav.search.first_cut import Exact, best_first, best_keyword_rows, first_cut
+    from confnav.search.fusion import ConvexFusion, align_groups, lift_accepted
+
+    rng = np.random.default_rng(cut)
+    size = 3000  # under the fusion's sample size: aligning every row is exact there too
+    keyword = np.where(rng.random(size) < 0.4, rng.gamma(2.0, 2.0, size), 0.0).astype(np.float32)
+    mask, short = rng.random(size) < 0.9, rng.random(size) < 0.2
+    standing = rng.choice([0.0, 0.5, 1.0], size)
+    scored = np.sort(rng.choice(size, 150, replace=False))
+    matching, best = best_keyword_rows(keyword, mask, cut)
+    exact = Exact(scored, rng.uniform(0.2, 0.7, scored.size).astype(np.float32), 0.1, matching, best)
+    found = first_cut(keyword, mask, exact, short, standing, ConvexFusion(), 0.1)
+    assert found is not None and found.matching == int(np.count_nonzero(mask & (keyword > 0)))
+    semantic = align_groups(exact.dense(size), mask, short)
+    fused = np.full(size, -np.inf)
+    fused[mask] = ConvexFusion()(keyword[mask], semantic[mask])
+    lifted = lift_accepted(fused, standing, 0.1)
+    expected = list(best_first(np.flatnonzero(mask), lifted, size))[: len(found.rows)]
+    assert found.rows == expected and len(found.rows) >= min(cut, 40)
+    assert np.allclose([found.score[r] for r in expected], lifted[expected], rtol=1e-5)
+    assert found.complete == (cut >= matching.size)
+    high = Exact(scored, np.full(scored.size, 0.05, dtype=np.float32), 0.1, matching, best)
+    assert first_cut(keyword, mask, high, short, standing, ConvexFusion(), 0.1) is None

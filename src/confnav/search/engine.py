@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from itertools import islice
 
@@ -16,9 +16,10 @@ from confnav.embed.views import embedder_state_cache, paper_text, text_models
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
+from confnav.search.first_cut import KEYWORD_CUT, best_first, first_cut
 from confnav.search.fusion import RUN_INDEX, ConvexFusion, align_groups, lift_accepted, with_unindexed
 from confnav.search.query import Query, parse_query
-from confnav.search.results import BY_SCORE, SORT_POOL, SORTS, Hit, Mode, Results
+from confnav.search.results import BY_SCORE, SORT_POOL, SORTS, Hit, Mode, Results, page_of
 from confnav.search.routing import COMMON_WORDS, route
 from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
@@ -224,7 +225,24 @@ class Searcher:
             mode = "keyword"
         semantic = None
         if vectors is not None and vectors.embedder is not None and query.text.strip():
-            semantic, covered = vectors.scores(vectors.embedder.embed([query.text])[0], mask, keyword, where)
+            embedded = vectors.embedder.embed([query.text])[0]
+            if isinstance(vectors, StoredVectors) and mode == "hybrid" and keyword is not None:
+                wanted = offset + limit if sort in BY_SCORE else SORT_POOL
+                exact, covered = vectors.exact(embedded, mask, keyword, where, max(KEYWORD_CUT, 4 * wanted))
+                if not np.any(mask & ~covered):  # every admitted paper has a vector: a first cut may decide
+                    lift = self.accepted_lift if sort != "match" else 0.0
+                    cut = first_cut(keyword, covered, exact, corpus.short, corpus.standing, self.fusion, lift)
+                    hits = (
+                        self._collect(corpus, cut.score, covered, keyword, cut.semantic, wanted, query, cut.rows)
+                        if cut
+                        else []
+                    )
+                    if cut is not None and len(hits) == wanted:  # else rows left out might follow: fuse them all
+                        page = page_of(hits, sort, offset, limit)
+                        return Results(page, mode, notices, cut.matching, offset, sort, vectors.embedder.name)
+                semantic = exact.dense(len(corpus))
+            else:
+                semantic, covered = vectors.scores(embedded, mask, keyword, where)
             semantic, mask = with_unindexed(semantic, mask, covered, keyword if mode == "hybrid" else None, notices)
             semantic = align_groups(semantic, mask, corpus.short)
         if mode == "semantic" and semantic is not None:
@@ -239,11 +257,8 @@ class Searcher:
         if (keyword is not None or common) and sort != "match":
             score = lift_accepted(score, corpus.standing, self.accepted_lift)
         matching = int(np.count_nonzero(mask & (keyword > 0))) if keyword is not None else int(mask.sum())
-        if sort in BY_SCORE:
-            hits = self._collect(corpus, score, mask, keyword, semantic, offset + limit, query)[offset:]
-        else:
-            pool = self._collect(corpus, score, mask, keyword, semantic, SORT_POOL, query)
-            hits = sorted(pool, key=SORTS[sort])[offset : offset + limit]
+        wanted = offset + limit if sort in BY_SCORE else SORT_POOL
+        hits = page_of(self._collect(corpus, score, mask, keyword, semantic, wanted, query), sort, offset, limit)
         model = vectors.embedder.name if semantic is not None and vectors and vectors.embedder else None
         return Results(hits, mode, notices, None if common else matching, offset, sort, model)
 
@@ -310,7 +325,9 @@ class Searcher:
         if vectors is None or vectors.embedder is None:
             notices.append(f"{NO_INDEX}; using keywords only")
             mask &= keyword > 0
-            return Results(self._collect(corpus, keyword, mask, keyword, None, limit, None, keep), "keyword", notices)
+            return Results(
+                self._collect(corpus, keyword, mask, keyword, None, limit, None, keep=keep), "keyword", notices
+            )
         parts = vectors.row_vectors(liked)
         if text and text.strip():
             parts.append(vectors.embedder.embed([text])[0])
@@ -320,7 +337,7 @@ class Searcher:
         semantic, mask = vectors.scores(profile.astype(np.float32), mask, keyword, where or PaperFilter())
         semantic = align_groups(semantic, mask, corpus.short)
         return Results(
-            self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep),
+            self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep=keep),
             "hybrid",
         )
 
@@ -334,19 +351,24 @@ class Searcher:
     def _collect(
         self,
         corpus: Corpus,
-        score: np.ndarray,
+        score: np.ndarray | Mapping[int, float],
         mask: np.ndarray,
         keyword: np.ndarray | None,
-        semantic: np.ndarray | None,
+        semantic: np.ndarray | Mapping[int, float] | None,
         limit: int,
         query: Query | None,
+        rows: list[int] | None = None,
         keep: Callable[[Paper], bool] | None = None,
     ) -> list[Hit]:
-        rows = np.flatnonzero(mask)
-        if not rows.size:
-            return []
+        """The first `limit` hits: the `mask` rows best first by `score`, or the `rows` given in their order."""
+        if rows is None:
+            admitted = np.flatnonzero(mask)
+            if not admitted.size:
+                return []
+            order: Iterator[int] = best_first(admitted, np.asarray(score), max(4 * limit, 50))
+        else:
+            order = iter(rows)
         papers = corpus.papers
-        order = _best_first(rows, score, max(4 * limit, 50))
         wanted = set(terms(query.text)) if query else set()
         hits: list[Hit] = []
         chunk_size = max(2 * limit, 10) * (4 if query is not None and query.narrows else 1)
@@ -390,15 +412,3 @@ def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) 
 
 def _not_rejected(paper: Paper) -> bool:
     return paper.decision.outcome is not Outcome.NOT_ACCEPTED
-
-
-def _best_first(rows: np.ndarray, score: np.ndarray, first: int) -> Iterator[int]:
-    """Rows by falling score, ties in row order, as a full stable sort gives, but sorting only the best
-    `first` until more are asked for (a search shows 10 hits of thousands of rows)."""
-    negated = -score[rows]
-    if first >= rows.size:
-        yield from rows[np.argsort(negated, kind="stable")]
-        return
-    threshold = np.partition(negated, first - 1)[first - 1]
-    for part in (np.flatnonzero(negated <= threshold), np.flatnonzero(negated > threshold)):
-        yield from rows[part[np.argsort(negated[part], kind="stable")]]

@@ -15,15 +15,19 @@ import numpy as np
 RUN_INDEX = "run 'confnav index'"
 
 
-def normalize_keyword(scores: np.ndarray) -> np.ndarray:
-    top = float(scores.max()) if scores.size else 0.0
+def normalize_keyword(scores: np.ndarray, top: float | None = None) -> np.ndarray:
+    """BM25F divided by the best score (`top`: the best over more rows than these)."""
+    if top is None:
+        top = float(scores.max()) if scores.size else 0.0
     return scores / top if top > 0 else np.zeros_like(scores)
 
 
-def normalize_semantic(scores: np.ndarray) -> np.ndarray:
+def normalize_semantic(scores: np.ndarray, mean: float | None = None, top: float | None = None) -> np.ndarray:
+    """Cosine rescaled so the mean maps to 0 and the best to 1, below the mean 0 (`mean`, `top`: over more rows)."""
     if not scores.size:
         return scores
-    mean, top = float(scores.mean()), float(scores.max())
+    mean = float(scores.mean()) if mean is None else mean
+    top = float(scores.max()) if top is None else top
     return np.clip((scores - mean) / (top - mean), 0.0, None) if top > mean else np.zeros_like(scores)
 
 

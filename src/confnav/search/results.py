@@ -89,3 +89,8 @@ SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
     "decision": lambda h: (h.paper.decision.tier, -(h.paper.rating_mean or 0.0), -h.score),
     "year": lambda h: (-h.paper.year, -h.score),
 }
+
+
+def page_of(hits: list[Hit], sort: str, offset: int, limit: int) -> list[Hit]:
+    """The hits shown from `offset`: of the best first by score, or of the pool ordered by another sort."""
+    return hits[offset:] if sort in BY_SCORE else sorted(hits, key=SORTS[sort])[offset : offset + limit]

@@ -16,6 +16,7 @@ from confnav.model import Paper
 from confnav.search import mapped
 from confnav.search.authors import AUTHOR_ARRAYS, MappedAuthors, author_arrays
 from confnav.search.corpus import FACTS, Changes, Corpus, applied, changes_since, grown, paper_facts, standing_of
+from confnav.search.first_cut import Exact, best_keyword_rows
 from confnav.search.keyword import TextIndex
 from confnav.search.keyword_store import base_id, keyword_index, text_fields
 from confnav.search.mapped_texts import MappedTexts, TextArrays
@@ -227,19 +228,38 @@ class StoredVectors:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Similarity of every row to `query`: exact for the nearest rows and the best keyword rows, the
         sample's mean elsewhere (a neutral value the fusion maps to about zero); and the mask of rows with vectors."""
+        exact, mask = self.exact(query, mask, keyword, where)
+        return exact.dense(len(self.corpus)), mask
+
+    def exact(
+        self,
+        query: np.ndarray,
+        mask: np.ndarray,
+        keyword: np.ndarray | None,
+        where: PaperFilter,
+        best: int = CANDIDATES,
+    ) -> tuple[Exact, np.ndarray]:
+        """As `scores`, the exact similarities alone, with the neutral value of every other row and the `best`
+        keyword rows (the first CANDIDATES of them scored exactly)."""
         mask = mask & self.present
         neutral = float((self.sample @ query).mean()) if self.sample.size else 0.0
-        scores = np.full(len(self.corpus), neutral, dtype=np.float32)
+        none = np.zeros(0, dtype=np.int64)
+        matching, kept = (
+            best_keyword_rows(keyword, mask, max(best, CANDIDATES)) if keyword is not None else (none, none)
+        )
         if mask.sum() <= CANDIDATES:  # few admitted rows: score them all
             exact = self.store.vector_scores(self.model, query, self.pks[mask].tolist())
         else:
             admitted = self.corpus.mask(self.store, where) & self.present  # what the query's SQL filter admits
             share = float(admitted.sum()) / max(1, int(self.present.sum()))
             exact = dict(self.store.nearest(self.model, query, where, CANDIDATES, share))
-            if keyword is not None:
-                rows = np.flatnonzero(mask)
-                best = self.pks[rows[np.argpartition(-keyword[rows], CANDIDATES)[:CANDIDATES]]].tolist()
-                exact.update(self.store.vector_scores(self.model, query, [pk for pk in best if pk not in exact]))
+            if keyword is not None and kept.size:
+                top = kept
+                if kept.size > CANDIDATES:
+                    top = kept[np.argpartition(-keyword[kept], CANDIDATES - 1)[:CANDIDATES]]
+                pks = self.pks[top].tolist()
+                exact.update(self.store.vector_scores(self.model, query, [pk for pk in pks if pk not in exact]))
         rows, found = self.corpus.rows_of(exact)
-        scores[rows] = np.fromiter(exact.values(), dtype=np.float32)[found]
-        return scores, mask
+        values = np.fromiter(exact.values(), dtype=np.float32)[found]
+        order = np.argsort(rows, kind="stable")
+        return Exact(rows[order], values[order], neutral, matching, kept), mask
