@@ -465,3 +465,29 @@ def test_the_labeler_is_a_step_chosen_by_name(rebuilt: Location) -> None:
         themes = theme_facts(store, "iclr2021", level=1)
     assert len({t.label for t in themes}) == len(themes)
     assert all(coverage(t.label, [papers[i] for i in t.paper_ids]) > 0 for t in themes)
+
+
+def test_a_label_is_spelled_as_most_of_the_papers_spell_it() -> None:
+    """A rare misspelling counts as a use of the phrase it misspells, and looks the more distinctive of the two
+    (ICLR 2021's explainability papers were labelled "explanability", a spelling two of them use): the label takes
+    the spelling most papers write, unless another label has it; a different word a letter or two away stays what
+    it is ("clarification" is no "classification")."""
+    from collections import Counter
+
+    from confnav.topics.label import _CommonSpelling, _names
+
+    counts = [Counter({"explan": 2.0, "explain": 10.0, "clarif": 3.0}), Counter({"explain": 4.0, "classif": 12.0})]
+    shown = {
+        "explan": "explanability",
+        "explain": "explainability",
+        "clarif": "clarification",
+        "classif": "classification",
+    }
+    spelling = _CommonSpelling(counts, shown)
+    assert spelling.of("explanability", set()) == "explainability"
+    assert spelling.of("explanability and clarification", set()) == "explainability and clarification"
+    assert spelling.of("explanability", _names("explainability")) == "explanability"  # taken: left as it was
+    assert spelling.of("multitask learning", set()) == "multitask learning"  # no other spelling known
+    clear = [paper(i, f"Asking for detail {i}", "clarification") for i in range(6)]
+    classified = [paper(10 + i, f"Labelling images {i}", "classification") for i in range(12)]
+    assert labels_of([clear, classified, RL])[0] == "clarification"

@@ -126,6 +126,7 @@ class CTfidfLabeler:
         shown_beside = [list(islice(found, self.top)) for found in usable]
         names: dict[int, str] = {}
         member_uses: dict[int, PhraseUse] = {}
+        spelling = _CommonSpelling(counts, shown)
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
             keywords = [shown[key] for key in shortlist if key in keyword_forms]
@@ -141,6 +142,7 @@ class CTfidfLabeler:
                 )
                 or f"theme {group + 1}"
             )
+            names[group] = spelling.of(names[group], used)
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
         beside = [  # the phrases beside a label are judged whole as it is: on the theme's own papers and prose too
@@ -228,6 +230,63 @@ class CTfidfLabeler:
                 continue
             scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, phrase))
         return scored
+
+
+class _CommonSpelling:
+    """The spelling most of the papers use of a phrase written several ways ("explainability" for a label found as
+    "explanability"): the fidelity measure counts every variant spelling as a use, so the label's choice cannot
+    tell a rare misspelling from the usual form, and the rarer one looks the more distinctive."""
+
+    def __init__(self, counts: list[Counter[str]], shown: dict[str, str]) -> None:
+        totals: Counter[str] = Counter()
+        for found in counts:
+            totals.update(found)
+        self._uses: dict[str, float] = defaultdict(float)
+        self._alike: dict[tuple[int, str], list[tuple[str, list[str]]]] = defaultdict(list)  # by words, first letter
+        for key, used in totals.items():
+            display = shown[key]
+            self._uses[display] += used
+        for display in self._uses:
+            if tokens := words(display):
+                self._alike[len(tokens), tokens[0][:1]].append((display, tokens))
+
+    def of(self, label: str, taken: set[str]) -> str:
+        """The label with each part in its commonest spelling, unless that would take a name already taken."""
+        respelled = PAIR.join(self._commonest(part) for part in parts(label))
+        return respelled if respelled == label or not _names(respelled, taking=False) & taken else label
+
+    def _commonest(self, phrase: str) -> str:
+        tokens = words(phrase)
+        if not tokens:
+            return phrase
+        forms = [
+            other for other, its in self._alike.get((len(tokens), tokens[0][:1]), []) if _one_edit_apart(its, tokens)
+        ]
+        best = max(forms, key=self._uses.__getitem__, default=phrase)
+        return best if self._uses.get(best, 0.0) > self._uses.get(phrase, 0.0) else phrase
+
+
+def _one_edit_apart(a: list[str], b: list[str]) -> bool:
+    """Whether two phrases (their words) are one spelled two ways: the same letters, hyphens and spaces aside, or
+    long words (6 letters or more) a letter apart ("modelling", "explanability"); not "clarification" for
+    "classification"."""
+    if "".join(a) == "".join(b):
+        return True
+    return len(a) == len(b) and all(
+        x == y or (min(len(x), len(y)) >= 6 and _one_letter(x, y)) for x, y in zip(a, b, strict=False)
+    )
+
+
+def _one_letter(word: str, other: str) -> bool:
+    """Whether one letter inserted, removed or changed turns `word` into `other`."""
+    if abs(len(word) - len(other)) > 1:
+        return False
+    short, long = sorted((word, other), key=len)
+    start = 0
+    while start < len(short) and short[start] == long[start]:
+        start += 1
+    rest = 1 if len(short) == len(long) else 0  # a change skips a letter in both, an insertion only in the longer
+    return short[start + rest :] == long[start + 1 :]
 
 
 def _merit(row: tuple[float, float, str]) -> tuple[float, float]:
