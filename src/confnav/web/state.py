@@ -36,10 +36,11 @@ T = TypeVar("T")
 MAX_ANSWER_BYTES = 64 << 20  # cached answers together; least recently used go first
 MAX_ANSWER_SHARE = 8  # one answer larger than this share of the budget is served but not kept
 # Quick answers (a search, a paper) computed at once in one worker; the rest wait their turn, first come first
-# served. Eight at once shared the interpreter lock and the cores by turns, so every answer took as long as all
-# of them together; two (one computing while the other waits on the database) answer more of them, sooner:
-# benchmarks/scale.py, never-asked searches, p99 about 200 → 155 ms (10,000 papers) and 1,130 → 800 ms (500,000).
-QUICK_LANE = 2
+# served. Eight at once shared the interpreter lock and the cores by turns, so under 50 clients of new searches
+# every answer took as long as all of them together. Two did best there, but behind them the first-time answers
+# of a mostly cached load waited in line (web_load.py p99 120 -> 208 ms); four keep both: benchmarks/scale.py,
+# never-asked searches, p99 about 200 -> 147 ms at 10,000 papers, and web_load.py's repeated queries p99 139 ms.
+QUICK_LANE = 4
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 log = logging.getLogger("confnav.web")
 
