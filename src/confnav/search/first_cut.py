@@ -90,8 +90,8 @@ def first_cut(
     rest_long = admitted - inside.size - rest_short
     total = float(values.sum(dtype=np.float64)) + float(neutral_long) * rest_long + float(neutral_short) * rest_short
     mean = float(np.float32(total / admitted))
-    present = [*values.tolist(), *[float(neutral_long)] * bool(rest_long), *[float(neutral_short)] * bool(rest_short)]
-    top = max(present)
+    neutrals = [float(neutral) for neutral, rest in ((neutral_long, rest_long), (neutral_short, rest_short)) if rest]
+    top = max([*values.tolist(), *neutrals])  # admitted rows exist: one of the two is not empty
     if top > mean and ((rest_long and neutral_long > mean) or (rest_short and neutral_short > mean)):
         return None  # unscored rows would score above 0 by meaning: the whole array decides
     matching, best = exact.matching, exact.best

@@ -28,7 +28,7 @@ from confnav.topics.candidates import TOO_GENERIC as TOO_GENERIC  # named from h
 from confnav.topics.candidates import AuthorsCasing as AuthorsCasing
 from confnav.topics.fidelity import PAIR, PhraseUse, Prose, acronym, initials, parts
 from confnav.topics.paper_words import one_reading
-from confnav.topics.phrases import abbreviates, nested, spelled_alike, stems
+from confnav.topics.phrases import abbreviates, nested, one_letter_apart, spelled_alike, stems
 
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
 TITLE_EVIDENCE = 2  # a label from title words alone must be in this many of its theme's titles (else: too few to judge)
@@ -260,33 +260,10 @@ class _CommonSpelling:
         if not tokens:
             return phrase
         forms = [
-            other for other, its in self._alike.get((len(tokens), tokens[0][:1]), []) if _one_edit_apart(its, tokens)
+            other for other, its in self._alike.get((len(tokens), tokens[0][:1]), []) if one_letter_apart(its, tokens)
         ]
         best = max(forms, key=self._uses.__getitem__, default=phrase)
         return best if self._uses.get(best, 0.0) > self._uses.get(phrase, 0.0) else phrase
-
-
-def _one_edit_apart(a: list[str], b: list[str]) -> bool:
-    """Whether two phrases (their words) are one spelled two ways: the same letters, hyphens and spaces aside, or
-    long words (6 letters or more) a letter apart ("modelling", "explanability"); not "clarification" for
-    "classification"."""
-    if "".join(a) == "".join(b):
-        return True
-    return len(a) == len(b) and all(
-        x == y or (min(len(x), len(y)) >= 6 and _one_letter(x, y)) for x, y in zip(a, b, strict=False)
-    )
-
-
-def _one_letter(word: str, other: str) -> bool:
-    """Whether one letter inserted, removed or changed turns `word` into `other`."""
-    if abs(len(word) - len(other)) > 1:
-        return False
-    short, long = sorted((word, other), key=len)
-    start = 0
-    while start < len(short) and short[start] == long[start]:
-        start += 1
-    rest = 1 if len(short) == len(long) else 0  # a change skips a letter in both, an insertion only in the longer
-    return short[start + rest :] == long[start + 1 :]
 
 
 def _merit(row: tuple[float, float, str]) -> tuple[float, float]:

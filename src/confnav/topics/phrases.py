@@ -43,6 +43,29 @@ def spelled_alike(phrase: str, other: str) -> bool:
     return "".join(words(phrase)) == "".join(words(other)) or _variant_spelling(phrase, other)
 
 
+def one_letter_apart(phrase: list[str], other: list[str]) -> bool:
+    """Whether two phrases (their words) are one spelled two ways, strictly: the same letters, hyphens and spaces
+    aside, or long words (6 letters or more) a letter apart ("modelling", "explanability"); not "clarification"
+    for "classification", which `spelled_alike` takes as near-identical."""
+    if "".join(phrase) == "".join(other):
+        return True
+    return len(phrase) == len(other) and all(
+        x == y or (min(len(x), len(y)) >= 6 and _one_letter(x, y)) for x, y in zip(phrase, other, strict=True)
+    )
+
+
+def _one_letter(word: str, other: str) -> bool:
+    """Whether one letter inserted, removed or changed turns `word` into `other`."""
+    if abs(len(word) - len(other)) > 1:
+        return False
+    short, long = sorted((word, other), key=len)
+    start = 0
+    while start < len(short) and short[start] == long[start]:
+        start += 1
+    rest = 1 if len(short) == len(long) else 0  # a change skips a letter in both, an insertion only in the longer
+    return short[start + rest :] == long[start + 1 :]
+
+
 def _variant_spelling(phrase: str, other: str) -> bool:
     """Whether the phrases differ only by near-identical spellings of their long words."""
     a, b = words(phrase), words(other)
