@@ -1,11 +1,12 @@
-"""Theme labels by two labelers on the same themes, same run: c-TF-IDF (label.py) against the centre-reading
-labeler (centroid.py, BERTopic's KeyBERT-inspired representation verified against the members' own words).
+"""Theme labels by two labelers on the same themes, same run: by default plain c-TF-IDF (label.py) against the
+default labeler, which reads the theme's centre where only titles name it (centroid.py, BERTopic's KeyBERT-inspired
+representation verified against the members' own words); `--labelers A B` compares any two.
 
-For ICLR 2021 and NeurIPS 2018 (the real data): label fidelity (the share of a theme's papers whose own keywords
-or title contain its label or its synonym, fidelity.py) size-weighted over themes and over sub-themes, and cut
-labels; then every theme side by side with its members' own top keywords, and the examples of issue 39: NeurIPS
-2018's "Gaussian processes" and "blind deconvolution" themes, ICLR 2021's "interpretability and data augmentation",
-and whether ICLR 2021 has a transformer theme.
+For ICLR 2021 and NeurIPS 2018 (the real data), and CVPR 2019 and ACL 2022 (held out): label fidelity (the share of
+a theme's papers whose own keywords or title contain its label or its synonym, fidelity.py) size-weighted over
+themes and over sub-themes, and cut labels; then every theme side by side with its members' own top keywords, and
+the examples of issue 39: NeurIPS 2018's "Gaussian processes" and "blind deconvolution" themes, ICLR 2021's
+"interpretability and data augmentation", and whether ICLR 2021 has a transformer theme.
 
 `--examples` prints only those four as a reader sees them now (the default labeler): each theme's label, the papers
 that lead it (first in the must-read ranking, and closest to its centre) and its largest sub-theme with its own
@@ -37,17 +38,20 @@ from confnav.topics.facts import ThemeFacts
 from confnav.topics.fidelity import coverage, is_cut
 from confnav.topics.label import TOO_GENERIC
 
-LABELERS_COMPARED = ("ctfidf", "centroid")
+LABELERS_COMPARED = ("ctfidf", "ctfidf-centroid")
 
 
-def neurips(folder: Path, db: Path | None) -> Path:
-    """An indexed NeurIPS 2018 store: a copy of `db` when given, else built from the paperlists file."""
-    path = folder / "nips.db"
+HELD_OUT = (("cvpr2019", "cvpr2019.json"), ("acl2022", "acl2022.json"))  # no keywords, never looked at to choose
+
+
+def paperlist_store(folder: Path, venue: str, file: str, db: Path | None = None, name: str | None = None) -> Path:
+    """An indexed store of one paperlists venue: a copy of `db` when given, else built from its file."""
+    path = folder / (name or f"{venue}.db")
     if db:
         shutil.copy(db, path)
     with SqliteStore(path) as store:
-        if "neurips2018" not in {s.venue.id for s in store.venues()}:
-            ingest(store, [DATA / "paperlists" / "nips2018.json"])
+        if venue not in {s.venue.id for s in store.venues()}:
+            ingest(store, [DATA / "paperlists" / file])
         build_index(store, choose_embedder()[0])
     return path
 
@@ -81,13 +85,13 @@ def own_keywords(members: list) -> str:  # type: ignore[type-arg]
     return ", ".join(k for k, _ in common.most_common(4))
 
 
-def compare(path: Path, venue: str, examples: tuple[str, ...]) -> None:
-    results = {name: labelled(path, venue, name) for name in LABELERS_COMPARED}
+def compare(path: Path, venue: str, examples: tuple[str, ...], labelers: tuple[str, ...] = LABELERS_COMPARED) -> None:
+    results = {name: labelled(path, venue, name) for name in labelers}
     print(f"\n{venue}:")
     for name, (rows, seconds) in results.items():
         print(f"  {name:9} themes: {summary(rows, 1)}; sub-themes: {summary(rows, 2)}; labelling {seconds:.1f} s")
-    before, after = (results[name][0] for name in LABELERS_COMPARED)
-    print(f"  themes: size, fidelity and label by {' → '.join(LABELERS_COMPARED)} — the members' own top keywords")
+    before, after = (results[name][0] for name in labelers)
+    print(f"  themes: size, fidelity and label by {' → '.join(labelers)} — the members' own top keywords")
     for tid, (level, label, members, share) in sorted(before.items(), key=lambda kv: -len(kv[1][2])):
         if level != 1:
             continue
@@ -155,21 +159,25 @@ def main() -> None:
     parser.add_argument("--neurips-db", type=Path, help="An indexed NeurIPS 2018 store to start from.")
     parser.add_argument("--examples", action="store_true", help="Only the four examples of issue 39, as now.")
     parser.add_argument("--keep", type=Path, help="Keep the indexed stores in this folder (reused when there).")
+    parser.add_argument("--labelers", nargs=2, default=LABELERS_COMPARED, help="The two labelers compared.")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as name:
         folder = args.keep or Path(name)
         folder.mkdir(parents=True, exist_ok=True)
-        nips = neurips(folder, args.neurips_db)  # a kept store is opened where it is, brought up to date
+        # a kept store is opened where it is, brought up to date
+        nips = paperlist_store(folder, "neurips2018", "nips2018.json", args.neurips_db, name="nips.db")
         iclr = prepare_store(folder, args.db, with_2020=False)
         for path, venue, phrases in (
             (nips, "neurips2018", ("gaussian process", "deconvolution")),
             (iclr, "iclr2021", ("interpretability", "transformer")),
         ):
             if not args.examples:
-                compare(path, venue, phrases)
+                compare(path, venue, phrases, tuple(args.labelers))
             examples(path, venue, phrases)
+        for venue, file in () if args.examples else HELD_OUT:
+            compare(paperlist_store(folder, venue, file), venue, (), tuple(args.labelers))
     print(f"\ntotal {time.perf_counter() - start:.0f} s")
 
 

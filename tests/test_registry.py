@@ -82,7 +82,11 @@ def test_every_kind_has_its_built_in_names() -> None:
     assert FORMATS == ("paperlists", "openreview-tsv", "openreview-notes", "markdown", "miniconf", "jsonl", "csv")
     assert SPARSE_MODEL in EMBEDDERS and isinstance(load_embedder(SPARSE_MODEL), SparseEmbedder)
     assert isinstance(RANKERS.create("weighted"), WeightedRanker)
-    assert (CLUSTERERS.names(), LABELERS.names(), LAYOUTS.names()) == (("leiden",), ("ctfidf", "centroid"), ("tsne",))
+    assert (CLUSTERERS.names(), LABELERS.names(), LAYOUTS.names()) == (
+        ("leiden",),
+        ("ctfidf", "centroid", "ctfidf-centroid"),
+        ("tsne",),
+    )
     index = INDEXES.create("bm25f", documents=[{"title": "graph networks"}, {"title": "vision"}])
     assert isinstance(index, KeywordIndex) and index.score("graph")[0] > 0 == index.score("graph")[1]
     assert SUMMARIZERS.names() == ("extractive", "llm")

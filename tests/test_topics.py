@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from confnav.cli import cli
 from confnav.model import Paper
 from confnav.store import open_store
 from confnav.topics import LABELERS, TopicBuilder, theme_facts, trends
+from confnav.topics.build import DEFAULT_TOPIC_STEPS
 from confnav.topics.candidates import candidates
 from confnav.topics.centroid import CentroidLabeler
 from confnav.topics.fidelity import Prose, coverage, is_cut, parts
@@ -454,6 +456,32 @@ def test_the_centroid_labeler_names_what_the_theme_as_a_whole_is_about() -> None
     members = papers[:20]
     assert all(coverage(part, members) >= 0.05 for part in parts(by_centre[0]))  # each part verified by members
     assert [t.label for t in CentroidLabeler().label(papers, groups)] == by_ctfidf
+
+
+def titles_only(papers: list[Paper]) -> list[Paper]:
+    """The papers as a venue without author keywords lists them: their keyword phrase in their titles instead."""
+    return [
+        replace(p, title=p.title if p.keywords == ["low-rank"] else f"Notes {p.id[1:]} on {p.keywords[0]}", keywords=[])
+        for p in papers
+    ]
+
+
+@pytest.mark.semantic
+def test_the_default_labeler_reads_the_centre_only_where_titles_are_the_evidence() -> None:
+    """Issue 39 (NeurIPS 2018's "blind deconvolution" theme, whose papers mostly factor matrices): where authors'
+    keywords name a theme, c-TF-IDF's choice stands, as their counts are evidence enough; where only a few titles
+    name it, the theme's centre decides."""
+    from confnav.embed import choose_embedder
+
+    embedder = choose_embedder()[0]
+    default = LABELERS.create(DEFAULT_TOPIC_STEPS["labeler"])
+    for papers, first in ((low_rank_theme()[0], "blind deconvolution"), (titles_only(low_rank_theme()[0]), None)):
+        groups = low_rank_theme()[1]
+        vectors = embedder.embed([f"{p.title}. {p.abstract}" for p in papers])
+        by_ctfidf = parts(CTfidfLabeler().label(papers, groups)[0].label)[0]
+        chosen = parts(default.label(papers, groups, vectors=vectors, embed=embedder.embed)[0].label)[0]
+        assert by_ctfidf == "blind deconvolution"
+        assert chosen == (first or "matrix factorization"), chosen
 
 
 def test_the_labeler_is_a_step_chosen_by_name(rebuilt: Location) -> None:

@@ -28,7 +28,7 @@ from confnav.topics.layout import LAYOUTS, Layout
 from confnav.topics.paper_words import one_reading
 
 NO_INDEX = "run 'confnav index' first"
-DEFAULT_TOPIC_STEPS = {"clusterer": "leiden", "labeler": "ctfidf", "layout": "tsne"}
+DEFAULT_TOPIC_STEPS = {"clusterer": "leiden", "labeler": "ctfidf-centroid", "layout": "tsne"}
 
 
 def topic_steps(settings: Settings) -> dict[str, str]:
@@ -111,7 +111,7 @@ class TopicBuilder:
         seed: int = 0,
     ) -> None:
         self.clusterer = clusterer or CLUSTERERS.create("leiden", seed=seed)
-        self.labeler = labeler or LABELERS.create("ctfidf")
+        self.labeler = labeler or LABELERS.create(DEFAULT_TOPIC_STEPS["labeler"])
         self.layout = layout or LAYOUTS.create("tsne", seed=seed + 42)
         self.seed = seed
         self.steps: dict[str, str] | None = None if clusterer or labeler or layout else dict(DEFAULT_TOPIC_STEPS)

@@ -135,7 +135,7 @@ class CTfidfLabeler:
             members = member_uses[group] = PhraseUse([p for p, mine in zip(papers, own, strict=True) if mine])
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
                 self._best(keywords, uses, own, used, members)
-                or self._best([shown[key] for key in shortlist], uses, own, used, members)
+                or self._best([shown[key] for key in shortlist], uses, own, used, members, from_titles=True)
                 or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
                 or _fallback(  # from one title
                     _whole_first([p for p in shown_beside[group] if _plain_phrase(p)], uses, own), used, most=1
@@ -185,10 +185,17 @@ class CTfidfLabeler:
                 yield phrase
 
     def _best(
-        self, phrases: list[str], uses: PhraseUse, own: np.ndarray, used: set[str], members: PhraseUse | None = None
+        self,
+        phrases: list[str],
+        uses: PhraseUse,
+        own: np.ndarray,
+        used: set[str],
+        members: PhraseUse | None = None,
+        from_titles: bool = False,
     ) -> str | None:
         """The most distinctive of these phrases, weighed by how many members use it (in their keywords or title,
-        see fidelity.py), paired with a second for a mixed theme; never a cut phrase, never a sibling's label."""
+        see fidelity.py), paired with a second for a mixed theme; never a cut phrase, never a sibling's label.
+        `from_titles`: no author keyword served, so the evidence is title words (a labeler may read more)."""
         scored = self._scored(phrases, uses, own, used, members=members)
         if not scored:
             return None
