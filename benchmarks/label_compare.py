@@ -119,8 +119,9 @@ def _holding(themes: list[ThemeFacts], word: str, papers: dict) -> Counter[str]:
 
 
 def examples(path: Path, venue: str, phrases: tuple[str, ...]) -> None:
-    """The themes the phrases name (by label, else the theme holding most papers whose keywords name the phrase)
-    as the default labeler shows them: label, leading papers, largest sub-theme."""
+    """The themes the phrases name (by label, else the parent of a sub-theme it names, else the theme holding most
+    papers whose keywords name the phrase) as the default labeler shows them: label, leading papers, largest
+    sub-theme."""
     with SqliteStore(path) as store:
         ensure_topics(store, venue, TopicBuilder(), rebuild=True)
         themes = theme_facts(store, venue)
@@ -136,7 +137,12 @@ def examples(path: Path, venue: str, phrases: tuple[str, ...]) -> None:
             f"  “{phrase}”: {naming} papers name it in their keywords; labels naming it: "
             + (", ".join(f"{t.id} {t.label!r} ({t.size})" for t in named) or "none")
         )
-        chosen = [t for t in named if t.level == 1] or [t for t in top if held[t.id] == max(held.values())][:1]
+        parents = {t.parent for t in named}  # a theme named by the phrase, else the theme of a sub-theme it names
+        chosen = (
+            [t for t in named if t.level == 1]
+            or [t for t in top if t.id in parents]
+            or [t for t in top if held[t.id] == max(held.values())][:1]
+        )
         for theme in chosen:
             members = set(theme.paper_ids)
             subs = sorted((t for t in themes if t.parent == theme.id), key=lambda t: -t.size)
