@@ -331,6 +331,32 @@ def test_nearest_in_postgres_with_a_rare_filter(filled: dict[str, Location]) -> 
         assert store.vectors_of("test-model", best[:1])[best[0]].tolist() == vector_of(best[0]).tolist()
 
 
+def test_a_refit_of_another_process_that_changes_the_vector_size(tmp_path: Path) -> None:
+    """A connection trusts the vector size it last read (no round trip per search), yet when another connection
+    refits the model to another size it answers a query of the old size with nothing, not an error, and a query of
+    the new size in full; inside a transaction it reads the size each time, as before."""
+    location = new_location(tmp_path, "sizes", "postgres")
+    with open_store(location, create=True) as reader, open_store(location) as writer:
+        ingest(reader, FILES[:1])
+        pks = [pk for pk, _ in reader.paper_rows()]
+        with reader.transaction():
+            reader.put_embeddings("m", [(pk, "h", vector_of(pk).tobytes()) for pk in pks])
+        reader.index_vectors("m")
+        old = vector_of(10**6)
+        assert len(reader.nearest("m", old, None, 5)) == 5 and len(reader.vector_scores("m", old, pks[:3])) == 3
+        wide = {pk: np.r_[vector_of(pk), np.zeros(4, dtype=np.float32)] for pk in pks}  # another fit's size
+        wider = wide[pks[0]]
+        with writer.transaction():
+            writer.drop_vectors("m")
+            writer.put_embeddings("m", [(pk, "h2", v.tobytes()) for pk, v in wide.items()])
+        writer.index_vectors("m")
+        assert reader.nearest("m", old, None, 5) == [] and reader.vector_scores("m", old, pks[:3]) == {}
+        assert len(reader.nearest("m", wider, None, 5)) == 5
+        assert reader.vector_scores("m", wider, pks[:1])[pks[0]] == pytest.approx(1.0, abs=1e-5)
+        with reader.transaction():
+            assert reader.nearest("m", old, None, 5) == [] and len(reader.nearest("m", wider, None, 5)) == 5
+
+
 def test_copy_round_trips_unchanged(filled: dict[str, Location], tmp_path: Path) -> None:
     """SQLite → PostgreSQL → SQLite gives back every row; the counts are checked on the way."""
     middle = new_location(tmp_path, "middle", "postgres")

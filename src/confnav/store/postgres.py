@@ -106,6 +106,7 @@ class PostgresStore(CopyWrites):
             raw.execute("SET default_transaction_read_only = on")
         raw.execute(f"SET hnsw.ef_search = {BEAM}")
         self._counts: dict[str, int] = {}
+        self._sizes: dict[str, int | None] = {}  # vector size per model, as this connection last read it
 
     def close(self) -> None:
         self.deferred.close()
@@ -195,9 +196,11 @@ class PostgresStore(CopyWrites):
         admits when the caller knows it (else a short answer is retried with the widest beam), and a
         short answer is then answered exactly when the filter admits few papers (else it is the best found).
         """
-        dimension = self.vector_size(model)
-        if dimension != len(vector):  # no vectors, or a query embedded by a fit of another size (a refit ran)
+        import psycopg
+
+        if not self._fits(model, len(vector)):  # no vectors, or a query embedded by a fit of another size (a refit)
             return []
+        dimension = len(vector)
         clauses, params = self._where(where or PaperFilter())
         extra = clauses.replace("WHERE ", "AND ", 1)
         column = f"e.vector::vector({dimension})"
@@ -211,14 +214,39 @@ class PostgresStore(CopyWrites):
         else:  # one beam, wide enough for the filter's share of papers (a caller that knows it wants speed)
             beams = [int(min(FAST_EF_SEARCH, max(BEAM, 1.5 * limit / max(share, 1e-6))))]
         found: list[tuple[int, float]] = []
-        for beam in beams:
-            found = self._with_beam(beam, sql.format(order=f"{column} <#> ?"), [query, *params, query])
-            if len(found) >= limit:
-                break
-        if len(found) < limit and self._admitted(model, clauses, params, share) <= EXACT_LIMIT:
-            # exact: an ORDER BY expression no index matches, over the admitted rows only (few of them)
-            found = list(self.conn.execute(sql.format(order=f"({column} <#> ?) + 0"), [query, *params, query]))
+        try:
+            for beam in beams:
+                found = self._with_beam(beam, sql.format(order=f"{column} <#> ?"), [query, *params, query])
+                if len(found) >= limit:
+                    break
+            if len(found) < limit and self._admitted(model, clauses, params, share) <= EXACT_LIMIT:
+                # exact: an ORDER BY expression no index matches, over the admitted rows only (few of them)
+                found = list(self.conn.execute(sql.format(order=f"({column} <#> ?) + 0"), [query, *params, query]))
+        except psycopg.errors.DataException as exc:
+            if not self._size_changed(model, exc):
+                raise
+            return []
         return [(int(pk), float(score)) for pk, score in found]
+
+    def _fits(self, model: str, size: int) -> bool:
+        """Whether the model's vectors have this size. The size this connection last read is trusted (a round trip
+        saved on every search) unless it differs, or a transaction is open, where a query failing on a size changed
+        since would end it; a size changed by another process is caught by `_size_changed`."""
+        from psycopg.pq import TransactionStatus
+
+        if self._sizes.get(model) != size or self.raw.info.transaction_status != TransactionStatus.IDLE:
+            self._sizes[model] = self.vector_size(model)
+        return self._sizes[model] == size
+
+    def _size_changed(self, model: str, error: Exception) -> bool:
+        """Whether a query sized by `_fits` failed because the model's vectors changed size since (another
+        process refitted the model): its answer is then that of a query of another size, nothing."""
+        from psycopg.pq import TransactionStatus
+
+        if "dimensions" not in str(error) or self.raw.info.transaction_status != TransactionStatus.IDLE:
+            return False
+        self._sizes.pop(model, None)
+        return True
 
     def _admitted(self, model: str, clauses: str, params: list[object], share: float | None) -> int:
         """How many papers with a vector of `model` a filter admits (estimated from `share` when given)."""
@@ -240,12 +268,19 @@ class PostgresStore(CopyWrites):
 
     def vector_scores(self, model: str, vector: np.ndarray, pks: Sequence[int]) -> dict[int, float]:
         """Inner product of `vector` with the stored vectors of these papers (papers without one left out)."""
-        if self.vector_size(model) != len(vector):
+        import psycopg
+
+        if not self._fits(model, len(vector)):
             return {}
-        rows = self.conn.execute(
-            "SELECT paper_pk, (vector <#> ?) * -1 FROM embeddings WHERE model = ? AND paper_pk = ANY(?)",
-            (vector.astype(np.float32), model, [int(pk) for pk in pks]),
-        )
+        try:
+            rows = self.conn.execute(
+                "SELECT paper_pk, (vector <#> ?) * -1 FROM embeddings WHERE model = ? AND paper_pk = ANY(?)",
+                (vector.astype(np.float32), model, [int(pk) for pk in pks]),
+            ).fetchall()
+        except psycopg.errors.DataException as exc:
+            if not self._size_changed(model, exc):
+                raise
+            return {}
         return {int(pk): float(score) for pk, score in rows}
 
     def vectors_of(self, model: str, pks: Sequence[int]) -> dict[int, np.ndarray]:
