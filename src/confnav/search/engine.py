@@ -16,7 +16,7 @@ from confnav.embed.views import embedder_state_cache, paper_text, text_models
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
-from confnav.search.first_cut import KEYWORD_CUT, best_first, first_cut
+from confnav.search.first_cut import KEYWORD_CUT, Exact, best_first, first_cut
 from confnav.search.fusion import RUN_INDEX, ConvexFusion, align_groups, lift_accepted, with_unindexed
 from confnav.search.query import Query, parse_query
 from confnav.search.results import BY_SCORE, SORT_POOL, SORTS, Hit, Mode, Results, page_of
@@ -229,17 +229,10 @@ class Searcher:
             if isinstance(vectors, StoredVectors) and mode == "hybrid" and keyword is not None:
                 wanted = offset + limit if sort in BY_SCORE else SORT_POOL
                 exact, covered = vectors.exact(embedded, mask, keyword, where, max(KEYWORD_CUT, 4 * wanted))
-                if not np.any(mask & ~covered):  # every admitted paper has a vector: a first cut may decide
-                    lift = self.accepted_lift if sort != "match" else 0.0
-                    cut = first_cut(keyword, covered, exact, corpus.short, corpus.standing, self.fusion, lift)
-                    hits = (
-                        self._collect(corpus, cut.score, covered, keyword, cut.semantic, wanted, query, cut.rows)
-                        if cut
-                        else []
-                    )
-                    if cut is not None and len(hits) == wanted:  # else rows left out might follow: fuse them all
-                        page = page_of(hits, sort, offset, limit)
-                        return Results(page, mode, notices, cut.matching, offset, sort, vectors.embedder.name)
+                if (found := self._cut_hits(corpus, keyword, mask, covered, exact, query, sort, wanted)) is not None:
+                    hits, matching = found
+                    page = page_of(hits, sort, offset, limit)
+                    return Results(page, mode, notices, matching, offset, sort, vectors.embedder.name)
                 semantic = exact.dense(len(corpus))
             else:
                 semantic, covered = vectors.scores(embedded, mask, keyword, where)
@@ -340,6 +333,28 @@ class Searcher:
             self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep=keep),
             "hybrid",
         )
+
+    def _cut_hits(
+        self,
+        corpus: Corpus,
+        keyword: np.ndarray,
+        mask: np.ndarray,
+        covered: np.ndarray,
+        exact: Exact,
+        query: Query,
+        sort: str,
+        wanted: int,
+    ) -> tuple[list[Hit], int] | None:
+        """The first `wanted` hits by a first cut of the candidates (first_cut.py) and how many rows match a word;
+        None when only fusing every row can give them (a paper without a vector, or fewer hits than wanted)."""
+        if np.any(mask & ~covered):
+            return None
+        lift = self.accepted_lift if sort != "match" else 0.0
+        cut = first_cut(keyword, covered, exact, corpus.short, corpus.standing, self.fusion, lift)
+        if cut is None:
+            return None
+        hits = self._collect(corpus, cut.score, covered, keyword, cut.semantic, wanted, query, cut.rows)
+        return (hits, cut.matching) if len(hits) == wanted else None  # fewer: rows left out might follow
 
     def _fuse(self, keyword: np.ndarray, semantic: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Fused scores, normalised over the admitted rows only."""
