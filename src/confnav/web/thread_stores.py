@@ -67,6 +67,7 @@ class ThreadStores:
         # SQLite's in-memory papers, decision names, rating scales: one copy for all of this process's connections
         self.caches = StoreCaches()
         self._state: tuple[float, tuple[tuple[str, int], ...]] | None = None
+        self._forgotten = 0  # how many times `forget_state` ran: a read begun before it is not kept
         self._watching: tuple[threading.Event, threading.Thread] | None = None
         self.current()  # fail at start-up, not on the first request, when the store cannot be opened
 
@@ -162,6 +163,7 @@ class ThreadStores:
 
     def forget_state(self) -> None:
         """After a write through this process: the next `state` reads the counters again."""
+        self._forgotten += 1
         self._state = None
 
     def watch_state(self) -> None:
@@ -178,8 +180,12 @@ class ThreadStores:
         watcher.start()
 
     def _read_state(self) -> tuple[tuple[str, int], ...]:
+        """Read the counters and keep them, aged from when the read began; not kept when `forget_state` ran
+        meanwhile (the watcher's read may have begun before the write it was told of)."""
+        began, forgotten = time.monotonic(), self._forgotten
         state = self.current().state()
-        self._state = (time.monotonic(), state)
+        if forgotten == self._forgotten:
+            self._state = (began, state)
         return state
 
     def close(self) -> None:
