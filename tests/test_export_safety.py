@@ -164,7 +164,7 @@ def test_bibtex_has_only_http_links_and_fields_stay_closed(store: SqlStore, writ
             elif char == "}":
                 depth -= 1
                 assert depth > 0 or index == len(entry) - 1, entry
-        assert depth == 0 and set(fields) <= {"title", "author", "booktitle", "note", "year"}, entry
+        assert depth == 0 and set(fields) <= {"title", "author", "booktitle", "note", "year", "keywords", "doi"}, entry
     assert "title = {\\# Heading \\textbraceright{} , note = \\textbraceleft{}pwned" in bib
     assert "Back\\textbackslash{}slash" in bib
 

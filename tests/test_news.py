@@ -260,13 +260,14 @@ def test_notes_tags_and_lists_of_profiles(iclr2021_copy: Location, tmp_path: Pat
     assert entries[other]["keywords"] == "later" and "note" not in entries[other].fields_dict
     ris = {e["title"]: e for e in rispy.loads(ok(iclr2021_copy, "profile", "export", "--format", "ris"))}
     assert ris[title]["notes"] == ["Read section 4 first"] and ris[title]["keywords"] == ["graphs", "to-cite"]
-    csl = {e["id"]: e for e in json.loads(ok(iclr2021_copy, "profile", "export", "--format", "csl-json"))}
-    assert csl[first]["note"] == "Read section 4 first" and csl[first]["keyword"] == "graphs, to-cite"
+    csl = {e["title"]: e for e in json.loads(ok(iclr2021_copy, "profile", "export", "--format", "csl-json"))}
+    assert csl[title]["note"] == "Read section 4 first" and csl[title]["keyword"] == "graphs, to-cite"
 
     for args, says in [
         (["profile", "note", "nope", "text"], "no paper with id 'nope'"),
         (["profile", "note", first, "  "], "a note needs some text"),
         (["profile", "tag", first, "a, b"], "tag 'a, b'"),
+        (["profile", "tag", first, "fine", "a, b"], "tag 'a, b'"),  # one bad tag keeps none of them
         (["profile", "tag", "nope", "x"], "no paper with id 'nope'"),
         (["profile", "list", "missing"], "no reading list named 'missing'"),
     ]:

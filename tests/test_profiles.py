@@ -184,3 +184,77 @@ def test_ris_and_id_lines_are_read(sparse_iclr: Location, tmp_path: Path) -> Non
         assert (report.matched, report.own, report.added, report.problems) == (3, 1, 3, [])
         exported = export_profile(store, "me", "ris")
         assert exported.count("TY  - ") == 3 and "AB  - On graphs." in exported and "PY  - 2020" in exported
+
+
+def _iclr2021(title_part: str) -> dict[str, Any]:
+    """The real ICLR 2021 record whose title holds this text."""
+    papers = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    return next(p for p in papers if title_part in p["title"])
+
+
+def test_libraries_as_real_tools_write_them_are_matched(sparse_iclr: Location, tmp_path: Path) -> None:
+    """TeX in BibTeX titles, @string joins, all-letter OpenReview ids, flat CSL dates, a single CSL item, wrapped
+    RIS lines, Latin-1 and UTF-16 files, a title beside its arXiv id, a .txt list opening with a bracket."""
+    ito, alpha = _iclr2021("Itô Processes"), _iclr2021("$\\alpha$VIL")
+    listed = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    letters = next(p for p in listed if p["id"].isalpha())
+    files = {
+        "tex.bib": (
+            "@string{conf = {ICLR}}\n@inproceedings{a, title = {Robust Ensembles of Neural Networks using It{\\^o}"
+            ' Processes}, booktitle = "Proc. " # conf, year = 2021}\n'
+            f"@inproceedings{{b, title = {{{{{alpha['title'].replace(' ', ' ', 1)}}}}}, year = 2021}}\n"
+            '@inproceedings{c, title = "Mine: " # conf # { Notes}, author = {M{\\"u}ller, J. and Smith, A.}}\n'
+        ).encode(),
+        "ids.txt": f"[1] a bracketed line\n{letters['id']}\n".encode(),
+        "flat.json": json.dumps({"title": "Flat dates", "issued": {"date-parts": [2019, 4]}}).encode(),
+        "wrapped.ris": "TY  - JOUR\r\nTI  - Robust Ensembles of Neural Networks\r\n  using Itô Processes\r\nER  - \r\n".encode(),
+        "old.bib": "@misc{d, title = {Caf\u00e9 cr\u00e8me}, year = 2017}\n".encode("latin-1"),
+        "win.txt": f"{alpha['title']}\n".encode("utf-16"),
+    }
+    paths = []
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+        paths.append(tmp_path / name)
+    with open_store(clone(sparse_iclr, tmp_path)) as store:
+        report = import_library(store, paths)
+        items = store.profile_items("me")
+        assert {i.paper_id for i in items if i.paper_id} == {ito["id"], alpha["id"], letters["id"]}
+        own = {i.title: i.year for i in items if not i.paper_id}
+        assert own == {"Mine: ICLR Notes": None, "[1] a bracketed line": None, "Flat dates": 2019, "Café crème": 2017}
+        assert report.problems == [] and report.matched == 5  # the RIS entry and the UTF-16 line name two again
+        exported = export_profile(store, "me", "csl-json")
+    mine = next(e for e in json.loads(exported) if e["title"] == "Mine: ICLR Notes")
+    assert mine["author"] == [{"family": "Müller", "given": "J."}, {"family": "Smith", "given": "A."}]
+
+
+def test_a_profile_exports_as_confnav_export_writes(sparse_iclr: Location, tmp_path: Path) -> None:
+    """TeX's special characters escaped, own texts' authors and arXiv ids kept, and the export read back whole."""
+    own = tmp_path / "own.json"
+    own.write_text(
+        json.dumps(
+            [
+                {
+                    "title": "Cats & Dogs: 50% of x_i cost $5 #1 {braced}",
+                    "author": [{"family": "Ørsted", "given": "Hans"}, {"literal": "The Team"}],
+                    "URL": "https://arxiv.org/abs/2101.00001",
+                    "issued": {"date-parts": [[2020]]},
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
+    with open_store(clone(sparse_iclr, tmp_path)) as store:
+        import_library(store, [own])
+        texts = {fmt: export_profile(store, "me", fmt) for fmt in ("bibtex", "ris", "csl-json")}
+    bib = bibtexparser.parse_string(texts["bibtex"])
+    (entry,) = bib.entries
+    assert "Cats \\& Dogs: 50\\% of x\\_i cost \\$5 \\#1" in entry["title"] and entry["eprint"] == "2101.00001"
+    assert entry["author"] == "{\\O}rsted, Hans and The Team" and entry.entry_type == "misc"
+    assert "AU  - Ørsted, Hans" in texts["ris"] and "2101.00001" in texts["ris"]
+    for fmt, name in (("bibtex", "back.bib"), ("ris", "back.ris"), ("csl-json", "back.json")):
+        (tmp_path / name).write_text(texts[fmt], encoding="utf-8")
+        (tmp_path / fmt).mkdir()
+        with open_store(clone(sparse_iclr, tmp_path / fmt)) as store:
+            import_library(store, [tmp_path / name])
+            (item,) = store.profile_items("me")
+            assert item.title == "Cats & Dogs: 50% of x_i cost $5 #1 {braced}", fmt

@@ -8,6 +8,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -173,6 +174,17 @@ def root_option(name: str) -> Any:
     """An option given before the verb (`confnav --db X venues`), or None."""
     context = click.get_current_context(silent=True)
     return context.find_root().params.get(name) if context else None
+
+
+def write_output(path: Path, text: str, what: str) -> None:
+    """Write a command's output file (its folder made if missing), text as given (RIS and ICS keep CR LF); a
+    file that cannot be written is a one-line error."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8", newline="") as file:
+            file.write(text)
+    except OSError as exc:
+        raise ConfnavError(f"{path}: cannot write the {what} ({exc.strerror})") from None
 
 
 def print_json(value: Any) -> None:

@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import err, filter_options, themes_with_progress, with_store
-from confnav.errors import ConfnavError
+from confnav.cli.common import err, filter_options, themes_with_progress, with_store, write_output
 from confnav.export import EXPORT_FORMATS, export_papers
 from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.store import PaperFilter
@@ -48,9 +47,5 @@ def export_cmd(
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        with output.open("w", encoding="utf-8", newline="") as file:  # RIS keeps its CR LF line ends
-            file.write(text)
-    except OSError as exc:
-        raise ConfnavError(f"{output}: cannot write the export ({exc.strerror})") from None
+    write_output(output, text, "export")
     err.print(f"{output}: {len(papers)} papers as {fmt}", markup=False)

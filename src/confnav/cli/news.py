@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.common import json_option, out, print_json, with_store, write_output
 from confnav.cli.profile import PROFILE_OPTION
 from confnav.personal.feed import FEED_ITEMS, atom_feed
 from confnav.personal.news import add_watch, describe, profile_news
@@ -81,7 +81,7 @@ def news(store: Store, name: str, since: str | None, atom: Path | None, as_json:
     """What each ingest or fetch found for the profile's watches, newest first."""
     items = profile_news(store, name, since)
     if atom is not None:
-        atom.write_text(atom_feed(store, name), encoding="utf-8")
+        write_output(atom, atom_feed(store, name), "feed")
         out.print(f"{atom}: Atom feed of {name}'s news (the newest {min(len(items), FEED_ITEMS)} items)", markup=False)
         return
     if as_json:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.common import json_option, out, print_json, with_store, write_output
 from confnav.plan import build_plan, import_schedule, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP, Plan, PlannedPaper
 from confnav.sources.schedules import FORMATS
@@ -57,7 +57,7 @@ def plan(store: Store, venue: str | None, profile: str | None, top: int, ics: Pa
     venue has no schedule."""
     result = build_plan(store, venue, profile, top)
     if ics is not None:
-        ics.write_text(plan_calendar(result), encoding="utf-8", newline="")
+        write_output(ics, plan_calendar(result), "calendar")
     if as_json:
         print_json(result.to_dict())
         return

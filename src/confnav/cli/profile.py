@@ -8,11 +8,12 @@ from urllib.parse import quote
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import cli_settings, err, json_option, out, print_json, with_store
+from confnav.cli.common import cli_settings, err, json_option, out, print_json, with_store, write_output
 from confnav.fetch.authors import import_person, person_of
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
 from confnav.personal.access import revoke_secret, rotate_secret
 from confnav.personal.news import describe
+from confnav.store.profiles import checked_tag
 from confnav.store.protocols import Store
 
 PROFILE_OPTION = click.option(
@@ -44,7 +45,7 @@ def profile_import(store: Store, sources: tuple[str, ...], name: str, as_json: b
         print_json(report.to_dict())
         return
     for problem in report.problems:
-        click.echo(f"skipped: {problem}", err=True)
+        click.echo(f"warning: {problem}", err=True)
     out.print(
         f"{name}: {report.matched} entries matched papers in the store, {report.own} kept as your own texts;"
         f" {report.added} new",
@@ -95,7 +96,9 @@ def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name
 @with_store
 def profile_tag(store: Store, paper_id: str, tags: tuple[str, ...], venue: str | None, name: str) -> None:
     """Tag a paper (exported as keywords); several tags at once are fine."""
-    paper = store.get_paper(paper_id, venue)  # an unknown id is refused before any tag is kept
+    paper = store.get_paper(paper_id, venue)  # an unknown id or a bad tag is refused before any tag is kept
+    for tag in tags:
+        checked_tag(tag)
     for tag in tags:
         store.tag_paper(name, paper.id, tag, paper.venue)
     out.print(f"tagged {', '.join(tags)}: {paper.title} [{paper.id} · {paper.venue}]", markup=False)
@@ -168,7 +171,7 @@ def profile_export(store: Store, fmt: str, output: Path | None, name: str) -> No
     if output is None:
         click.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text, "export")
 
 
 @profile.command("secret")

@@ -18,6 +18,7 @@ from confnav.cli.common import (
     print_json,
     themes_with_progress,
     with_store,
+    write_output,
 )
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
@@ -60,8 +61,7 @@ def _write(report: Report, fmt: str, output: Path | None, store: Store) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_output(output, text, "report")
     click.echo(f"{output}: {check.citations} citations and {check.facts} facts verified against the store", err=True)
 
 

@@ -3,7 +3,7 @@ to open (see confnav.safe_text); `export_papers` picks the format by name from `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from confnav.errors import ConfnavError
@@ -22,7 +22,7 @@ class ExportFormat:
     name: str
     extension: str
     media_type: str
-    write: Callable[[list[Paper]], str]
+    write: Callable[[list[Paper], Sequence[str] | None], str]  # papers and the reader's notes (or None)
 
 
 EXPORT_FORMATS = {
@@ -44,9 +44,9 @@ def export_format(name: str) -> ExportFormat:
     return EXPORT_FORMATS[name]
 
 
-def export_papers(papers: list[Paper], fmt: str) -> str:
-    """The papers as text in the named format."""
-    return export_format(fmt).write(papers)
+def export_papers(papers: list[Paper], fmt: str, notes: Sequence[str] | None = None) -> str:
+    """The papers as text in the named format, with the reader's own note on each when given."""
+    return export_format(fmt).write(papers, notes)
 
 
 __all__ = [

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
-from confnav.export.fields import bibtex_key, booktitle, is_published, submission_note, unique_keys
+from confnav.export.fields import arxiv_id, bibtex_key, booktitle, doi, kind_of, note_of, notes_for, unique_keys
 from confnav.model import Paper
 from confnav.safe_text import safe_link
 
@@ -70,24 +71,30 @@ def bib_title(title: str) -> str:
     return " ".join("{" + bib_text(w) + "}" if _keeps_capitals(w) else bib_text(w) for w in title.split())
 
 
-def bibtex_entry(paper: Paper, key: str | None = None) -> str:
+def bibtex_entry(paper: Paper, key: str | None = None, note: str = "") -> str:
     """One paper as BibTeX: @inproceedings with the proceedings' title of its track when accepted (or invited to
     a workshop track), else @misc saying where it was submitted (a rejected or withdrawn paper was not published
-    there); `key` when the caller made keys unique."""
-    published = is_published(paper)
+    there), or @misc for a work of no stored venue; `key` when the caller made keys unique, `note` the reader's."""
+    kind = kind_of(paper)
     fields = {
         "title": bib_title(paper.title),
         "author": " and ".join(bib_text(a.name) for a in paper.authors),
-        "booktitle": bib_text(booktitle(paper)) if published else "",
-        "note": "" if published else bib_text(submission_note(paper)),
-        "year": str(paper.year),
+        "booktitle": bib_text(booktitle(paper)) if kind in ("conference", "journal") else "",
+        "year": str(paper.year) if paper.year else "",
+        "doi": bib_text(doi(paper) or ""),
+        "eprint": bib_text(arxiv_id(paper) or ""),
         "url": safe_link(paper.url) or "",
+        "keywords": bib_text(", ".join(paper.keywords)),
+        "note": bib_text(note_of(paper, note)) if kind != "journal" or note else "",
     }
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
-    return f"@{'inproceedings' if published else 'misc'}{{{key or bibtex_key(paper)},\n{body}\n}}"
+    entry_type = "inproceedings" if kind in ("conference", "journal") else "misc"
+    return f"@{entry_type}{{{key or bibtex_key(paper)},\n{body}\n}}"
 
 
-def to_bibtex(papers: list[Paper]) -> str:
-    """The papers as BibTeX with unique keys: a key two papers share gets `a`, `b`, … in list order."""
-    entries = (bibtex_entry(p, key) for p, key in zip(papers, unique_keys(papers), strict=True))
+def to_bibtex(papers: list[Paper], notes: Sequence[str] | None = None) -> str:
+    """The papers as BibTeX with unique keys: a key two papers share gets `a`, `b`, … in list order; `notes` the
+    reader's own, one a paper."""
+    keys, said = unique_keys(papers), notes_for(papers, notes)
+    entries = (bibtex_entry(p, key, n) for p, key, n in zip(papers, keys, said, strict=True))
     return "\n\n".join(entries) + "\n"

@@ -4,8 +4,9 @@ items with the schema's variables only (csl-data.json allows no others)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-from confnav.export.fields import Kind, booktitle, doi, kind_of, split_name, submission_note, unique_keys
+from confnav.export.fields import Kind, arxiv_id, booktitle, doi, kind_of, note_of, notes_for, split_name, unique_keys
 from confnav.model import Paper
 from confnav.safe_text import safe_link
 
@@ -14,6 +15,7 @@ CSL_TYPES: dict[Kind, str] = {
     "conference": "paper-conference",
     "journal": "article-journal",
     "unpublished": "manuscript",
+    "other": "article",
 }
 
 
@@ -24,10 +26,10 @@ def csl_name(name: str) -> dict[str, str]:
     return {k: v for k, v in named.items() if v}
 
 
-def csl_item(paper: Paper, key: str) -> dict[str, object]:
-    """One paper as a CSL item; `issued` as date parts, `keyword` as one comma-separated string as CSL has it."""
+def csl_item(paper: Paper, key: str, note: str = "") -> dict[str, object]:
+    """One paper as a CSL item; `issued` as date parts, `keyword` as one comma-separated string as CSL has it;
+    `note` the reader's own."""
     kind = kind_of(paper)
-    note = {"unpublished": submission_note(paper), "journal": f"Presented at {paper.venue_name}"}.get(kind)
     item: dict[str, object | None] = {
         "id": key,
         "type": CSL_TYPES[kind],
@@ -39,12 +41,14 @@ def csl_item(paper: Paper, key: str) -> dict[str, object]:
         "URL": safe_link(paper.url),
         "DOI": doi(paper),
         "keyword": ", ".join(paper.keywords),
-        "note": note,
+        "number": f"arXiv:{arxiv}" if (arxiv := arxiv_id(paper)) else None,
+        "note": note_of(paper, note),
     }
     return {k: v for k, v in item.items() if v}
 
 
-def to_csl_json(papers: list[Paper]) -> str:
-    """The papers as a CSL-JSON array, ids unique as the BibTeX keys."""
-    items = [csl_item(p, key) for p, key in zip(papers, unique_keys(papers), strict=True)]
+def to_csl_json(papers: list[Paper], notes: Sequence[str] | None = None) -> str:
+    """The papers as a CSL-JSON array, ids unique as the BibTeX keys; `notes` the reader's own, one a paper."""
+    keys, said = unique_keys(papers), notes_for(papers, notes)
+    items = [csl_item(p, key, n) for p, key, n in zip(papers, keys, said, strict=True)]
     return json.dumps(items, ensure_ascii=False, indent=2) + "\n"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from confnav.model import Outcome, Paper, Venue, fold
 
-Kind = Literal["conference", "journal", "unpublished"]
+Kind = Literal["conference", "journal", "unpublished", "other"]
 
 # The proceedings' own titles of common series (booktitle); other venues use their display name.
 PROCEEDINGS = {
@@ -56,8 +57,10 @@ def is_published(paper: Paper) -> bool:
 
 
 def kind_of(paper: Paper) -> Kind:
-    """The kind of work to cite: a conference paper, a journal paper the venue presented (TACL, TOG), or an
-    unpublished submission."""
+    """The kind of work to cite: a conference paper, a journal paper the venue presented (TACL, TOG), an
+    unpublished submission, or a work of no stored venue (a person's own text: kept as they gave it)."""
+    if not paper.venue:
+        return "other"
     if not is_published(paper):
         return "unpublished"
     return "journal" if paper.decision.kind == "journal" else "conference"
@@ -66,6 +69,18 @@ def kind_of(paper: Paper) -> Kind:
 def submission_note(paper: Paper) -> str:
     """Where an unpublished paper was submitted, and what became of it."""
     return f"Submitted to {paper.venue_name} ({paper.decision.name})"
+
+
+def note_of(paper: Paper, personal: str = "") -> str:
+    """A paper's note: where an unpublished paper was submitted or a journal paper presented, then the reader's
+    own note on it (a profile's export)."""
+    said = {"unpublished": submission_note(paper), "journal": f"Presented at {paper.venue_name}"}.get(kind_of(paper))
+    return "; ".join(n for n in (said, " ".join(personal.split())) if n)
+
+
+def notes_for(papers: list[Paper], notes: Sequence[str] | None) -> list[str]:
+    """The reader's note of each paper, in order (none when no notes were given)."""
+    return list(notes) if notes is not None else [""] * len(papers)
 
 
 @dataclass(frozen=True)
@@ -103,6 +118,14 @@ def doi(paper: Paper) -> str | None:
     """The paper's DOI, bare (`10.18653/v1/2022.acl-long.1`), from its DOI link."""
     match = _DOI.search(paper.links.get("doi", ""))
     return match.group(0) if match else None
+
+
+_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", re.I)
+
+
+def arxiv_id(paper: Paper) -> str | None:
+    """The paper's arXiv id (`2010.11929`), from any of its links."""
+    return next((m.group(1) for link in paper.links.values() if (m := _ARXIV.search(link))), None)
 
 
 def bibtex_key(paper: Paper) -> str:

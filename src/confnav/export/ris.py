@@ -3,12 +3,14 @@ field, an entry from `TY` to `ER`."""
 
 from __future__ import annotations
 
-from confnav.export.fields import Kind, booktitle, doi, kind_of, split_name, submission_note, unique_keys
+from collections.abc import Sequence
+
+from confnav.export.fields import Kind, arxiv_id, booktitle, doi, kind_of, note_of, notes_for, split_name, unique_keys
 from confnav.model import Paper
 from confnav.safe_text import safe_link
 
 # RIS reference types: a conference paper, a journal article, an unpublished work.
-RIS_TYPES: dict[Kind, str] = {"conference": "CONF", "journal": "JOUR", "unpublished": "UNPB"}
+RIS_TYPES: dict[Kind, str] = {"conference": "CONF", "journal": "JOUR", "unpublished": "UNPB", "other": "GEN"}
 
 
 def ris_name(name: str) -> str:
@@ -17,11 +19,11 @@ def ris_name(name: str) -> str:
     return ", ".join(p for p in (parts.family, parts.given, parts.suffix) if p)
 
 
-def ris_entry(paper: Paper, key: str) -> str:
+def ris_entry(paper: Paper, key: str, note: str = "") -> str:
     """One paper as a RIS entry: type, id, title, one AU line an author, year, proceedings, abstract, link, DOI,
-    one KW line a keyword; a note says where an unpublished paper was submitted or a journal paper presented."""
+    one KW line a keyword; a note says where an unpublished paper was submitted or a journal paper presented,
+    then the reader's own `note`."""
     kind = kind_of(paper)
-    note = {"unpublished": submission_note(paper), "journal": f"Presented at {paper.venue_name}"}.get(kind, "")
     lines: list[tuple[str, str | None]] = [
         ("TY", RIS_TYPES[kind]),
         ("ID", key),
@@ -33,14 +35,20 @@ def ris_entry(paper: Paper, key: str) -> str:
         ("UR", safe_link(paper.url)),
         ("DO", doi(paper)),
         *(("KW", k) for k in paper.keywords),
-        ("N1", note),
+        (
+            "L1",
+            f"https://arxiv.org/abs/{arxiv}" if (arxiv := arxiv_id(paper)) and arxiv not in (paper.url or "") else None,
+        ),
+        ("N1", note_of(paper, note)),
     ]
     # A value is one line: a line break in the data would start a line RIS reads as a tag or a continuation.
     body = [f"{tag}  - {' '.join(value.split())}" for tag, value in lines if value and value.strip()]
     return "\r\n".join([*body, "ER  - "])
 
 
-def to_ris(papers: list[Paper]) -> str:
-    """The papers as RIS, entries separated by a blank line, ids unique as the BibTeX keys."""
-    entries = (ris_entry(p, key) for p, key in zip(papers, unique_keys(papers), strict=True))
+def to_ris(papers: list[Paper], notes: Sequence[str] | None = None) -> str:
+    """The papers as RIS, entries separated by a blank line, ids unique as the BibTeX keys; `notes` the reader's
+    own, one a paper."""
+    keys, said = unique_keys(papers), notes_for(papers, notes)
+    entries = (ris_entry(p, key, n) for p, key, n in zip(papers, keys, said, strict=True))
     return "\r\n\r\n".join(entries) + "\r\n"

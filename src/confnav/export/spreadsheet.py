@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from confnav.model import Paper
 from confnav.safe_text import csv_text, safe_link
 
 
-def to_csv(papers: list[Paper]) -> str:
-    """One row a paper; cells that a spreadsheet would run as formulas are defused, links are http(s) only."""
+def to_csv(papers: list[Paper], notes: Sequence[str] | None = None) -> str:
+    """One row a paper; cells that a spreadsheet would run as formulas are defused, links are http(s) only; a
+    `note` column when the reader's notes are given."""
     rows = [
         [
             p.id,
@@ -20,4 +23,7 @@ def to_csv(papers: list[Paper]) -> str:
         ]
         for p in papers
     ]
-    return csv_text(["id", "venue", "title", "authors", "decision", "rating_mean", "url"], rows)
+    header = ["id", "venue", "title", "authors", "decision", "rating_mean", "url"]
+    if notes is not None:
+        header, rows = [*header, "note"], [[*row, note] for row, note in zip(rows, notes, strict=True)]
+    return csv_text(header, rows)

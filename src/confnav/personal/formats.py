@@ -4,8 +4,10 @@ a text file with one DOI, arXiv id, OpenReview id or title per line; read into e
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -61,24 +63,74 @@ def ids_in(*texts: object) -> dict[str, str]:
 
 
 def _clean(text: str) -> str:
-    """BibTeX's braces and escapes off a title or abstract, whitespace folded."""
-    text = re.sub(r"\\[a-zA-Z]+\s*", "", text.replace("\\&", "&"))
-    return " ".join(text.replace("{", "").replace("}", "").split())
+    """A title or abstract as written in TeX (`It{\\^o}`, `$\\alpha$VIL`, `{BERT}`) as plain text, spaces folded."""
+    return " ".join(latex_text(text).split())
+
+
+def latex_text(text: str) -> str:
+    """TeX markup as the text it prints (accents, math letters, escapes; braces dropped); text without any as is."""
+    if not any(c in text for c in "\\{}$~"):
+        return text
+    from pylatexenc.latexwalker import LatexWalkerError
+
+    try:
+        unescaped = re.sub(r"(?<!\\)%", r"\\%", text)  # a bare % is no comment in a title
+        return str(_latex_reader().latex_to_text(unescaped))
+    except (LatexWalkerError, ValueError, IndexError, RecursionError):  # malformed markup: without its braces
+        return re.sub(r"[{}\\$]", "", text)
+
+
+@cache
+def _latex_reader() -> Any:
+    """pylatexenc's TeX-to-text converter (bibtexparser's own dependency), knowing the escapes BibTeX exports
+    write for literal braces and carets."""
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+    literal = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^", "textasciitilde": "~"}
+    context = get_default_latex_context_db()
+    context.add_context_category("literal", prepend=True, macros=[MacroTextSpec(k, v) for k, v in literal.items()])
+    return LatexNodes2Text(latex_context=context, math_mode="text")
+
+
+_PART = re.compile(r'\s*(?:"([^"]*)"|\{((?:[^{}]|\{[^{}]*\})*)\}|(\w+))\s*(?:#|$)')
+
+
+def _joined(value: str, strings: dict[str, str]) -> str:
+    """A BibTeX value joined with `#` from quoted parts, braced parts, numbers and @string names; else as is."""
+    if "#" not in value:
+        return value
+    parts, at = [], 0
+    while at < len(value):
+        found = _PART.match(value, at)
+        if found is None or found.end() == at:
+            return value
+        quoted, braced, name = found.groups()
+        literal = quoted if quoted is not None else braced
+        parts.append(literal if literal is not None else strings.get(name.lower(), name))
+        at = found.end()
+    return "".join(parts)
 
 
 def read_bibtex(text: str) -> Parsed:
     try:
         import bibtexparser
+        from bibtexparser.model import DuplicateBlockKeyBlock
     except ImportError:
         raise ConfnavError("reading BibTeX needs bibtexparser: pip install 'bibtexparser>=2.0.0b7'") from None
+    logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its problems are reported below, per entry
     library = bibtexparser.parse_string(text)
     problems = []
     for block in library.failed_blocks:
+        line = (block.start_line or 0) + 1
+        if isinstance(block, DuplicateBlockKeyBlock):
+            problems.append(f"line {line}: a second entry with the key {block.key!r}, skipped")
+            continue
         head = (block.raw or "").strip().splitlines()[:1] or [""]
-        problems.append(f"line {(block.start_line or 0) + 1}: unreadable BibTeX entry {head[0][:60]!r}")
+        problems.append(f"line {line}: unreadable BibTeX entry {head[0][:60]!r}, skipped")
+    strings = {block.key.lower(): str(block.value) for block in library.strings}
     entries = []
     for item in library.entries:
-        values = {k.lower(): str(f.value) for k, f in item.fields_dict.items()}
+        values = {k.lower(): _joined(str(f.value), strings) for k, f in item.fields_dict.items()}
         ids = ids_in(values.get("doi"), values.get("url"), values.get("eprint"), values.get("note"))
         if values.get("eprint") and re.fullmatch(r"\d{4}\.\d{4,5}(v\d+)?", values["eprint"].strip()):
             ids.setdefault("arxiv", values["eprint"].strip().split("v")[0])
@@ -96,10 +148,12 @@ def read_ris(text: str) -> Parsed:
     entries: list[Entry] = []
     problems: list[str] = []
     current: dict[str, list[str]] | None = None
-    start = 0
+    start, last = 0, ""
     for number, raw in enumerate(text.splitlines(), start=1):
         tag = RIS_TAG.match(raw.rstrip())
         if tag is None:
+            if current and raw.strip() and last in current:  # a value wrapped onto the next line
+                current[last][-1] = f"{current[last][-1]} {raw.strip()}"
             continue
         key, value = tag.groups()
         if key == "TY":
@@ -113,6 +167,7 @@ def read_ris(text: str) -> Parsed:
             current = None
         elif current is not None:
             current.setdefault(key, []).append(value.strip())
+        last = key
     if current is not None:
         entries.append(_ris_entry(start, current))
     return Parsed(entries, problems)
@@ -133,21 +188,32 @@ def read_csl_json(text: str) -> Parsed:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfnavError(f"not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    items = data.get("items") if isinstance(data, dict) else data
+    items = data.get("items", [data]) if isinstance(data, dict) else data  # an export, {"items": …} or one item
     if not isinstance(items, list) or not any(isinstance(i, dict) and "title" in i for i in items):
         raise ConfnavError("JSON but not CSL-JSON: expected a list of items with a 'title'")
     entries, problems = [], []
     for n, item in enumerate(items, start=1):
         if not isinstance(item, dict) or not str(item.get("title") or "").strip():
-            problems.append(f"item {n}: no title")
+            problems.append(f"item {n}: no title, skipped")
             continue
-        issued = item.get("issued") or {}
-        parts = issued.get("date-parts") if isinstance(issued, dict) else None
-        year = _year(parts[0][0] if parts and parts[0] else issued.get("raw") if isinstance(issued, dict) else None)
         ids = ids_in(item.get("DOI"), item.get("URL"), item.get("note"), item.get("number"))
         abstract = item.get("abstract")
-        entries.append(Entry(n, " ".join(str(item["title"]).split()), abstract or None, year, ids, dict(item)))
+        title = " ".join(str(item["title"]).split())
+        entries.append(Entry(n, title, abstract or None, _issued_year(item.get("issued")), ids, dict(item)))
     return Parsed(entries, problems)
+
+
+def _issued_year(issued: object) -> int | None:
+    """The year of a CSL `issued` date: date parts (`[[2021, 4]]`, or flat `[2021, 4]`), `raw` or `literal`
+    text, or a bare string; None when it names none."""
+    if not isinstance(issued, dict):
+        return _year(issued) if isinstance(issued, str | int) else None
+    parts = issued.get("date-parts")
+    if isinstance(parts, list) and parts:
+        first = parts[0][0] if isinstance(parts[0], list) and parts[0] else parts[0]
+        if isinstance(first, str | int):
+            return _year(first)
+    return _year(issued.get("raw") or issued.get("literal"))
 
 
 def read_lines(text: str) -> Parsed:
@@ -158,16 +224,25 @@ def read_lines(text: str) -> Parsed:
         if not line or line.startswith("#"):
             continue
         if len(line) > 400:
-            problems.append(f"line {number}: too long for an id or a title")
+            problems.append(f"line {number}: too long for an id or a title, skipped")
             continue
         ids = ids_in(line)
-        if ids:
-            entries.append(Entry(number, "", ids=ids))
-        elif BARE_ID.match(line) and not line.isalpha():
+        if ids:  # an id or a link, perhaps after the title it names ("Title. arXiv:2010.02502")
+            entries.append(Entry(number, _title_beside(line), ids=ids))
+        elif BARE_ID.match(line):  # a paper id (or a one-word title: the match tries both)
             entries.append(Entry(number, "", ids={"id": line}))
         else:
             entries.append(Entry(number, line))
     return Parsed(entries, problems)
+
+
+_ID_OR_LINK = re.compile(r"(?:https?://\S+|doi:\s*\S+|\b10\.\d{4,9}/\S+|arxiv:?\s*\d{4}\.\d{4,5}\S*)", re.I)
+
+
+def _title_beside(line: str) -> str:
+    """The title a line gives beside its ids and links (three words at least), else nothing."""
+    rest = " ".join(_ID_OR_LINK.sub(" ", line).split()).strip(" .,;:-–()[]")
+    return rest if len(rest.split()) >= 3 else ""
 
 
 def sniff(path: Path, text: str) -> str:
@@ -179,6 +254,8 @@ def sniff(path: Path, text: str) -> str:
         return "ris"
     if suffix in (".json", ".csl", ".csljson"):
         return "csl-json"
+    if suffix in (".txt", ".lst", ".list"):
+        return "text"
     head = text.lstrip()[:200]
     if head.startswith("@"):
         return "bibtex"
@@ -198,11 +275,32 @@ def read_library(path: Path) -> Parsed:
         raw = path.read_bytes()
     except OSError as exc:
         raise ConfnavError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_library(path, library_text(path, raw))
+
+
+def library_text(path: Path, raw: bytes) -> str:
+    """A library file's text: UTF-8 (a BOM allowed), UTF-16 with its BOM (Windows tools), else Windows-1252 or
+    Latin-1 (older BibTeX tools); bytes no text encoding gives (NULs, control bytes) raise a ConfnavError."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    else:
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            if not re.search(rb"[\x00-\x08\x0e-\x1f]", raw):
+                return raw.decode("cp1252", errors="strict") if _is_cp1252(raw) else raw.decode("latin-1")
+    raise ConfnavError(f"{path}: not a text file (a library is BibTeX, RIS, CSL-JSON or one id per line)")
+
+
+def _is_cp1252(raw: bytes) -> bool:
     try:
-        text = raw.decode("utf-8-sig")
+        raw.decode("cp1252")
     except UnicodeDecodeError:
-        raise ConfnavError(f"{path}: not a text file (a library is BibTeX, RIS, CSL-JSON or one id per line)") from None
-    return parse_library(path, text)
+        return False
+    return True
 
 
 def parse_library(path: Path, text: str) -> Parsed:

@@ -3,16 +3,16 @@ title; the rest kept as the profile's own texts. Also export a profile back to a
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 from confnav.errors import NotFoundError
-from confnav.model import Paper, title_key
-from confnav.personal.formats import Entry, Parsed, ids_in, read_library
+from confnav.export import export_papers
+from confnav.model import Author, Paper, title_key
+from confnav.personal.formats import Entry, Parsed, ids_in, latex_text, read_library
 from confnav.store.profiles import ProfileItem
 from confnav.store.protocols import PaperReader, ProfileStore
 
@@ -54,14 +54,18 @@ class PaperIndex:
                 paper.id.lower(),
                 *(f"{k}:{v.lower()}" for k, v in found.items()),
                 f"title:{title_key(paper.title)}",
+                f"title:{title_key(latex_text(paper.title))}",  # `$\alpha$VIL` as a library decodes it: `αVIL`
             ]
             for key in keys:
                 self.by_key.setdefault(key, paper)
 
     def match(self, entry: Entry) -> Paper | None:
+        """The stored paper an entry names: by DOI, arXiv or OpenReview id, by paper id (exact, else as a one-word
+        title), else by title."""
         ids = entry.identifiers()
         keys = [f"{k}:{v.lower()}" for k, v in ids.items() if k != "id"]
         keys += [v.lower() for k, v in ids.items() if k in ("id", "openreview")]
+        keys += [f"title:{title_key(v)}" for k, v in ids.items() if k == "id"]
         if entry.title:
             keys.append(f"title:{title_key(entry.title)}")
         return next((self.by_key[k] for k in keys if k in self.by_key), None)
@@ -91,9 +95,10 @@ def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], 
                 report.own += 1
                 data["fields"] = {k: v for k, v in entry.fields.items() if isinstance(v, str | int | float | list)}
                 items.append(ProfileItem(entry.title, entry.abstract, entry.year, None, None, data))
+            elif named := ", ".join(f"{k} {v}" for k, v in entry.identifiers().items()):
+                report.problems.append(f"{source}: line {entry.line}: no paper in the store with {named}, skipped")
             else:
-                named = ", ".join(f"{k} {v}" for k, v in entry.identifiers().items())
-                report.problems.append(f"{source}: line {entry.line}: no paper in the store with {named}")
+                report.problems.append(f"{source}: line {entry.line}: an entry with neither a title nor an id, skipped")
     report.added = store.add_profile_items(profile, items)
     return report
 
@@ -105,82 +110,53 @@ def mark(store: ProfilePapers, profile: str, paper_ids: Sequence[str], how: str)
     return [store.mark_paper(profile, paper_id, how) for paper_id in paper_ids]
 
 
-def _authors(store: ProfilePapers, item: ProfileItem) -> list[str]:
-    if item.paper_id:
-        try:
-            return [a.name for a in store.get_paper(item.paper_id, item.venue).authors]
-        except NotFoundError:
-            return []
-    names = item.data.get("fields", {}).get("author")
+def own_authors(fields: dict[str, object]) -> list[str]:
+    """The authors of an own text as its library gave them: BibTeX `author` ("A and B", TeX decoded), RIS `AU`
+    or `A1` lines, or CSL `author` names ({family, given} or {literal})."""
+    names = fields.get("author")
     if isinstance(names, str):
-        return [n.strip() for n in re.split(r"\s+and\s+", names) if n.strip()]
+        return [n.strip() for n in re.split(r"\s+and\s+", latex_text(names)) if n.strip()]
+    if isinstance(names, list) and all(isinstance(n, dict) for n in names):
+        parts = [n.get("literal") or ", ".join(str(n[k]) for k in ("family", "given") if n.get(k)) for n in names]
+        return [str(p) for p in parts if p]
+    for tag in ("AU", "A1"):
+        found = fields.get(tag)
+        if found:
+            return [str(n) for n in (found if isinstance(found, list) else [found])]
     return []
 
 
-def _bib_value(text: str) -> str:
-    return text.replace("{", "(").replace("}", ")")
+def _own_paper(item: ProfileItem) -> Paper:
+    """An own text as a paper of no venue, for export: its authors, year, abstract and its ids as links."""
+    ids, fields = item.data, item.data.get("fields", {})
+    links = {
+        "forum": f"https://openreview.net/forum?id={ids['openreview']}" if ids.get("openreview") else "",
+        "abstract": f"https://arxiv.org/abs/{ids['arxiv']}" if ids.get("arxiv") else "",
+        "doi": f"https://doi.org/{ids['doi']}" if ids.get("doi") else "",
+    }
+    authors = [Author(name) for name in own_authors(fields if isinstance(fields, dict) else {})]
+    kept = {k: v for k, v in links.items() if v}
+    return Paper("", "", item.title, item.abstract, authors, links=kept, year=item.year or 0)
 
 
 def export_profile(store: ProfilePapers, profile: str, fmt: str) -> str:
-    """The profile's items and the papers it liked, noted or tagged, as BibTeX, RIS or CSL-JSON; notes go to
-    BibTeX `note`, RIS `N1`, CSL `note`, tags to `keywords`, `KW`, `keyword`."""
+    """The profile's items and the papers it liked, noted or tagged, in a citation format (as `confnav export`
+    writes papers); its notes go to each entry's note, its tags are the entry's keywords."""
     items = store.profile_items(profile)
     notes, tags = store.profile_notes(profile), store.profile_tags(profile)
-    have = {(i.venue, i.paper_id) for i in items}
+    papers: list[Paper] = []
+    seen: set[tuple[str, str]] = set()
     liked = [(venue, paper_id) for venue, paper_id, how in store.profile_marks(profile) if how == "like"]
-    for venue, paper_id in [*liked, *notes, *tags]:
-        if (venue, paper_id) not in have:
-            have.add((venue, paper_id))
-            paper = store.get_paper(paper_id, venue)
-            items.append(ProfileItem(paper.title, None, paper.year or None, venue, paper_id, {}))
-    records = []
-    for n, item in enumerate(items, start=1):
-        url = f"https://openreview.net/forum?id={item.data['openreview']}" if item.data.get("openreview") else None
-        key = (item.venue or "", item.paper_id or "")
-        records.append((n, item, _authors(store, item), url, notes.get(key, ""), tags.get(key, [])))
-    if fmt == "csl-json":
-        return json.dumps(
-            [
-                {
-                    "id": item.paper_id or f"item{n}",
-                    "type": "paper-conference" if item.paper_id else "article",
-                    "title": item.title,
-                    **({"author": [{"literal": a} for a in authors]} if authors else {}),
-                    **({"issued": {"date-parts": [[item.year]]}} if item.year else {}),
-                    **({"abstract": item.abstract} if item.abstract else {}),
-                    **({"DOI": item.data["doi"]} if item.data.get("doi") else {}),
-                    **({"URL": url} if url else {}),
-                    **({"note": note} if note else {}),
-                    **({"keyword": ", ".join(tagged)} if tagged else {}),
-                }
-                for n, item, authors, url, note, tagged in records
-            ],
-            indent=2,
-            ensure_ascii=False,
-        )
-    out = []
-    for n, item, authors, url, note, tagged in records:
-        fields = {
-            "title": item.title,
-            "author": " and ".join(authors),
-            "year": str(item.year or ""),
-            "abstract": item.abstract or "",
-            "doi": item.data.get("doi", ""),
-            "eprint": item.data.get("arxiv", ""),
-            "url": url or "",
-            "note": note,
-            "keywords": ", ".join(tagged),
-        }
-        fields = {k: v for k, v in fields.items() if v}
-        if fmt == "ris":
-            names = {"title": "TI", "year": "PY", "abstract": "AB", "doi": "DO", "url": "UR", "note": "N1"}
-            lines = ["TY  - CPAPER" if item.paper_id else "TY  - GEN"]
-            lines += [f"AU  - {a}" for a in authors]
-            lines += [f"{names[k]}  - {' '.join(v.split())}" for k, v in fields.items() if k in names]
-            lines += [f"KW  - {' '.join(t.split())}" for t in tagged]
-            out.append("\n".join([*lines, "ER  - ", ""]))
-        else:
-            cite = re.sub(r"\W", "", item.paper_id or "") or f"item{n}"
-            body = ",\n".join(f"  {k} = {{{_bib_value(' '.join(v.split()))}}}" for k, v in fields.items())
-            out.append(f"@{'inproceedings' if item.paper_id else 'misc'}{{{cite},\n{body}\n}}\n")
-    return "\n".join(out)
+    wanted = [(i.venue, i.paper_id) if i.paper_id and i.venue else i for i in items]
+    for want in [*wanted, *liked, *notes, *tags]:
+        if isinstance(want, ProfileItem):
+            papers.append(_own_paper(want))
+        elif want not in seen:
+            seen.add(want)
+            try:
+                papers.append(store.get_paper(want[1], want[0]))
+            except NotFoundError:  # a paper since removed from the store: nothing to export of it
+                continue
+    said = [notes.get((p.venue, p.id), "") for p in papers]
+    tagged = [replace(p, keywords=tags.get((p.venue, p.id), [])) for p in papers]
+    return export_papers(tagged, fmt, said)

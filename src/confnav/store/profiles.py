@@ -20,6 +20,13 @@ _TAG = re.compile(r"^[^,;\r\n]{1,60}$")
 MARKS = ("like", "dislike")
 
 
+def checked_tag(tag: str) -> str:
+    """A tag as kept (spaces trimmed); a ConfnavError for one that is not a word or short phrase."""
+    if not _TAG.match(tag.strip()):
+        raise ConfnavError(f"tag {tag!r}: use 1-60 characters without commas, semicolons or line breaks")
+    return tag.strip()
+
+
 @dataclass(frozen=True)
 class ProfileItem:
     """One entry of a profile: a stored paper (venue, paper_id) or the profile's own text (no paper_id)."""
@@ -171,15 +178,13 @@ class ProfileTables:
 
     def tag_paper(self, name: str, paper_id: str, tag: str, venue: str | None = None) -> Paper:
         """Give a stored paper one of the profile's tags (a word or short phrase)."""
-        if not _TAG.match(tag.strip()):
-            raise ConfnavError(f"tag {tag!r}: use 1-60 characters without commas, semicolons or line breaks")
         return self._annotate(
             name,
             paper_id,
             venue,
             "INSERT INTO profile_tags (profile, venue, paper_id, tag, created) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
-            tag.strip(),
+            checked_tag(tag),
         )
 
     def _annotate(self, name: str, paper_id: str, venue: str | None, sql: str, text: str) -> Paper:

@@ -108,7 +108,7 @@ def export(
 def _export(request: Request, fmt: str, selection: Selection) -> Response:
     state = state_of(request)
     chosen = export_format(fmt)
-    text = chosen.write(select_papers(state.store, selection, state.searcher))
+    text = chosen.write(select_papers(state.store, selection, state.searcher), None)
     return download(text, f"{selection.name}.{chosen.extension}", chosen.media_type)
 
 
