@@ -198,6 +198,7 @@ def test_libraries_as_real_tools_write_them_are_matched(sparse_iclr: Location, t
     ito, alpha = _iclr2021("Itô Processes"), _iclr2021("$\\alpha$VIL")
     listed = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
     letters = next(p for p in listed if p["id"].isalpha())
+    wrapped = "TY  - JOUR\r\nTI  - Robust Ensembles of\r\n  Neural Networks using Itô Processes\r\nER  - \r\n"
     files = {
         "tex.bib": (
             "@string{conf = {ICLR}}\n@inproceedings{a, title = {Robust Ensembles of Neural Networks using It{\\^o}"
@@ -207,7 +208,7 @@ def test_libraries_as_real_tools_write_them_are_matched(sparse_iclr: Location, t
         ).encode(),
         "ids.txt": f"[1] a bracketed line\n{letters['id']}\n".encode(),
         "flat.json": json.dumps({"title": "Flat dates", "issued": {"date-parts": [2019, 4]}}).encode(),
-        "wrapped.ris": "TY  - JOUR\r\nTI  - Robust Ensembles of Neural\r\n  Networks using Itô Processes\r\nER  - \r\n".encode(),
+        "wrapped.ris": wrapped.encode(),
         "old.bib": "@misc{d, title = {Caf\u00e9 cr\u00e8me}, year = 2017}\n".encode("latin-1"),
         "win.txt": f"{alpha['title']}\n".encode("utf-16"),
     }
