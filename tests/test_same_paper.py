@@ -10,7 +10,7 @@ from pathlib import Path
 from confnav.ingest import ingest
 from confnav.store import open_store
 from tests.backends import Location, clone
-from tests.conftest import ICLR2021
+from tests.conftest import DATA, ICLR2021
 
 Write = Callable[[str, str], Path]
 REJECTED = "--GJkm7nt0"  # a rejected ICLR 2021 paper of the paperlists file
@@ -66,3 +66,22 @@ def test_the_same_paper_retitled_or_with_shared_authors_stays_one_paper(
         with open_store(clone(iclr2021_db, tmp_path, name)) as store:
             result = ingest(store, [path])
             assert result.warnings == [] and store.count_papers("iclr2021") == 3014, name
+
+
+def test_colleagues_papers_under_one_id_stay_two_papers(fresh_location: Location, write: Write) -> None:
+    """Two track files numbering their papers 1, 2, 3, and one file giving two papers one id: real CoRL 2023
+    papers of one lab, each pair sharing authors (but not most of them) or a track apart, are never merged."""
+    records = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))
+    lab = [r for r in records if "Sergey Levine" in r.get("author", "")]
+    main = [{**r, "id": str(n), "track": "main"} for n, r in enumerate(lab[:3], start=1)]
+    other = [{**r, "id": str(n), "track": "Datasets and Benchmarks"} for n, r in enumerate(lab[3:6], start=1)]
+    names = [set(r["author"].split(";")) for r in lab[:4]]
+    assert names[0] & names[3] and not names[0] <= names[3]
+    one_file = [{**lab[0], "id": "x"}, {**lab[3], "id": "x"}]
+    with open_store(fresh_location, create=True) as store:
+        result = ingest(store, [write("corl2023.json", json.dumps(main)), write("corl2023_db.json", json.dumps(other))])
+        assert store.count_papers("corl2023") == 6
+        assert sum("kept apart" in w for w in result.warnings) == 3
+        result = ingest(store, [write("corl2023_x.json", json.dumps(one_file))])
+        titles = {p.title for p in store.iter_papers("corl2023") if p.id.startswith("x")}
+    assert titles == {lab[0]["title"], lab[3]["title"]}, result.warnings

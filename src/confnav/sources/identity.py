@@ -21,18 +21,24 @@ def _authors(record: SourceRecord) -> set[str]:
 
 def same_paper(new: SourceRecord, known: SourceRecord) -> bool:
     """Whether two records giving one id describe one paper: their titles agree (or nearly, or one only holds a
-    place), they share an author, or they come from different formats and one names no author (a list of
-    submissions beside the final list, whose titles may have changed since)."""
+    place); else not when they name two tracks (track files numbering their papers alike); else when they name the
+    same people (one author list within the other, or at least half the names of both: a paper retitled by its
+    authors, not a colleague's), or come from different formats and one names no author (submissions beside the
+    final list, whose titles may have changed since)."""
     new_title, known_title = str(new.fields.get("title") or ""), str(known.fields.get("title") or "")
     if is_placeholder_title(new_title) or is_placeholder_title(known_title):
         return True
     new_key, known_key = title_key(new_title), title_key(known_title)
     if new_key == known_key or SequenceMatcher(None, new_key, known_key).ratio() >= TYPO_SIMILARITY:
         return True
+    tracks = {title_key(str(r.fields.get("track") or "")) for r in (new, known)}
+    if len(tracks) == 2 and "" not in tracks:
+        return False
     new_authors, known_authors = _authors(new), _authors(known)
-    if new_authors & known_authors:
-        return True
-    return new.kind != known.kind and not (new_authors and known_authors)
+    if new_authors and known_authors:  # the same people: one list within the other, or most names of both
+        shared = new_authors & known_authors
+        return shared in (new_authors, known_authors) or 2 * len(shared) >= len(new_authors | known_authors)
+    return new.kind != known.kind
 
 
 def keep_apart(
