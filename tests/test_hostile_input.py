@@ -61,7 +61,7 @@ BAD_RECORDS: dict[str, tuple[str, str | bytes, str]] = {
         '{"title": "x", "authors": ' + DEEP + "}\n",
         "deep.jsonl, line 1: malformed JSON: nested too deeply",
     ),
-    "deep array forced as jsonl": ("deep.txt", DEEP, "deep.txt, line 1: malformed JSON: nested too deeply"),
+    "deep array forced as jsonl": ("deep.txt", DEEP, "deep.txt: malformed JSON: nested too deeply"),  # one document
     "deep paperlists file": (
         "paperlists-iclr2021.json",
         paperlists()[:-2] + ', "aff": ' + DEEP + "}]",

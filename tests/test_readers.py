@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from confnav.errors import InputError
 from confnav.sources import SourceRecord, detect_format, read_file
+from tests.conftest import DATA
 
 MARKDOWN = """# Some list
 
@@ -165,3 +167,26 @@ def test_format_is_detected_from_content(name: str, content: str, expected: str)
 def test_undetectable_format_names_the_flag() -> None:
     with pytest.raises(InputError, match=r"cannot tell the format.*--format"):
         detect_format(Path("notes.txt"), "just some words\nand more\n")
+
+
+def test_json_arrays_and_wrapped_arrays_are_read_with_their_own_keys(write) -> None:  # type: ignore[no-untyped-def]
+    """Real CoRL 2023 papers as other tools save them: a plain array keyed as CSV columns are (decision, ratings,
+    venue), the paperlists array inside an object (one line or indented, an API answer with a count), and an
+    object holding no array of papers, refused in one line."""
+    papers = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[:5]
+    plain = [
+        {"id": p["id"], "title": p["title"], "authors": p["author"], "decision": "Accept", "ratings": "6;8"}
+        for p in papers
+    ]
+    name, items = read_file(write("plain.json", json.dumps(plain, indent=1)))
+    first = next(iter(items))
+    assert name == "jsonl" and isinstance(first, SourceRecord) and first.record == 1
+    assert first.fields["decision"] == "Accept" and first.fields["ratings"] == [6.0, 8.0]
+    for wrapper in ({"papers": papers}, {"notes": papers, "count": 5}):
+        for indent in (None, 2):
+            name, items = read_file(write("corl2023.json", json.dumps(wrapper, indent=indent)))
+            titles = [r.fields["title"] for r in items if isinstance(r, SourceRecord)]
+            assert name == "paperlists" and titles == [p["title"] for p in papers], wrapper.keys()
+    for bad, says in (({}, "keys: none"), ({"a": papers, "b": papers}, "several arrays (a, b)")):
+        with pytest.raises(InputError, match=rf"a JSON object, not paper records.*{re.escape(says)}"):
+            read_file(write("corl2023.json", json.dumps(bad)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
@@ -101,6 +102,9 @@ def read_file(
     if not text.strip():
         raise InputError(path, "file is empty")
     name = fmt or (detected[0] if detected else detect_format(path, text))
+    if name in ("paperlists", "jsonl") and (inner := unwrapped(path, text)) is not None:
+        text = inner
+        name = fmt or detect_format(path, text)
     reader = make_reader(name, mapping)
     if lines is not None:
         if name not in LINE_FORMATS:
@@ -114,6 +118,29 @@ def read_file(
     ):
         raise problem
     return name, map(RecordCheck(path, text, has_bad_bytes), reader.read(path, text))
+
+
+def unwrapped(path: Path, text: str) -> str | None:
+    """The array of papers a JSON file wraps in an object (`{"papers": [...]}`, `{"data": ...}`, an API answer
+    `{"notes": [...], "count": 3}`), as JSON text to read as an array; None for any other file (one object per
+    line, or one record). An empty object, or one holding several arrays of objects, is refused in one line."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None  # one object per line, or malformed: the reader names the line
+    if not isinstance(data, dict) or "title" in data:
+        return None
+    arrays = [(key, value) for key, value in data.items() if isinstance(value, list) and value]
+    papers = [(key, value) for key, value in arrays if all(isinstance(item, dict) for item in value)]
+    if len(papers) == 1:
+        return json.dumps(papers[0][1], ensure_ascii=False, indent=1)
+    if data and not papers:
+        return None  # one record (an id and its decision, say): the reader reads it
+    keys = ", ".join(map(repr, list(data)[:8])) or "none"
+    holding = f"; it holds several arrays ({', '.join(k for k, _ in papers)})" if papers else ""
+    raise InputError(path, f"a JSON object, not paper records (its keys: {keys}){holding}; expected an array of papers")
 
 
 def only_lines(text: str, lines: Collection[int]) -> str:

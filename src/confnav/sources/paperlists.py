@@ -28,7 +28,9 @@ from confnav.sources.base import (
 )
 from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers
 
-_SIGNATURE_KEYS = ('"status"', '"author"', '"aff"', '"rating"', '"track"', '"id"', '"site"', '"abstract"')
+# Keys of the paperlists schema itself: an array of papers naming none of them (`authors`, `decision`, `venue`) is
+# read as plain JSON rows by the JSONL reader, whose column names are those of CSV files.
+_SIGNATURE_KEYS = ('"status"', '"author"', '"aff"', '"rating"', '"track"', '"site"')
 _OPENREVIEW_SHAPE = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 # Fields holding a paper's URLs, by the link name they become (first of a name wins).
 URL_FIELDS = {

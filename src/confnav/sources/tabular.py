@@ -210,7 +210,7 @@ class CsvReader:
 
 
 class JsonlReader:
-    """One JSON object per line (also a JSON array of flat objects)."""
+    """One JSON object per line, or a JSON array of flat objects; keys are read as CSV columns are."""
 
     format = "jsonl"
     header_row = False
@@ -219,9 +219,12 @@ class JsonlReader:
         self.mapping = mapping
 
     def sniff(self, path: Path, text: str) -> bool:
-        return text.lstrip().startswith("{")
+        return text.lstrip().startswith(("{", "["))
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
+        if text.lstrip().startswith("["):
+            yield from self._array(path, text)
+            return
         for line in numbered_lines(path, text):
             if isinstance(line, InputError):
                 yield line
@@ -236,6 +239,18 @@ class JsonlReader:
                 yield InputError(path, "expected a JSON object on this line", line=number)
                 continue
             record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=number)
+            yield record_from_row(path, record, row, resolve_columns(list(row), self.mapping))
+
+    def _array(self, path: Path, text: str) -> Iterator[ReadItem]:
+        """The records of a JSON array of objects, numbered as they come."""
+        data = parse_json(path, text)
+        if not isinstance(data, list):
+            raise InputError(path, "expected a JSON array of paper records")
+        for number, row in enumerate(data, start=1):
+            if not isinstance(row, dict):
+                yield InputError(path, "expected a JSON object", record=number)
+                continue
+            record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, record=number)
             yield record_from_row(path, record, row, resolve_columns(list(row), self.mapping))
 
 
