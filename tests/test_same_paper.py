@@ -85,3 +85,17 @@ def test_colleagues_papers_under_one_id_stay_two_papers(fresh_location: Location
         result = ingest(store, [write("corl2023_x.json", json.dumps(one_file))])
         titles = {p.title for p in store.iter_papers("corl2023") if p.id.startswith("x")}
     assert titles == {lab[0]["title"], lab[3]["title"]}, result.warnings
+
+
+def test_a_title_mended_in_a_list_without_ids_stays_its_paper(fresh_location: Location, write: Write) -> None:
+    """Real SIGGRAPH 2022 records (no paper ids: each proposes its session id): the list ingested again with one
+    title mended updates that paper instead of adding a second one beside it."""
+    records = json.loads((DATA / "paperlists" / "siggraph2022.json").read_text(encoding="utf-8"))[:30]
+    with open_store(fresh_location, create=True) as store:
+        ingest(store, [write("siggraph2022.json", json.dumps(records))])
+        before = {p.id for p in store.iter_papers("siggraph2022")}
+        mended = [{**records[0], "title": records[0]["title"] + " Revisited"}, *records[1:]]
+        result = ingest(store, [write("siggraph2022.json", json.dumps(mended))])
+        after = {p.id: p.title for p in store.iter_papers("siggraph2022")}
+    assert set(after) == before and (result.added, result.updated) == (0, 1)
+    assert after[records[0]["ssid"]] == records[0]["title"] + " Revisited"

@@ -3,7 +3,7 @@ records superseded by newer ones of the same file, and records unchanged since t
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from confnav.ingest.results import FileResult
 from confnav.model import synthetic_id, title_key
@@ -54,6 +54,13 @@ def _supersedes(new: SourceRecord, old: SourceRecord) -> bool:
     return old.source == new.source or legacy
 
 
+def _replaced_by(records: list[SourceRecord]) -> Callable[[SourceRecord], bool]:
+    """Whether a stored record is one these records replace (see `_supersedes`), by its file alone."""
+    sources = {r.source for r in records}
+    legacy = {(r.file_name, r.kind) for r in records if "/" in r.source}
+    return lambda old: old.source in sources or ("/" not in old.source and (old.source, old.kind) in legacy)
+
+
 def assign_keys(
     records: list[SourceRecord], stored: dict[str, list[SourceRecord]], files: list[FileResult], strict: bool
 ) -> None:
@@ -66,8 +73,11 @@ def assign_keys(
     by_source = {f.source: f for f in files}
     titles: dict[str, str] = {}  # title key → paper id
     title_of: dict[str, str] = {}  # paper id → title key
+    replaced = _replaced_by(records)
     for paper_id, recs in stored.items():
         for rec in recs:
+            if replaced(rec):  # a file's earlier record: its new one (a title mended, say) takes its place
+                continue
             if title := rec.fields.get("title"):
                 titles.setdefault(title_key(title), paper_id)
                 title_of.setdefault(paper_id, title_key(title))
