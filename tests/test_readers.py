@@ -10,6 +10,7 @@ import pytest
 
 from confnav.errors import InputError
 from confnav.sources import SourceRecord, detect_format, read_file
+from confnav.sources.base import venue_and_track_from_path
 from tests.conftest import DATA
 
 MARKDOWN = """# Some list
@@ -190,3 +191,30 @@ def test_json_arrays_and_wrapped_arrays_are_read_with_their_own_keys(write) -> N
     for bad, says in (({}, "keys: none"), ({"a": papers, "b": papers}, "several arrays (a, b)")):
         with pytest.raises(InputError, match=rf"a JSON object, not paper records.*{re.escape(says)}"):
             read_file(write("corl2023.json", json.dumps(bad)))
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("paperlists-iclr2021.json", ("iclr2021", None)),
+        ("nips/nips2018.json", ("neurips2018", None)),
+        ("iclr2024/papers_2024.json", ("iclr2024", None)),  # `papers` names no conference: the folder does
+        ("icml/accepted-2024.json", (None, None)),  # a folder without a year could be any folder: --venue is asked
+        ("neurips2023_workshop_foo.json", ("neurips2023", "workshop foo")),
+        ("lists/iclr2024-tinypapers.json", ("iclr2024", "tinypapers")),
+        ("iclr2021/paperlist.tsv", ("iclr2021", None)),
+    ],
+)
+def test_venue_and_track_from_a_files_name(path: str, expected: tuple[str | None, str | None]) -> None:
+    assert venue_and_track_from_path(Path(path)) == expected
+
+
+def test_a_track_given_with_the_venue_is_kept(fresh_location, write) -> None:  # type: ignore[no-untyped-def]
+    from confnav.ingest import ingest
+    from confnav.store import open_store
+
+    papers = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[:3]
+    plain = [{"title": p["title"], "authors": p["author"]} for p in papers]
+    with open_store(fresh_location, create=True) as store:
+        ingest(store, [write("accepted.jsonl", "\n".join(map(json.dumps, plain)))], venue="ICML 2024 Workshop X")
+        assert {p.track for p in store.iter_papers("icml2024")} == {"Workshop X"}

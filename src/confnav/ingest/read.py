@@ -11,8 +11,8 @@ from confnav import limits
 from confnav.errors import InputError
 from confnav.ingest.results import FileResult
 from confnav.model import Venue
-from confnav.sources import SourceRecord, read_file, venue_from_path
-from confnav.sources.base import Untitled, printable_name
+from confnav.sources import SourceRecord, read_file
+from confnav.sources.base import Untitled, printable_name, venue_and_track_from_path
 
 
 def source_keys(paths: Sequence[str | Path]) -> list[str]:
@@ -52,11 +52,12 @@ def read_one(
     default_venue: str | None,
     strict: bool,
     lines: Collection[int] | None = None,
+    default_track: str | None = None,
 ) -> list[SourceRecord]:
     """The good records of one file (of these lines only, when given); its problems go to `result.errors` (a
     file-level one drops the file)."""
     good: list[SourceRecord] = []
-    file_venue = default_venue or venue_from_path(path)
+    file_venue, file_track = (default_venue, default_track) if default_venue else venue_and_track_from_path(path)
     venue_problems: dict[str, str | None] = {}
     try:
         result.format, items = read_file(path, fmt, mapping, lines)
@@ -68,6 +69,8 @@ def read_one(
                 result.errors.append(item)
                 continue
             item.source = result.source
+            if item.venue is None and file_track and not item.fields.get("track"):
+                item.fields["track"] = file_track
             item.venue = item.venue or file_venue
             if item.venue is None:
                 raise InputError(path, "the file does not name its venue; pass --venue (e.g. --venue iclr2021)")

@@ -217,13 +217,87 @@ def printable_name(name: str) -> str:
     return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
+# Words file names use beside a year that name no conference (`papers_2024.json`, `accepted-2024.json`).
+_GENERIC_NAMES = frozenset(
+    (
+        "paper",
+        "papers",
+        "paperlist",
+        "paperlists",
+        "list",
+        "lists",
+        "accepted",
+        "accept",
+        "data",
+        "all",
+        "submissions",
+        "submission",
+        "export",
+        "notes",
+        "reviews",
+        "ratings",
+        "decisions",
+        "program",
+        "proceedings",
+        "schedule",
+        "sessions",
+        "results",
+        "output",
+        "conference",
+        "final",
+        "camera",
+    )
+)
+# Words that make the rest of a file name after its venue a track (`neurips2023_workshop_x`, `iclr2024-tinypapers`).
+_TRACK_WORDS = frozenset(
+    (
+        "workshop",
+        "workshops",
+        "track",
+        "findings",
+        "demo",
+        "demos",
+        "datasets",
+        "benchmarks",
+        "tiny",
+        "tinypapers",
+        "short",
+        "industry",
+        "student",
+        "position",
+        "tutorial",
+        "tutorials",
+        "blogpost",
+        "blogposts",
+        "journal",
+        "competition",
+    )
+)
+_VENUE_IN_NAME = re.compile(r"(?<![a-z0-9])([a-z][a-z0-9]{1,19}|\d[a-z][a-z0-9]{0,18})[-_ ]?((?:19|20)\d\d)(?!\d)")
+
+
 def venue_from_path(path: Path) -> str | None:
     """A venue id named by the file or its folder (`paperlists-iclr2021.json`, `nips/nips2018.json`, `iclr2021/…`)."""
-    pattern = re.compile(r"(?<![a-z0-9])([a-z][a-z0-9]{1,19}|\d[a-z][a-z0-9]{0,18})[-_ ]?((?:19|20)\d\d)(?!\d)")
-    for part in (path.stem.lower(), path.parent.name.lower()):
-        if match := pattern.search(part):
-            return Venue.of(match.group(1), int(match.group(2))).id
-    return None
+    return venue_and_track_from_path(path)[0]
+
+
+def venue_and_track_from_path(path: Path) -> tuple[str | None, str | None]:
+    """The venue a file's name or folder names, and a track the rest of its name names (`neurips2023_workshop_x`:
+    NeurIPS 2023, "workshop x"). Words like `papers` are no conference: `iclr2024/papers_2024.json` is ICLR 2024,
+    and `icml/accepted-2024.json` names none (its folder could be any folder: the user is asked for --venue)."""
+    stem, folder = path.stem.lower(), path.parent.name.lower()
+    for part in (stem, folder):
+        for match in _VENUE_IN_NAME.finditer(part):
+            if match.group(1) not in _GENERIC_NAMES:
+                track = _track(part[match.end() :]) if part == stem else None
+                return Venue.of(match.group(1), int(match.group(2))).id, track
+    return None, None
+
+
+def _track(rest: str) -> str | None:
+    """A track named by the rest of a file name after its venue, when a word of it is a track's."""
+    words = re.findall(r"[a-z0-9]+", rest)
+    return " ".join(words) if _TRACK_WORDS & set(words) else None
 
 
 def read_venue(record: SourceRecord, text: str) -> None:
