@@ -52,6 +52,9 @@ def test_show_text_and_json(iclr2021_db: Path) -> None:
     assert paper["provenance"]["abstract"] == "openreview-tsv:paperlist.tsv"
     text = invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg")
     assert "What Matters for On-Policy Deep Actor-Critic Methods?" in text and "Ratings: 7, 7, 9, 9" in text
+    # 45 ICLR 2021 ids start with `-`: read as ids wherever a command takes one, not as unknown options
+    assert "id -2FCwDKRREu" in invoke("--db", str(iclr2021_db), "show", "-2FCwDKRREu")
+    assert json.loads(invoke("tldr", "--db", str(iclr2021_db), "--json", "-2FCwDKRREu"))["id"] == "-2FCwDKRREu"
 
 
 @pytest.mark.semantic  # the demo indexes with the default model

@@ -218,3 +218,14 @@ def test_a_track_given_with_the_venue_is_kept(fresh_location, write) -> None:  #
     with open_store(fresh_location, create=True) as store:
         ingest(store, [write("accepted.jsonl", "\n".join(map(json.dumps, plain)))], venue="ICML 2024 Workshop X")
         assert {p.track for p in store.iter_papers("icml2024")} == {"Workshop X"}
+
+
+def test_terminal_escapes_are_taken_out_of_texts(write) -> None:  # type: ignore[no-untyped-def]
+    """A title holding an escape sequence would recolour (or drive) the terminal that lists it."""
+    paper = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[0]
+    hostile = {**paper, "title": "Red\x1b[31m title\x07", "author": "Ann\x1b]0;owned\x07 Lee"}
+    _, items = read_file(write("corl2023.json", json.dumps([hostile])))
+    (record,) = list(items)
+    assert isinstance(record, SourceRecord)
+    assert record.fields["title"] == "Red title" and "\x1b" not in json.dumps(record.fields)
+    assert any("control characters" in w for w in record.warnings)

@@ -176,6 +176,10 @@ def root_option(name: str) -> Any:
     return context.find_root().params.get(name) if context else None
 
 
+# Commands taking paper ids read a word like `-2FCwDKRREu` (45 ICLR 2021 ids start with `-`) as an id, not an option.
+PAPER_IDS = {"ignore_unknown_options": True}
+
+
 def write_output(path: Path, text: str, what: str) -> None:
     """Write a command's output file (its folder made if missing), text as given (RIS and ICS keep CR LF); a
     file that cannot be written is a one-line error."""

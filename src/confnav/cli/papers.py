@@ -10,6 +10,7 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     DECISION_HELP,
+    PAPER_IDS,
     RichProgress,
     cli_navigator,
     json_option,
@@ -222,7 +223,7 @@ def _summary(p: Paper) -> dict[str, Any]:
     }
 
 
-@cli.command()
+@cli.command(context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.option("--venue", help="The venue, when the id exists in several.")
 @json_option

@@ -8,7 +8,7 @@ from urllib.parse import quote
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import cli_settings, err, json_option, out, print_json, with_store, write_output
+from confnav.cli.common import PAPER_IDS, cli_settings, err, json_option, out, print_json, with_store, write_output
 from confnav.fetch.authors import import_person, person_of
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
 from confnav.personal.access import revoke_secret, rotate_secret
@@ -58,7 +58,7 @@ def _mark(store: Store, name: str, ids: tuple[str, ...], how: str) -> None:
         out.print(f"{how}d: {paper.title} [{paper.id} · {paper.venue}]", markup=False)
 
 
-@profile.command("like")
+@profile.command("like", context_settings=PAPER_IDS)
 @click.argument("ids", nargs=-1, required=True)
 @PROFILE_OPTION
 @with_store
@@ -67,7 +67,7 @@ def profile_like(store: Store, ids: tuple[str, ...], name: str) -> None:
     _mark(store, name, ids, "like")
 
 
-@profile.command("dislike")
+@profile.command("dislike", context_settings=PAPER_IDS)
 @click.argument("ids", nargs=-1, required=True)
 @PROFILE_OPTION
 @with_store
@@ -76,7 +76,7 @@ def profile_dislike(store: Store, ids: tuple[str, ...], name: str) -> None:
     _mark(store, name, ids, "dislike")
 
 
-@profile.command("note")
+@profile.command("note", context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.argument("text")
 @click.option("--venue", help="The paper's venue, when its id is in several.")
@@ -88,7 +88,7 @@ def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name
     out.print(f"noted: {paper.title} [{paper.id} · {paper.venue}]", markup=False)
 
 
-@profile.command("tag")
+@profile.command("tag", context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.argument("tags", nargs=-1, required=True)
 @click.option("--venue", help="The paper's venue, when its id is in several.")

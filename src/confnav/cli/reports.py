@@ -10,6 +10,7 @@ from rich.table import Table as RichTable
 
 from confnav.cli import cli
 from confnav.cli.common import (
+    PAPER_IDS,
     F,
     cli_navigator,
     json_option,
@@ -32,7 +33,7 @@ from confnav.reports.verify import VerificationError, verify_file, verify_text
 from confnav.store.protocols import Store
 
 
-@cli.command()
+@cli.command(context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.option("--venue", help="The venue, when the id exists in several.")
 @json_option

@@ -5,7 +5,16 @@ from __future__ import annotations
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import RichProgress, cli_navigator, filter_options, json_option, out, print_json, with_store
+from confnav.cli.common import (
+    PAPER_IDS,
+    RichProgress,
+    cli_navigator,
+    filter_options,
+    json_option,
+    out,
+    print_json,
+    with_store,
+)
 from confnav.errors import ConfnavError
 from confnav.personal import Ask, is_cold, papers_to_mark, recommend_for
 from confnav.search.engine import Searcher
@@ -113,7 +122,7 @@ def search(
     _print_results(results, as_json)
 
 
-@cli.command()
+@cli.command(context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED

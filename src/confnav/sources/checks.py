@@ -21,6 +21,10 @@ from confnav.sources.base import RAW_BYTE, ReadItem, SourceRecord, bad_bytes
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 # A JSON escape of _NOT_TEXT (searched for by its literal start, fast even over megabytes).
 _NOT_TEXT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
+# Control characters (other than tab and line breaks) and their JSON escapes: an escape sequence in a title would
+# drive the terminal that prints it. They are taken out of every text, with a warning.
+_CONTROL = re.compile("\x1b\\[[0-?]*[ -/]*[@-~]|[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # a whole CSI sequence
+_CONTROL_ESCAPE = re.compile(r"\\u00(?:0[1-8bcefBCEF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])")
 _SHORTEST_AUTHOR_LIMIT = min(limit.chars for limit in limits.AUTHOR_LIMITS.values())
 _TEXT_FIELDS = ("title", "abstract", "tldr", "decision", "track", "primary_area", "session")
 _LIST_FIELDS = ("keywords", "affiliations", "institutions", "countries")
@@ -42,6 +46,7 @@ class RecordCheck:
         self.has_raw_bytes = has_raw_bytes
         # Where a file holds none of these, no record of it can, and records are not looked through.
         self.may_hold_non_text = has_raw_bytes or "\x00" in text or _NOT_TEXT_ESCAPE.search(text) is not None
+        self.may_hold_controls = _CONTROL.search(text) is not None or _CONTROL_ESCAPE.search(text) is not None
         self._line_starts: list[int] | None = None
 
     def __call__(self, item: ReadItem) -> ReadItem:
@@ -50,6 +55,8 @@ class RecordCheck:
         try:
             if self.may_hold_non_text:
                 self._check_characters(item)
+            if self.may_hold_controls:
+                self._drop_controls(item)
             self._check_id(item)
             self._check_texts(item)
             self._check_lists(item)
@@ -66,6 +73,24 @@ class RecordCheck:
         for field, text in _strings(record):
             if found := _NOT_TEXT.search(text):
                 raise self._not_text(record, field, found.group())
+
+    def _drop_controls(self, record: SourceRecord) -> None:
+        """Take control characters out of the record's texts (one warning a field)."""
+        dropped: set[str] = set()
+
+        def clean(name: str, value: Any) -> Any:
+            if isinstance(value, str) and _CONTROL.search(value):
+                dropped.add(name)
+                return _CONTROL.sub("", value)
+            if isinstance(value, list):
+                return [clean(name, item) for item in value]
+            if isinstance(value, dict):
+                return {key: clean(name, item) for key, item in value.items()}
+            return value
+
+        record.fields = {name: clean(name, value) for name, value in record.fields.items()}
+        for name in sorted(dropped):
+            record.warn(self.path, "control characters (terminal escapes) taken out", name)
 
     def _not_text(self, record: SourceRecord, field: str, char: str) -> _Refused | InputError:
         if char == "\x00":
