@@ -228,4 +228,18 @@ def test_terminal_escapes_are_taken_out_of_texts(write) -> None:  # type: ignore
     (record,) = list(items)
     assert isinstance(record, SourceRecord)
     assert record.fields["title"] == "Red title" and "\x1b" not in json.dumps(record.fields)
-    assert any("control characters" in w for w in record.warnings)
+    assert any("terminal escapes taken out" in w for w in record.warnings)
+
+
+def test_tables_as_spreadsheets_save_them(write) -> None:  # type: ignore[no-untyped-def]
+    """Headers in words ("Paper ID", "Paper Title"), a semicolon-separated file (spreadsheets of some locales),
+    and of two columns of one name the first."""
+    paper = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[0]
+    worded = f'Paper ID,Paper Title,Authors\n{paper["id"]},"{paper["title"]}","{paper["author"]}"\n'
+    semicolons = f'id;title;title;authors\n{paper["id"]};{paper["title"]};other;"{paper["author"]}"\n'
+    for name, text in (("worded.txt", worded), ("semicolons.csv", semicolons)):
+        fmt, items = read_file(write(name, text))
+        (record,) = list(items)
+        assert fmt == "csv" and isinstance(record, SourceRecord), name
+        assert (record.id, record.fields["title"]) == (paper["id"], paper["title"]), name
+        assert [a["name"] for a in record.fields["authors"]] == paper["author"].split(";"), name

@@ -75,12 +75,14 @@ class RecordCheck:
                 raise self._not_text(record, field, found.group())
 
     def _drop_controls(self, record: SourceRecord) -> None:
-        """Take control characters out of the record's texts (one warning a field)."""
+        """Take control characters out of the record's texts: silently the strays real lists hold (PDF extraction
+        leaves `\x0f` before a formula), with one warning a field for a terminal escape (ESC)."""
         dropped: set[str] = set()
 
         def clean(name: str, value: Any) -> Any:
             if isinstance(value, str) and _CONTROL.search(value):
-                dropped.add(name)
+                if "\x1b" in value:
+                    dropped.add(name)
                 return _CONTROL.sub("", value)
             if isinstance(value, list):
                 return [clean(name, item) for item in value]
@@ -90,7 +92,7 @@ class RecordCheck:
 
         record.fields = {name: clean(name, value) for name, value in record.fields.items()}
         for name in sorted(dropped):
-            record.warn(self.path, "control characters (terminal escapes) taken out", name)
+            record.warn(self.path, "terminal escapes taken out", name)
 
     def _not_text(self, record: SourceRecord, field: str, char: str) -> _Refused | InputError:
         if char == "\x00":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,9 +66,23 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
 MAPPABLE_FIELDS = tuple(COLUMN_ALIASES)
 
 
+def column_key(name: str) -> str:
+    """A column's name as aliases are written: lower case, words joined by `_` ("Paper ID", "paper-id": paper_id)."""
+    return "_".join(re.findall(r"[a-z0-9;]+", name.lower()))
+
+
+def delimiter_of(header: str) -> str:
+    """The delimiter a table's header line uses: tab, comma, or semicolon (as spreadsheets of some locales save)."""
+    counts = {d: header.count(d) for d in ("\t", ",", ";")}
+    return max(counts, key=lambda d: (counts[d], d == ","))
+
+
 def resolve_columns(columns: list[str], overrides: dict[str, str] | None = None) -> dict[str, str]:
-    """Map each Paper field to the column that holds it in this file."""
-    lowered = {c.strip().lower(): c for c in columns}
+    """Map each Paper field to the column that holds it in this file (names compared as `column_key` makes them;
+    of two columns of one name, the first)."""
+    lowered: dict[str, str] = {}
+    for column in columns:
+        lowered.setdefault(column_key(column), column)
     mapping: dict[str, str] = {}
     for target, aliases in COLUMN_ALIASES.items():
         for alias in aliases:
@@ -169,7 +184,10 @@ class CsvReader:
         header = text.split("\n", 1)[0].lower()
         if header.lstrip().startswith(("[", "{")):
             return False  # JSON, not a table
-        return ("," in header or "\t" in header) and any(a in header for a in COLUMN_ALIASES["title"])
+        columns = {column_key(c) for c in header.split(delimiter_of(header))}
+        if path.suffix.lower() in (".csv", ".tsv"):  # a table by its name: the reader says what its header lacks
+            return len(columns) > 1
+        return len(columns) > 1 and any(a in columns for a in (*COLUMN_ALIASES["title"], *COLUMN_ALIASES["id"]))
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
         previous = csv.field_size_limit(MAX_RECORD_CHARS)  # the module's own default is 128 Ki characters
@@ -179,12 +197,13 @@ class CsvReader:
             csv.field_size_limit(previous)
 
     def _rows(self, path: Path, text: str) -> Iterator[ReadItem]:
-        delimiter = "\t" if "\t" in text.split("\n", 1)[0] else ","
+        delimiter = delimiter_of(text.split("\n", 1)[0])
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         try:
             columns = next(reader)
         except csv.Error as exc:
             raise InputError(path, f"unreadable header: {_csv_problem(exc)}", line=1) from None
+        columns = [c if c not in columns[:i] else f"{c} ({i + 1})" for i, c in enumerate(columns)]  # a name twice
         mapping = resolve_columns(columns, self.mapping)
         _check_mapping(path, mapping, columns)
         while True:
