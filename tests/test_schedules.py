@@ -1,0 +1,107 @@
+"""Schedule files as people write them, imported into the real ICLR 2020 store: spreadsheet headers (`Start Time`,
+`Session Name`), one-digit hours, `;`-separated CSV; and bad files refused whole in one line that quotes the file."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.plan import import_schedule
+from confnav.store import open_store
+from tests.backends import Location
+
+TITLES = {  # real ICLR 2020 papers
+    "B1xSperKvH": "Enabling Deep Spiking Neural Networks with Hybrid Conversion and Spike Timing Dependent "
+    "Backpropagation",
+    "rkgO66VKDS": "Learned Step Size quantization",
+}
+
+
+def _import(db: Location, path: Path, *options: str) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        cli, ["--db", str(db), "schedule", "import", str(path), "--venue", "iclr2020", *options]
+    )
+    return result.exit_code, result.output
+
+
+def test_headers_as_people_write_them(iclr2020_copy: Location, write) -> None:  # type: ignore[no-untyped-def]
+    """Case, spaces, underscores and hyphens in a header do not matter, for the check and for each field."""
+    talks = write(
+        "talks.csv", "Title,Start Time,End Time,Room\nKeynote A,2020-04-27T10:00:00Z,2020-04-27T11:00Z,Hall B\n"
+    )
+    posters = write(
+        "posters.csv",
+        "Session Name,START-TIME,end time,Paper_Title\n"
+        + "".join(f'Posters 1,2020-04-28T09:00Z,2020-04-28T11:00Z,"{t}"\n' for t in TITLES.values()),
+    )
+    with open_store(iclr2020_copy) as store:
+        talk = import_schedule(store, talks, "iclr2020")
+        poster = import_schedule(store, posters, "iclr2020")
+        sessions = {s.name: s for s in store.sessions("iclr2020")}
+        linked = [p for s, p in store.session_papers("iclr2020") if s == sessions["Posters 1"].id]
+    assert (talk.sessions, talk.timed) == (1, 1)
+    assert sessions["Keynote A"].end == datetime(2020, 4, 27, 11, tzinfo=UTC) and sessions["Keynote A"].room == "Hall B"
+    assert (poster.sessions, poster.timed, poster.by_title) == (1, 1, 2)
+    assert sessions["Posters 1"].start == datetime(2020, 4, 28, 9, tzinfo=UTC) and linked == list(TITLES)
+
+
+def test_one_digit_hours_and_semicolon_csv(iclr2020_copy: Location, write) -> None:  # type: ignore[no-untyped-def]
+    """`9:00` beside a date, and a CSV as spreadsheets in many locales save one: `;` between cells, commas in them."""
+    table = write(
+        "excel.csv",
+        "Session;Date;Start;End;Paper ID;Notes\n"
+        "Orals 1;2020-04-27;9:00;10:30;B1xSperKvH;first, short\n"
+        "Orals 1;2020-04-27;9:00;10:30;rkgO66VKDS;\n",
+    )
+    with open_store(iclr2020_copy) as store:
+        report = import_schedule(store, table, "iclr2020", zone="UTC")
+        (session,) = [s for s in store.sessions("iclr2020") if s.source.endswith("excel.csv")]
+    assert (report.sessions, report.links, report.by_id, report.unmatched) == (1, 2, 2, [])
+    assert (session.start, session.end) == (
+        datetime(2020, 4, 27, 9, tzinfo=UTC),
+        datetime(2020, 4, 27, 10, 30, tzinfo=UTC),
+    )
+
+
+YAML_ENDS = "z1:\n  name: Orals\n  start: 2020-04-27T12:00:00Z\n  end: 2020-04-27T11:00:00Z\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("hour.csv", "name,date,start\nA,2020-04-27,25:00\n", "line 2, field 'start': '25:00' on '2020-04-27' is not"),
+        ("day.csv", "name,start\nA,2020-04-27T9:60Z\n", "field 'start': '2020-04-27T9:60Z' is not a date and time"),
+        ("zone.csv", "name,Date,Start\nA,2020-04-27,9:00\n", "'Start': '9:00' on '2020-04-27' has no time zone"),
+        ("mixed.csv", "name;start;end\nA,2020-04-27T09:00Z,x\n", "line 2: expected 3 columns, found 1 (split by ';'"),
+        (
+            "pipes.csv",
+            "Speaker|Start\nA|2020-04-27T09:00Z\n",
+            "no session or name column (read as 2 columns split by '|'",
+        ),
+        (
+            "ends.csv",
+            "name,start,end\nA,2020-04-27T12:00Z,2020-04-27T11:00Z\n",
+            "line 2, field 'end': end '2020-04-27T11",
+        ),
+        ("ends.yml", YAML_ENDS, "field 'z1.end': end '2020-04-27 11:00:00+00:00' is before start '2020-04-27 12:00"),
+    ],
+)
+def test_bad_rows_are_refused_whole_quoting_the_file(
+    iclr2020_copy: Location,
+    write,  # type: ignore[no-untyped-def]
+    name: str,
+    content: str,
+    message: str,
+) -> None:
+    path = write(name, content)
+    with open_store(iclr2020_copy) as store:
+        before = (store.sessions("iclr2020"), store.session_papers("iclr2020"))
+    code, output = _import(iclr2020_copy, path)
+    assert code == 1 and message in output, output
+    assert len(output.strip().splitlines()) == 1 and "Traceback" not in output
+    with open_store(iclr2020_copy) as store:
+        assert (store.sessions("iclr2020"), store.session_papers("iclr2020")) == before
