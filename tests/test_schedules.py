@@ -13,6 +13,9 @@ from confnav.cli import cli
 from confnav.plan import import_schedule
 from confnav.store import open_store
 from tests.backends import Location
+from tests.conftest import DATA
+
+MINICONF = DATA / "miniconf"
 
 TITLES = {  # real ICLR 2020 papers
     "B1xSperKvH": "Enabling Deep Spiking Neural Networks with Hybrid Conversion and Spike Timing Dependent "
@@ -97,11 +100,28 @@ def test_bad_rows_are_refused_whole_quoting_the_file(
     content: str,
     message: str,
 ) -> None:
-    path = write(name, content)
-    with open_store(iclr2020_copy) as store:
+    _refused(iclr2020_copy, write(name, content), message)
+
+
+def _refused(db: Location, path: Path, message: str) -> None:
+    """The import fails in one line holding `message`, and the venue's sessions are as they were."""
+    with open_store(db) as store:
         before = (store.sessions("iclr2020"), store.session_papers("iclr2020"))
-    code, output = _import(iclr2020_copy, path)
+    code, output = _import(db, path)
     assert code == 1 and message in output, output
     assert len(output.strip().splitlines()) == 1 and "Traceback" not in output
-    with open_store(iclr2020_copy) as store:
+    with open_store(db) as store:
         assert (store.sessions("iclr2020"), store.session_papers("iclr2020")) == before
+
+
+def test_files_that_are_no_schedule_of_the_venue(iclr2020_copy: Location, write) -> None:  # type: ignore[no-untyped-def]
+    """Another venue's schedule (EMNLP 2020's, none of whose papers is at ICLR 2020) and a paper list (MiniConf's
+    ICLR 2020 `papers.csv`: no times, no sessions) are refused; a schedule giving only times, or only which
+    papers a session presents, is one."""
+    _refused(iclr2020_copy, MINICONF / "emnlp2020" / "paper_sessions.yml", "none of the 810 papers its sessions name")
+    _refused(iclr2020_copy, MINICONF / "iclr2020" / "papers.csv", "no session has a time or presents a paper of")
+    untimed = write("untimed.csv", "session,paper_id\nOrals 1,B1xSperKvH\nOrals 1,NOSUCHID\n")
+    timed = write("timed.csv", "name,start\nWelcome,2020-04-26T08:00Z\n")
+    with open_store(iclr2020_copy) as store:
+        assert import_schedule(store, untimed, "iclr2020").links == 1
+        assert import_schedule(store, timed, "iclr2020").timed == 1
