@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
+import icalendar
 import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.plan import import_schedule
+from confnav.plan import import_schedule, plan_calendar
+from confnav.plan.planner import Plan, PlannedSession
 from confnav.store import open_store
 from tests.backends import Location
 from tests.conftest import DATA
@@ -103,11 +107,11 @@ def test_bad_rows_are_refused_whole_quoting_the_file(
     _refused(iclr2020_copy, write(name, content), message)
 
 
-def _refused(db: Location, path: Path, message: str) -> None:
+def _refused(db: Location, path: Path, message: str, *options: str) -> None:
     """The import fails in one line holding `message`, and the venue's sessions are as they were."""
     with open_store(db) as store:
         before = (store.sessions("iclr2020"), store.session_papers("iclr2020"))
-    code, output = _import(db, path)
+    code, output = _import(db, path, *options)
     assert code == 1 and message in output, output
     assert len(output.strip().splitlines()) == 1 and "Traceback" not in output
     with open_store(db) as store:
@@ -125,3 +129,54 @@ def test_files_that_are_no_schedule_of_the_venue(iclr2020_copy: Location, write)
     with open_store(iclr2020_copy) as store:
         assert import_schedule(store, untimed, "iclr2020").links == 1
         assert import_schedule(store, timed, "iclr2020").timed == 1
+
+
+def _calendar(*events: str) -> str:
+    """A calendar of VEVENTs given as their own lines (`\n`-separated), CRLF line ends."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Conference//EN"]
+    for number, event in enumerate(events):
+        lines += ["BEGIN:VEVENT", f"UID:e{number}@example.org", *event.split("\n"), "END:VEVENT"]
+    return "\r\n".join([*lines, "END:VCALENDAR"]) + "\r\n"
+
+
+ALL_DAY = (
+    f"DTSTART;VALUE=DATE:20200426\nDTEND;VALUE=DATE:20200428\nSUMMARY:Workshops\nDESCRIPTION:{TITLES['rkgO66VKDS']}"
+)
+ONE_DAY = "DTSTART;VALUE=DATE:20200429\nSUMMARY:Socials\nDESCRIPTION:B1xSperKvH"
+FLOATING = "DTSTART:20200427T090000\nDTEND:20200427T100000\nSUMMARY:Floating talk"
+
+
+def test_all_day_events_stay_days_in_the_plans_calendar(iclr2020_copy: Location, write) -> None:  # type: ignore[no-untyped-def]
+    """All-day events (one of two days, one of a date alone: that day) are placed by --timezone and written back
+    as dates, not 24-hour slots; a timed session from midnight to noon stays timed."""
+    path = write("days.ics", _calendar(ALL_DAY, ONE_DAY, FLOATING))
+    with open_store(iclr2020_copy) as store:
+        report = import_schedule(store, path, "iclr2020", zone="Europe/Vienna")
+        sessions = {s.name: s for s in store.sessions("iclr2020") if s.source.endswith("days.ics")}
+    assert (report.timed, report.links) == (3, 2)
+    workshops, socials = sessions["Workshops"], sessions["Socials"]
+    assert workshops.start == datetime(2020, 4, 26, tzinfo=ZoneInfo("Europe/Vienna")) and workshops.all_day
+    assert socials.end - socials.start == timedelta(days=1) and socials.all_day
+    assert not sessions["Floating talk"].all_day
+    morning = replace(socials, id="m", end=socials.start + timedelta(hours=12))
+    plan = Plan("iclr2020", None, "timed", "", [PlannedSession(s) for s in (workshops, socials, morning)])
+    events = icalendar.Calendar.from_ical(plan_calendar(plan)).walk("VEVENT")
+    assert [(e.decoded("DTSTART"), e.decoded("DTEND")) for e in events[:2]] == [
+        (date(2020, 4, 26), date(2020, 4, 28)),
+        (date(2020, 4, 29), date(2020, 4, 30)),
+    ]
+    assert events[2].decoded("DTSTART") == morning.start and events[2].decoded("DTEND") == morning.end
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (FLOATING, "field 'DTSTART': DTSTART '20200427T090000' has no time zone (a floating time); pass --timezone"),
+        (ONE_DAY, "line 4, field 'DTSTART': DTSTART '20200429' is a whole day with no time zone; pass --timezone"),
+        (FLOATING.replace("T1000", "T0800"), "'DTEND': DTEND '20200427T080000' is before DTSTART '20200427T090000'"),
+    ],
+)
+def test_ics_times_refused_saying_why(iclr2020_copy: Location, write, event: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    """A floating time and an all-day date without --timezone are refused alike, saying what to pass."""
+    options = ("--timezone", "UTC") if "DTEND '" in message else ()
+    _refused(iclr2020_copy, write("zoneless.ics", _calendar(event)), message, *options)

@@ -46,7 +46,6 @@ _SEPARATORS = re.compile(r"[\s_\-]+")
 _TAGS = re.compile(r"<[^>]*>")
 _CODE = re.compile(r"\(([A-Za-z0-9][\w.\-]{0,19})\)\s*$")
 _LINK_LIKE = re.compile(r"^\w+://|^www\.|\.html?\b|^[\w./-]+\?\w+=", re.I)
-_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)])\s+")
 
 
 @dataclass
@@ -100,7 +99,9 @@ def read_schedule(path: Path, fmt: str | None = None, zone: str | None = None) -
     fmt = fmt or schedule_format(path, text)
     default = _zone(path, zone, "--timezone") if zone else None
     if fmt == "ics":
-        entries = _read_ics(path, text, default)
+        from confnav.sources.schedule_ics import read_ics  # it builds on this module's entries
+
+        entries = read_ics(path, text, default)
     elif fmt == "csv":
         entries = _read_csv(path, text, default)
     elif fmt in ("json", "yaml"):
@@ -218,7 +219,7 @@ def _entry(
         web_url(link),
         line=line,
     )
-    entry.aliases = _aliases(entry, _text(path, obj, "short", where, line), link)
+    entry.aliases = session_aliases(entry, _text(path, obj, "short", where, line), link)
     if paper_row:
         for alias in ("paper_id", "paper_title"):
             column, value = _value(obj, alias)
@@ -237,7 +238,7 @@ def _entry(
     return entry
 
 
-def _aliases(entry: ScheduleEntry, short: str, link: str) -> set[str]:
+def session_aliases(entry: ScheduleEntry, short: str, link: str) -> set[str]:
     """Names a paper list may give this session: its name, short name, id, the code in parentheses at the end of
     its name (`(P1S3)`), and the `session=` parameter of its link (MiniConf's `papers.html?session=Mon+Session+3`)."""
     names = {entry.name, short, entry.id or ""}
@@ -337,59 +338,3 @@ def _delimiter(header: str) -> str:
         return csv.Sniffer().sniff(header, delimiters="".join(_SHOWN)).delimiter
     except csv.Error:
         return ","
-
-
-def _read_ics(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEntry]:
-    """Each VEVENT a session: SUMMARY its name, LOCATION its room, URL its link; its papers are named in its
-    DESCRIPTION (one per line: an id, a title, or both) or, for a talk, by the SUMMARY itself."""
-    try:
-        import icalendar
-    except ImportError:
-        raise MissingExtraError("reading ICS schedules", "schedules") from None
-    if not text.lstrip().upper().startswith("BEGIN:VCALENDAR"):
-        raise InputError(path, "not an iCalendar file (it does not start with BEGIN:VCALENDAR)", line=1)
-    try:
-        calendar = icalendar.Calendar.from_ical(text)
-    except ValueError as exc:
-        raise InputError(path, f"malformed iCalendar: {str(exc).split(':')[0]}") from None
-    starts = [n for n, line in enumerate(text.splitlines(), start=1) if line.strip().upper() == "BEGIN:VEVENT"]
-    entries = []
-    for number, event in enumerate(calendar.walk("VEVENT")):
-        line = starts[number] if number < len(starts) else None
-        summary = " ".join(str(event.get("SUMMARY", "")).split())
-        uid = str(event.get("UID", "")).strip() or None
-        if not summary:
-            raise InputError(path, "an event without a SUMMARY (its name)", line=line, field="SUMMARY")
-        start, end = _ics_time(path, event, "DTSTART", default, line), _ics_time(path, event, "DTEND", default, line)
-        if start is not None and end is None and event.get("DURATION") is not None:
-            end = start + event.decoded("DURATION")
-        zone = getattr(start.tzinfo, "key", None) if start else None
-        link = str(event.get("URL", "")).strip()
-        entry = ScheduleEntry(
-            summary, uid, start, end, zone, str(event.get("LOCATION", "")).strip() or None, web_url(link), line=line
-        )
-        entry.aliases = _aliases(entry, "", link)
-        entry.papers.append(PaperRef(summary, line, "SUMMARY", loose=True))
-        for part in str(event.get("DESCRIPTION", "")).splitlines():
-            if cleaned := _BULLET.sub("", part).strip():
-                entry.papers.append(PaperRef(cleaned, line, "DESCRIPTION", loose=True))
-        entries.append(entry)
-    return entries
-
-
-def _ics_time(path: Path, event: Any, name: str, default: tzinfo | None, line: int | None) -> datetime | None:
-    if event.get(name) is None:
-        return None
-    try:
-        value = event.decoded(name)
-    except (ValueError, TypeError):
-        raise InputError(path, f"{name} is not a date and time", line=line, field=name) from None
-    if not isinstance(value, datetime):  # an all-day event: the day, from midnight
-        value = datetime.combine(value, time(0))
-        if default is None:
-            return None
-    if value.tzinfo is None:
-        if default is None:
-            raise InputError(path, f"{name} has no time zone (a floating time); pass --timezone", line=line, field=name)
-        value = value.replace(tzinfo=default)
-    return value
