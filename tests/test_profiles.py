@@ -259,3 +259,28 @@ def test_a_profile_exports_as_confnav_export_writes(sparse_iclr: Location, tmp_p
             import_library(store, [tmp_path / name])
             (item,) = store.profile_items("me")
             assert item.title == "Cats & Dogs: 50% of x_i cost $5 #1 {braced}", fmt
+
+
+def test_profile_verbs_read_ids_as_import_does_and_names_as_they_say(iclr2021_copy: Location) -> None:
+    """`like`, `note` and `tag` take an OpenReview link or the id in any case, as `profile import` does; a profile
+    name may hold letters of any script, accents typed as combining marks too, and a refused one says the rule."""
+    paper = next(p for p in _graph_papers() if p["id"][0].isalpha())  # an id like `-6vS_4Kfz0` reads as an option
+    db = str(iclr2021_copy)
+    decomposed = "U\u0308n\u0131co\u0308de\u0301"  # Ünıcödé as some keyboards send it
+    liked = _cli(
+        "--db", db, "profile", "like", f"https://openreview.net/forum?id={paper['id']}", "--profile", decomposed
+    )
+    assert liked.exit_code == 0 and paper["title"] in liked.output, liked.output
+    assert _cli("--db", db, "profile", "note", paper["id"].upper(), "a note", "--profile", decomposed).exit_code == 0
+    assert _cli("--db", db, "profile", "tag", paper["id"].lower(), "gnn", "--profile", decomposed).exit_code == 0
+    with open_store(iclr2021_copy) as store:
+        assert store.profile_marks(decomposed) == [("iclr2021", paper["id"], "like")]
+        assert store.profile_notes(decomposed) == {("iclr2021", paper["id"]): "a note"}
+        assert store.profile_tags(decomposed) == {("iclr2021", paper["id"]): ["gnn"]}
+    for name in (".hidden", "two words", "me\n", "x" * 61):
+        refused = _cli("--db", db, "profile", "like", paper["id"], "--profile", name)
+        assert refused.exit_code == 1 and "'_', '.' or '-', not beginning with '.' or '-'" in refused.output
+    missing = _cli("--db", db, "profile", "like", "https://openreview.net/forum?id=NoSuchPaper1", "--profile", "me")
+    assert (
+        missing.exit_code == 1 and "no paper with id 'https://openreview.net/forum?id=NoSuchPaper1'" in missing.output
+    )

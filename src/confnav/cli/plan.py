@@ -83,6 +83,7 @@ def _print(result: Plan) -> None:
         for planned in sessions:
             session = planned.session
             when = f"{session.start:%H:%M}–{session.end:%H:%M %Z}" if session.start and session.end else ""
+            when = "all day" if session.all_day else when
             where = f" · {session.room}" if session.room else ""
             out.print(f"  {when} {session.name}{where}".rstrip(), markup=False)
             if planned.conflicts:

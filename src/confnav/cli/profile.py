@@ -96,7 +96,7 @@ def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name
 @with_store
 def profile_tag(store: Store, paper_id: str, tags: tuple[str, ...], venue: str | None, name: str) -> None:
     """Tag a paper (exported as keywords); several tags at once are fine."""
-    paper = store.get_paper(paper_id, venue)  # an unknown id or a bad tag is refused before any tag is kept
+    paper = store.profile_paper(paper_id, venue)  # an unknown id or a bad tag is refused before any tag is kept
     for tag in tags:
         checked_tag(tag)
     for tag in tags:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 SESSION_SEPARATOR = "|"  # a paper presented in several sessions names them `A | B` in its `session` field
@@ -33,6 +33,14 @@ class Session:
     def timed(self) -> bool:
         return self.start is not None
 
+    @property
+    def all_day(self) -> bool:
+        """Whether the session fills whole days: from midnight to a later midnight in its own zone (as an all-day
+        calendar event is read), so a calendar shows it by day rather than as hours."""
+        if self.start is None or self.end is None or self.end <= self.start:
+            return False
+        return self.start.timetz().replace(tzinfo=None) == self.end.timetz().replace(tzinfo=None) == time(0)
+
     def overlaps(self, other: Session) -> bool:
         """Whether the two sessions share some time (a session without an end lasts an instant)."""
         if self.start is None or other.start is None:
@@ -48,6 +56,7 @@ class Session:
             "name": self.name,
             "start": self.start.isoformat() if self.start else None,
             "end": self.end.isoformat() if self.end else None,
+            "all_day": self.all_day,
             "timezone": self.timezone,
             "room": self.room,
             "link": self.link,

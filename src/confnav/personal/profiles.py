@@ -104,10 +104,10 @@ def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], 
 
 
 def mark(store: ProfilePapers, profile: str, paper_ids: Sequence[str], how: str) -> list[Paper]:
-    """Like or dislike stored papers; every id is checked before any is marked."""
-    for paper_id in paper_ids:
-        store.get_paper(paper_id)  # NotFoundError names the unknown id; nothing marked yet
-    return [store.mark_paper(profile, paper_id, how) for paper_id in paper_ids]
+    """Like or dislike stored papers (ids in any case, or OpenReview links); every one is checked before any is
+    marked."""
+    papers = [store.profile_paper(ref) for ref in paper_ids]  # NotFoundError names an unknown id; nothing marked
+    return [store.mark_paper(profile, paper.id, how, paper.venue) for paper in papers]
 
 
 def own_authors(fields: dict[str, object]) -> list[str]:

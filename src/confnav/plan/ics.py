@@ -1,5 +1,6 @@
 """A plan as an iCalendar file (RFC 5545) that calendar programs import: one event per chosen session with a
-timed slot, its papers in the description; UIDs stable across exports, so a re-import updates the events."""
+timed slot (an all-day one as its dates), its papers in the description; UIDs stable across exports, so a
+re-import updates the events."""
 
 from __future__ import annotations
 
@@ -64,14 +65,13 @@ def plan_calendar(plan: Plan, now: datetime | None = None) -> str:
         session = planned.session
         if session.start is None:
             continue
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{_uid(plan.venue, session.id)}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{_stamp(session.start)}",
-        ]
-        if session.end is not None and session.end > session.start:
-            lines.append(f"DTEND:{_stamp(session.end)}")
+        lines += ["BEGIN:VEVENT", f"UID:{_uid(plan.venue, session.id)}", f"DTSTAMP:{stamp}"]
+        if session.all_day and session.end is not None:  # days, as the schedule gave them, not 24-hour slots
+            lines += [f"DTSTART;VALUE=DATE:{session.start:%Y%m%d}", f"DTEND;VALUE=DATE:{session.end:%Y%m%d}"]
+        else:
+            lines.append(f"DTSTART:{_stamp(session.start)}")
+            if session.end is not None and session.end > session.start:
+                lines.append(f"DTEND:{_stamp(session.end)}")
         lines.append(f"SUMMARY:{escape(session.name)}")
         lines.append(f"DESCRIPTION:{escape(_description(planned))}")
         if session.room:

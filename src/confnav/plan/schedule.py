@@ -129,9 +129,30 @@ def import_schedule(
                     report.by_session_name += 1
         links += [(session.id, paper_id) for paper_id in linked]
     report.sessions, report.timed, report.links = len(sessions), sum(s.timed for s in sessions), len(links)
+    _check_fits(path, venue, entries, report)
     with store.transaction():
         store.put_sessions(venue, source, sessions, links)
     return report
+
+
+def _check_fits(path: Path, venue: str, entries: list[ScheduleEntry], report: ScheduleImport) -> None:
+    """Refuse a file that is no schedule of this venue: one naming papers none of which is the venue's (another
+    venue's schedule), or one with neither a time nor a paper of the venue in any session (a paper list)."""
+    if report.links:
+        return
+    named = sum(1 for entry in entries for ref in entry.papers if not ref.loose)
+    if named:
+        raise InputError(
+            path,
+            f"none of the {named} papers its sessions name is a paper of {venue}, so nothing was imported"
+            " (another venue's schedule? pass --venue)",
+        )
+    if not report.timed:
+        raise InputError(
+            path,
+            f"no session has a time or presents a paper of {venue}, so nothing was imported: not a schedule"
+            " (a paper list? read it with 'confnav ingest')",
+        )
 
 
 def _session(venue: str, entry: ScheduleEntry, source: str, taken: set[str]) -> Session:

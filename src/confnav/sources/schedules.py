@@ -24,7 +24,8 @@ from confnav.sources.base import load_text, parse_json, web_url
 from confnav.sources.values import FieldError, as_text
 
 FORMATS = ("ics", "csv", "json", "yaml")
-# Keys (lower case) of a session's fields, first found wins; a row naming a session (`session`) is one paper's row.
+# Keys of a session's fields, first found wins, compared as `header_key` makes them (`Start Time` is `start_time`);
+# a row naming a session (`session`) is one paper's row.
 KEYS: dict[str, tuple[str, ...]] = {
     "session_id": ("session_id", "session_uid", "session_key", "session_code"),
     "session": ("session", "session_name", "session_title"),
@@ -41,10 +42,10 @@ KEYS: dict[str, tuple[str, ...]] = {
     "paper_id": ("paper_id", "paper_uid", "paper", "uid", "id", "forum"),
     "paper_title": ("paper_title", "title"),
 }
+_SEPARATORS = re.compile(r"[\s_\-]+")
 _TAGS = re.compile(r"<[^>]*>")
 _CODE = re.compile(r"\(([A-Za-z0-9][\w.\-]{0,19})\)\s*$")
 _LINK_LIKE = re.compile(r"^\w+://|^www\.|\.html?\b|^[\w./-]+\?\w+=", re.I)
-_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)])\s+")
 
 
 @dataclass
@@ -86,7 +87,7 @@ def schedule_format(path: Path, text: str) -> str:
     if head.startswith(("{", "[")):
         return "json"
     first = head.split("\n", 1)[0]
-    return "csv" if ("," in first or "\t" in first) and ":" not in first else "yaml"
+    return "csv" if any(c in first for c in _SHOWN) and ":" not in first else "yaml"
 
 
 def read_schedule(path: Path, fmt: str | None = None, zone: str | None = None) -> tuple[str, list[ScheduleEntry]]:
@@ -98,7 +99,9 @@ def read_schedule(path: Path, fmt: str | None = None, zone: str | None = None) -
     fmt = fmt or schedule_format(path, text)
     default = _zone(path, zone, "--timezone") if zone else None
     if fmt == "ics":
-        entries = _read_ics(path, text, default)
+        from confnav.sources.schedule_ics import read_ics  # it builds on this module's entries
+
+        entries = read_ics(path, text, default)
     elif fmt == "csv":
         entries = _read_csv(path, text, default)
     elif fmt in ("json", "yaml"):
@@ -154,12 +157,21 @@ def _objects(path: Path, data: Any) -> Iterator[tuple[dict[str, Any], str, str |
         yield obj, f"[{number}]", None
 
 
+def header_key(name: object) -> str:
+    """A key or column name as compared with KEYS: case, spaces, underscores and hyphens ignored, so the headers
+    people write (`Start Time`, `session-name`) find the same field as `start_time`."""
+    return _SEPARATORS.sub("", str(name)).casefold()
+
+
+_KEYS = {key: tuple(header_key(alias) for alias in aliases) for key, aliases in KEYS.items()}
+
+
 def _value(obj: dict[str, Any], key: str) -> tuple[str | None, Any]:
-    """The first of a field's keys the object has (compared in lower case), and its value."""
-    lowered = {str(k).strip().lower(): k for k in obj}
-    for alias in KEYS[key]:
-        if alias in lowered and obj[lowered[alias]] not in (None, ""):
-            return str(lowered[alias]), obj[lowered[alias]]
+    """The first of a field's keys the object has (compared by `header_key`), as the file names it, and its value."""
+    named = {header_key(k): k for k in obj}
+    for alias in _KEYS[key]:
+        if alias in named and obj[named[alias]] not in (None, ""):
+            return str(named[alias]), obj[named[alias]]
     return None, None
 
 
@@ -189,6 +201,11 @@ def _entry(
     day = _value(obj, "date")[1]
     start = _time(path, obj, "start", zone, day, where, line)
     end = _time(path, obj, "end", zone, day, where, line)
+    if start is not None and end is not None and end < start:
+        (_, began), (column, ended) = _value(obj, "start"), _value(obj, "end")
+        raise InputError(
+            path, f"end {str(ended)[:40]!r} is before start {str(began)[:40]!r}", line=line, field=_place(where, column)
+        )
     room, link = _text(path, obj, "room", where, line), _text(path, obj, "link", where, line)
     if _LINK_LIKE.search(room):  # MiniConf's `location` is the session's page, not a room
         room, link = "", link or room
@@ -202,7 +219,7 @@ def _entry(
         web_url(link),
         line=line,
     )
-    entry.aliases = _aliases(entry, _text(path, obj, "short", where, line), link)
+    entry.aliases = session_aliases(entry, _text(path, obj, "short", where, line), link)
     if paper_row:
         for alias in ("paper_id", "paper_title"):
             column, value = _value(obj, alias)
@@ -221,7 +238,7 @@ def _entry(
     return entry
 
 
-def _aliases(entry: ScheduleEntry, short: str, link: str) -> set[str]:
+def session_aliases(entry: ScheduleEntry, short: str, link: str) -> set[str]:
     """Names a paper list may give this session: its name, short name, id, the code in parentheses at the end of
     its name (`(P1S3)`), and the `session=` parameter of its link (MiniConf's `papers.html?session=Mon+Session+3`)."""
     names = {entry.name, short, entry.id or ""}
@@ -234,6 +251,7 @@ def _aliases(entry: ScheduleEntry, short: str, link: str) -> set[str]:
 
 
 _TIME_ONLY = re.compile(r"^\d{1,2}:\d\d(?::\d\d)?$")
+_ONE_DIGIT_HOUR = re.compile(r"(?<=[T ])(\d:\d\d)")
 
 
 def _time(
@@ -246,13 +264,15 @@ def _time(
         return None
     place = _place(where, column)
     text = value.isoformat() if isinstance(value, date | datetime) else str(value).strip()
+    said = repr(text[:60])  # what the file wrote, for messages
     if _TIME_ONLY.match(text) and day is not None:
-        text = f"{day.isoformat() if isinstance(day, date) else str(day).strip()}T{text}"
+        on = day.isoformat() if isinstance(day, date) else str(day).strip()
+        text, said = f"{on}T{text}", f"{said} on {on[:40]!r}"
     try:
-        parsed = datetime.fromisoformat(text.replace(" UTC", "Z"))
+        parsed = datetime.fromisoformat(_ONE_DIGIT_HOUR.sub(r"0\1", text.replace(" UTC", "Z")))
     except ValueError:
         raise InputError(
-            path, f"{text!r} is not a date and time (use ISO 8601: 2024-05-07T10:00:00+02:00)", line=line, field=place
+            path, f"{said} is not a date and time (use ISO 8601: 2024-05-07T10:00:00+02:00)", line=line, field=place
         ) from None
     if type(value) is date or (len(text) <= 10 and "T" not in text):
         parsed = datetime.combine(parsed.date(), time(0))
@@ -260,7 +280,7 @@ def _time(
         if zone is None:
             raise InputError(
                 path,
-                f"{text!r} has no time zone; pass --timezone (e.g. --timezone Europe/Vienna)",
+                f"{said} has no time zone; pass --timezone (e.g. --timezone Europe/Vienna)",
                 line=line,
                 field=place,
             )
@@ -270,7 +290,7 @@ def _time(
 
 def _read_csv(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEntry]:
     """One row per paper in a session (a `session` column) or per session (name or title, start, end, papers)."""
-    delimiter = "\t" if "\t" in text.split("\n", 1)[0] else ","
+    delimiter = _delimiter(text.split("\n", 1)[0])
     previous = csv.field_size_limit(MAX_RECORD_CHARS)
     try:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -281,15 +301,25 @@ def _read_csv(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEnt
             raise InputError(path, f"malformed CSV: {exc}", line=reader.line_num) from None
     finally:
         csv.field_size_limit(previous)
-    header = {"".join(c.lower().split()) for c in columns}
-    if not header & {*KEYS["session"], *KEYS["session_id"], *KEYS["name"]}:
-        raise InputError(path, "header has no session or name column (see docs/plan.md)", line=1)
+    header = {header_key(c) for c in columns}
+    if not header & {*_KEYS["session"], *_KEYS["session_id"], *_KEYS["name"]}:
+        read = ", ".join(repr(c[:40]) for c in columns[:8])
+        raise InputError(
+            path,
+            f"header has no session or name column (read as {len(columns)} columns split by"
+            f" {_SHOWN[delimiter]}: {read}; see docs/plan.md)",
+            line=1,
+        )
     merged: dict[tuple[Any, ...], ScheduleEntry] = {}
     for number, cells in rows:
         if not any(c.strip() for c in cells):
             continue
         if len(cells) != len(columns):
-            raise InputError(path, f"expected {len(columns)} columns, found {len(cells)}", line=number)
+            raise InputError(
+                path,
+                f"expected {len(columns)} columns, found {len(cells)} (split by {_SHOWN[delimiter]}, as the header is)",
+                line=number,
+            )
         entry = _entry(path, dict(zip(columns, cells, strict=True)), default, "", None, number)
         key = (entry.id or entry.name, entry.start, entry.end, entry.room)
         if key in merged:
@@ -299,57 +329,12 @@ def _read_csv(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEnt
     return list(merged.values())
 
 
-def _read_ics(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEntry]:
-    """Each VEVENT a session: SUMMARY its name, LOCATION its room, URL its link; its papers are named in its
-    DESCRIPTION (one per line: an id, a title, or both) or, for a talk, by the SUMMARY itself."""
-    try:
-        import icalendar
-    except ImportError:
-        raise MissingExtraError("reading ICS schedules", "schedules") from None
-    if not text.lstrip().upper().startswith("BEGIN:VCALENDAR"):
-        raise InputError(path, "not an iCalendar file (it does not start with BEGIN:VCALENDAR)", line=1)
-    try:
-        calendar = icalendar.Calendar.from_ical(text)
-    except ValueError as exc:
-        raise InputError(path, f"malformed iCalendar: {str(exc).split(':')[0]}") from None
-    starts = [n for n, line in enumerate(text.splitlines(), start=1) if line.strip().upper() == "BEGIN:VEVENT"]
-    entries = []
-    for number, event in enumerate(calendar.walk("VEVENT")):
-        line = starts[number] if number < len(starts) else None
-        summary = " ".join(str(event.get("SUMMARY", "")).split())
-        uid = str(event.get("UID", "")).strip() or None
-        if not summary:
-            raise InputError(path, "an event without a SUMMARY (its name)", line=line, field="SUMMARY")
-        start, end = _ics_time(path, event, "DTSTART", default, line), _ics_time(path, event, "DTEND", default, line)
-        if start is not None and end is None and event.get("DURATION") is not None:
-            end = start + event.decoded("DURATION")
-        zone = getattr(start.tzinfo, "key", None) if start else None
-        link = str(event.get("URL", "")).strip()
-        entry = ScheduleEntry(
-            summary, uid, start, end, zone, str(event.get("LOCATION", "")).strip() or None, web_url(link), line=line
-        )
-        entry.aliases = _aliases(entry, "", link)
-        entry.papers.append(PaperRef(summary, line, "SUMMARY", loose=True))
-        for part in str(event.get("DESCRIPTION", "")).splitlines():
-            if cleaned := _BULLET.sub("", part).strip():
-                entry.papers.append(PaperRef(cleaned, line, "DESCRIPTION", loose=True))
-        entries.append(entry)
-    return entries
+_SHOWN = {",": "','", ";": "';'", "\t": "tabs", "|": "'|'"}
 
 
-def _ics_time(path: Path, event: Any, name: str, default: tzinfo | None, line: int | None) -> datetime | None:
-    if event.get(name) is None:
-        return None
+def _delimiter(header: str) -> str:
+    """The delimiter the header line uses, among `,`, `;` (as Excel writes CSV in many locales), tab and `|`."""
     try:
-        value = event.decoded(name)
-    except (ValueError, TypeError):
-        raise InputError(path, f"{name} is not a date and time", line=line, field=name) from None
-    if not isinstance(value, datetime):  # an all-day event: the day, from midnight
-        value = datetime.combine(value, time(0))
-        if default is None:
-            return None
-    if value.tzinfo is None:
-        if default is None:
-            raise InputError(path, f"{name} has no time zone (a floating time); pass --timezone", line=line, field=name)
-        value = value.replace(tzinfo=default)
-    return value
+        return csv.Sniffer().sniff(header, delimiters="".join(_SHOWN)).delimiter
+    except csv.Error:
+        return ","

@@ -17,6 +17,11 @@ WATCH_KINDS = ("query", "author", "theme", "decisions")
 BATCH = 500  # ids per IN (...) list
 
 
+def _alike(value: str) -> str:
+    """A watch's value as compared with another's: case and spacing aside."""
+    return " ".join(value.split()).casefold()
+
+
 @dataclass(frozen=True)
 class Watch:
     """What a profile follows: papers matching a query, by an author, in a theme, or a venue's decisions (its value
@@ -60,11 +65,18 @@ class NewsTables:
     transaction: Callable[[], AbstractContextManager[None]]
 
     def add_watch(self, profile: str, kind: str, value: str, venue: str | None = None) -> Watch:
-        """A new watch of the profile (made if new); its id is `w` and a number, never reused."""
+        """A new watch of the profile (made if new); its id is `w` and a number, never reused. The same watch
+        twice (value alike but for case and spacing) is refused: it would only double the profile's news."""
         if kind not in WATCH_KINDS:
             raise ConfnavError(f"a watch is one of {', '.join(WATCH_KINDS)}, not {kind!r}")
         self.create_profile(profile)
         with self.transaction():
+            rows = self.conn.execute(
+                "SELECT id, value, venue FROM watches WHERE profile = ? AND kind = ?", (profile, kind)
+            )
+            for watch_id, held, held_venue in rows.fetchall():
+                if held_venue == venue and _alike(held) == _alike(value):
+                    raise ConfnavError(f"{profile} already has this watch: {watch_id} ({kind} {held!r}); nothing added")
             numbers = [int(i[1:]) for (i,) in self.conn.execute("SELECT id FROM watches") if i[1:].isdigit()]
             watch = Watch(f"w{max(numbers, default=0) + 1}", profile, kind, value, venue, now())
             self.conn.execute(

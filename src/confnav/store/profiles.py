@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -13,9 +14,10 @@ from typing import Any
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Paper
+from confnav.sources.base import openreview_id
 from confnav.store.connection import Connection
 
-_NAME = re.compile(r"^[\w][\w.\-]{0,59}$")
+NAME_RULE = "use 1-60 letters or digits (any script, accents included), '_', '.' or '-', not beginning with '.' or '-'"
 _TAG = re.compile(r"^[^,;\r\n]{1,60}$")
 MARKS = ("like", "dislike")
 
@@ -39,6 +41,14 @@ class ProfileItem:
     data: dict[str, Any] = field(default_factory=dict)  # identifiers (doi, arxiv, openreview) and other fields
 
 
+def valid_name(name: str) -> bool:
+    """Whether a profile name keeps NAME_RULE: letters as any script writes them (combining accents too, as some
+    keyboards send `ü`), so that the rule's "letters" holds; nothing that needs quoting in a path or a shell."""
+    if not 1 <= len(name) <= 60 or not (name[0].isalnum() or name[0] == "_"):
+        return False
+    return all(c.isalnum() or c in "_.-" or unicodedata.category(c).startswith("M") for c in name)
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -59,8 +69,8 @@ class ProfileTables:
         return [(name, items, marks) for name, items, marks in rows]
 
     def create_profile(self, name: str) -> None:
-        if not _NAME.match(name):
-            raise ConfnavError(f"profile name {name!r}: use 1-60 letters, digits, '.', '-' or '_'")
+        if not valid_name(name):
+            raise ConfnavError(f"profile name {name!r}: {NAME_RULE}")
         with self.transaction():
             self.conn.execute(
                 "INSERT INTO profiles (name, created) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", (name, _now())
@@ -104,11 +114,28 @@ class ProfileTables:
         ).fetchall()
         return [ProfileItem(t, a, y, v, p, json.loads(d)) for t, a, y, v, p, d in rows]
 
+    def profile_paper(self, ref: str, venue: str | None = None) -> Paper:
+        """The stored paper a profile verb names as `profile import` reads ids: the id in any case, or an
+        OpenReview link to it. NotFoundError, quoting `ref`, when none is."""
+        paper_id = openreview_id(ref) or ref.strip()
+        try:
+            return self.get_paper(paper_id, venue)
+        except NotFoundError:
+            query, params = "SELECT DISTINCT id FROM papers WHERE lower(id) = ?", [paper_id.lower()]
+            if venue:
+                query, params = query + " AND venue = ?", [*params, venue]
+            found = [row[0] for row in self.conn.execute(query, params)]
+        if len(found) > 1:
+            raise ConfnavError(f"{ref!r} is the id of several papers in other cases ({', '.join(found)}): give one")
+        if not found:
+            raise NotFoundError(f"no paper with id {ref!r}" + (f" in venue {venue!r}" if venue else ""))
+        return self.get_paper(found[0], venue)
+
     def mark_paper(self, name: str, paper_id: str, mark: str, venue: str | None = None) -> Paper:
         """Like or dislike a stored paper (a later mark replaces an earlier one)."""
         if mark not in MARKS:
             raise ConfnavError(f"a mark is one of {', '.join(MARKS)}, not {mark!r}")
-        paper = self.get_paper(paper_id, venue)
+        paper = self.profile_paper(paper_id, venue)
         self.create_profile(name)
         with self.transaction():
             self.conn.execute(
@@ -120,7 +147,7 @@ class ProfileTables:
 
     def unmark_paper(self, name: str, paper_id: str, venue: str | None = None) -> Paper:
         """Take back a like or dislike (nothing happens when the paper was not marked)."""
-        paper = self.get_paper(paper_id, venue)
+        paper = self.profile_paper(paper_id, venue)
         self._require_profile(name)
         with self.transaction():
             self.conn.execute(
@@ -137,8 +164,8 @@ class ProfileTables:
     def set_profile_key(self, name: str, key_hash: str | None, new: bool = False) -> bool:
         """Keep the hash of a profile's new secret (None: drop it, so that no secret opens the profile); with `new`,
         only for a profile created here (False, and nothing changed, when the name is taken)."""
-        if not _NAME.match(name):
-            raise ConfnavError(f"profile name {name!r}: use 1-60 letters, digits, '.', '-' or '_'")
+        if not valid_name(name):
+            raise ConfnavError(f"profile name {name!r}: {NAME_RULE}")
         with self.transaction():
             exists = self.conn.execute("SELECT 1 FROM profiles WHERE name = ?", (name,)).fetchone() is not None
             if new and exists:
@@ -188,7 +215,7 @@ class ProfileTables:
         )
 
     def _annotate(self, name: str, paper_id: str, venue: str | None, sql: str, text: str) -> Paper:
-        paper = self.get_paper(paper_id, venue)  # NotFoundError names an unknown id before anything is written
+        paper = self.profile_paper(paper_id, venue)  # NotFoundError names an unknown id before anything is written
         self.create_profile(name)
         with self.transaction():
             self.conn.execute(sql, (name, paper.venue, paper.id, text, _now()))
