@@ -81,3 +81,12 @@ def test_readme_library_example_runs(topics_db: Path, tmp_path: Path, monkeypatc
     shutil.copy(DATA / "iclr2021" / "paperlists-iclr2021.json", tmp_path)
     monkeypatch.chdir(tmp_path)
     exec(compile(example, "README.md", "exec"), {})  # our own documentation
+
+
+def test_a_failed_ingest_into_a_new_store_leaves_no_store(tmp_path: Path) -> None:
+    """Nothing was written: a later command says there is no store, not that an empty one holds nothing."""
+    bad = tmp_path / "corl2023.json"
+    bad.write_text("{}", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "new.db"), str(bad)])
+    assert result.exit_code != 0 and "nothing was written" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corl2023.json"]

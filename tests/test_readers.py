@@ -243,3 +243,14 @@ def test_tables_as_spreadsheets_save_them(write) -> None:  # type: ignore[no-unt
         assert fmt == "csv" and isinstance(record, SourceRecord), name
         assert (record.id, record.fields["title"]) == (paper["id"], paper["title"]), name
         assert [a["name"] for a in record.fields["authors"]] == paper["author"].split(";"), name
+
+
+def test_lists_scraped_from_web_pages_read_as_text(write) -> None:  # type: ignore[no-untyped-def]
+    """HTML character references (`&amp;`, `&#x27;`) read as the characters they stand for; a bare `&` stays."""
+    paper = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[0]
+    scraped = {**paper, "title": "Cats &amp; Dogs: R&D &lt;3 &#x27;quoted&#39;", "author": "Ren&eacute;e Roe"}
+    _, items = read_file(write("corl2023.json", json.dumps([scraped])))
+    (record,) = list(items)
+    assert isinstance(record, SourceRecord) and not record.warnings
+    assert record.fields["title"] == "Cats & Dogs: R&D <3 'quoted'"
+    assert record.fields["authors"][0]["name"] == "Renée Roe"

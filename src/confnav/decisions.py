@@ -7,6 +7,7 @@ whole series (`acl`); a label nobody maps is kept as "other" and reported.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -97,7 +98,7 @@ KIND_TIERS = {
     "desk-reject": 42,
 }
 OUTCOME_TIERS = {A: 2, N: 40, Outcome.WORKSHOP: 10, Outcome.PENDING: 20, Outcome.UNKNOWN: 30, Outcome.OTHER: 25}
-_ACCEPT_WITH_KIND = re.compile(r"^accept(?:ed)?\s*[(:\-–]\s*([^)]*?)\s*\)?$")
+_ACCEPT_WITH_KIND = re.compile(r"^accept(?:ed)?(?:\s*[(:\-–]\s*|\s+)([^)]*?)\s*\)?$")  # (Oral), -Poster, " oral"
 
 
 def label_key(label: str) -> str:
@@ -192,7 +193,12 @@ def load_decision_table(path: Path) -> DecisionTable:
         raise InputError(path, "no such file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InputError(path, f"cannot read the config: {exc}") from None
-    scopes = data.get("decisions", {})
+    if "decisions" not in data:  # a misspelt table would otherwise be ignored without a word
+        close = difflib.get_close_matches("decisions", list(data), n=1, cutoff=0.7)
+        named = f"[{close[0]}] is not read: did you mean [decisions.VENUE]?" if close else ""
+        tables = ", ".join(f"[{k}]" for k in data) or "none"
+        raise InputError(path, named or f"no [decisions.VENUE] table to read (its tables: {tables})", field="decisions")
+    scopes = data["decisions"]
     if not isinstance(scopes, Mapping):
         raise InputError(path, "[decisions] must hold one table per venue or series", field="decisions")
     table = DecisionTable()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import sqlite3
 import sys
 import time
@@ -219,10 +220,25 @@ def with_store(func: F, create: bool = False) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, db: str | None, **kwargs: Any) -> Any:
-        with cli_navigator().opened(db or root_option("db"), create) as store:
-            return func(*args, store=store, **kwargs)
+        navigator = cli_navigator()
+        location = db or root_option("db") or navigator.settings.db
+        made = Path(location) if create and "://" not in location and not Path(location).exists() else None
+        try:
+            with navigator.opened(location, create) as store:
+                return func(*args, store=store, **kwargs)
+        except BaseException:
+            if made is not None:  # a store this command made and then wrote nothing to: not left behind, empty
+                _remove_store_files(made)
+            raise
 
     return store_options(wrapper)  # type: ignore[return-value]
+
+
+def _remove_store_files(path: Path) -> None:
+    """A SQLite store's file, its journal files and its search folder."""
+    for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        part.unlink(missing_ok=True)
+    shutil.rmtree(path.with_name(path.name + ".search"), ignore_errors=True)
 
 
 def with_new_or_existing_store(func: F) -> F:

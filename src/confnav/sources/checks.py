@@ -9,14 +9,17 @@ file, line or record, and field; the record itself is kept.
 
 from __future__ import annotations
 
+import html
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from confnav import limits
 from confnav.errors import InputError
 from confnav.sources.base import RAW_BYTE, ReadItem, SourceRecord, bad_bytes
+from confnav.sources.values import ENTITY
 
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 # A JSON escape of _NOT_TEXT (searched for by its literal start, fast even over megabytes).
@@ -47,6 +50,7 @@ class RecordCheck:
         # Where a file holds none of these, no record of it can, and records are not looked through.
         self.may_hold_non_text = has_raw_bytes or "\x00" in text or _NOT_TEXT_ESCAPE.search(text) is not None
         self.may_hold_controls = _CONTROL.search(text) is not None or _CONTROL_ESCAPE.search(text) is not None
+        self.may_hold_entities = ENTITY.search(text) is not None
         self._line_starts: list[int] | None = None
 
     def __call__(self, item: ReadItem) -> ReadItem:
@@ -57,6 +61,8 @@ class RecordCheck:
                 self._check_characters(item)
             if self.may_hold_controls:
                 self._drop_controls(item)
+            if self.may_hold_entities:
+                _rewrite(item, ENTITY, lambda found: html.unescape(found.group()))  # `&amp;` as `&`
             self._check_id(item)
             self._check_texts(item)
             self._check_lists(item)
@@ -77,21 +83,8 @@ class RecordCheck:
     def _drop_controls(self, record: SourceRecord) -> None:
         """Take control characters out of the record's texts: silently the strays real lists hold (PDF extraction
         leaves `\x0f` before a formula), with one warning a field for a terminal escape (ESC)."""
-        dropped: set[str] = set()
-
-        def clean(name: str, value: Any) -> Any:
-            if isinstance(value, str) and _CONTROL.search(value):
-                if "\x1b" in value:
-                    dropped.add(name)
-                return _CONTROL.sub("", value)
-            if isinstance(value, list):
-                return [clean(name, item) for item in value]
-            if isinstance(value, dict):
-                return {key: clean(name, item) for key, item in value.items()}
-            return value
-
-        record.fields = {name: clean(name, value) for name, value in record.fields.items()}
-        for name in sorted(dropped):
+        escaped = _rewrite(record, _CONTROL, "", lambda text: "\x1b" in text)
+        for name in sorted(escaped):
             record.warn(self.path, "terminal escapes taken out", name)
 
     def _not_text(self, record: SourceRecord, field: str, char: str) -> _Refused | InputError:
@@ -211,3 +204,28 @@ def _strings(record: SourceRecord) -> list[tuple[str, str]]:
         elif isinstance(value, dict):
             found.extend((name, v) for v in value.values() if isinstance(v, str))
     return found
+
+
+def _rewrite(
+    record: SourceRecord,
+    pattern: re.Pattern[str],
+    replacement: str | Callable[[re.Match[str]], str],
+    noted: Callable[[str], bool] = lambda _: False,
+) -> set[str]:
+    """Replace `pattern` in every text of the record's fields (in lists and objects too); the fields where a
+    rewritten text was `noted`."""
+    fields: set[str] = set()
+
+    def clean(name: str, value: Any) -> Any:
+        if isinstance(value, str) and pattern.search(value):
+            if noted(value):
+                fields.add(name)
+            return pattern.sub(replacement, value)
+        if isinstance(value, list):
+            return [clean(name, item) for item in value]
+        if isinstance(value, dict):
+            return {key: clean(name, item) for key, item in value.items()}
+        return value
+
+    record.fields = {name: clean(name, value) for name, value in record.fields.items()}
+    return fields

@@ -8,6 +8,7 @@ naming the field, and the reader reports the record as bad.
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from typing import Any
@@ -43,8 +44,18 @@ def as_text(value: Any, field: str) -> str:
     raise FieldError(field, f"expected text, found {kind_of(value)}")
 
 
+# An HTML character reference, complete with its `;` (lists scraped from web pages hold `&amp;`, `&#x27;`).
+ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def unescape_entities(text: str) -> str:
+    """Text with its HTML character references read as the characters they stand for; a bare `&` stays."""
+    return ENTITY.sub(lambda found: html.unescape(found.group()), text) if "&" in text else text
+
+
 def split_list(text: str, separators: str = ";") -> list[str]:
-    """Split on the first separator present, trimming blanks."""
+    """Split on the first separator present, trimming blanks (the `;` of `Ren&eacute;e` splits nothing)."""
+    text = unescape_entities(text) if ";" in separators else text
     for sep in separators:
         if sep in text:
             return [part.strip() for part in text.split(sep) if part.strip()]
@@ -65,6 +76,7 @@ def as_texts(value: Any, field: str, separators: str = ";", *, keep_blanks: bool
         return items if keep_blanks else [item for item in items if item]
     text = as_text(value, field)
     if keep_blanks:
+        text = unescape_entities(text) if separators[0] == ";" else text
         return [part.strip() for part in text.split(separators[0])] if text.strip(f" {separators}") else []
     return split_list(text, separators)
 
@@ -138,6 +150,8 @@ def parse_numbers(values: Any, separators: str = ";,") -> list[float]:
 def citation_count(value: Any, source: str, as_of: str | None = None) -> dict[str, Any] | None:
     """A citation count as stored; None when the source does not know it (missing, not a number, or negative:
     `-1` means unknown); ValueError for a number that cannot be a count (fractional, infinite, absurdly large)."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+\s*", value):
+        value = re.sub(r"\D", "", value)  # thousands written out ("1,234", as Google Scholar shows counts)
     try:
         count = to_float(value)
     except ValueError:
