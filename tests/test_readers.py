@@ -254,3 +254,10 @@ def test_lists_scraped_from_web_pages_read_as_text(write) -> None:  # type: igno
     assert isinstance(record, SourceRecord) and not record.warnings
     assert record.fields["title"] == "Cats & Dogs: R&D <3 'quoted'"
     assert record.fields["authors"][0]["name"] == "Renée Roe"
+
+
+def test_counts_written_with_thousands_separators_are_read() -> None:
+    from confnav.sources.values import citation_count
+
+    assert [citation_count(v, "gs")["count"] for v in ("1,234", "12 345", "1,234,567", 7)] == [1234, 12345, 1234567, 7]  # type: ignore[index]
+    assert citation_count("1,23", "gs") is None

@@ -134,6 +134,9 @@ def test_the_decision_table_can_be_overridden_per_venue_in_a_config(write: Write
     bad = write("bad.toml", '[decisions.conf2024]\n"Maybe" = "perhaps"\n')
     with pytest.raises(Exception, match=r"bad.toml, field 'decisions.conf2024.Maybe': 'perhaps' is not an outcome"):
         load_decision_table(bad)
+    misspelt = write("typo.toml", '[decision.conf2024]\n"Maybe" = "accepted"\n')
+    with pytest.raises(Exception, match=r"\[decision\] is not read: did you mean \[decisions.VENUE\]"):
+        load_decision_table(misspelt)
 
 
 def test_default_decision_table() -> None:
@@ -162,6 +165,13 @@ def test_default_decision_table() -> None:
     assert meanings["Withdrawn Submission"] == (Outcome.NOT_ACCEPTED, "withdrawn")
     assert meanings["Active"][0] is Outcome.PENDING and meanings["Accept (Findings)"] == (Outcome.ACCEPTED, "findings")
     assert meanings["Something Else"][0] is Outcome.OTHER
+    spelled = {label: table.meaning(label) for label in ("accept poster", "Accept-Oral", "accept_spotlight")}
+    assert spelled == {
+        "accept poster": (Outcome.ACCEPTED, "poster"),
+        "Accept-Oral": (Outcome.ACCEPTED, "oral"),
+        "accept_spotlight": (Outcome.ACCEPTED, "spotlight"),
+    }
+    assert table.meaning("Acceptance")[0] is Outcome.OTHER
 
 
 def test_venue_names_and_tracks() -> None:
