@@ -10,7 +10,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Paper
 from confnav.personal import Recommendation, is_cold, papers_to_mark, personal_rank, recommend_for
-from confnav.personal.access import create_with_secret, rotate_secret, verify_secret
+from confnav.personal.access import create_with_secret, rotate_secret, secret_shaped, verify_secret
 from confnav.search.results import Hit
 from confnav.web.access import (
     capability_link,
@@ -199,12 +199,13 @@ def new_secret(
 
 def _opened_by_link(request: Request) -> Response | None:
     """A capability link (`?key=`): its profile remembered in cookies and the same page shown without the key in
-    its address (history, bookmarks); None when the request carries no key. A wrong key: the 404 page."""
+    its address (history, bookmarks); None when the request carries no key. A wrong key (on a shared server)
+    or text no secret has (on any: it would go into a cookie, which holds Latin-1 alone): the 404 page."""
     secret = request.query_params.get("key")
     if not secret:
         return None
     name = chosen_profile(request)
-    if is_shared(request) and not verify_secret(state_of(request).store, name, secret):
+    if not secret_shaped(secret) or (is_shared(request) and not verify_secret(state_of(request).store, name, secret)):
         message = f"no profile {name!r} opens with this key (it may have been replaced by a new one)"
         return page(request, "error.html", 404, message=message)
     response = RedirectResponse(request.url.path, status_code=303)
