@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import re
 import select
 import socket
 import subprocess
@@ -188,7 +189,7 @@ def _get_routes() -> list[str]:
     for route in [*api_router.routes, *page_router.routes]:
         if "GET" not in getattr(route, "methods", set()):
             continue
-        path = route.path.replace(":path", "")
+        path = re.sub(r":\w+}", "}", route.path)  # `{name:text}` → `{name}`
         for name, value in values.items():
             path = path.replace("{" + name + "}", value)
         assert "{" not in path, path

@@ -41,6 +41,7 @@ from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
 from confnav.web.protocol import ABSOLUTE_TARGET
 from confnav.web.rebuttal import router as rebuttal_router
+from confnav.web.segments import routed_path
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
@@ -183,6 +184,7 @@ class Guard:
         if problem:  # and close: a client still sending its body gets the answer now, and the rest is not read
             refusal = JSONResponse({"error": problem[1]}, problem[0], {**dict(SAFETY_HEADERS), "Connection": "close"})
             return await refusal(scope, receive, send)
+        scope["path"] = routed_path(scope)  # an encoded `/` stays in its segment (see web/segments.py)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
