@@ -55,7 +55,7 @@ def client(app: FastAPI) -> TestClient:
 
 
 def _links(page: str, prefix: str) -> list[str]:
-    return [html.unescape(link) for link in re.findall(rf'href="({prefix}[^"]*)"', page)]
+    return [html.unescape(link) for link in re.findall(rf'href="({re.escape(prefix)}[^"]*)"', page)]
 
 
 @pytest.mark.parametrize("text", ["AC/DC", "100%", "50%2F", "%", "a%%2Fb/", "%zz", "日本/語 x", "%25"])
@@ -73,3 +73,14 @@ def test_author_and_institution_links_open_their_pages(client: TestClient) -> No
         answer = client.get(named[name])
         assert answer.status_code == 200, (named[name], answer.status_code)
         assert PAPER in answer.text and name in html.unescape(answer.text), named[name]
+
+
+def test_keyword_links_find_the_paper_carrying_the_keyword(client: TestClient) -> None:
+    """A keyword holding quotes or a backslash is linked as a quoted phrase the query language reads back whole."""
+    page = client.get(f"/paper/{PAPER}").text
+    links = _links(page, "/search?q=keyword")
+    assert len(links) == len(KEYWORDS)
+    for link in links:
+        found = client.get(link.replace("/search", "/api/search", 1))
+        assert found.status_code == 200, (link, found.text)
+        assert [h["id"] for h in found.json()["hits"]] == [PAPER], link

@@ -26,6 +26,7 @@ from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
+from confnav.search.query import phrase
 from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter, Store, VenueSummary, venue_generation_in
 from confnav.summarize.reviews import paragraphs
@@ -41,6 +42,7 @@ from confnav.web.state import state_of
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
+templates.env.filters["phrase"] = lambda value: phrase(str(value))  # a query's quoted text, from data
 templates.env.filters["site"] = lambda url: site_name(str(url))
 templates.env.filters["paragraphs"] = paragraphs
 
