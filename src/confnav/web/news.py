@@ -164,7 +164,8 @@ def import_into_profile(request: Request, name: str, body: ImportIn) -> dict[str
 
 @router.get("/news", **page_answers(pages=[404]))
 def news_page(request: Request) -> Response:
-    """The chosen profile's news, its watches with a form to add one, and a form to import papers into it."""
+    """The chosen profile's news, its watches with a form to add one, and a form to import papers into it; its
+    feed linked once the profile exists (the feed of an unknown profile is a 404)."""
     state = state_of(request)
     venues = state.store.venue_list()
     try:
@@ -175,5 +176,5 @@ def news_page(request: Request) -> Response:
     known = {n for n, _, _ in state.store.profiles()}
     items = state.store.news(name, limit=NEWS_SHOWN) if name in known else []
     watches = [_watch_json(w) for w in state.store.watches(name)]
-    context = {"items": items, "watches": watches, "venues": venues, "shared": state.shared}
+    context = {"items": items, "watches": watches, "venues": venues, "shared": state.shared, "feed": name in known}
     return page(request, "news.html", 200, profile=name, **context)
