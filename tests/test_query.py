@@ -8,6 +8,7 @@ import random
 import pytest
 
 from confnav.search.query import QueryError, parse_query
+from confnav.search.query import phrase as quoted_phrase
 from confnav.search.snippet import make_snippet
 from confnav.search.text import in_a_row, terms, words
 from tests.conftest import ICLR2021
@@ -89,3 +90,16 @@ def test_phrases_match_exactly_where_the_words_follow_one_another() -> None:
         wanted = tuple(words(phrase))
         for text, body in zip(texts, bodies, strict=True):
             assert in_a_row(wanted, text) == (f" {' '.join(wanted)} " in body), (phrase, text)
+
+
+@pytest.mark.parametrize("text", ['5" floppy', 'a "quoted" word', "back\\slash", "ends in \\", 'odd \\" mix', "plain"])
+def test_a_phrase_of_any_text_reads_back_whole(text: str) -> None:
+    """Inside a phrase `\\"` is a quote and `\\\\` a backslash: what a link built from data escapes."""
+    assert parse_query(f"keyword:{quoted_phrase(text)} more").keywords == [text]
+    assert parse_query(quoted_phrase(text)).phrases == [text]
+
+
+def test_other_backslashes_stay_and_an_unclosed_phrase_is_named() -> None:
+    assert parse_query(r'"C:\temp files" x').phrases == [r"C:\temp files"]
+    with pytest.raises(QueryError, match="unbalanced quote at column 1"):
+        parse_query('"x\\"')

@@ -133,6 +133,11 @@ def test_reading_list_round_trip_and_exports(client: TestClient) -> None:
     assert client.get("/api/lists/api list/recommend", params={"decision": "maybe"}).status_code == 400
     assert client.delete("/api/lists/api list/papers/QtTKTdVrFBB").status_code == 200
     assert [p["id"] for p in client.get("/api/lists/api list").json()["papers"]] == ["Ua6zuk0WRH"]
+    for absent in ("QtTKTdVrFBB", "no-such-paper"):  # taken off already, never held: nothing to remove
+        gone = client.delete(f"/api/lists/api list/papers/{absent}", params={"venue": "iclr2021"})
+        assert gone.status_code == 404 and "holds no paper" in gone.json()["error"], gone.text
+    assert client.delete("/api/lists/api list/papers/Ua6zuk0WRH", params={"venue": "iclr2020"}).status_code == 404
+    assert [p["id"] for p in client.get("/api/lists/api list").json()["papers"]] == ["Ua6zuk0WRH"]
     missing = client.get("/lists", params={"name": "no such list"})
     assert missing.status_code == 404 and "There is no list named “no such list”" in missing.text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import re
 import select
 import socket
 import subprocess
@@ -170,6 +171,32 @@ def test_an_unknown_venue_is_not_found(client: TestClient, path: str) -> None:
     assert "unknown venue" in answer.text and "nips1990" in answer.text
 
 
+@pytest.mark.parametrize(
+    ("path", "named"),
+    [
+        ("/search?q=graph&page=abc", "query.page"),
+        ("/search?q=graph&limit=0", "query.limit"),
+        ("/venues/iclr2021/plan?top=0", "query.top"),
+        ("/trends?from=iclr2021", "query.to"),
+    ],
+)
+def test_a_page_given_a_wrong_parameter_answers_its_error_page(client: TestClient, path: str, named: str) -> None:
+    """A browser gets the error page, with the message the API gives in JSON."""
+    answer = client.get(path)
+    assert answer.status_code == 422 and answer.headers["content-type"].startswith("text/html"), answer.text[:200]
+    assert f'<p class="error">{named}: ' in answer.text
+    api = client.get("/api/search?q=graph&limit=0")
+    assert api.status_code == 422 and api.json()["error"].startswith("query.limit: ")
+
+
+def test_head_answers_as_get_without_a_body(client: TestClient) -> None:
+    for path in ("/", "/search?q=graph", f"/paper/{quote(SLASHED, safe='')}", "/api/venues", "/nowhere"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code and head.content == b"", path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+    assert client.post("/").status_code == 405
+
+
 def _get_routes() -> list[str]:
     """Every GET route of the app's pages and API, its path parameters filled with real values."""
     from confnav.web.api import router as api_router
@@ -188,7 +215,7 @@ def _get_routes() -> list[str]:
     for route in [*api_router.routes, *page_router.routes]:
         if "GET" not in getattr(route, "methods", set()):
             continue
-        path = route.path.replace(":path", "")
+        path = re.sub(r":\w+}", "}", route.path)  # `{name:text}` → `{name}`
         for name, value in values.items():
             path = path.replace("{" + name + "}", value)
         assert "{" not in path, path

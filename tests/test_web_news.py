@@ -38,8 +38,13 @@ def local(location: Location) -> TestClient:
 
 def test_watches_added_from_the_web_keep_the_news_of_the_next_ingest(location: Location) -> None:
     client = local(location)
+    before = client.get("/news").text  # no profile yet: no link to a feed that would answer 404
+    assert "/feeds/" not in before and "Once me watches something" in before
+    assert client.get("/feeds/me.atom").status_code == 404
     made = client.post("/api/profiles/me/watches", json={"query": 'keyword:"generative models"', "venue": "iclr2021"})
     assert made.status_code == 201, made.text
+    assert 'href="/feeds/me.atom"' in client.get("/news").text
+    assert client.get("/feeds/me.atom").status_code == 200
     watch = made.json()
     assert watch["kind"] == "query" and watch["says"] == '"keyword:"generative models"" in iclr2021'
     decisions = client.post("/api/profiles/me/watches", json={"decisions": True, "venue": "iclr2021"}).json()

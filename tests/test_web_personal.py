@@ -90,3 +90,16 @@ def test_local_profiles_are_listed_and_bad_marks_refused(client: TestClient) -> 
     assert client.post("/api/profiles/listed/marks", json={"id": "nope", "mark": "like"}).status_code == 404
     assert client.get("/api/profiles/nobody").status_code == 404
     assert client.get("/venues/nowhere/for-you").status_code == 404
+
+
+@pytest.mark.parametrize("key", ["日本", "x" * 42 + "é", "a b", "x" * 44])
+def test_a_link_whose_key_cannot_be_a_secret_is_refused_not_kept(client: TestClient, key: str) -> None:
+    """Locally a link's key is not checked but goes into a cookie: text no secret has (a header holds Latin-1
+    alone) is refused as a wrong key, on every page a link opens."""
+    for path in ("/for-you", "/venues/iclr2021/for-you"):
+        answer = client.get(path, params={"key": key}, follow_redirects=False)
+        assert answer.status_code == 404 and "opens with this key" in answer.text, (path, answer.status_code)
+        assert "set-cookie" not in answer.headers
+    kept = client.get("/for-you", params={"key": "x" * 43}, follow_redirects=False)
+    assert kept.status_code == 303 and "confnav_key=" + "x" * 43 in kept.headers["set-cookie"]
+    client.cookies.clear()

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from typing import Protocol
 
 from confnav.errors import ConfnavError, NotFoundError
 
 SECRET_BYTES = 32
+SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # what `new_secret` gives: 32 bytes in URL-safe base64, unpadded
 _NOTHING = "sha256:" + "0" * 64  # compared against when a profile has no key, so that both cases take as long
 
 
@@ -35,11 +37,17 @@ def new_secret() -> str:
     return secrets.token_urlsafe(SECRET_BYTES)
 
 
+def secret_shaped(text: str) -> bool:
+    """Whether `text` has the form of a secret `new_secret` gives; any other text opens nothing, and only this form
+    may go into a cookie (a header carries Latin-1 text alone)."""
+    return SECRET_SHAPE.fullmatch(text) is not None
+
+
 def verify_secret(store: KeyStore, name: str, secret: str | None) -> bool:
     """Whether `secret` opens the profile `name`: False for a wrong or missing secret, an unknown profile and a
     profile without a secret alike (one constant-time comparison in every case)."""
     kept = store.profile_key(name) if name else None
-    given = hash_secret(secret) if secret else "sha256:"
+    given = hash_secret(secret) if secret and secret_shaped(secret) else "sha256:"
     return hmac.compare_digest(kept or _NOTHING, given) and kept is not None
 
 

@@ -21,7 +21,11 @@ _FIELD_ALIASES = {
 # Words a user would take for a field: an error saying which fields exist. Any other `Word:` is text
 # (titles such as "SiamCAN:Simple yet Effective ..." or "Learning N:M Sparse ...").
 _FIELD_LIKE = {"venue", "conference", "year", "decision", "abstract", "rating", "track", "id", "tldr"}
-_PART = re.compile(r'(?:(?P<field>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"|(?P<word>[^\s"]+))')
+# Inside a "phrase", \" stands for a quote and \\ for a backslash (any other backslash is itself).
+_QUOTED = r'"(?P<quoted>(?:\\["\\]|[^"\\]|\\(?!["\\]))*)"'
+_PART = re.compile(rf'(?:(?P<field>[A-Za-z]+):)?(?:{_QUOTED}|(?P<word>[^\s"]+))')
+_PHRASE = re.compile(_QUOTED)
+_ESCAPED = re.compile(r'\\(["\\])')
 
 
 class QueryError(ConfnavError):
@@ -78,6 +82,12 @@ class Query:
         return all(any(_has_tokens(key, name_key(a)) for key in author_keys) for a in self.authors)
 
 
+def phrase(text: str) -> str:
+    """`text` as a quoted phrase the parser reads back whole (quotes and backslashes escaped): what a link
+    built from data (a keyword, a name) puts after its `field:`."""
+    return '"' + re.sub(r'(["\\])', r"\\\1", text) + '"'
+
+
 def _name_part(match: re.Match[str]) -> bool:
     word = match.group("word")
     return match.group("field") is None and bool(word) and word[0].isupper()
@@ -96,8 +106,8 @@ def parse_query(raw: str) -> Query:
             f"query is {len(raw):,} characters; the limit is {MAX_QUERY_CHARS:,}"
             " (for a whole abstract use: confnav recommend --text ...)"
         )
-    if raw.count('"') % 2:
-        raise QueryError(f'unbalanced quote at column {raw.rfind(chr(34)) + 1}: close the "phrase"')
+    if (stray := _PHRASE.sub(lambda m: " " * len(m.group()), raw).find('"')) >= 0:
+        raise QueryError(f'unbalanced quote at column {stray + 1}: close the "phrase" (a quote inside one: \\")')
     query = Query(raw=raw)
     parts = list(_PART.finditer(raw))
     index = 0
@@ -106,7 +116,7 @@ def parse_query(raw: str) -> Query:
         index += 1
         name, value = match.group("field"), match.group("quoted")
         quoted = value is not None
-        value = value if quoted else match.group("word")
+        value = _ESCAPED.sub(r"\1", value) if quoted else match.group("word")
         if name is None:
             (query.phrases if quoted else query.free).append(value)
             continue

@@ -58,13 +58,17 @@ class ReadingLists:
         return paper
 
     def remove_from_list(self, name: str, paper_id: str, venue: str | None = None) -> None:
-        """Take a paper off a list; `venue` picks one when papers of several venues share the id."""
+        """Take a paper off a list; `venue` picks one when papers of several venues share the id. NotFoundError
+        when the list holds no such paper (nothing was taken off)."""
         self._require(name)
         where, params = "list = ? AND paper_id = ?", [name, paper_id]
         if venue:
             where, params = where + " AND venue = ?", [*params, venue]
         with self.transaction():
-            self.conn.execute(f"DELETE FROM reading_list_papers WHERE {where}", params)
+            removed = self.conn.execute(f"DELETE FROM reading_list_papers WHERE {where}", params).rowcount
+        if not removed:
+            held = f" of {venue}" if venue else ""
+            raise NotFoundError(f"the reading list {name!r} holds no paper {paper_id!r}{held}")
 
     def list_papers(self, name: str) -> list[Paper]:
         self._require(name)

@@ -12,7 +12,7 @@ Any route that reads or writes a profile's data (its items, marks, notes, recomm
 
 e.g. an Atom feed a feed reader fetches as `/feeds/alice.atom?key=SECRET`:
 
-    @router.get("/feeds/{profile}.atom")
+    @router.get("/feeds/{profile:text}.atom")
     def feed(request: Request, profile: str) -> Response:
         name = profile_access(request, profile)
         ...

@@ -82,8 +82,8 @@ def page_answers(*codes: int, pages: Collection[int] = (), by_link: bool = False
 
 
 def openapi_of(app: FastAPI) -> dict[str, Any]:
-    """The app's OpenAPI description, with a validation error (422) described as the `ErrorBody` the app sends,
-    not as FastAPI's own error list. Generated once."""
+    """The app's OpenAPI description, with a validation error (422) described as the app sends it (the `ErrorBody`,
+    or the error page of a page route), not as FastAPI's own error list. Generated once."""
     if app.openapi_schema is None:
         described = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
         schemas = described.setdefault("components", {}).setdefault("schemas", {})
@@ -92,6 +92,7 @@ def openapi_of(app: FastAPI) -> dict[str, Any]:
         schemas["ErrorBody"] = ErrorBody.model_json_schema()
         for operation in (op for path in described["paths"].values() for op in path.values()):
             if "422" in operation["responses"]:
-                operation["responses"]["422"] = failures(422)[422]
+                page = "text/html" in operation["responses"].get("200", {}).get("content", {})
+                operation["responses"]["422"] = failures(pages=[422])[422] if page else failures(422)[422]
         app.openapi_schema = described
     return app.openapi_schema

@@ -33,20 +33,20 @@ def create_list(request: Request, name: str = Body(..., embed=True, max_length=6
     return {"name": name.strip()}
 
 
-@router.delete("/lists/{name}", **answers(ListDeleted, 404, *WRITE))
+@router.delete("/lists/{name:text}", **answers(ListDeleted, 404, *WRITE))
 def delete_list(request: Request, name: str) -> dict[str, object]:
     with state_of(request).writing(request) as store:
         store.delete_list(name)
     return {"deleted": name}
 
 
-@router.get("/lists/{name}", **answers(ReadingList, 404))
+@router.get("/lists/{name:text}", **answers(ReadingList, 404))
 def list_papers(request: Request, name: str) -> dict[str, object]:
     papers = state_of(request).store.list_papers(name)
     return {"name": name, "papers": [{"id": p.id, "title": p.title, "venue": p.venue} for p in papers]}
 
 
-@router.post("/lists/{name}/papers", **answers(ListAdded, 400, 404, *WRITE, status=201))
+@router.post("/lists/{name:text}/papers", **answers(ListAdded, 400, 404, *WRITE, status=201))
 def add_paper(
     request: Request,
     name: str,
@@ -59,19 +59,19 @@ def add_paper(
     return {"list": name, "id": paper.id}
 
 
-@router.delete("/lists/{name}/papers/{paper_id:path}", **answers(ListRemoved, 400, 404, *WRITE))
+@router.delete("/lists/{name:text}/papers/{paper_id:textpath}", **answers(ListRemoved, 400, 404, *WRITE))
 def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
     with state_of(request).writing(request) as store:
         store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
 
 
-@router.get("/lists/{name}/export.bib", **download_answers(EXPORT_FORMATS["bibtex"].media_type, codes=[404]))
+@router.get("/lists/{name:text}/export.bib", **download_answers(EXPORT_FORMATS["bibtex"].media_type, codes=[404]))
 def export_bibtex(request: Request, name: str) -> Response:
     return _export(request, "bibtex", Selection(list_name=name))
 
 
-@router.get("/lists/{name}/export.csv", **download_answers(EXPORT_FORMATS["csv"].media_type, codes=[404]))
+@router.get("/lists/{name:text}/export.csv", **download_answers(EXPORT_FORMATS["csv"].media_type, codes=[404]))
 def export_csv(request: Request, name: str) -> Response:
     return _export(request, "csv", Selection(list_name=name))
 
@@ -112,7 +112,7 @@ def _export(request: Request, fmt: str, selection: Selection) -> Response:
     return download(text, f"{selection.name}.{chosen.extension}", chosen.media_type)
 
 
-@router.get("/lists/{name}/recommend", **answers(Hits, 400, 404))
+@router.get("/lists/{name:text}/recommend", **answers(Hits, 400, 404))
 def list_recommend(
     request: Request,
     name: str,

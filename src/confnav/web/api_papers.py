@@ -125,13 +125,13 @@ async def experts(
     return JSONBytes(await state.answer(("experts", q, venue or None, limit), answer, searched=True, quick=True))
 
 
-@router.get("/paper/{paper_id:path}/bibtex", response_class=PlainTextResponse, responses=failures(400, 404))
+@router.get("/paper/{paper_id:textpath}/bibtex", response_class=PlainTextResponse, responses=failures(400, 404))
 def paper_bibtex(request: Request, paper_id: str, venue: str | None = None) -> PlainTextResponse:
     """One paper as BibTeX (the proceedings' title for accepted papers; @misc for others)."""
     return PlainTextResponse(bibtex_entry(state_of(request).store.get_paper(paper_id, venue)) + "\n")
 
 
-@router.get("/paper/{paper_id:path}", response_class=JSONBytes, **answers(PaperBody, 400, 404))
+@router.get("/paper/{paper_id:textpath}", response_class=JSONBytes, **answers(PaperBody, 400, 404))
 async def paper(request: Request, paper_id: str, venue: str | None = None) -> JSONBytes:
     """One paper with every field, its TL;DR and theme; 404 for an unknown id."""
     state = state_of(request)
@@ -140,7 +140,7 @@ async def paper(request: Request, paper_id: str, venue: str | None = None) -> JS
     return JSONBytes(await state.answer(key, lambda: _json(paper_json(state, paper_id, venue)), quick=offline))
 
 
-@router.get("/institution/{name:path}", response_class=JSONBytes, **answers(InstitutionBody, 404))
+@router.get("/institution/{name:textpath}", response_class=JSONBytes, **answers(InstitutionBody, 404))
 async def institution(request: Request, name: str) -> JSONBytes:
     """An institution's papers (newest first), per-venue counts and acceptance, and its authors; 404 if unknown."""
     state = state_of(request)
@@ -148,7 +148,7 @@ async def institution(request: Request, name: str) -> JSONBytes:
     return JSONBytes(await state.answer(key, lambda: _json(institution_of(state, name).to_dict())))
 
 
-@router.get("/similar/{paper_id:path}", **answers(Hits, 400, 404))
+@router.get("/similar/{paper_id:textpath}", **answers(Hits, 400, 404))
 def similar(
     request: Request, paper_id: str, limit: int = Query(10, ge=1, le=MAX_LIMIT), include_rejected: bool = False
 ) -> dict[str, object]:

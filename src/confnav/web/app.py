@@ -16,7 +16,7 @@ from pathlib import Path
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -39,8 +39,9 @@ from confnav.web.pages import page
 from confnav.web.pages import router as page_router
 from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
-from confnav.web.protocol import ABSOLUTE_TARGET
+from confnav.web.protocol import ABSOLUTE_TARGET, head_as_get
 from confnav.web.rebuttal import router as rebuttal_router
+from confnav.web.segments import routed_path
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
 STATIC = Path(__file__).parent / "static"
@@ -133,8 +134,10 @@ def create_app(
         return JSONResponse({"error": str(exc)}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        if getattr(request.scope.get("route"), "response_class", None) is HTMLResponse:  # a page: for a browser
+            return page(request, "error.html", 422, message=problems)
         return JSONResponse({"error": problems}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
@@ -183,6 +186,8 @@ class Guard:
         if problem:  # and close: a client still sending its body gets the answer now, and the rest is not read
             refusal = JSONResponse({"error": problem[1]}, problem[0], {**dict(SAFETY_HEADERS), "Connection": "close"})
             return await refusal(scope, receive, send)
+        scope["path"] = routed_path(scope)  # an encoded `/` stays in its segment (see web/segments.py)
+        scope, send = head_as_get(scope, send)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

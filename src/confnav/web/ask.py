@@ -119,7 +119,7 @@ def ask_page(
     return _page(request, q, venue, profile)
 
 
-@router.get("/venues/{venue}/ask", **page_answers(pages=(400, 404)))
+@router.get("/venues/{venue:text}/ask", **page_answers(pages=(400, 404)))
 def venue_ask_page(
     request: Request, venue: str, q: str = Query("", max_length=MAX_QUESTION), profile: str = Query("", max_length=60)
 ) -> HTMLResponse:

@@ -14,7 +14,7 @@ from confnav.web.state import state_of
 router = APIRouter()
 
 
-@router.get("/feeds/{profile}.atom", **download_answers("application/atom+xml", pages=[404]))
+@router.get("/feeds/{profile:text}.atom", **download_answers("application/atom+xml", pages=[404]))
 def profile_feed(request: Request, profile: str) -> Response:
     """The profile's news as an Atom feed; on a shared server only with the profile's secret in the URL
     (`?key=`), which a feed reader keeps and a rotation revokes."""

@@ -17,7 +17,7 @@ def history_of(state: AppState, venue: str) -> AcceptanceHistory:
     return state.cached(("history", venue), lambda: acceptance_history(state.store, venue))
 
 
-@router.get("/api/history/{venue}", **answers(History, 404))
+@router.get("/api/history/{venue:text}", **answers(History, 404))
 def history_api(request: Request, venue: str) -> dict[str, object]:
     """Per earlier edition of the venue's series, the share of decided papers accepted per mean-rating bin,
     with whether its scale is the venue's own: what happened then, not a forecast for a pending paper."""

@@ -97,14 +97,14 @@ def _own_watch(request: Request, name: str, watch_id: str) -> Watch:
     return found[0]
 
 
-@router.get("/api/profiles/{name}/watches", **answers(list[WatchOut], 404))
+@router.get("/api/profiles/{name:text}/watches", **answers(list[WatchOut], 404))
 def list_watches(request: Request, name: str) -> list[dict[str, object]]:
     """The profile's watches, oldest first."""
     name = profile_access(request, name)
     return [_watch_json(w) for w in state_of(request).store.watches(name)]
 
 
-@router.post("/api/profiles/{name}/watches", **answers(WatchOut, 400, 404, *WRITE, status=201))
+@router.post("/api/profiles/{name:text}/watches", **answers(WatchOut, 400, 404, *WRITE, status=201))
 def new_watch(request: Request, name: str, body: WatchIn) -> dict[str, object]:
     """Follow a query, an author, a theme or a venue's decisions; checked before anything is kept."""
     with state_of(request).writing(request) as store:
@@ -121,7 +121,7 @@ def new_watch(request: Request, name: str, body: WatchIn) -> dict[str, object]:
     return _watch_json(made)
 
 
-@router.delete("/api/profiles/{name}/watches/{watch_id}", **answers(WatchOut, 404, *WRITE))
+@router.delete("/api/profiles/{name:text}/watches/{watch_id}", **answers(WatchOut, 404, *WRITE))
 def drop_watch(request: Request, name: str, watch_id: str) -> dict[str, object]:
     """Stop a watch; its news go with it."""
     with state_of(request).writing(request) as store:
@@ -130,7 +130,7 @@ def drop_watch(request: Request, name: str, watch_id: str) -> dict[str, object]:
     return _watch_json(gone)
 
 
-@router.get("/api/profiles/{name}/news", **answers(list[NewsOut], 400, 404))
+@router.get("/api/profiles/{name:text}/news", **answers(list[NewsOut], 400, 404))
 def list_news(
     request: Request, name: str, since: str | None = Query(None, max_length=40, description="a date or UTC time")
 ) -> list[dict[str, object]]:
@@ -139,7 +139,7 @@ def list_news(
     return [_news_json(item) for item in profile_news(state_of(request).store, name, since)]
 
 
-@router.post("/api/profiles/{name}/import", **answers(ImportOut, 400, 404, 502, *WRITE))
+@router.post("/api/profiles/{name:text}/import", **answers(ImportOut, 400, 404, 502, *WRITE))
 def import_into_profile(request: Request, name: str, body: ImportIn) -> dict[str, object]:
     """Add a library (its text) or a person's papers to the profile: matched to stored papers, the rest kept as
     the profile's own texts, problems reported per entry. A person is fetched before the store is locked."""
@@ -164,7 +164,8 @@ def import_into_profile(request: Request, name: str, body: ImportIn) -> dict[str
 
 @router.get("/news", **page_answers(pages=[404]))
 def news_page(request: Request) -> Response:
-    """The chosen profile's news, its watches with a form to add one, and a form to import papers into it."""
+    """The chosen profile's news, its watches with a form to add one, and a form to import papers into it; its
+    feed linked once the profile exists (the feed of an unknown profile is a 404)."""
     state = state_of(request)
     venues = state.store.venue_list()
     try:
@@ -175,5 +176,5 @@ def news_page(request: Request) -> Response:
     known = {n for n, _, _ in state.store.profiles()}
     items = state.store.news(name, limit=NEWS_SHOWN) if name in known else []
     watches = [_watch_json(w) for w in state.store.watches(name)]
-    context = {"items": items, "watches": watches, "venues": venues, "shared": state.shared}
+    context = {"items": items, "watches": watches, "venues": venues, "shared": state.shared, "feed": name in known}
     return page(request, "news.html", 200, profile=name, **context)

@@ -26,6 +26,7 @@ from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
+from confnav.search.query import phrase
 from confnav.search.results import SORTS, as_mode
 from confnav.store import PaperFilter, Store, VenueSummary, venue_generation_in
 from confnav.summarize.reviews import paragraphs
@@ -41,6 +42,7 @@ from confnav.web.state import state_of
 router = APIRouter()
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
+templates.env.filters["phrase"] = lambda value: phrase(str(value))  # a query's quoted text, from data
 templates.env.filters["site"] = lambda url: site_name(str(url))
 templates.env.filters["paragraphs"] = paragraphs
 
@@ -167,7 +169,7 @@ def search_page(
     )
 
 
-@router.get("/paper/{paper_id:path}", **page_answers(pages=[400, 404]))
+@router.get("/paper/{paper_id:textpath}", **page_answers(pages=[400, 404]))
 def paper_page(
     request: Request,
     paper_id: str,
@@ -215,7 +217,7 @@ def _standing(ranking: object, paper_id: str) -> dict[str, object] | None:
     return {"place": place + 1, "of": len(ranking.papers), "reasons": ranking.papers[place].reasons}
 
 
-@router.get("/author/{name}", **page_answers(pages=[404]))
+@router.get("/author/{name:text}", **page_answers(pages=[404]))
 def author_page(request: Request, name: str) -> HTMLResponse:
     store = state_of(request).store
     papers = store.papers(PaperFilter(author=name)) if name_key(name) else []  # no letters: not a name
@@ -248,7 +250,7 @@ def experts_page(
     return page(request, "experts.html", status, q=q, venue=venue, venues=venues, found=found, error=error)
 
 
-@router.get("/institution/{name:path}", **page_answers(pages=[404]))
+@router.get("/institution/{name:textpath}", **page_answers(pages=[404]))
 def institution_page(request: Request, name: str) -> HTMLResponse:
     """An institution's papers with decision badges, its venues with acceptance, its authors (unknown: 404)."""
     institution = institution_of(state_of(request), name)
@@ -270,7 +272,7 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
     return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem, nav_venue=venue)
 
 
-@router.get("/themes/{venue}", **page_answers(pages=[404, 409]))
+@router.get("/themes/{venue:text}", **page_answers(pages=[404, 409]))
 def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
@@ -282,14 +284,14 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     )
 
 
-@router.get("/history/{venue}", **page_answers(pages=[404]))
+@router.get("/history/{venue:text}", **page_answers(pages=[404]))
 def history_page(request: Request, venue: str) -> HTMLResponse:
     """Acceptance by mean rating at the venue's earlier editions, one table per edition."""
     history = history_of(state_of(request), venue)
     return page(request, "history.html", history=history, note=NOT_A_FORECAST, nav_venue=history.venue.id)
 
 
-@router.get("/themes/{venue}/{theme_id}", **page_answers(pages=[400, 404, 409]))
+@router.get("/themes/{venue:text}/{theme_id}", **page_answers(pages=[400, 404, 409]))
 def theme_page(
     request: Request,
     venue: str,
@@ -347,7 +349,7 @@ def trends_page(
     return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
 
 
-@router.get("/reports/{venue}/{kind}", **page_answers(pages=[400, 404, 409]))
+@router.get("/reports/{venue:text}/{kind}", **page_answers(pages=[400, 404, 409]))
 def report_page(
     request: Request,
     venue: str,

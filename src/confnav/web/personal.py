@@ -10,7 +10,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Paper
 from confnav.personal import Recommendation, is_cold, papers_to_mark, personal_rank, recommend_for
-from confnav.personal.access import create_with_secret, rotate_secret, verify_secret
+from confnav.personal.access import create_with_secret, rotate_secret, secret_shaped, verify_secret
 from confnav.search.results import Hit
 from confnav.web.access import (
     capability_link,
@@ -122,7 +122,7 @@ def list_profiles(request: Request) -> list[dict[str, object]]:
     return [{"name": n, "papers": items, "marks": marks} for n, items, marks in state_of(request).store.profiles()]
 
 
-@router.get("/api/profiles/{name}", **answers(Profile, 404))
+@router.get("/api/profiles/{name:text}", **answers(Profile, 404))
 def show_profile(request: Request, name: str) -> dict[str, object]:
     """A profile's papers (matched or its own texts) and marks."""
     store = state_of(request).store
@@ -135,14 +135,14 @@ def _marks_json(marks: list[tuple[str, str, str]]) -> list[dict[str, str]]:
     return [{"venue": venue, "id": paper_id, "mark": how} for venue, paper_id, how in marks]
 
 
-@router.get("/api/profiles/{name}/marks", **answers(Marks, 404))
+@router.get("/api/profiles/{name:text}/marks", **answers(Marks, 404))
 def list_marks(request: Request, name: str) -> dict[str, object]:
     """The papers the profile liked or disliked, oldest first."""
     name = profile_access(request, name)
     return {"name": name, "marks": _marks_json(_profile_content(state_of(request), name)[1])}
 
 
-@router.post("/api/profiles/{name}/marks", **answers(MarkAdded, 400, 404, *WRITE, status=201))
+@router.post("/api/profiles/{name:text}/marks", **answers(MarkAdded, 400, 404, *WRITE, status=201))
 def add_mark(
     request: Request,
     name: str,
@@ -157,7 +157,7 @@ def add_mark(
     return {"name": name, "id": paper.id, "venue": paper.venue, "mark": mark}
 
 
-@router.delete("/api/profiles/{name}/marks/{paper_id:path}", **answers(MarkRemoved, 400, 404, *WRITE))
+@router.delete("/api/profiles/{name:text}/marks/{paper_id:textpath}", **answers(MarkRemoved, 400, 404, *WRITE))
 def remove_mark(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, str]:
     """Take back a like or dislike."""
     with state_of(request).writing(request) as store:
@@ -166,7 +166,7 @@ def remove_mark(request: Request, name: str, paper_id: str, venue: str | None = 
     return {"name": name, "id": paper.id, "venue": paper.venue, "removed": "mark"}
 
 
-@router.get("/api/profiles/{name}/recommend", **answers(Recommendations, 404))
+@router.get("/api/profiles/{name:text}/recommend", **answers(Recommendations, 404))
 def recommend(request: Request, name: str, venue: str, limit: int = Query(10, ge=1, le=MAX_LIMIT)) -> dict[str, object]:
     """The For you papers of a venue, each with why; a profile without papers or likes gets a notice instead."""
     state = state_of(request)
@@ -181,7 +181,7 @@ def recommend(request: Request, name: str, venue: str, limit: int = Query(10, ge
     return {"hits": [r.to_dict() for r in found], "notices": []}
 
 
-@router.post("/api/profiles/{name}/secret", **answers(ProfileSecret, 400, 404, *WRITE))
+@router.post("/api/profiles/{name:text}/secret", **answers(ProfileSecret, 400, 404, *WRITE))
 def new_secret(
     request: Request, response: Response, name: str, key: str | None = Body(None, embed=True, max_length=200)
 ) -> dict[str, str]:
@@ -199,12 +199,13 @@ def new_secret(
 
 def _opened_by_link(request: Request) -> Response | None:
     """A capability link (`?key=`): its profile remembered in cookies and the same page shown without the key in
-    its address (history, bookmarks); None when the request carries no key. A wrong key: the 404 page."""
+    its address (history, bookmarks); None when the request carries no key. A wrong key (on a shared server)
+    or text no secret has (on any: it would go into a cookie, which holds Latin-1 alone): the 404 page."""
     secret = request.query_params.get("key")
     if not secret:
         return None
     name = chosen_profile(request)
-    if is_shared(request) and not verify_secret(state_of(request).store, name, secret):
+    if not secret_shaped(secret) or (is_shared(request) and not verify_secret(state_of(request).store, name, secret)):
         message = f"no profile {name!r} opens with this key (it may have been replaced by a new one)"
         return page(request, "error.html", 404, message=message)
     response = RedirectResponse(request.url.path, status_code=303)
@@ -235,7 +236,7 @@ def for_you_home(request: Request) -> Response:
     return _remembered(request, shown, name)
 
 
-@router.get("/venues/{venue}/for-you", **page_answers(400, 409, pages=[404], by_link=True))
+@router.get("/venues/{venue:text}/for-you", **page_answers(400, 409, pages=[404], by_link=True))
 def for_you_page(request: Request, venue: str) -> Response:
     """The venue's papers for the chosen profile, each with why; how to start when it has no papers or likes."""
     if opened := _opened_by_link(request):

@@ -1,5 +1,5 @@
 """uvicorn as `serve` runs it: request heads bounded in size and time by the HTTP protocol itself, before the app
-could check them."""
+could check them; HEAD answered as GET is."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import json
 from typing import Any
 
+from starlette.types import Message, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from confnav.limits import MAX_HEADERS, MAX_URL
@@ -97,3 +98,19 @@ def server_settings(parser: str = "httptools") -> dict[str, Any]:
     """uvicorn settings bounding request heads with either HTTP parser (h11 refuses a longer one with 400)."""
     http = BoundedHttpTools if parser == "httptools" else parser
     return {"http": http, "h11_max_incomplete_event_size": MAX_HEAD, "log_level": "warning"}
+
+
+def head_as_get(scope: Scope, send: Send) -> tuple[Scope, Send]:
+    """A HEAD request as its GET, the answer's body left out (RFC 9110: a HEAD answers what GET would without a
+    body), since routes declare GET alone. The scope is a copy: the server reads its own to know no body follows."""
+    if scope["method"] != "HEAD":
+        return scope, send
+
+    async def without_body(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            if message.get("more_body", False):
+                return
+            message = {"type": "http.response.body", "body": b"", "more_body": False}
+        await send(message)
+
+    return {**scope, "method": "GET"}, without_body

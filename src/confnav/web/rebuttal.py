@@ -132,7 +132,7 @@ def figures_of(state: AppState, venue: str) -> tuple[dict[str, Any], tuple[str, 
     return state.refreshed(("rebuttal-figures", venue), build)[0]
 
 
-@router.get("/venues/{venue}/rebuttal", **page_answers(pages=[404]))
+@router.get("/venues/{venue:text}/rebuttal", **page_answers(pages=[404]))
 def rebuttal_page(request: Request, venue: str) -> HTMLResponse:
     """The venue's rebuttal, or a sentence saying it has no review history."""
     state = state_of(request)
@@ -142,7 +142,7 @@ def rebuttal_page(request: Request, venue: str) -> HTMLResponse:
     return page(request, "rebuttal.html", venue=info, figures=figures, charts=drawn, nav_venue=info.id)
 
 
-@router.get("/api/rebuttal/{venue}", **answers(RebuttalBody, 404))
+@router.get("/api/rebuttal/{venue:text}", **answers(RebuttalBody, 404))
 def rebuttal_api(request: Request, venue: str) -> dict[str, Any]:
     """Ratings before and after the rebuttal from the venue's review histories (404 when it has none)."""
     found = figures_of(state_of(request), venue)
