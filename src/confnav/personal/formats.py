@@ -69,8 +69,8 @@ def _clean(text: str) -> str:
 
 def latex_text(text: str) -> str:
     """TeX markup as the text it prints (accents, math letters, escapes; braces dropped); text without any as is."""
-    if not any(c in text for c in "\\{}$~"):
-        return text
+    if not any(c in text for c in "\\$~"):  # at most braces, which only group (`{{BERT}}`): the common case, fast
+        return text.replace("{", "").replace("}", "")
     from pylatexenc.latexwalker import LatexWalkerError
 
     try:
