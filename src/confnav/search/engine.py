@@ -224,8 +224,15 @@ class Searcher:
             notices.append(f"{NO_INDEX}; showing keyword results")
             mode = "keyword"
         semantic = None
-        if vectors is not None and vectors.embedder is not None and query.text.strip():
-            embedded = vectors.embedder.embed([query.text])[0]
+        embedded = (
+            vectors.embedder.embed([query.text])[0] if vectors and vectors.embedder and query.text.strip() else None
+        )
+        if embedded is not None and not np.any(embedded):  # the model knows none of the words: nothing is close
+            if mode == "semantic" or keyword is None or not np.any(keyword[mask] > 0):
+                notices.append("no paper contains these words, and the index knows none of them")
+                return Results([], mode, notices, 0, offset, sort)
+            embedded, mode = None, "keyword"
+        if vectors is not None and embedded is not None:
             if isinstance(vectors, StoredVectors) and mode == "hybrid" and keyword is not None:
                 wanted = offset + limit if sort in BY_SCORE else SORT_POOL
                 exact, covered = vectors.exact(embedded, mask, keyword, where, max(KEYWORD_CUT, 4 * wanted))
@@ -238,6 +245,7 @@ class Searcher:
                 semantic, covered = vectors.scores(embedded, mask, keyword, where)
             semantic, mask = with_unindexed(semantic, mask, covered, keyword if mode == "hybrid" else None, notices)
             semantic = align_groups(semantic, mask, corpus.short)
+            mask &= (semantic > 0) | (keyword > 0 if keyword is not None else False)  # no word, no closeness: no hit
         if mode == "semantic" and semantic is not None:
             score = semantic
         elif keyword is None:
