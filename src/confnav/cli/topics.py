@@ -48,6 +48,8 @@ def topics(
     if as_json:
         print_json([f.to_dict() for f in facts])
         return
+    if not facts:
+        out.print(f"{venue} has no themes of level {level}: its themes are too small to split", markup=False)
     for f in facts:
         parent = f" (in {f.parent})" if f.parent else ""
         kinds = f"  [{f.accepted_as}]" if f.accepted_as else ""  # the venue's own kinds: oral, technical, findings
@@ -94,7 +96,13 @@ def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None
 @cli.command("trends")
 @click.option("--from", "source", required=True, help="The earlier venue, e.g. iclr2020.")
 @click.option("--to", "target", required=True, help="The later venue, e.g. iclr2021.")
-@click.option("--top", type=click.IntRange(1, 100), default=10, show_default=True, help="Rows per list.")
+@click.option(
+    "--top",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    help="Rows per list (themes: gains and losses).",
+)
 @json_option
 @with_store
 def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) -> None:
@@ -117,9 +125,13 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
         out.print(title + ":", style="bold")
         for k in rows:
             out.print(f"  {k.change:+6.2%}  {k.count_before:>4} → {k.count_after:<4} {k.name}", markup=False)
+        if not rows:
+            out.print("  none (keywords of both venues are needed)", markup=False)
     out.print(f"New keywords in {target}:", style="bold")
     for k in result.keywords_new:
         out.print(f"  {k.count_after:>4} papers  {k.name}", markup=False)
+    if not result.keywords_new:
+        out.print("  none", markup=False)
 
 
 @cli.command("map")

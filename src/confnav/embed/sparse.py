@@ -37,8 +37,14 @@ class SparseEmbedder:
     def fit(self, texts: Sequence[str]) -> None:
         from sklearn.decomposition import TruncatedSVD
 
-        tfidf = _vectorizer().set_params(min_df=2, max_df=0.5)
-        matrix = tfidf.fit_transform(texts)
+        if not any(text.strip() for text in texts):
+            raise ConfnavError("no paper text to fit the index on: ingest papers first")
+        few = len(texts) < 10  # a tiny venue: every word counts (shared by two papers, or by half, is most of them)
+        tfidf = _vectorizer().set_params(min_df=1 if few else 2, max_df=1.0 if few else 0.5)
+        try:
+            matrix = tfidf.fit_transform(texts)
+        except ValueError:  # only stop words: a vocabulary of nothing
+            raise ConfnavError("the papers' texts hold no words to index (only stop words)") from None
         components = max(2, min(self.dimensions, len(texts) - 1, len(tfidf.vocabulary_) - 1))
         svd = TruncatedSVD(n_components=components, random_state=self.seed, algorithm="randomized").fit(matrix)
         self._tfidf, self._components = tfidf, svd.components_.astype(np.float32)

@@ -101,6 +101,8 @@ def data_gaps(papers: list[Paper]) -> list[str]:
     gaps = []
     if all(d.outcome is Outcome.UNKNOWN for d in decisions):
         gaps.append("The data holds no decisions, so nothing here counts acceptances.")
+    elif not any(d.decided for d in decisions):
+        gaps.append("No paper is decided yet (still under review), so nothing here counts acceptances.")
     elif not lists_rejections(decisions):
         gaps.append("The data lists accepted papers only (no rejected submissions), so it gives no acceptance rate.")
     absent, first = [], len(gaps)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from confnav.model import Outcome, Paper, RatingScale, Venue, real_papers
 from confnav.store.protocols import PaperReader
+from confnav.topics.facts import lists_rejections
 from confnav.topics.trends import earlier_in_series
 
 BIN_WIDTH = 0.5  # of a mean rating, in the scale's own units
@@ -152,6 +153,9 @@ def acceptance_history(store: PaperReader, venue: str | None = None) -> Acceptan
         scale = scales.get(edition.id)
         if not papers or scale is None or not scale.values:
             history.notices.append(f"{edition.name} has no decided papers with ratings")
+            continue
+        if not lists_rejections([p.decision for p in papers]):  # every listed paper accepted: 100% says nothing
+            history.notices.append(f"{edition.name} lists accepted papers only: it gives no acceptance by rating")
             continue
         comparable = own is not None and bool(own.values) and own.same_as(scale)
         if not comparable:

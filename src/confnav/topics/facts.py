@@ -138,8 +138,10 @@ def theme_facts(
 ) -> list[ThemeFacts]:
     """Every theme of a venue (optionally one level) with its facts, in id order; `papers` (by row) saves a read."""
     themes = store.themes(venue, level)
-    if not themes:
+    if not themes and (level is None or not store.themes(venue)):
         raise NotFoundError(f"venue {venue} has no themes yet: run 'confnav topics --venue {venue}'")
+    if not themes:
+        return []  # themes, but none of this level (a small venue's themes are not split into sub-themes)
     papers = papers if papers is not None else dict(store.paper_rows(venue))
     members: dict[str, list[tuple[Paper, bool]]] = defaultdict(list)
     for pk, where in store.assignments(venue).items():

@@ -101,6 +101,8 @@ def trends(store: AnalysisStore, source: str, target: str, top: int = 15, min_co
     notice = comparison_notice(store.get_venue(source), store.get_venue(target))
     before, after = topic_vectors(store, source), topic_vectors(store, target)
     themes = theme_changes(store, source, target, before, after)
+    if len(themes) > 2 * top:  # the `top` biggest gains and losses, biggest gain first, as the keyword lists
+        themes = [*themes[:top], *themes[-top:]]
     grown, shrunk, new = keyword_changes(before.papers, after.papers, top, min_count)
     return Trends(source, target, themes, grown, shrunk, new, notice)
 
