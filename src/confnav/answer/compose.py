@@ -11,6 +11,7 @@ from typing import Protocol, cast
 
 import numpy as np
 
+from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.question import Question, read_question
 from confnav.answer.retrieve import (
@@ -69,6 +70,10 @@ def ask(
         else:
             answer.unanswered = f"{DOES_NOT_SAY}: {lacking} (its venues: {', '.join(v.name for v in known)})."
             return answer
+    gaps = [g for v in venues if (g := decision_gap(store, v, read.decision))] if read.decision else []
+    if venues and len(gaps) == len(venues) and not read.counting:  # no paper of them can have the decision
+        answer.unanswered = f"{DOES_NOT_SAY} which papers {_decided(read.decision)}: {'; '.join(gaps)}."
+        return answer
     if read.topic_terms:
         answer.papers = _retrieve(searcher, read, venues, profile)
     if profile and answer.papers:
@@ -139,8 +144,9 @@ def _counts(searcher: Searcher, read: Question, venues: list[str]) -> list[Count
     asked about."""
     counts = []
     phrase = read.topic or None
-    decisions = [None, read.decision] if read.decision else [None]
     for venue in venues:
+        asked = read.decision and not decision_gap(searcher.store, venue, read.decision)
+        decisions = [None, read.decision] if asked else [None]
         values = count_with(searcher, venue, phrase, decisions)
         counts += [Count(venue, phrase, d, n) for d, n in zip(decisions, values, strict=True)]
     return counts
@@ -163,8 +169,20 @@ def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Se
         if decided:
             wording = DECISION_WORDS.get(decided[0].decision or "", f"have the decision {decided[0].decision}")
             text += f"; {decided[0].value:,} of them {wording}"
+            if decided[0].decision == "accepted" and accepted_only(store, venue):
+                text += " (its data lists accepted papers only)"
         sentences.append(Sentence(f"{text}.", examples if whole.phrase else [], "count"))
+        if read.decision and not decided and (gap := decision_gap(store, venue, read.decision)):
+            sentences.append(
+                Sentence(f"{DOES_NOT_SAY} how many of them {_decided(read.decision)}: {gap}.", [], "count")
+            )
     return sentences
+
+
+def _decided(decision: str | None) -> str:
+    """The decision as the end of a sentence: "were not accepted", "have the decision oral"."""
+    key = PaperFilter(decision=decision).decision_key()
+    return DECISION_WORDS.get(key, f"have the decision {decision}")
 
 
 def _groups(store: AskStore, answer: Answer, read: Question) -> list[Part]:
