@@ -54,3 +54,48 @@ def test_a_decision_the_venue_gave_is_still_counted(searcher: Searcher) -> None:
         ("iclr2021", "oral", 53),
     }
     assert verify_answer(searcher, answer) == []
+
+
+def cited(answer: object) -> set[str]:
+    return {c for s in answer.sentences for c in s.cites}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("question", "venue", "papers", "accepted"),
+    [
+        ("How many papers did Sergey Levine have accepted at ICLR 2021?", "iclr2021", 30, 16),
+        ("How many papers did Chelsea Finn publish at CoRL 2023?", "corl2023", 9, 9),
+    ],
+)
+def test_an_authors_name_is_read_as_the_person(
+    searcher: Searcher, question: str, venue: str, papers: int, accepted: int
+) -> None:
+    """A name the store holds is counted as that author's papers (not searched as words), the papers cited."""
+    answer = ask(searcher, question)
+    assert [(c.venue, c.phrase, c.decision, c.value) for c in answer.counts] == [
+        (venue, None, None, papers),
+        (venue, None, "accepted", accepted),
+    ]
+    name = answer.counts[0].author
+    assert name and f"{name} is an author of {papers} papers" in texts(answer) and "contain" not in texts(answer)
+    assert cited(answer) and all(any(a.name == name for a in r.paper.authors) for r in answer.papers)
+    assert verify_answer(searcher, answer) == []
+
+
+def test_namesakes_are_told_apart_by_profile_id(searcher: Searcher) -> None:
+    answer = ask(searcher, "How many papers did Bo Li publish at ICLR 2021?")
+    people = {c.person for c in answer.counts}
+    assert len(people) == 5 and all(p and p.startswith("profile:~Bo_Li") for p in people)
+    assert "Bo Li (~Bo_Li19) is an author of 6 papers of ICLR 2021" in texts(answer)
+    assert verify_answer(searcher, answer) == []
+
+
+def test_who_has_the_most_papers_is_answered_from_the_stats_counts(searcher: Searcher) -> None:
+    from confnav.reports.stats import author_table, counted_papers
+
+    rows = author_table(counted_papers(searcher.store, "corl2023")).rows
+    top = [str(r[0]) for r in rows if str(r[1]) == str(rows[0][1])]
+    answer = ask(searcher, "who has the most accepted papers at CoRL 2023?")
+    assert {c.author for c in answer.counts} == set(top) and len(top) == 4
+    assert {c.value for c in answer.counts} == {9} and "9 each" in texts(answer)
+    assert len(answer.parts[0].sentences[0].cites) == 4 and verify_answer(searcher, answer) == []

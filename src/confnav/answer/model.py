@@ -60,15 +60,24 @@ class Retrieved:
 
 @dataclass
 class Count:
-    """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers)."""
+    """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers);
+    for a person, only the papers of `author` (the name asked) that are the person `person` (a PeopleIndex key)."""
 
     venue: str
     phrase: str | None
     decision: str | None
     value: int
+    author: str | None = None
+    person: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"venue": self.venue, "phrase": self.phrase, "decision": self.decision, "value": self.value}
+        counted: dict[str, object] = {
+            "venue": self.venue,
+            "phrase": self.phrase,
+            "decision": self.decision,
+            "value": self.value,
+        }
+        return counted | ({"author": self.author, "person": self.person} if self.author else {})
 
 
 @dataclass
