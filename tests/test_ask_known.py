@@ -99,3 +99,38 @@ def test_who_has_the_most_papers_is_answered_from_the_stats_counts(searcher: Sea
     assert {c.author for c in answer.counts} == set(top) and len(top) == 4
     assert {c.value for c in answer.counts} == {9} and "9 each" in texts(answer)
     assert len(answer.parts[0].sentences[0].cites) == 4 and verify_answer(searcher, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "what"),
+    [
+        ("Which paper won the best paper award at ICLR 2021?", "not awards"),
+        ("When and where was ICLR 2021 held?", "not when or where a conference took place"),
+    ],
+)
+def test_what_the_store_holds_no_record_of_gets_no_papers(searcher: Searcher, question: str, what: str) -> None:
+    answer = ask(searcher, question)
+    assert answer.unanswered and answer.unanswered.startswith(DOES_NOT_SAY) and what in answer.unanswered
+    assert not answer.papers and not answer.parts
+
+
+def test_the_acceptance_rate_is_the_stats_reports(searcher: Searcher) -> None:
+    from confnav.reports.facts import venue_facts
+
+    answer = ask(searcher, "what was the acceptance rate of ICLR 2020?")
+    rate = next(f.value for f in venue_facts(searcher.store, "iclr2020") if f.key == "venue.acceptance_rate")
+    said = texts(answer)
+    assert f"is {rate}" in said and "687 papers accepted of the 2,582 decided submissions" in said
+    assert not answer.papers and verify_answer(searcher, answer) == []
+    none = ask(searcher, "What is the acceptance rate of CoRL 2023?")
+    assert "lists accepted papers only" in texts(none) and "%" not in texts(none) and not none.papers
+
+
+def test_a_false_premise_about_a_named_paper_is_corrected(searcher: Searcher) -> None:
+    answer = ask(searcher, "Why was Rethinking Attention with Performers rejected?")
+    first = answer.sentences[0]
+    assert first.cites == ["Ua6zuk0WRH"] and [r.paper.id for r in answer.papers] == ["Ua6zuk0WRH"]
+    assert "records no such decision" in first.text and "was accepted (oral)" in first.text
+    assert verify_answer(searcher, answer) == []
+    plain = ask(searcher, "Was Rethinking Attention with Performers accepted?")
+    assert plain.sentences[0].text.startswith("“Rethinking Attention with Performers” (ICLR 2021) was accepted")

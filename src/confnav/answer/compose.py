@@ -14,6 +14,7 @@ import numpy as np
 from confnav.answer.authors import MOST, Named, author_names, names_in, without
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
+from confnav.answer.outside import RATE, answer_papers, answer_rate, named_papers, unheld
 from confnav.answer.persons import PersonAnswer
 from confnav.answer.question import Question, read_question
 from confnav.answer.retrieve import (
@@ -77,6 +78,16 @@ def ask(
     if venues and len(gaps) == len(venues) and not read.counting:  # no paper of them can have the decision
         answer.unanswered = f"{DOES_NOT_SAY} which papers {_decided(read.decision)}: {'; '.join(gaps)}."
         return answer
+    if reason := unheld(read.text):
+        answer.unanswered = reason
+        return answer
+    if RATE.search(read.text):
+        answer_rate(store, answer, venues or [v.id for v in known])
+        return answer
+    if titled := named_papers(store, question, venues):
+        answer_papers(store, answer, titled, read.decision, lambda p: _statement(searcher, p))
+        answer.parts.append(Part(None, [item.sentence() for item in answer.papers]))
+        return write_answer(searcher, answer, client) if client else answer
     if named or MOST.search(read.text):
         return _about_people(searcher, answer, read, named, venues or [v.id for v in known], client)
     if read.topic_terms:

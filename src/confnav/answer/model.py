@@ -98,6 +98,7 @@ class Answer:
     replaced: int = 0
     notices: list[str] = field(default_factory=list)
     profile: str | None = None
+    facts: dict[str, str] = field(default_factory=dict)  # "VENUE NAME": a venue's fact shown (its acceptance rate)
 
     @property
     def sentences(self) -> list[Sentence]:
@@ -118,4 +119,5 @@ class Answer:
             "replaced": self.replaced,
             "notices": self.notices,
             "profile": self.profile,
+            "facts": self.facts,
         }
