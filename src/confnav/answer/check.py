@@ -4,7 +4,9 @@ text, or a named venue's year). Written sentences pass `sentence_failures` one b
 
 from __future__ import annotations
 
+from confnav.answer.authors import count_of, papers_of
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
+from confnav.answer.outside import rate_facts
 from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
@@ -19,9 +21,12 @@ def paper_numbers(item: Retrieved) -> set[str]:
 
 
 def allowed_numbers(answer: Answer, cites: list[str], venue_names: list[str]) -> set[str]:
-    """Numbers a sentence citing `cites` may state: its papers', the answer's counts and the venues' names'."""
+    """Numbers a sentence citing `cites` may state: its papers', the answer's counts (and the profile ids of the
+    people counted) and the venues' names'."""
     by_id = {r.paper.id: r for r in answer.papers}
     found = {str(c.value) for c in answer.counts} | numbers(" ".join(venue_names))
+    found |= numbers(" ".join(c.person or "" for c in answer.counts))  # a person's profile id (`~Yang_Song1`)
+    found |= numbers(" ".join(answer.facts.values()))  # a venue's acceptance rate and what it counts
     for paper_id in cites:
         if paper_id in by_id:
             found |= paper_numbers(by_id[paper_id])
@@ -45,10 +50,17 @@ def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
     for count in answer.counts:
         if (now := _recount(searcher, count)) != count.value:
             failures.append(f"count of {count.phrase or 'all papers'} in {count.venue}: {count.value}, store: {now}")
+    for venue in {key.split()[0] for key in answer.facts}:
+        stored = {f"{venue} {k}": v for k, v in rate_facts(store, venue).items()}
+        if (shown := {k: v for k, v in answer.facts.items() if k.split()[0] == venue}) != stored:
+            failures.append(f"facts of {venue}: {shown}, store: {stored}")
     for sentence in answer.sentences:
         failures += [f"{sentence.text!r}: {f}" for f in sentence_failures(sentence, answer, names)]
     return failures
 
 
 def _recount(searcher: Searcher, count: Count) -> int:
+    if count.author and count.person:
+        papers = papers_of(searcher.store, count.venue, count.author, count.person)
+        return count_of(papers, count.phrase, count.decision)
     return count_papers(searcher, count.venue, count.phrase, count.decision)

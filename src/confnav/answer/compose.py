@@ -11,7 +11,11 @@ from typing import Protocol, cast
 
 import numpy as np
 
+from confnav.answer.authors import MOST, Named, author_names, names_in, without
+from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
+from confnav.answer.outside import RATE, answer_papers, answer_rate, named_papers, unheld
+from confnav.answer.persons import PersonAnswer
 from confnav.answer.question import Question, read_question
 from confnav.answer.retrieve import (
     POOL,
@@ -25,7 +29,7 @@ from confnav.answer.retrieve import (
 )
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
-from confnav.model import fold
+from confnav.model import Paper, fold
 from confnav.personal.recommend import profile_taste
 from confnav.search.engine import Searcher
 from confnav.search.text import terms
@@ -59,9 +63,10 @@ def ask(
     known = known_venues(store)
     if venue:
         venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
-    read = read_question(question, known, decision_names(store))
+    named = names_in(question, author_names(store))
+    read = read_question(without(question, named), known, decision_names(store))
     venues = [venue] if venue else read.venues
-    answer = Answer(read.text, venues)
+    answer = Answer(" ".join(question.split()), venues)
     if read.unknown_venues:
         lacking = f"it holds no papers of {', '.join(read.unknown_venues)}"
         if venues:  # answered from the venues it holds, saying which it lacks
@@ -69,6 +74,22 @@ def ask(
         else:
             answer.unanswered = f"{DOES_NOT_SAY}: {lacking} (its venues: {', '.join(v.name for v in known)})."
             return answer
+    gaps = [g for v in venues if (g := decision_gap(store, v, read.decision))] if read.decision else []
+    if venues and len(gaps) == len(venues) and not read.counting:  # no paper of them can have the decision
+        answer.unanswered = f"{DOES_NOT_SAY} which papers {_decided(read.decision)}: {'; '.join(gaps)}."
+        return answer
+    if reason := unheld(read.text):
+        answer.unanswered = reason
+        return answer
+    if RATE.search(read.text):
+        answer_rate(store, answer, venues or [v.id for v in known])
+        return answer
+    if titled := named_papers(store, question, venues):
+        answer_papers(store, answer, titled, read.decision, lambda p: _statement(searcher, p))
+        answer.parts.append(Part(None, [item.sentence() for item in answer.papers]))
+        return write_answer(searcher, answer, client) if client else answer
+    if named or MOST.search(read.text):
+        return _about_people(searcher, answer, read, named, venues or [v.id for v in known], client)
     if read.topic_terms:
         answer.papers = _retrieve(searcher, read, venues, profile)
     if profile and answer.papers:
@@ -87,6 +108,26 @@ def ask(
         return answer
     answer.parts += _groups(store, answer, read)
     return write_answer(searcher, answer, client) if client else answer
+
+
+def _about_people(
+    searcher: Searcher, answer: Answer, read: Question, named: list[Named], venues: list[str], client: ChatClient | None
+) -> Answer:
+    """An answer about the people named (their papers counted and cited), or about who has the most papers."""
+    found = PersonAnswer(searcher.store, lambda p: _statement(searcher, p), SHOWN)
+    for person in named:
+        found.named(person, read, venues if answer.venues else [])
+    if not named:
+        for venue in venues:
+            found.most(venue)
+    answer.counts, answer.papers = found.counts, found.papers
+    answer.parts = [Part(None, found.sentences), *_groups(cast(AskStore, searcher.store), answer, read, False)]
+    return write_answer(searcher, answer, client) if client else answer
+
+
+def _statement(searcher: Searcher, paper: Paper) -> tuple[str | None, str]:
+    tldr = _summarizer(searcher, paper.venue).tldr(paper)
+    return tldr.tldr, tldr.source
 
 
 def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: str | None) -> list[Retrieved]:
@@ -139,8 +180,9 @@ def _counts(searcher: Searcher, read: Question, venues: list[str]) -> list[Count
     asked about."""
     counts = []
     phrase = read.topic or None
-    decisions = [None, read.decision] if read.decision else [None]
     for venue in venues:
+        asked = read.decision and not decision_gap(searcher.store, venue, read.decision)
+        decisions = [None, read.decision] if asked else [None]
         values = count_with(searcher, venue, phrase, decisions)
         counts += [Count(venue, phrase, d, n) for d, n in zip(decisions, values, strict=True)]
     return counts
@@ -163,13 +205,25 @@ def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Se
         if decided:
             wording = DECISION_WORDS.get(decided[0].decision or "", f"have the decision {decided[0].decision}")
             text += f"; {decided[0].value:,} of them {wording}"
+            if decided[0].decision == "accepted" and accepted_only(store, venue):
+                text += " (its data lists accepted papers only)"
         sentences.append(Sentence(f"{text}.", examples if whole.phrase else [], "count"))
+        if read.decision and not decided and (gap := decision_gap(store, venue, read.decision)):
+            sentences.append(
+                Sentence(f"{DOES_NOT_SAY} how many of them {_decided(read.decision)}: {gap}.", [], "count")
+            )
     return sentences
 
 
-def _groups(store: AskStore, answer: Answer, read: Question) -> list[Part]:
+def _decided(decision: str | None) -> str:
+    """The decision as the end of a sentence: "were not accepted", "have the decision oral"."""
+    key = PaperFilter(decision=decision).decision_key()
+    return DECISION_WORDS.get(key, f"have the decision {decision}")
+
+
+def _groups(store: AskStore, answer: Answer, read: Question, themes: bool = True) -> list[Part]:
     """The papers in paragraphs by their theme or sub-theme, else by a keyword they share; broad questions open
-    with the themes most of the papers fall in."""
+    with the themes most of the papers fall in (unless not `themes`: papers chosen by author, not by topic)."""
     themed = _theme_groups(store, answer.papers)
     labels = themed if themed is not None else _keyword_groups(answer.papers, set(read.topic_terms))
     order: dict[str, list[Retrieved]] = {}
@@ -177,7 +231,7 @@ def _groups(store: AskStore, answer: Answer, read: Question) -> list[Part]:
         item.group = labels.get(item.paper.id, "Other papers")
         order.setdefault(item.group, []).append(item)
     parts = []
-    if read.broad and len(order) > 1 and themed is not None:
+    if themes and read.broad and len(order) > 1 and themed is not None:
         named = [g for g in order if g != "Other papers"][:3]
         cites = [order[g][0].paper.id for g in named]
         listed = ", ".join(f"“{g}”" for g in named[:-1]) + f" and “{named[-1]}”" if len(named) > 1 else f"“{named[0]}”"

@@ -60,15 +60,24 @@ class Retrieved:
 
 @dataclass
 class Count:
-    """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers)."""
+    """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers);
+    for a person, only the papers of `author` (the name asked) that are the person `person` (a PeopleIndex key)."""
 
     venue: str
     phrase: str | None
     decision: str | None
     value: int
+    author: str | None = None
+    person: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"venue": self.venue, "phrase": self.phrase, "decision": self.decision, "value": self.value}
+        counted: dict[str, object] = {
+            "venue": self.venue,
+            "phrase": self.phrase,
+            "decision": self.decision,
+            "value": self.value,
+        }
+        return counted | ({"author": self.author, "person": self.person} if self.author else {})
 
 
 @dataclass
@@ -89,6 +98,7 @@ class Answer:
     replaced: int = 0
     notices: list[str] = field(default_factory=list)
     profile: str | None = None
+    facts: dict[str, str] = field(default_factory=dict)  # "VENUE NAME": a venue's fact shown (its acceptance rate)
 
     @property
     def sentences(self) -> list[Sentence]:
@@ -109,4 +119,5 @@ class Answer:
             "replaced": self.replaced,
             "notices": self.notices,
             "profile": self.profile,
+            "facts": self.facts,
         }

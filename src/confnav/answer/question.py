@@ -37,7 +37,8 @@ QUESTION_WORDS = frozenset(
     address addresses tackle tackles differ different difference differences compare contribute contributions
     main key recent best latest known researchers people use uses using used apply applies applying propose
     proposes proposing mention mentions mentioning theme themes topic topics trend trends overview landscape area
-    areas direction directions field fields
+    areas direction directions field fields have has had publish publishes published write writes wrote written
+    author authors authored coauthored co-authored most prolific top
     """.split()  # noqa: SIM905
 )
 _EDGE_WORDS = frozenset(

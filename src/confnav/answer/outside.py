@@ -1,0 +1,118 @@
+"""Questions a topic search does not answer: a venue's acceptance rate (from the facts the stats report shows), the
+decision of a paper named by its title (correcting a false premise), and what the store does not hold at all
+(awards, when or where a conference took place), which get "the store does not say" rather than papers that
+merely share a word with the question."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from confnav.answer.known import decision_gap
+from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
+from confnav.answer.retrieve import per_state
+from confnav.model import Outcome, Paper, fold
+from confnav.reports.facts import rate_basis
+from confnav.store import PaperFilter
+from confnav.store.protocols import PaperReader
+
+RATE = re.compile(r"\bacceptance (?:rates?|ratios?)\b|\bhow (?:selective|competitive)\b", re.I)
+# What the store holds no record of, and how to say so.
+UNHELD = [
+    (re.compile(r"\b(?:awards?|prizes?|won|wins|winners?|honou?rable mentions?)\b", re.I), "awards or prizes"),
+    (
+        re.compile(r"^\W*(?:when|where)\b|\b(?:held|took place|take place|located|location|city|country)\b", re.I),
+        "when or where a conference took place",
+    ),
+]
+HOLDS = "it holds the venues' papers, their authors and decisions (and reviews where the data has them)"
+NAMED = 3  # papers named by their title an answer gives at most
+Statement = Callable[[Paper], tuple[str | None, str]]  # a paper's one-line statement and where it comes from
+TITLE_WORDS = 3  # a title this long at least is looked for in a question (shorter ones are common phrases)
+
+
+def unheld(text: str) -> str | None:
+    """Why the store cannot answer a question about something it holds no record of; None when it may."""
+    for cue, what in UNHELD:
+        if cue.search(text):
+            return f"{DOES_NOT_SAY}: {HOLDS}, not {what}."
+    return None
+
+
+def rate_facts(store: PaperReader, venue: str) -> dict[str, str]:
+    """The venue's acceptance rate as the stats report counts it: accepted, the basis in words and the rate;
+    empty when the data gives no rate (see decision_gap)."""
+    decisions = [d for d, n in store.decision_counts(venue) for _ in range(n)]
+    if decision_gap(store, venue, Outcome.NOT_ACCEPTED.value):
+        return {}
+    accepted, decided = sum(d.accepted for d in decisions), sum(d.decided for d in decisions)
+    if not decided:
+        return {}
+    rate = f"{100 * accepted / decided:.1f}%"
+    return {"accepted": f"{accepted:,}", "basis": rate_basis(decisions), "rate": rate}
+
+
+def answer_rate(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:
+    """One sentence per venue: its acceptance rate and what it counts, or why the data gives none."""
+    sentences = []
+    for venue in venues:
+        name = store.get_venue(venue).name
+        facts = rate_facts(store, venue)
+        if not facts:
+            gap = decision_gap(store, venue, Outcome.NOT_ACCEPTED.value) or "its data gives no decided submissions"
+            sentences.append(Sentence(f"{DOES_NOT_SAY} what the acceptance rate of {name} was: {gap}.", [], "count"))
+            continue
+        answer.facts.update({f"{venue} {k}": v for k, v in facts.items()})
+        answer.counts.append(Count(venue, None, "accepted", int(facts["accepted"].replace(",", ""))))
+        text = f"The acceptance rate of {name} in the store is {facts['rate']}: {facts['accepted']} papers accepted"
+        sentences.append(Sentence(f"{text} {facts['basis']}.", [], "count"))
+    answer.parts.append(Part(None, sentences))
+
+
+def titles(store: PaperReader) -> dict[str, list[Paper]]:
+    """The store's papers by folded title (titles of TITLE_WORDS words or more), read once per store state."""
+
+    def read() -> dict[str, list[Paper]]:
+        found: dict[str, list[Paper]] = {}
+        for venue in store.venue_list():
+            for paper in store.iter_papers(venue.id):
+                if len(key := fold(paper.title)) >= 12 and len(key.split()) >= TITLE_WORDS:
+                    found.setdefault(key, []).append(paper)
+        return found
+
+    return per_state(store, "titles", read)
+
+
+def named_papers(store: PaperReader, text: str, venues: Sequence[str]) -> list[Paper]:
+    """The papers (of `venues`, when given) whose whole title the question holds, the longest title first."""
+    asked = f" {fold(text)} "
+    found = [p for key, ps in titles(store).items() if f" {key} " in asked for p in ps]
+    return sorted((p for p in found if not venues or p.venue in venues), key=lambda p: -len(p.title))
+
+
+def decided(paper: Paper) -> str:
+    """The paper's decision in words: "was accepted (oral)", "was rejected", "has no decision in the store"."""
+    d = paper.decision
+    if d.accepted:
+        return f"was accepted ({d.name})"
+    if d.outcome is Outcome.UNKNOWN:
+        return "has no decision in the store"
+    return {"reject": "was rejected", "withdrawn": "was withdrawn", "desk-reject": "was desk-rejected"}.get(
+        d.kind, f"has the decision {d.name} ({d.outcome.label})"
+    )
+
+
+def answer_papers(
+    store: PaperReader, answer: Answer, papers: list[Paper], decision: str | None, statement: Statement
+) -> None:
+    """The decision of each paper named, each cited with its one-line statement; when the question says they had
+    a decision none of them had, that the store records otherwise."""
+    wrong = decision is not None and not any(PaperFilter(decision=decision).admits(p.decision) for p in papers)
+    sentences = []
+    for paper in papers[:NAMED]:
+        said = f"“{paper.title.rstrip('. ')}” ({store.get_venue(paper.venue).name}) {decided(paper)}"
+        said = f"The store records no such decision: {said}" if wrong else said
+        sentences.append(Sentence(f"{said}.", [paper.id], "paper"))
+        tldr, source = statement(paper)
+        answer.papers.append(Retrieved(paper, 1.0, 1.0, tldr, source, ""))
+    answer.parts.append(Part(None, sentences))

@@ -1,0 +1,136 @@
+"""`ask` says what the store cannot know instead of stating a number or papers it does not hold: counts of
+decisions a venue's data lacks (CoRL 2023 and ACL 2022 list accepted papers only), on the real data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from confnav.answer import DOES_NOT_SAY, ask
+from confnav.answer.check import verify_answer
+from confnav.ingest import ingest
+from confnav.search.engine import Searcher
+from confnav.store import open_store
+from tests.backends import Location, clone
+from tests.conftest import DATA
+
+
+@pytest.fixture(scope="module")
+def searcher(light_topics_db: Location, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Searcher]:
+    """ICLR 2021 and 2020 (themes, TF-IDF vectors) with CoRL 2023 and ACL 2022 (accepted papers only) added."""
+    location = clone(light_topics_db, tmp_path_factory.mktemp("known"), "known")
+    with open_store(location) as store:
+        ingest(store, [DATA / "paperlists" / "corl2023.json", DATA / "paperlists" / "acl2022.json"])
+        yield Searcher(store)
+
+
+def texts(answer: object) -> str:
+    return " ".join(s.text for s in answer.sentences)  # type: ignore[attr-defined]
+
+
+def test_rejections_of_an_accepted_only_venue_are_not_counted_as_zero(searcher: Searcher) -> None:
+    answer = ask(searcher, "How many papers were rejected at CoRL 2023?")
+    said = texts(answer)
+    assert "0 of them" not in said and [c.decision for c in answer.counts] == [None]
+    assert "199 papers of CoRL 2023" in said and "lists accepted papers only" in said
+    assert f"{DOES_NOT_SAY} how many of them were not accepted" in said
+    assert verify_answer(searcher, answer) == []
+
+
+def test_a_decision_the_venue_never_gave_is_named_with_its_decisions(searcher: Searcher) -> None:
+    answer = ask(searcher, "How many orals at ACL 2022?")
+    said = texts(answer)
+    assert "0 of them" not in said and "gave no decision named 'oral'" in said
+    assert "long, short and findings" in said
+    listed = ask(searcher, "Which oral papers at ACL 2022 study dialogue state tracking?")
+    assert listed.unanswered and "gave no decision named 'oral'" in listed.unanswered and not listed.papers
+
+
+def test_a_decision_the_venue_gave_is_still_counted(searcher: Searcher) -> None:
+    answer = ask(searcher, "How many orals at CoRL 2023 and ICLR 2021?")
+    assert {(c.venue, c.decision, c.value) for c in answer.counts if c.decision} == {
+        ("corl2023", "oral", 33),
+        ("iclr2021", "oral", 53),
+    }
+    assert verify_answer(searcher, answer) == []
+
+
+def cited(answer: object) -> set[str]:
+    return {c for s in answer.sentences for c in s.cites}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("question", "venue", "papers", "accepted"),
+    [
+        ("How many papers did Sergey Levine have accepted at ICLR 2021?", "iclr2021", 30, 16),
+        ("How many papers did Chelsea Finn publish at CoRL 2023?", "corl2023", 9, 9),
+    ],
+)
+def test_an_authors_name_is_read_as_the_person(
+    searcher: Searcher, question: str, venue: str, papers: int, accepted: int
+) -> None:
+    """A name the store holds is counted as that author's papers (not searched as words), the papers cited."""
+    answer = ask(searcher, question)
+    assert [(c.venue, c.phrase, c.decision, c.value) for c in answer.counts] == [
+        (venue, None, None, papers),
+        (venue, None, "accepted", accepted),
+    ]
+    name = answer.counts[0].author
+    assert name and f"{name} is an author of {papers} papers" in texts(answer) and "contain" not in texts(answer)
+    assert cited(answer) and all(any(a.name == name for a in r.paper.authors) for r in answer.papers)
+    assert verify_answer(searcher, answer) == []
+
+
+def test_namesakes_are_told_apart_by_profile_id(searcher: Searcher) -> None:
+    answer = ask(searcher, "How many papers did Bo Li publish at ICLR 2021?")
+    people = {c.person for c in answer.counts}
+    assert len(people) == 5 and all(p and p.startswith("profile:~Bo_Li") for p in people)
+    assert "Bo Li (~Bo_Li19) is an author of 6 papers of ICLR 2021" in texts(answer)
+    assert verify_answer(searcher, answer) == []
+
+
+def test_who_has_the_most_papers_is_answered_from_the_stats_counts(searcher: Searcher) -> None:
+    from confnav.reports.stats import author_table, counted_papers
+
+    rows = author_table(counted_papers(searcher.store, "corl2023")).rows
+    top = [str(r[0]) for r in rows if str(r[1]) == str(rows[0][1])]
+    answer = ask(searcher, "who has the most accepted papers at CoRL 2023?")
+    assert {c.author for c in answer.counts} == set(top) and len(top) == 4
+    assert {c.value for c in answer.counts} == {9} and "9 each" in texts(answer)
+    assert len(answer.parts[0].sentences[0].cites) == 4 and verify_answer(searcher, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "what"),
+    [
+        ("Which paper won the best paper award at ICLR 2021?", "not awards"),
+        ("When and where was ICLR 2021 held?", "not when or where a conference took place"),
+    ],
+)
+def test_what_the_store_holds_no_record_of_gets_no_papers(searcher: Searcher, question: str, what: str) -> None:
+    answer = ask(searcher, question)
+    assert answer.unanswered and answer.unanswered.startswith(DOES_NOT_SAY) and what in answer.unanswered
+    assert not answer.papers and not answer.parts
+
+
+def test_the_acceptance_rate_is_the_stats_reports(searcher: Searcher) -> None:
+    from confnav.reports.facts import venue_facts
+
+    answer = ask(searcher, "what was the acceptance rate of ICLR 2020?")
+    rate = next(f.value for f in venue_facts(searcher.store, "iclr2020") if f.key == "venue.acceptance_rate")
+    said = texts(answer)
+    assert f"is {rate}" in said and "687 papers accepted of the 2,582 decided submissions" in said
+    assert not answer.papers and verify_answer(searcher, answer) == []
+    none = ask(searcher, "What is the acceptance rate of CoRL 2023?")
+    assert "lists accepted papers only" in texts(none) and "%" not in texts(none) and not none.papers
+
+
+def test_a_false_premise_about_a_named_paper_is_corrected(searcher: Searcher) -> None:
+    answer = ask(searcher, "Why was Rethinking Attention with Performers rejected?")
+    first = answer.sentences[0]
+    assert first.cites == ["Ua6zuk0WRH"] and [r.paper.id for r in answer.papers] == ["Ua6zuk0WRH"]
+    assert "records no such decision" in first.text and "was accepted (oral)" in first.text
+    assert verify_answer(searcher, answer) == []
+    plain = ask(searcher, "Was Rethinking Attention with Performers accepted?")
+    assert plain.sentences[0].text.startswith("“Rethinking Attention with Performers” (ICLR 2021) was accepted")
