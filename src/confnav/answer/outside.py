@@ -21,7 +21,7 @@ RATE = re.compile(r"\bacceptance (?:rates?|ratios?)\b|\bhow (?:selective|competi
 UNHELD = [
     (re.compile(r"\b(?:awards?|prizes?|won|wins|winners?|honou?rable mentions?)\b", re.I), "awards or prizes"),
     (
-        re.compile(r"^\W*(?:when|where)\b|\b(?:held|took place|take place|located|location|city|country)\b", re.I),
+        re.compile(r"^\W*(?:when|where) (?:is|was|will)\b|\b(?:held|took place|take place|located|location)\b", re.I),
         "when or where a conference took place",
     ),
 ]
