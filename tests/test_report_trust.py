@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
+from confnav.ingest import ingest
+from confnav.model import Paper
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
+from confnav.reports.stats import author_table, counted_papers, institution_table
 from confnav.store import open_store
+from tests.conftest import DATA
 
 _ID = r"[\w\-~.]+"
 
@@ -45,3 +50,32 @@ def test_each_inline_mark_points_at_its_own_sections_item(overview: Report) -> N
         c.paper_id for s in overview.sections[:-1] for c in s.citations
     }
     assert shared  # the case that went wrong: papers of "Where to start" listed in a theme too
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Paper]]:
+    """ACL 2022 and CoRL 2023 as the statistics count them."""
+    with open_store(tmp_path_factory.mktemp("acl") / "store.db", create=True) as store:
+        ingest(store, [DATA / "paperlists" / "acl2022.json", DATA / "paperlists" / "corl2023.json"])
+        return {venue: counted_papers(store, venue) for venue in ("acl2022", "corl2023")}
+
+
+def test_authors_sharing_a_name_are_counted_apart(papers: dict[str, list[Paper]]) -> None:
+    """ACL 2022's five Yang Lius (Anthology ids -icsi, -umich, -microsoft, -ict, -hk) were one row of 10 accepted
+    papers; each person is a row of their own, named with their institution, as the author pages tell them."""
+    table = author_table(papers["acl2022"])
+    assert not any(row[0] == "Yang Liu" for row in table.rows)
+    with patch("confnav.reports.stats.TOP", 10_000):
+        rows = {row[0]: int(row[1]) for row in author_table(papers["acl2022"]).rows}
+    yang = {name: n for name, n in rows.items() if name.startswith("Yang Liu (")}
+    assert yang["Yang Liu (Amazon)"] == 3 and yang["Yang Liu (Microsoft)"] == 2 and sum(yang.values()) == 10
+    assert len(yang) == 5 and "Zhiyuan Liu" in rows  # a name one person has stays plain
+
+
+def test_placeholder_places_are_no_institution(papers: dict[str, list[Paper]]) -> None:
+    """CoRL 2023's source writes "Unknown Institution" where it has none: it is not counted as an institution,
+    nor named as where an author is."""
+    corl = papers["corl2023"]
+    assert not any("Unknown" in place for paper in corl for place in paper.places)
+    with patch("confnav.reports.stats.TOP", 10_000):
+        assert not any("Unknown" in row[0] for row in [*institution_table(corl).rows, *author_table(corl).rows])
