@@ -11,7 +11,7 @@ import pytest
 
 from confnav.ingest import ingest
 from confnav.model import Paper
-from confnav.reports.model import Report
+from confnav.reports.model import Report, decision_words
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import author_table, counted_papers, institution_table
@@ -79,3 +79,19 @@ def test_placeholder_places_are_no_institution(papers: dict[str, list[Paper]]) -
     assert not any("Unknown" in place for paper in corl for place in paper.places)
     with patch("confnav.reports.stats.TOP", 10_000):
         assert not any("Unknown" in row[0] for row in [*institution_table(corl).rows, *author_table(corl).rows])
+
+
+def test_where_to_start_offers_accepted_papers_and_shows_every_decision(overview: Report, topics_db: Path) -> None:
+    """The ways into ICLR 2021's largest themes were a rejected, a rejected and a withdrawn paper (the five most
+    central papers of two of them were not accepted) shown without their decision; now each theme's accepted
+    paper closest to its centre, and every listed paper says its decision."""
+    with open_store(topics_db) as store:
+        decision = {p.id: p.decision for p in store.iter_papers("iclr2021")}
+    closing = overview.sections[-1]
+    assert closing.title == "Where to start" and len(closing.citations) == 6
+    assert all(decision[c.paper_id].accepted for c in closing.citations[3:])
+    assert "the accepted paper closest to each theme's centre" in closing.summary
+    for cite in [c for s in overview.sections for c in s.citations]:
+        words = decision_words(decision[cite.paper_id])
+        assert words and cite.note.startswith(words), (cite.paper_id, cite.note)
+    assert {decision_words(d) for d in decision.values()} >= {"not accepted (reject)", "not accepted (withdrawn)"}
