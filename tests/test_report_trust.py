@@ -4,6 +4,7 @@ every paper offered shows its decision, user-given facts say so, and the served 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from unittest.mock import patch
 
@@ -12,9 +13,10 @@ import pytest
 from confnav.ingest import ingest
 from confnav.model import Paper
 from confnav.reports.model import Report, decision_words
-from confnav.reports.overview import build_overview
+from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import author_table, counted_papers, institution_table
+from confnav.reports.verify import verify_text
 from confnav.store import open_store
 from tests.conftest import DATA
 
@@ -95,3 +97,24 @@ def test_where_to_start_offers_accepted_papers_and_shows_every_decision(overview
         words = decision_words(decision[cite.paper_id])
         assert words and cite.note.startswith(words), (cite.paper_id, cite.note)
     assert {decision_words(d) for d in decision.values()} >= {"not accepted (reject)", "not accepted (withdrawn)"}
+
+
+def test_user_given_venue_facts_are_marked_as_the_users(overview: Report, topics_db: Path, tmp_path: Path) -> None:
+    """Dates and location from --venue-config read exactly like verified facts; they now say, in Markdown and
+    HTML, that the user gave them, and the report still verifies (listing them as not checked)."""
+    config = tmp_path / "venue.toml"
+    config.write_text('[venue]\nlocation = "Kawai"\ndates = "May 11-17, 2021"\n')
+    report = replace(overview, facts=[*load_venue_config(config), *overview.facts])
+    markdown, html = to_markdown(report), to_html(report)
+    assert "- Location: **Kawai**<!-- fact:config.location --> _(given by the user, not from the store)_" in markdown
+    given = re.search(
+        r'<span class="given" data-given="user"><strong data-fact="config.location">Kawai</strong>'
+        r' <span class="muted">\(given by the user, not from the store\)</span></span>',
+        html,
+    )
+    assert given is not None
+    assert "**7**<!-- fact:venue.oral --> _(" not in markdown  # verified facts are not marked
+    with open_store(topics_db) as store:
+        for text in (markdown, html):
+            checked = verify_text(store, text)
+            assert checked.ok and len(checked.unchecked) == 2, checked.failures

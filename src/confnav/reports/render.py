@@ -70,10 +70,15 @@ def facts_block(report: Report) -> list[tuple[Fact, Fact | None]]:
     ]
 
 
+USER_GIVEN = "given by the user, not from the store"  # said beside each venue-config value (dates, location)
+
+
 def _md_fact(fact: Fact) -> str:
-    """A fact in bold with its key; only the user's config values are text, computed numbers are shown as is."""
-    value = md_text(fact.value, line_start=False) if fact.key.startswith("config.") else fact.value
-    return f"**{value}**<!-- fact:{fact.key} -->"
+    """A fact in bold with its key; the user's config values are text, marked as theirs, so they never read as
+    verified; computed numbers are shown as is."""
+    if fact.key.startswith("config."):
+        return f"**{md_text(fact.value, line_start=False)}**<!-- fact:{fact.key} --> _({USER_GIVEN})_"
+    return f"**{fact.value}**<!-- fact:{fact.key} -->"
 
 
 def md_cell(cell: object) -> str:
@@ -153,7 +158,11 @@ def _urls(report: Report) -> dict[str, str | None]:
 
 
 def _html_fact(fact: Fact) -> str:
-    return f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
+    """A fact in bold with its key; a venue-config value is marked as the user's (`data-given`), in words too."""
+    shown = f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
+    if fact.key.startswith("config."):
+        return f'<span class="given" data-given="user">{shown} <span class="muted">({USER_GIVEN})</span></span>'
+    return shown
 
 
 def _app_href(cite: Citation, report: Report) -> str:
