@@ -84,6 +84,17 @@ PLACEHOLDER_TITLES = (
 _PLACEHOLDER_KEYS = frozenset(fold(title) for title in PLACEHOLDER_TITLES)
 
 
+# Affiliations that only hold an institution's place (CoRL 2023's "Unknown Institution"), compared as titles are.
+PLACEHOLDER_PLACES = ("unknown", "unknown institution", "unknown affiliation", "no affiliation", "not available")
+_PLACE_KEYS = frozenset(fold(place) for place in (*PLACEHOLDER_TITLES, *PLACEHOLDER_PLACES))
+
+
+def is_placeholder_place(place: str) -> bool:
+    """Whether an affiliation names no institution: a placeholder, or no letter or digit at all."""
+    key = fold(place)
+    return not key or key in _PLACE_KEYS
+
+
 @lru_cache(maxsize=1 << 16)
 def is_placeholder_title(title: str) -> bool:
     """Whether a title only holds a paper's place: one of PLACEHOLDER_TITLES, or no letter or digit at all

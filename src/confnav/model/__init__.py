@@ -14,6 +14,7 @@ from confnav.keys import SERIES_ALIASES as SERIES_ALIASES
 from confnav.keys import SERIES_NAMES as SERIES_NAMES
 from confnav.keys import display_series as display_series
 from confnav.keys import fold as fold
+from confnav.keys import is_placeholder_place as is_placeholder_place
 from confnav.keys import is_placeholder_title as is_placeholder_title
 from confnav.keys import name_key as name_key
 from confnav.keys import series_key as series_key
@@ -205,9 +206,13 @@ class Paper:
     @property
     def places(self) -> list[str]:
         """The institutions the paper counts for: the source's normalised list, else the paper's affiliations,
-        else its authors' aligned ones (each place once per paper is the counter's business)."""
-        aligned = [a.affiliation for a in self.authors if a.affiliation]
-        return [a for a in (self.institutions or self.affiliations or aligned) if a and a.strip()]
+        else its authors' aligned ones, never a placeholder ("Unknown Institution"; each place once per paper is the
+        counter's business)."""
+
+        def real(places: Iterable[str | None]) -> list[str]:
+            return [p for p in places if p and not is_placeholder_place(p)]
+
+        return real(self.institutions) or real(self.affiliations) or real(a.affiliation for a in self.authors)
 
     @property
     def placeholder(self) -> bool:

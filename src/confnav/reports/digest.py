@@ -8,7 +8,7 @@ from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.profile import blend_with_profile
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import venue_facts
-from confnav.reports.model import Citation, Report, Section
+from confnav.reports.model import Citation, Report, Section, decision_words
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.base import Summarizer
 from confnav.summarize.llm import summarizer_for
@@ -48,8 +48,8 @@ def build_digest(
         paper = item.paper
         tldr = summarizer.tldr(paper)
         authors = ", ".join(a.name for a in paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
-        own = [r for r in item.reasons if not r.startswith(TLDR_PREFIX)]  # the TL;DR is shown beside it
-        note = f"{authors} — " + "; ".join(own)
+        own = [r for r in item.reasons if not r.startswith(TLDR_PREFIX) and r != paper.decision.name]  # TL;DR beside
+        note = f"{authors} — " + "; ".join(r for r in [decision_words(paper.decision), *own] if r)
         section.citations.append(Citation(paper.id, paper.title, paper.url, tldr.tldr, tldr.source, note))
     report.sections.append(section)
     return report

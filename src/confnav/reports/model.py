@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from confnav.model import Venue
+from confnav.model import Decision, Outcome, Venue
 
 
 @dataclass(frozen=True)
@@ -110,3 +110,12 @@ def percent(part: int | float, whole: int | float) -> str:
 def decimal(value: float | None) -> str:
     """A mean or a rating with two decimals."""
     return Shown("-", None) if value is None else Shown(f"{value:.2f}", round(value, 6))
+
+
+def decision_words(decision: Decision) -> str:
+    """A paper's decision as a listed paper shows it ("accepted (oral)", "not accepted (withdrawn)"), so that no
+    rejected or withdrawn paper reads as accepted; "" when the data gives none."""
+    if decision.outcome is Outcome.UNKNOWN:
+        return ""
+    said = decision.outcome.label
+    return said if decision.name in ("", said) else f"{said} ({decision.name})"

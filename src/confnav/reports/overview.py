@@ -6,13 +6,15 @@ import re
 import tomllib
 from pathlib import Path
 
+import numpy as np
+
 from confnav.errors import ConfnavError, InputError
 from confnav.model import Outcome, Venue, real_papers
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import data_gaps, theme_facts_of, trend_facts, venue_facts
-from confnav.reports.model import Citation, Fact, Report, Section
+from confnav.reports.model import Citation, Fact, Report, Section, decision_words
 from confnav.reports.narrative import Lead, Vocabulary, handle, listing, theme_opening, theme_story
 from confnav.reports.prose import method_name
 from confnav.reports.written import Paragraph, Written, write_paragraph
@@ -20,6 +22,7 @@ from confnav.store.protocols import AnalysisStore
 from confnav.summarize.base import Summarizer
 from confnav.summarize.llm import ChatClient, LLMSummarizer, summarizer_for
 from confnav.topics import ensure_topics, theme_facts
+from confnav.topics.build import topic_vectors
 from confnav.topics.facts import ThemeFacts
 
 MAJOR_SHARE = 0.015  # themes holding at least this share of the venue get a section…
@@ -49,8 +52,11 @@ def load_venue_config(path: Path | None) -> list[Fact]:
 
 
 def citation(item: RankedPaper, summarizer: Summarizer) -> Citation:
+    """A listed paper with its decision first in its note (every listed paper shows it), then two of the ranking's
+    reasons (not its TL;DR, which is beside it, nor its decision again)."""
     tldr = summarizer.tldr(item.paper)
-    note = " · ".join([r for r in item.reasons if not r.startswith(TLDR_PREFIX)][:2])  # the TL;DR is beside it
+    reasons = [r for r in item.reasons if not r.startswith(TLDR_PREFIX) and r != item.paper.decision.name][:2]
+    note = " · ".join(r for r in [decision_words(item.paper.decision), *reasons] if r)
     name = method_name(item.paper.abstract) if item.paper.abstract else None
     paper = item.paper
     authors = ", ".join(a.name for a in paper.authors[:BYLINE]) + (" et al." if len(paper.authors) > BYLINE else "")
@@ -196,7 +202,9 @@ def build_overview(
         report.sections.append(Section(theme.heading, summary, section_facts, cites, theme.id))
     if smaller := [t for t in top if t not in major and in_theme[t.id]]:
         report.sections.append(smaller_themes(smaller, in_theme, summarizer))
-    closing = where_to_start(ranking.papers, top, summarizer, ranking.mode)
+    closing = where_to_start(
+        ranking.papers, top, summarizer, ranking.mode, closest_papers(store, venue, top[:START_PAPERS])
+    )
     if client and (
         text := _rewrite(
             client, written, closing.title, closing.summary, shown, closing.citations, labels, info.name, said
@@ -270,18 +278,23 @@ def smaller_themes(themes: list[ThemeFacts], in_theme: dict[str, list[RankedPape
 
 
 def where_to_start(
-    ranked: list[RankedPaper], themes: list[ThemeFacts], summarizer: Summarizer, mode: RankMode
+    ranked: list[RankedPaper],
+    themes: list[ThemeFacts],
+    summarizer: Summarizer,
+    mode: RankMode,
+    closest: dict[str, list[str]] | None = None,
 ) -> Section:
-    """The closing: the venue's first papers in the ranking's mode, and the most central paper of each of the
-    three largest themes, a way into each."""
+    """The closing: the venue's first papers in the ranking's mode, and a way into each of the three largest themes:
+    its accepted paper closest to its centre (`closest`: each theme's papers by closeness, else its most central
+    few), a paper of another decision only where the theme has no accepted one; every paper's decision is shown."""
     label = {paper_id: t.label for t in themes for paper_id in t.paper_ids}
     first = [item for item in ranked if item.paper.id in label][:START_PAPERS]
     by_id = {item.paper.id: item for item in ranked}
-    central = [
-        (t, by_id[t.representative[0]])
-        for t in themes[:START_PAPERS]
-        if t.representative and t.representative[0] in by_id
-    ]
+    central = []
+    for theme in themes[:START_PAPERS]:
+        near = [by_id[i] for i in (closest or {}).get(theme.id, theme.representative) if i in by_id]
+        if near:
+            central.append((theme, next((item for item in near if item.paper.decision.accepted), near[0])))
     cites = {item.paper.id: citation(item, summarizer) for item in [*first, *(item for _, item in central)]}
 
     def named(item: RankedPaper) -> str:
@@ -289,13 +302,41 @@ def where_to_start(
         shown = handle(cite) or f'"{cite.title}"'
         return f"{shown} [[cite:{cite.paper_id}]]"
 
+    def unaccepted(item: RankedPaper) -> str:  # the decision of a paper the venue did not accept, said beside it
+        decision = item.paper.decision
+        return decision.name if decision.outcome is not Outcome.UNKNOWN and not decision.accepted else ""
+
     sentences = []
     if first:
-        listed = [f"{named(item)} ({label[item.paper.id]})" for item in first]
+        listed = [
+            f"{named(item)} ({'; '.join(filter(None, [label[item.paper.id], unaccepted(item)]))})" for item in first
+        ]
         sentences.append(f"Across the venue, the ranking {mode.label} puts first {listing(listed)}.")
     if central:
-        listed = [f"{named(item)} for {theme.label}" for theme, item in central]
+        listed = [
+            f"{named(item)} for {theme.label}" + (f" ({said})" if (said := unaccepted(item)) else "")
+            for theme, item in central
+        ]
+        which = "accepted paper" if all(item.paper.decision.accepted for _, item in central) else "paper"
         sentences.append(
-            f"For a way into the largest themes, the paper closest to each theme's centre: {listing(listed)}."
+            f"For a way into the largest themes, the {which} closest to each theme's centre: {listing(listed)}."
         )
     return Section("Where to start", " ".join(sentences), {}, list(cites.values()))
+
+
+def closest_papers(store: AnalysisStore, venue: str, themes: list[ThemeFacts]) -> dict[str, list[str]] | None:
+    """Each theme's papers, closest to its centre (the mean of its members' vectors) first; None without vectors."""
+    try:
+        vectors = topic_vectors(store, venue)
+    except ConfnavError:
+        return None
+    row = {paper.id: i for i, paper in enumerate(vectors.papers)}
+    found = {}
+    for theme in themes:
+        members = [p for p in theme.paper_ids if p in row]
+        if members:
+            block = vectors.vectors[[row[p] for p in members]]
+            centre = block.mean(axis=0)
+            closeness = block @ (centre / (np.linalg.norm(centre) or 1.0))
+            found[theme.id] = [members[i] for i in np.argsort(-closeness, kind="stable")]
+    return found

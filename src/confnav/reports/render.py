@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from confnav.reports.faults import plain_prose, repeats, split_sentences
-from confnav.reports.model import Citation, Fact, Report
+from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.safe_text import md_text, safe_link, site_name
 
 _PLACEHOLDER = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
@@ -70,10 +70,15 @@ def facts_block(report: Report) -> list[tuple[Fact, Fact | None]]:
     ]
 
 
+USER_GIVEN = "given by the user, not from the store"  # said beside each venue-config value (dates, location)
+
+
 def _md_fact(fact: Fact) -> str:
-    """A fact in bold with its key; only the user's config values are text, computed numbers are shown as is."""
-    value = md_text(fact.value, line_start=False) if fact.key.startswith("config.") else fact.value
-    return f"**{value}**<!-- fact:{fact.key} -->"
+    """A fact in bold with its key; the user's config values are text, marked as theirs, so they never read as
+    verified; computed numbers are shown as is."""
+    if fact.key.startswith("config."):
+        return f"**{md_text(fact.value, line_start=False)}**<!-- fact:{fact.key} --> _({USER_GIVEN})_"
+    return f"**{fact.value}**<!-- fact:{fact.key} -->"
 
 
 def md_cell(cell: object) -> str:
@@ -86,18 +91,16 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
     facts = _facts_by_key(report)
     urls = _urls(report)
 
-    numbers = _numbers(report)
-
-    def cite_mark(match: re.Match[str]) -> str:  # "[3](link)[^id]": the paper's number in its section's list
+    def cite_mark(match: re.Match[str], numbers: dict[str, int]) -> str:  # "[3](link)[^id]": its number in the list
         paper_id = match.group(1)
         label = f"[{numbers.get(paper_id, paper_id)}]"
         return f"[{label}]({urls[paper_id]})[^{paper_id}]" if urls.get(paper_id) else f"{label}[^{paper_id}]"
 
-    def fill(text: str) -> str:  # the text escaped, confnav's own marks turned into facts and citations
+    def fill(text: str, numbers: dict[str, int]) -> str:  # the text escaped, confnav's marks as facts and citations
         parts, start = [], 0
         for match in _MARKS.finditer(text):
             parts.append(md_text(text[start : match.start()], line_start=start == 0))
-            parts.append(cite_mark(match) if match.group(1) else _md_fact(facts[match.group(2)]))
+            parts.append(cite_mark(match, numbers) if match.group(1) else _md_fact(facts[match.group(2)]))
             start = match.end()
         return "".join([*parts, md_text(text[start:], line_start=start == 0)])
 
@@ -110,14 +113,14 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
         ]
         lines.append("")
     if report.intro:
-        lines += [fill(report.intro), ""]
+        lines += [fill(report.intro, {}), ""]
     footnotes: list[Citation] = []
     for number, section in enumerate(report.sections, start=1):
         name = md_text(section.title, line_start=False)
         heading = f"## {number}. {name}" if len(report.sections) > 1 else f"## {name}"
         lines += [heading, ""] + ([f"<!-- theme:{section.anchor} -->", ""] if section.anchor else [])
         if section.summary:
-            lines += [fill(section.summary), ""]
+            lines += [fill(section.summary, list_numbers(section)), ""]
         for rank, cite in enumerate(section.citations, start=1):
             link = safe_link(cite.url)
             shown = f"[{md_text(cite.title, line_start=False)}]({link})" if link else md_text(cite.title)
@@ -155,7 +158,11 @@ def _urls(report: Report) -> dict[str, str | None]:
 
 
 def _html_fact(fact: Fact) -> str:
-    return f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
+    """A fact in bold with its key; a venue-config value is marked as the user's (`data-given`), in words too."""
+    shown = f'<strong data-fact="{escape(fact.key)}">{escape(fact.value)}</strong>'
+    if fact.key.startswith("config."):
+        return f'<span class="given" data-given="user">{shown} <span class="muted">({USER_GIVEN})</span></span>'
+    return shown
 
 
 def _app_href(cite: Citation, report: Report) -> str:
@@ -183,9 +190,10 @@ def _html_item(cite: Citation, report: Report, in_app: bool) -> str:
     return f"<li>{title}{note}</li>"
 
 
-def _numbers(report: Report) -> dict[str, int]:
-    """Each cited paper's number in its section's list (inline marks show it)."""
-    return {c.paper_id: i for section in report.sections for i, c in enumerate(section.citations, start=1)}
+def list_numbers(section: Section) -> dict[str, int]:
+    """Each paper's number in this section's list: a mark in the section's text shows it, so it points at the
+    section's own item even when the paper is listed in other sections too."""
+    return {c.paper_id: i for i, c in reversed(list(enumerate(section.citations, start=1)))}
 
 
 def _html_cite(cite: Citation, mark: str | None = None, app_href: str | None = None, told: bool = False) -> str:
@@ -234,9 +242,9 @@ def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> st
     under the title."""
     in_app = app_nav is not None
     facts = _facts_by_key(report)
-    numbers, cites = _numbers(report), {c.paper_id: c for sec in report.sections for c in sec.citations}
+    cites = {c.paper_id: c for sec in report.sections for c in sec.citations}
 
-    def cite_mark(match: re.Match[str], sentence: str) -> str:  # a numbered mark; its card opens on hover, focus, tap
+    def cite_mark(match: re.Match[str], sentence: str, numbers: dict[str, int]) -> str:  # a mark with its card
         paper_id = match.group(1)
         cite = cites.get(paper_id)
         if cite is None:
@@ -244,12 +252,12 @@ def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> st
         number, href = f"[{numbers.get(paper_id, paper_id)}]", _app_href(cite, report) if in_app else None
         return _html_cite(cite, number, href, told=bool(cite.tldr) and repeats(cite.tldr or "", sentence))
 
-    def fill(text: str) -> str:  # sentence by sentence: a mark's card leaves out the TL;DR its sentence tells
+    def fill(text: str, numbers: dict[str, int]) -> str:  # sentence by sentence: a card leaves out what it tells
         filled = []
         for sentence in split_sentences(text):
             said = plain_prose(sentence)
             marked = _PLACEHOLDER.sub(lambda m: _html_fact(facts[m.group(1)]), escape(sentence))
-            filled.append(_CITE_MARK.sub(partial(cite_mark, sentence=said), marked))
+            filled.append(_CITE_MARK.sub(partial(cite_mark, sentence=said, numbers=numbers), marked))
         return " ".join(filled)
 
     body = [f"<h1>{escape(report.title)}</h1>", app_top if in_app else ""]
@@ -260,13 +268,13 @@ def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> st
         )
         body.append(f'<h2>Facts</h2><ul class="facts">{items}</ul>')
     if report.intro:
-        body.append(f"<p>{fill(report.intro)}</p>")
+        body.append(f"<p>{fill(report.intro, {})}</p>")
     for number, section in enumerate(report.sections, start=1):
         title = f"{number}. {section.title}" if len(report.sections) > 1 else section.title
         anchor = f' id="{escape(section.anchor)}" data-theme="{escape(section.anchor)}"' if section.anchor else ""
         body.append(f"<section{anchor}><h2>{escape(title)}</h2>")
         if section.summary:
-            body.append(f"<p>{fill(section.summary)}</p>")
+            body.append(f"<p>{fill(section.summary, list_numbers(section))}</p>")
         if section.citations:
             items = "".join(_html_item(c, report, in_app) for c in section.citations)
             body.append(f'<ol class="papers">{items}</ol>')

@@ -11,7 +11,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
+from confnav.model import Outcome, Paper, RatingScale, fold, is_placeholder_place, name_key, real_papers
+from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
 from confnav.reports.facts import data_gaps, lists_rejections, placeholder_note, rate_basis, venue_facts
 from confnav.reports.institutions import normalize_institution, paper_affiliations
@@ -133,20 +134,35 @@ def agreement_table(papers: list[Paper]) -> Table:
 
 
 def author_table(papers: list[Paper]) -> Table:
-    """Authors by accepted papers; orals only when the venue has orals, submissions only when it lists them."""
+    """Authors by accepted papers, one row per person as the author pages tell them apart (profile ids), never
+    people sharing a name summed; orals only when the venue has orals, submissions only when it lists them."""
+    people = PeopleIndex(papers)
     accepted: Counter[str] = Counter()
     orals: Counter[str] = Counter()
     submitted: Counter[str] = Counter()
     names: dict[str, Counter[str]] = defaultdict(Counter)
+    places: dict[str, Counter[str]] = defaultdict(Counter)
     for paper in papers:
-        for author in paper.authors:
-            key = name_key(author.name)
+        for key, author in {people.key(a): a for a in reversed(paper.authors)}.items():  # a person once a paper
             names[key][author.name] += 1
+            given = [p for p in (author.institution, (author.affiliation or "").split("+")[0]) if p]
+            if place := next((p.strip() for p in given if not is_placeholder_place(p)), None):
+                places[key][normalize_institution(place)] += 1
             submitted[key] += 1
             accepted[key] += paper.decision.accepted
             orals[key] += paper.decision.accepted and paper.decision.kind == "oral"
     top = sorted((k for k in accepted if accepted[k]), key=lambda k: (-accepted[k], -orals[k], k))[:TOP]
-    rows = [[names[k].most_common(1)[0][0], count(accepted[k]), count(orals[k]), count(submitted[k])] for k in top]
+    shared = Counter(name_key(names[k].most_common(1)[0][0]) for k in names)
+
+    def shown(key: str) -> str:  # the name, and whom it means when the venue has several people of that name
+        name = names[key].most_common(1)[0][0]
+        if shared[name_key(name)] < 2:
+            return name
+        if places[key]:
+            return f"{name} ({places[key].most_common(1)[0][0]})"
+        return f"{name} ({key.split(':', 1)[1] if key.startswith('profile:') else 'no profile'})"
+
+    rows = [[shown(k), count(accepted[k]), count(orals[k]), count(submitted[k])] for k in top]
     header = ["Author", "Accepted", "Orals", "Submitted"]
     table = Table("authors", "Authors with the most accepted papers", header, rows)
     holds = Holds.of(papers)

@@ -1,0 +1,120 @@
+"""Reports tell nothing false: inline marks point at their own section's items, people sharing a name stay apart,
+every paper offered shows its decision, user-given facts say so, and the served page verifies as the CLI's."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from unittest.mock import patch
+
+import pytest
+
+from confnav.ingest import ingest
+from confnav.model import Paper
+from confnav.reports.model import Report, decision_words
+from confnav.reports.overview import build_overview, load_venue_config
+from confnav.reports.render import to_html, to_markdown
+from confnav.reports.stats import author_table, counted_papers, institution_table
+from confnav.reports.verify import verify_text
+from confnav.store import open_store
+from tests.conftest import DATA
+
+_ID = r"[\w\-~.]+"
+
+
+@pytest.fixture(scope="module")
+def overview(topics_db: Path) -> Report:
+    with open_store(topics_db) as store:
+        return build_overview(store, "iclr2021")
+
+
+def test_each_inline_mark_points_at_its_own_sections_item(overview: Report) -> None:
+    """A paper listed in two sections (a theme's and "Where to start") is cited in each by that section's number
+    (the last section it appeared in used to number every mark)."""
+    markdown, html = to_markdown(overview), to_html(overview)
+    checked = 0
+    for chunk in markdown.split("\n## ")[1:]:
+        items = {int(n): pid for n, pid in re.findall(rf"^(\d+)\. .*?\[\^({_ID})\]", chunk, re.M)}
+        for number, paper_id in re.findall(rf"\[\[(\d+)\]\](?:\([^)\s]*\))?\[\^({_ID})\]", chunk):
+            assert items.get(int(number)) == paper_id, (chunk.split("\n")[0], number, paper_id)
+            checked += 1
+    for chunk in html.split("<section")[1:]:
+        listed = re.search(r'<ol class="papers">(.*?)</ol>', chunk, re.S)
+        items = re.findall(rf'<li><span class="cite" data-paper="({_ID})"', listed.group(1)) if listed else []
+        for paper_id, number in re.findall(
+            rf'<span class="cite mark" data-paper="({_ID})"[^>]*><a [^>]*>\[(\d+)\]', chunk
+        ):
+            assert items[int(number) - 1] == paper_id, (number, paper_id)
+            checked += 1
+    assert checked >= 200  # both renderings' marks (about 150 each)
+    shared = {c.paper_id for c in overview.sections[-1].citations} & {
+        c.paper_id for s in overview.sections[:-1] for c in s.citations
+    }
+    assert shared  # the case that went wrong: papers of "Where to start" listed in a theme too
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Paper]]:
+    """ACL 2022 and CoRL 2023 as the statistics count them."""
+    with open_store(tmp_path_factory.mktemp("acl") / "store.db", create=True) as store:
+        ingest(store, [DATA / "paperlists" / "acl2022.json", DATA / "paperlists" / "corl2023.json"])
+        return {venue: counted_papers(store, venue) for venue in ("acl2022", "corl2023")}
+
+
+def test_authors_sharing_a_name_are_counted_apart(papers: dict[str, list[Paper]]) -> None:
+    """ACL 2022's five Yang Lius (Anthology ids -icsi, -umich, -microsoft, -ict, -hk) were one row of 10 accepted
+    papers; each person is a row of their own, named with their institution, as the author pages tell them."""
+    table = author_table(papers["acl2022"])
+    assert not any(row[0] == "Yang Liu" for row in table.rows)
+    with patch("confnav.reports.stats.TOP", 10_000):
+        rows = {row[0]: int(row[1]) for row in author_table(papers["acl2022"]).rows}
+    yang = {name: n for name, n in rows.items() if name.startswith("Yang Liu (")}
+    assert yang["Yang Liu (Amazon)"] == 3 and yang["Yang Liu (Microsoft)"] == 2 and sum(yang.values()) == 10
+    assert len(yang) == 5 and "Zhiyuan Liu" in rows  # a name one person has stays plain
+
+
+def test_placeholder_places_are_no_institution(papers: dict[str, list[Paper]]) -> None:
+    """CoRL 2023's source writes "Unknown Institution" where it has none: it is not counted as an institution,
+    nor named as where an author is."""
+    corl = papers["corl2023"]
+    assert not any("Unknown" in place for paper in corl for place in paper.places)
+    with patch("confnav.reports.stats.TOP", 10_000):
+        assert not any("Unknown" in row[0] for row in [*institution_table(corl).rows, *author_table(corl).rows])
+
+
+def test_where_to_start_offers_accepted_papers_and_shows_every_decision(overview: Report, topics_db: Path) -> None:
+    """The ways into ICLR 2021's largest themes were a rejected, a rejected and a withdrawn paper (the five most
+    central papers of two of them were not accepted) shown without their decision; now each theme's accepted
+    paper closest to its centre, and every listed paper says its decision."""
+    with open_store(topics_db) as store:
+        decision = {p.id: p.decision for p in store.iter_papers("iclr2021")}
+    closing = overview.sections[-1]
+    assert closing.title == "Where to start" and len(closing.citations) == 6
+    assert all(decision[c.paper_id].accepted for c in closing.citations[3:])
+    assert "the accepted paper closest to each theme's centre" in closing.summary
+    for cite in [c for s in overview.sections for c in s.citations]:
+        words = decision_words(decision[cite.paper_id])
+        assert words and cite.note.startswith(words), (cite.paper_id, cite.note)
+    assert {decision_words(d) for d in decision.values()} >= {"not accepted (reject)", "not accepted (withdrawn)"}
+
+
+def test_user_given_venue_facts_are_marked_as_the_users(overview: Report, topics_db: Path, tmp_path: Path) -> None:
+    """Dates and location from --venue-config read exactly like verified facts; they now say, in Markdown and
+    HTML, that the user gave them, and the report still verifies (listing them as not checked)."""
+    config = tmp_path / "venue.toml"
+    config.write_text('[venue]\nlocation = "Kawai"\ndates = "May 11-17, 2021"\n')
+    report = replace(overview, facts=[*load_venue_config(config), *overview.facts])
+    markdown, html = to_markdown(report), to_html(report)
+    assert "- Location: **Kawai**<!-- fact:config.location --> _(given by the user, not from the store)_" in markdown
+    given = re.search(
+        r'<span class="given" data-given="user"><strong data-fact="config.location">Kawai</strong>'
+        r' <span class="muted">\(given by the user, not from the store\)</span></span>',
+        html,
+    )
+    assert given is not None
+    assert "**7**<!-- fact:venue.oral --> _(" not in markdown  # verified facts are not marked
+    with open_store(topics_db) as store:
+        for text in (markdown, html):
+            checked = verify_text(store, text)
+            assert checked.ok and len(checked.unchecked) == 2, checked.failures
