@@ -11,7 +11,7 @@ from unittest.mock import patch
 import pytest
 
 from confnav.ingest import ingest
-from confnav.model import Paper
+from confnav.model import Author, Decision, Outcome, Paper, Venue
 from confnav.reports.model import Report, decision_words
 from confnav.reports.overview import build_overview, load_venue_config
 from confnav.reports.render import to_html, to_markdown
@@ -118,3 +118,22 @@ def test_user_given_venue_facts_are_marked_as_the_users(overview: Report, topics
         for text in (markdown, html):
             checked = verify_text(store, text)
             assert checked.ok and len(checked.unchecked) == 2, checked.failures
+
+
+def test_the_authors_table_links_each_person_to_a_page_that_exists() -> None:
+    """A row telling apart people who share a name ("Yang Liu (Amazon)") links the name's author page."""
+    accepted = Decision("Long", Outcome.ACCEPTED, "long", 5)
+    papers = [
+        Paper(
+            f"p{n}",
+            "acl2022",
+            f"Paper {n}",
+            authors=[Author("Yang Liu", profile=who, institution=where)],
+            decision=accepted,
+        )
+        for n, (who, where) in enumerate([("/y/a", "Amazon"), ("/y/a", "Amazon"), ("/y/b", "Microsoft")])
+    ]
+    table = author_table(papers)
+    assert [row[0] for row in table.rows] == ["Yang Liu (Amazon)", "Yang Liu (Microsoft)"]
+    page = to_html(Report("stats", Venue.parse("acl2022"), "ACL 2022", tables=[table]), app_nav="")
+    assert page.count('href="/author/Yang%20Liu"') == 2 and "/author/Yang%20Liu%20%28" not in page

@@ -49,12 +49,14 @@ class Section:
 
 @dataclass
 class Table:
-    """A table of computed values; `id` lets the verifier recompute it."""
+    """A table of computed values; `id` lets the verifier recompute it. `names` (one a row, when given) are what
+    the first cell names in the app (an author's name where the cell tells apart people sharing it)."""
 
     id: str
     caption: str
     header: list[str]
     rows: list[list[str]]
+    names: list[str] | None = None
 
 
 @dataclass

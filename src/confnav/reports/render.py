@@ -222,11 +222,11 @@ def _html_cite(cite: Citation, mark: str | None = None, app_href: str | None = N
 APP_PAGES = {"authors": "/author/", "institutions": "/institution/"}  # in the app, these tables link their names
 
 
-def _html_row(row: Sequence[object], page: str | None) -> str:
-    """A table row; with `page`, the first cell links to that page of the app."""
+def _html_row(row: Sequence[object], page: str | None, name: str | None = None) -> str:
+    """A table row; with `page`, the first cell links to that page of the app (for `name`, else the cell's text)."""
     cells = [escape(str(c)) for c in row]
     if page and cells:
-        cells[0] = f'<a href="{escape(page + quote(str(row[0]), safe=""))}">{cells[0]}</a>'
+        cells[0] = f'<a href="{escape(page + quote(name or str(row[0]), safe=""))}">{cells[0]}</a>'
     return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 
 
@@ -282,7 +282,8 @@ def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> st
     for table in report.tables:
         head = "".join(f"<th>{escape(h)}</th>" for h in table.header)
         page = APP_PAGES.get(table.id) if in_app else None
-        rows = "".join(_html_row(row, page) for row in table.rows)
+        names: list[str | None] = list(table.names) if table.names else [None] * len(table.rows)
+        rows = "".join(_html_row(row, page, name) for row, name in zip(table.rows, names, strict=True))
         body.append(
             f'<h3>{escape(table.caption)}</h3><div class="wide"><table data-table="{escape(table.id)}">'
             f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"

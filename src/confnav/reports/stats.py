@@ -50,7 +50,7 @@ def _columns(table: Table, shown: list[bool]) -> Table:
     """The table with only the columns marked shown (those the data can fill)."""
     keep = [i for i, flag in enumerate(shown) if flag]
     rows = [[row[i] for i in keep] for row in table.rows]
-    return Table(table.id, table.caption, [table.header[i] for i in keep], rows)
+    return Table(table.id, table.caption, [table.header[i] for i in keep], rows, table.names)
 
 
 def counted_papers(store: PaperReader, venue: str) -> list[Paper]:
@@ -165,6 +165,7 @@ def author_table(papers: list[Paper]) -> Table:
     rows = [[shown(k), count(accepted[k]), count(orals[k]), count(submitted[k])] for k in top]
     header = ["Author", "Accepted", "Orals", "Submitted"]
     table = Table("authors", "Authors with the most accepted papers", header, rows)
+    table.names = [names[k].most_common(1)[0][0] for k in top]  # the author page of the name (it tells them apart)
     holds = Holds.of(papers)
     return _columns(table, [True, True, holds.orals, holds.rejections])
 
