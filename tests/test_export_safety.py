@@ -202,7 +202,7 @@ def test_prose_from_the_data_is_escaped_around_confnav_marks(store: SqlStore, wr
     report.sections.append(Section("<i>Theme</i> | x", "[x](javascript:1) {venue.accepted}", {}, [cite]))
     markdown = to_markdown(report)
     assert (
-        "\n\\- \\<img src=x onerror=alert(1)> has **1**<!-- fact:venue.accepted --> paper [1][^evil-data], "
+        "\n\\- \\<img src=x onerror=alert(1)> has **1**<!-- fact:venue.accepted --> paper [evil-data][^evil-data], "
         "path C:\\\\\n" in markdown
     )
     assert "\n\\[x\\](javascript:1) **1**<!-- fact:venue.accepted -->\n" in markdown

@@ -205,14 +205,11 @@ class Paper:
 
     @property
     def places(self) -> list[str]:
-        """The institutions the paper counts for: the source's normalised list, else the paper's affiliations,
-        else its authors' aligned ones, never a placeholder ("Unknown Institution"; each place once per paper is the
-        counter's business)."""
-
-        def real(places: Iterable[str | None]) -> list[str]:
-            return [p for p in places if p and not is_placeholder_place(p)]
-
-        return real(self.institutions) or real(self.affiliations) or real(a.affiliation for a in self.authors)
+        """The places the paper's data gives: the source's normalised list, else the paper's affiliations, else its
+        authors' aligned ones (as stored for the institution index; counters leave out placeholders such as
+        "Unknown Institution", see reports.institutions, and count each place once per paper)."""
+        aligned = [a.affiliation for a in self.authors if a.affiliation]
+        return [a for a in (self.institutions or self.affiliations or aligned) if a and a.strip()]
 
     @property
     def placeholder(self) -> bool:

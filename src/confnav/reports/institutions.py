@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from confnav.errors import NotFoundError
-from confnav.model import Paper, fold, name_key
+from confnav.model import Paper, fold, is_placeholder_place, name_key
 
 INSTITUTIONS: list[tuple[str, str]] = [
     (r"deepmind", "DeepMind"),
@@ -89,8 +89,9 @@ def institution_key(text: str) -> str:
 
 
 def paper_affiliations(paper: Paper) -> list[str]:
-    """The affiliations a paper counts for: the paper's own list (`Paper.places`), never a guess at whose."""
-    return paper.places
+    """The affiliations a paper counts for: the paper's own list (`Paper.places`), never a guess at whose, nor a
+    placeholder that names no institution ("Unknown Institution", "-")."""
+    return [place for place in paper.places if not is_placeholder_place(place)]
 
 
 def institution_index(places: Iterable[tuple[str, int]]) -> dict[str, list[int]]:
@@ -98,7 +99,7 @@ def institution_index(places: Iterable[tuple[str, int]]) -> dict[str, list[int]]
     once per store state by the web app)."""
     index: dict[str, set[int]] = defaultdict(set)
     for place, pk in places:
-        if key := institution_key(place):
+        if not is_placeholder_place(place) and (key := institution_key(place)):
             index[key].add(pk)
     return {key: sorted(pks) for key, pks in index.items()}
 
