@@ -33,6 +33,7 @@ def reports(topics_db: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         "stats.md": ["report", "stats", "--venue", "iclr2021"],
         "stats.html": ["report", "stats", "--venue", "iclr2021", "--format", "html"],
         "digest.md": ["report", "digest", "--venue", "iclr2021", "--top", "15"],
+        "digest.html": ["report", "digest", "--venue", "iclr2021", "--top", "15", "--format", "html"],
     }.items():
         result = CliRunner().invoke(cli, [*args[:2], "--db", str(topics_db), *args[2:], "-o", str(folder / name)])
         assert result.exit_code == 0, result.stderr
@@ -150,6 +151,122 @@ def test_verifier_catches_a_changed_table_cell(reports: dict[str, Path], topics_
     forged.write_text(text.replace("| oral | accepted | 53 | 1.8% |", "| oral | accepted | 54 | 1.8% |"))
     code, _, stderr = verify(topics_db, forged)
     assert code == 1 and "table decisions: row 1 differs" in stderr
+
+
+def _first(pattern: str, text: str) -> re.Match[str]:
+    found = re.search(pattern, text, re.M)
+    assert found is not None, pattern
+    return found
+
+
+def _retitle(text: str) -> str:  # the first listed paper's title, one word changed
+    item = _first(r"^1\. \[([^\]]+)\]", text)
+    return text.replace(item.group(0), item.group(0).replace(item.group(1), item.group(1) + " Revisited"), 1)
+
+
+def _reason(text: str) -> str:  # a number in the first listed paper's reasons, changed
+    item = _first(r"^1\. \[.*? — .*?(\d+)", text)
+    return text[: item.start(1)] + "1" + text[item.start(1) :]
+
+
+def _other_theme_fact(text: str) -> str:  # the first theme's size shown with the second theme's size fact
+    second = _first(r"\*\*[\d,]+\*\*<!-- fact:theme\.t02\.size -->", text).group(0)
+    return re.sub(r"\*\*[\d,]+\*\*<!-- fact:theme\.t01\.size -->", second, text, count=1)
+
+
+UNSUPPORTED = "ICLR 2021 was held in Kawai from May 11th to May 17th and received 4,500 submissions."
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_retitle, "Revisited'; its title is"),
+        (
+            lambda t: t.replace("\n## 1. ", f"\n{UNSUPPORTED}\n\n## 1. ", 1),
+            "11, 17, 4,500: a number that is no checked",
+        ),
+        (lambda t: t.replace("# ICLR 2021: an overview", "# ICLR 2022 (Vienna, May 2022): an overview"), "ICLR 2022"),
+        (lambda t: t.replace("**860**<!-- fact:venue.accepted -->", "**860**", 1), "line 12: 860: a number that"),
+        (_reason, "are not the ranking's reasons for it"),
+        (
+            lambda t: re.sub(r"(?m)^(\d+\. \[.*? — (?:.*? · )?)oral\b", r"\1best paper award", t, count=1),
+            "'best paper award'",
+        ),
+        (lambda t: re.sub(r"(?m)^(\[\^[\w\-~.]+\]: )", r"\1We prove that ", t, count=1), "TL;DR shown for"),
+        (
+            lambda t: t.replace("**53**<!-- fact:venue.oral -->", "**114**<!-- fact:venue.spotlight -->", 1),
+            "fact venue.spotlight is shown as oral",
+        ),
+        (_other_theme_fact, "fact theme.t02.size of theme t02 is shown in the section of theme t01"),
+        (
+            lambda t: t.replace("- Rejected: **1,756**", "- Accepted as oral: **1,756**", 1),
+            "fact venue.reject is listed as 'Accepted as oral'",
+        ),
+        (lambda t: t.replace(" as orals.", " as orals (and 9 as best papers).", 1), "9: a number that is no checked"),
+    ],
+)
+def test_verifier_grounds_every_word_shown(
+    reports: dict[str, Path],
+    topics_db: Path,
+    tmp_path: Path,
+    edit,  # type: ignore[no-untyped-def]
+    message: str,
+) -> None:
+    """Tampered words the marks do not cover: titles, TL;DRs, reasons, unmarked numbers, facts out of place."""
+    forged = tmp_path / "forged.md"
+    text = reports["overview.md"].read_text()
+    assert edit(text) != text
+    forged.write_text(edit(text))
+    code, stdout, stderr = verify(topics_db, forged)
+    assert code == 1 and stdout.startswith("FAILED") and message in stderr, stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "message"),
+    [
+        (
+            "overview.html",
+            lambda t: re.sub(r"(<br>)[^<·]+ et al\. · ", r"\1Geoffrey Hinton et al. · ", t, count=1),
+            "authors shown",
+        ),
+        (
+            "overview.html",
+            lambda t: t.replace("<h1>ICLR 2021: ", "<h1>ICLR 2021 (Kawai, May 11–17): ", 1),
+            "does not name",
+        ),
+        ("overview.html", lambda t: t.replace('<strong data-fact="venue.accepted">', "<strong>", 1), "a number that"),
+        ("digest.html", lambda t: re.sub(r'(<span class="tldr">)', r"\1We prove that ", t, count=1), "TL;DR shown"),
+        ("digest.md", _reason, "are not the ranking's reasons for it"),
+        (
+            "stats.md",
+            lambda t: re.sub(r"<!-- table:authors -->\n(.*\n.*\n\| [^|]+ \| )\d+", r"\1 999", t),
+            "without its",
+        ),
+        ("stats.md", lambda t: t.replace("| Decision | Outcome |", "| Decision | Verdict |", 1), "the header differs"),
+        ("stats.md", lambda t: t.replace("\nRates count", "\nIt was held from May 3 to May 7. Rates count"), "3, 7"),
+        ("stats.html", lambda t: t.replace('<table data-table="authors">', "<table>"), "without its data-table"),
+    ],
+)
+def test_verifier_grounds_every_report_kind(
+    reports: dict[str, Path],
+    topics_db: Path,
+    tmp_path: Path,
+    name: str,
+    edit,  # type: ignore[no-untyped-def]
+    message: str,
+) -> None:
+    forged = tmp_path / name
+    text = reports[name].read_text()
+    assert edit(text) != text
+    forged.write_text(edit(text))
+    code, _, stderr = verify(topics_db, forged)
+    assert code == 1 and message in stderr, stderr
+
+
+def test_every_generated_report_verifies_with_nothing_left_unchecked(reports: dict[str, Path], topics_db: Path) -> None:
+    for name, path in reports.items():
+        code, stdout, stderr = verify(topics_db, path)
+        assert code == 0 and stdout.startswith("OK") and stderr == "", (name, stderr)
 
 
 def test_statistics_match_the_data(topics_db: Path) -> None:

@@ -13,6 +13,8 @@ from typing import Protocol
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
+from confnav.reports.grounding import Ground, ground_failures
+from confnav.reports.model import Fact
 from confnav.reports.rebuttal import RebuttalStore
 from confnav.reports.rebuttal_stats import rebuttal_facts, venue_rebuttal
 from confnav.reports.render import md_cell
@@ -20,6 +22,7 @@ from confnav.reports.stats import stats_tables
 from confnav.safe_text import unsafe_markup
 from confnav.store.protocols import AnalysisStore, PaperReader
 from confnav.topics import theme_facts
+from confnav.topics.facts import ThemeFacts
 
 _ID = r"[A-Za-z0-9_\-~.]+"
 _MD_HEADER = re.compile(r"<!-- confnav:report kind=(\w+) venue=(\w+) -->")
@@ -61,16 +64,20 @@ class Verification:
 def _md_tables(text: str) -> dict[str, list[list[str]]]:
     tables: dict[str, list[list[str]]] = {}
     for match in re.finditer(r"<!-- table:([\w\-]+) -->\n((?:\|.*\|\n?)+)", text):
-        lines = [line for line in match.group(2).strip().split("\n")[2:]]
+        lines = [line for i, line in enumerate(match.group(2).strip().split("\n")) if i != 1]
         tables[match.group(1)] = [[cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
     return tables
 
 
 def _html_tables(text: str) -> dict[str, list[list[str]]]:
     tables: dict[str, list[list[str]]] = {}
-    for match in re.finditer(r'<table data-table="([\w\-]+)">.*?<tbody>(.*?)</tbody>', text, re.S):
-        rows = re.findall(r"<tr>(.*?)</tr>", match.group(2), re.S)
-        tables[match.group(1)] = [[unescape(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)] for row in rows]
+    for match in re.finditer(r'<table data-table="([\w\-]+)">(.*?)<tbody>(.*?)</tbody>', text, re.S):
+        head = [unescape(c) for c in re.findall(r"<th>(.*?)</th>", match.group(2), re.S)]
+        rows = [
+            [unescape(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", match.group(3), re.S)
+        ]
+        tables[match.group(1)] = [head, *rows]
     return tables
 
 
@@ -82,18 +89,23 @@ def expected_facts(store: ReportStore, venue: str, trends: bool = False, rebutta
     """Every fact key a report of this venue may show, with its value from the store now; with `trends`, the
     themes' shares of the previous edition too (which reads both editions' vectors); with `rebuttal`, the
     rebuttal's facts (which reads the review histories)."""
-    facts = {f.key: f.value for f in venue_facts(store, venue)}
+    return {key: f.value for key, f in _expected(store, venue, trends, rebuttal)[0].items()}
+
+
+def _expected(store: ReportStore, venue: str, trends: bool, rebuttal: bool) -> tuple[dict[str, Fact], list[ThemeFacts]]:
+    """The facts a report of this venue may show (see expected_facts), and the venue's themes."""
+    facts = {f.key: f for f in venue_facts(store, venue)}
     if rebuttal and (found := venue_rebuttal(store, venue)) is not None:
-        facts.update({key: f.value for key, f in rebuttal_facts(found).items()})
+        facts.update(rebuttal_facts(found))
     try:
         themes = theme_facts(store, venue)
     except NotFoundError:
-        return facts  # no themes: a report citing theme facts will fail on them
+        return facts, []  # no themes: a report citing theme facts will fail on them
     for theme in themes:
-        facts.update({k: f.value for k, f in theme_facts_of(theme).items()})
+        facts.update(theme_facts_of(theme))
     if trends:
-        facts.update({f.key: f.value for f in trend_facts(store, venue, [t for t in themes if t.level == 1])[1]})
-    return facts
+        facts.update({f.key: f for f in trend_facts(store, venue, [t for t in themes if t.level == 1])[1]})
+    return facts, themes
 
 
 def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verification:
@@ -116,12 +128,10 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
         else [(key, value) for value, key in _MD_FACT.findall(text)]
     )
     keys = [key for key, _ in claimed]
-    truth = expected_facts(
-        store,
-        venue,
-        trends=any(k.startswith("trend.") for k in keys),
-        rebuttal=any(k.startswith("rebuttal.") for k in keys),
+    facts, themes = _expected(
+        store, venue, any(k.startswith("trend.") for k in keys), any(k.startswith("rebuttal.") for k in keys)
     )
+    truth = {key: f.value for key, f in facts.items()}
     for key, shown in claimed:
         if key.startswith("config."):
             result.unchecked.append(f"{key} = {shown} (from the user's venue config)")
@@ -135,10 +145,10 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
     result.citations += len(cited)
     result.failures += citation_failures(store, cited, {venue})
     shown_tables = _html_tables(text) if html else _md_tables(text)
+    tables = stats_tables(store, venue) if shown_tables or "|" in text or "<table" in text else []
     if shown_tables:
-        expected = {  # each cell as the report writes it
-            t.id: [[str(c) if html else md_cell(c).strip() for c in row] for row in t.rows]
-            for t in stats_tables(store, venue)
+        expected = {  # each cell as the report writes it, the header first
+            t.id: [[str(c) if html else md_cell(c).strip() for c in row] for row in [t.header, *t.rows]] for t in tables
         }
         for table_id, rows in shown_tables.items():
             result.tables += 1
@@ -147,7 +157,11 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
             elif rows != expected[table_id]:
                 pairs = enumerate(zip(rows, expected[table_id], strict=False))
                 wrong = next((i for i, (a, b) in pairs if a != b), min(len(rows), len(expected[table_id])))
-                result.failures.append(f"table {table_id}: row {wrong + 1} differs from the store")
+                where = f"row {wrong}" if wrong else "the header"
+                result.failures.append(f"table {table_id}: {where} differs from the store")
+    info = store.get_venue(venue)
+    ground = Ground(venue, info.name, facts, themes, [t.caption for t in tables], [v.name for v in store.venue_list()])
+    result.failures += ground_failures(store, text, html, ground, result.unchecked)
     return result
 
 
@@ -166,8 +180,8 @@ def citation_failures(store: PaperReader, cited: Iterable[str], venues: Collecti
 
 
 def verify_file(store: ReportStore, path: Path) -> Verification:
-    if not path.exists():
-        raise InputError(path, "no such file")
+    if not path.is_file():
+        raise InputError(path, "no such file" if not path.exists() else "not a file")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:

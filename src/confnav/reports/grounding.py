@@ -1,0 +1,273 @@
+"""What a report's words rest on: every number in its text is a checked fact, table cell, cited paper's own
+words, ranking reason or venue name; every paper's title, byline, decision, TL;DR and reasons shown match the
+store; the title names the verified venue; a fact sits among words that fit it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from html import unescape
+
+from confnav.errors import ConfnavError
+from confnav.model import Paper
+from confnav.rank import make_ranker
+from confnav.rank.mode import RankMode
+from confnav.rank.reasons import TLDR_PREFIX
+from confnav.reports.model import Fact
+from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
+from confnav.reports.stats import venue_notes
+from confnav.store.protocols import AnalysisStore
+from confnav.summarize.stored import venue_summarizer
+from confnav.topics.facts import ThemeFacts
+
+_ENTITY = re.compile(r"&#?\w+;")
+
+
+def decision_words(keys: Iterable[str]) -> dict[str, re.Pattern[str]]:
+    """The word each decision kind a fact can count goes by in prose ("oral" → orals), keyed by that kind."""
+    kinds = {"accept"} | {fact_kind(key) for key in keys if key.startswith("venue.")}
+    kinds -= {"records", "reviewed", "desk-reject", "other", ""}
+    return {
+        kind: re.compile(rf"\b{re.escape(kind.replace('-', ' '))}(?:s|ed|ance)?\b", re.I)
+        for kind in kinds
+        if kind not in ("acceptance", "accepted")
+    }
+
+
+def fact_kind(key: str) -> str:
+    """What a fact counts, from its key: `venue.oral_rate` → oral, `theme.t01.acceptance_rate` → accept."""
+    last = key.rsplit(".", 1)[-1].removesuffix("_rate").replace("_", "-")
+    if last in ("accepted", "acceptance"):
+        return "accept"
+    return last.removesuffix("s") if last == "desk-rejects" else last
+
+
+def numbers_outside(text: str) -> list[tuple[int, str]]:
+    """Each number left in a text, with its position; digits written as HTML character references count."""
+    chars = list(text)
+    for match in _ENTITY.finditer(text):
+        value = unescape(match.group(0))
+        chars[match.start() : match.end()] = list(
+            value.ljust(match.end() - match.start()) if value.isdigit() else " " * (match.end() - match.start())
+        )
+    flat = "".join(chars)
+    return [(m.start(), m.group(0)) for m in NUMBER.finditer(flat)]
+
+
+_MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
+_HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
+_MODE = re.compile(r"Mode: (at the conference|looking back)\.")
+_SENTENCE_END = re.compile(r"[.;!?](?=\s)|\n|<|>")
+
+
+@dataclass
+class Ground:
+    """What the store says a report of this venue may show."""
+
+    venue: str
+    name: str
+    facts: dict[str, Fact]
+    themes: list[ThemeFacts]
+    captions: list[str]
+    venue_names: list[str]
+
+
+def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground, unchecked: list[str]) -> list[str]:
+    """Every place a report's words say more than the store does, naming its line."""
+    page = Page(text, html)
+    _title(page, ground)
+    for match in re.finditer(r"<head>.*?</head>|<!-- .*? -->" if html else r"<!-- .*? -->", text, re.S):
+        page.take(match.start(), match.end())
+    _tables(page)
+    facts = [
+        (m.start(), m.end(), m.group(1) if html else m.group(2))
+        for m in (_HTML_FACT if html else _MD_FACT).finditer(text)
+    ]
+    for start, end, _ in facts:
+        page.take(start, end)
+    _facts_block(page, ground)
+    papers = _papers(
+        store, ground.venue, {m for m in re.findall(rf'data-paper="({ID})"|\[\^({ID})\]', text) for m in m if m}
+    )
+    tldrs = {
+        pid: (t.tldr, t.source) for pid, p in papers.items() for t in [venue_summarizer(store, ground.venue).tldr(p)]
+    }
+    mode_match = _MODE.search(text)
+
+    @cache
+    def ranking() -> tuple[dict[str, list[str]], str]:  # read only when a paper's reasons or the mode are shown
+        found = make_ranker(store.settings, mode=_mode(mode_match)).rank(store, ground.venue)
+        reasons = {r.paper.id: [x for x in r.reasons if not x.startswith(TLDR_PREFIX)] for r in found.papers}
+        return reasons, found.header()
+
+    (html_papers if html else md_papers)(page, papers, tldrs, lambda: ranking()[0], unchecked)
+    _fact_context(page, facts, ground)
+    page.take_texts(
+        [f.label for f in ground.facts.values()]
+        + [basis for f in ground.facts.values() for basis in re.findall(r"\((of the .*)\)$", f.label)]
+        + venue_notes(store, ground.venue)
+        + ground.captions
+        + [t.label for t in ground.themes]
+        + ground.venue_names
+        + ([ranking()[1]] if mode_match else [])
+    )
+    _numbers(page, papers, tldrs, unchecked)
+    return page.failures
+
+
+def _mode(found: re.Match[str] | None) -> RankMode | None:
+    return next((m for m in RankMode if found and m.label == found.group(1)), None)
+
+
+def _papers(store: AnalysisStore, venue: str, ids: set[str]) -> dict[str, Paper]:
+    found = {}
+    for paper_id in ids:
+        try:
+            found[paper_id] = store.get_paper(paper_id, venue)
+        except ConfnavError:  # not of this venue: the citation check says so
+            continue
+    return found
+
+
+def _title(page: Page, ground: Ground) -> None:
+    pattern = r"<h1>(.*?)</h1>|<title>(.*?)</title>" if page.html else r"^# (.*)$"
+    for match in re.finditer(pattern, page.text, re.M):
+        shown = page.plain(next(g for g in match.groups() if g is not None))
+        if not shown.startswith(f"{ground.name}:"):
+            page.fail(match.start(), f"the title {shown!r} does not name the verified venue {ground.name!r} first")
+        else:
+            start = match.start(next(i for i, g in enumerate(match.groups(), 1) if g is not None))
+            page.take(start, start + len(ground.name))
+
+
+def _tables(page: Page) -> None:
+    """Marked tables are checked cell by cell elsewhere; a table without its mark is unverified text."""
+    if page.html:
+        for match in re.finditer(r"<table( data-table=\"[\w\-]+\")?[^>]*>.*?</table>", page.text, re.S):
+            if not match.group(1):
+                page.fail(match.start(), "a table without its data-table mark: its numbers are not checked")
+            page.take(match.start(), match.end())
+        return
+    for match in re.finditer(r"^(<!-- table:[\w\-]+ -->\n)?((?:\|.*\|?\n?)+)", page.text, re.M):
+        if not match.group(1):
+            page.fail(match.start(), "a table without its <!-- table: --> mark: its numbers are not checked")
+        page.take(match.start(), match.end())
+    for match in re.finditer(r"^#+ (\d+)\. ", page.text, re.M):  # a numbered section
+        page.take(match.start(1), match.end(1))
+
+
+def _facts_block(page: Page, ground: Ground) -> None:
+    """A fact listed under a label must be listed under its own label, with its own share beside it."""
+    item = r"<li>([^<]*): " + _HTML_FACT.pattern if page.html else r"^- (.*?): " + _MD_FACT.pattern
+    for match in re.finditer(item, page.text, re.M):
+        key = match.group(2) if page.html else match.group(3)
+        label, fact = page.plain(match.group(1)), ground.facts.get(key)
+        if fact is not None and squeeze(fact.label) != label:
+            page.fail(match.start(), f"fact {key} is listed as {label!r}; it is {fact.label!r}")
+        else:
+            page.take(match.start(1), match.end(1))
+        rest = page.text[match.end() : page.text.find("\n", match.end())]
+        for beside in re.findall(r'data-fact="([\w.\-]+)"|<!-- fact:([\w.\-]+) -->', rest.split("</li>")[0]):
+            other = next(b for b in beside if b)
+            if other != f"{key}_rate":
+                page.fail(match.start(), f"fact {other} is shown beside {key} as its share")
+
+
+def _sentence(flat: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence around text[start:end] (clauses end at . ; ! ? a newline or a tag)."""
+    before = [m.end() for m in _SENTENCE_END.finditer(flat, 0, start)]
+    after = _SENTENCE_END.search(flat, end)
+    return (before[-1] if before else 0), (after.start() if after else len(flat))
+
+
+def _fact_context(page: Page, facts: list[tuple[int, int, str]], ground: Ground) -> None:
+    """A fact in prose sits among words that fit it: no other decision kind named beside it without its own, and a
+    theme's fact in its theme's section or nearest its theme's name."""
+    flat, words = page.remaining(), decision_words(ground.facts)
+    found = re.finditer(r'<!-- theme:([\w.\-]+) -->|data-theme="([\w.\-]+)"', page.text)
+    anchors = [(m.start(), m.group(1) or m.group(2)) for m in found]
+    block = re.compile(r'<ul class="facts">.*?</ul>', re.S) if page.html else re.compile(r"^- .*$", re.M)
+    listed = [(m.start(), m.end()) for m in block.finditer(page.text)]
+    heads = [m.start() for m in re.finditer(r"^## |<section", page.text, re.M)]
+    labels = {t.id: t.label for t in ground.themes if t.level == 1}
+    for i, (start, end, key) in enumerate(facts):
+        if key.startswith("config.") or any(a <= start < b for a, b in listed):
+            continue  # the facts block binds each fact to its label
+        left, right = _sentence(flat, start, end)
+        prev_end = max([e for s, e, _ in facts[:i] if e <= start] + [left])
+        next_start = min([s for s, e, _ in facts[i + 1 :] if s >= end] + [right])
+        beside = flat[prev_end:start] + " " + flat[end:next_start]
+        named = {kind for kind, pattern in words.items() if pattern.search(beside)}
+        kind = fact_kind(key)
+        if named and kind not in named:
+            page.fail(start, f"fact {key} is shown as {', '.join(sorted(named))}: the words beside it are not its own")
+        theme = key.split(".")[1] if key.startswith(("theme.", "trend.")) else None
+        if theme is None:
+            continue
+        head = max([h for h in heads if h < start], default=-1)
+        section = next((name for pos, name in reversed(anchors) if head < pos < start), None)
+        if section is not None:
+            if theme != section:
+                page.fail(start, f"fact {key} of theme {theme} is shown in the section of theme {section}")
+            continue
+        nearest = _nearest_theme(page, flat, left, right, start, labels)
+        if nearest is not None and nearest != theme:
+            page.fail(start, f"fact {key} of theme {theme} is shown beside the name of theme {nearest}")
+
+
+def _nearest_theme(page: Page, flat: str, left: int, right: int, at: int, labels: dict[str, str]) -> str | None:
+    """The theme named nearest before a position in its sentence (else nearest after), if any."""
+    spans = []
+    for theme, label in labels.items():
+        for form in page.written(label):
+            spans += [(m.start(), m.end(), theme) for m in re.finditer(re.escape(form), page.text[left:right])]
+    spans = [(s + left, e + left, t) for s, e, t in spans]
+    before = [sp for sp in spans if sp[1] <= at]
+    if before:
+        return max(before, key=lambda sp: (sp[1], sp[1] - sp[0]))[2]
+    after = [sp for sp in spans if sp[0] >= at]
+    return min(after, key=lambda sp: (sp[0], sp[0] - sp[1]))[2] if after else None
+
+
+def _own_counts(page: Page) -> set[str]:
+    """How many themes the report gives a section, and how many papers it lists when it has one list: its own
+    structure, which its prose may count ("its 15 largest themes", "the 20 papers")."""
+    if page.html:
+        lists = [len(re.findall(r"<li>", m.group(0))) for m in re.finditer(r"<ol.*?</ol>", page.text, re.S)]
+        themes = len(re.findall(r"<section[^>]* data-theme=", page.text))
+    else:
+        lists = [len(m.group(0).split("\n")) - 1 for m in re.finditer(r"(?:^\d+\. .*\n)+", page.text, re.M)]
+        themes = len(re.findall(r"^<!-- theme:", page.text, re.M))
+    return {str(n) for n in [themes, lists[0] if len(lists) == 1 else 0] if n}
+
+
+def _numbers(page: Page, papers: dict[str, Paper], tldrs: Tldrs, unchecked: list[str]) -> None:
+    """Every number left is unverified unless the papers its sentence cites give it in their own words, or it
+    counts the report's own lists or sections; in a note the verifier cannot recompute, it is listed as not checked."""
+    flat, own = page.remaining(), _own_counts(page)
+    notes = re.compile(r'<p class="notes">.*?</p>' if page.html else r"^> .*$", re.M | re.S)
+    in_notes = [(m.start(), m.end()) for m in notes.finditer(page.text)]
+    wrong: dict[int, list[str]] = {}
+    noted: set[tuple[int, int]] = set()
+    for pos, number in numbers_outside(flat):
+        if number in own:
+            continue
+        left, right = _sentence(flat, pos, pos + len(number))
+        cited = {c for pair in re.findall(rf'data-paper="({ID})"|\[\^({ID})\]', page.text[left:right]) for c in pair}
+        if any(number in paper_numbers(papers[c], tldrs[c][0]) for c in cited if c in papers):
+            continue
+        note = next(((a, b) for a, b in in_notes if a <= pos < b), None)
+        if note is not None:
+            if note not in noted:
+                said = page.plain(re.sub(r"<[^>]*>", " ", page.text[note[0] : note[1]]))
+                unchecked.append(f"line {page.line(pos)}: {said}")
+                noted.add(note)
+            continue
+        wrong.setdefault(page.line(pos), []).append(number)
+    for line, numbers in wrong.items():
+        shown = squeeze(re.sub(r"<[^>]*>", " ", page.text.split("\n")[line - 1]))
+        at = next((shown.find(n) for n in numbers if n in shown), 0)
+        quote = shown[max(0, at - 60) : at + 60]
+        page.failures.append(f"line {line}: {', '.join(numbers)}: a number that is no checked fact (…{quote}…)")
