@@ -210,7 +210,11 @@ def test_prose_from_the_data_is_escaped_around_confnav_marks(store: SqlStore, wr
     assert "1. \\# T[^evil-data]" in markdown
     assert_inert_markdown(markdown)
     result = verify_text(store, markdown)
-    assert result.ok and result.facts == 2, result.failures  # the facts block leaves out what the text says
+    assert result.facts == 2, result.failures  # the facts block leaves out what the text says
+    # what this made-up report invents is all the verifier finds: its title, the cited paper's title and TL;DR
+    found = [f.split(": ", 1)[1] for f in result.failures]
+    assert len(found) == 3 and "does not name the verified venue" in found[0], result.failures
+    assert found[1].startswith("paper evil-data is shown as") and "TL;DR shown for evil-data" in found[2]
 
 
 def test_overview_of_a_hostile_venue_is_inert_and_verifies(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]

@@ -189,8 +189,8 @@ UNSUPPORTED = "ICLR 2021 was held in Kawai from May 11th to May 17th and receive
         (lambda t: t.replace("**860**<!-- fact:venue.accepted -->", "**860**", 1), "line 12: 860: a number that"),
         (_reason, "are not the ranking's reasons for it"),
         (
-            lambda t: re.sub(r"(?m)^(\d+\. \[.*? — (?:.*? · )?)oral\b", r"\1best paper award", t, count=1),
-            "'best paper award'",
+            lambda t: re.sub(r"(?m)^(\d+\. \[.*? — accepted \()oral\b", r"\1best paper award", t, count=1),
+            "best paper award",  # the decision a listed paper shows is the store's
         ),
         (lambda t: re.sub(r"(?m)^(\[\^[\w\-~.]+\]: )", r"\1We prove that ", t, count=1), "TL;DR shown for"),
         (

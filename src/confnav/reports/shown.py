@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 from html import escape, unescape
 
 from confnav.model import Paper
+from confnav.reports.model import decision_words
+from confnav.reports.prose import method_name, paper_name
 from confnav.safe_text import md_text
 
 ID = r"[A-Za-z0-9_\-~.]+"
 NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
-_MD_MARK = re.compile(rf'(?:"([^"\n]+)" )?\[\[(\d+)\]\](?:\([^)\s]*\))?\[\^({ID})\]')
+# A citation mark: `[[3]](link)[^id]`, or `[3][^id]` when the paper has no link (`[id][^id]` outside a list).
+_MD_MARK = re.compile(rf'(?:"([^"\n]+)" )?(?:\[\[([^\]\s]+)\]\](?:\([^)\s]*\))?|\[([^\]\s]+)\])\[\^({ID})\]')
 _MD_ITEM = re.compile(rf"^(\d+)\. (?:\[((?:[^\]\\\n]|\\.)*)\]\(([^)\s]*)\)|(.*?))\[\^({ID})\](?: — (.*))?$", re.M)
 _MD_NOTE = re.compile(rf"^\[\^({ID})\]: (.*) \(([^()\n]*) TL;DR\)$", re.M)
 _HTML_CITE = re.compile(
@@ -95,6 +98,10 @@ def byline_failure(shown: str, paper: Paper) -> str | None:
     return None
 
 
+# A note's opening decision words ("accepted (oral)", "not accepted (withdrawn)"), as reports.model writes them.
+_DECISION = re.compile(r"^(?:accepted|not accepted|workshop|pending|other)(?: \([^)]*\))?(?: · |; |$)")
+
+
 def note_failure(shown: str, reasons: list[str], paper: Paper, unchecked: Callable[[str], bool]) -> str | None:
     """Why a note beside a listed paper is not made of the ranking's reasons for it (after its byline, when the
     note opens with one before " — ")."""
@@ -102,6 +109,11 @@ def note_failure(shown: str, reasons: list[str], paper: Paper, unchecked: Callab
     if len(parts) > 1 and (why := byline_failure(parts[0], paper)) is not None:
         return why
     rest = " — ".join(parts[1:]) if len(parts) > 1 else shown
+    if opening := _DECISION.match(rest):  # the note opens with the paper's decision, as reports list papers
+        said = re.sub(r"( · |; )$", "", opening.group())
+        if said != decision_words(paper.decision):
+            return f"decision shown {said!r}, the store says {decision_words(paper.decision)!r}"
+        rest = rest[opening.end() :]
     for reason in sorted(reasons, key=len, reverse=True):
         rest = rest.replace(squeeze(reason), " ")
     leftover = [p.strip() for p in re.split(r" · |; ", rest) if p.strip()]
@@ -133,7 +145,12 @@ def _tldr_failure(
 
 
 def _title_failure(page: Page, pos: int, paper: Paper, shown: str) -> None:
-    if page.plain(shown) != squeeze(paper.title):
+    """A paper quoted before its mark is shown by its title, or by the name its title or abstract gives it (one
+    quoted word is a term the sentence quotes, such as a keyword, not a title)."""
+    names = {paper_name(paper.title), method_name(paper.abstract) if paper.abstract else None} - {None}
+    if len(page.plain(shown).split()) < 2:
+        return
+    if page.plain(shown) not in {squeeze(paper.title), *(squeeze(n) for n in names if n)}:
         page.fail(pos, f"paper {paper.id} is shown as {page.plain(shown)!r}; its title is {squeeze(paper.title)!r}")
 
 
@@ -167,7 +184,7 @@ def md_papers(
             _note(page, m.start(), paper, m.group(6), reasons, unchecked)
         page.take(m.start(), m.end())
     for m in _MD_MARK.finditer(text):
-        if m.group(1) is not None and (paper := papers.get(m.group(3))) is not None:
+        if m.group(1) is not None and (paper := papers.get(m.group(4))) is not None:
             _title_failure(page, m.start(), paper, m.group(1))
         page.take(m.start(), m.end())
     for m in _MD_NOTE.finditer(text):
