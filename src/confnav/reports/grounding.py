@@ -53,7 +53,11 @@ def numbers_outside(text: str) -> list[tuple[int, str]]:
             value.ljust(match.end() - match.start()) if value.isdigit() else " " * (match.end() - match.start())
         )
     flat = "".join(chars)
-    return [(m.start(), m.group(0)) for m in NUMBER.finditer(flat)]
+    return [(m.start(), m.group(0)) for m in _QUANTITY.finditer(flat)]
+
+
+# A number standing alone, or an ordinal ("11th"): digits inside a word are part of a name ("3D", "FlowNet3D").
+_QUANTITY = re.compile(r"(?<![A-Za-z\d])" + NUMBER.pattern + r"(?=(?:st|nd|rd|th)\b|[^A-Za-z\d]|$)")
 
 
 _MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")

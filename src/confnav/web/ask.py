@@ -57,6 +57,8 @@ class AnswerCount(Body):
     phrase: str | None = Field(description="the phrase counted (None: every paper of the venue)")
     decision: str | None
     value: int
+    author: str | None = Field(None, description="a person's count: the name asked")
+    person: str | None = Field(None, description="a person's count: whom the name means (a profile id, else the name)")
 
 
 class AskAnswer(Body):
@@ -75,6 +77,7 @@ class AskAnswer(Body):
     replaced: int = Field(description="of them, replaced by a cited paper's own statement")
     notices: list[str]
     profile: str | None = Field(description="the profile the papers are ordered for, when one was asked for")
+    facts: dict[str, str] = Field(description="venue facts the answer states, by venue name (an acceptance rate)")
 
 
 def answer_of(state: AppState, question: str, venue: str | None, profile: str | None = None) -> Answer:
