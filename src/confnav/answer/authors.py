@@ -12,8 +12,7 @@ from confnav.answer.retrieve import per_state
 from confnav.keys import name_key
 from confnav.model import Paper
 from confnav.people import PeopleIndex, Person
-from confnav.reports.model import plain
-from confnav.reports.stats import author_table, counted_papers
+from confnav.reports.stats import AuthorRow, author_rows, counted_papers
 from confnav.search.query import parse_query
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
@@ -25,7 +24,6 @@ MOST = re.compile(
     r"\b(?:who|whom|which (?:authors?|researchers?|people|persons?))\b.*\bmost\b|\bmost prolific\b|\btop authors?\b",
     re.I,
 )
-NAMESAKES = "named:"  # a count's person key for every author of a name, as the stats report counts them
 
 
 @dataclass
@@ -76,15 +74,19 @@ def people(store: PaperReader, name: str, venues: Iterable[str]) -> list[Person]
 
 
 def papers_of(store: PaperReader, venue: str, name: str, person: str) -> list[Paper]:
-    """The papers of `venue` by the person `person` (a PeopleIndex key, or NAMESAKES + name key: anyone of the name)."""
-    key = name_key(name)
-    index = PeopleIndex(profiles=store.author_profiles([key]))
-    found = []
-    for paper in store.papers(PaperFilter(venue=venue, author=name)):
-        same = [a for a in paper.authors if name_key(a.name) == key]
-        if any(person == f"{NAMESAKES}{key}" or index.key(a) == person for a in same):
-            found.append(paper)
-    return found
+    """The papers of `venue` by the person `person` (a PeopleIndex key) of this name: those with an author of this
+    name, or of any name the person's profile id is given to, whose key is `person` (as `author_rows` counts)."""
+    keys = {name_key(name)}
+    if person.startswith("profile:"):
+        profile = person.split(":", 1)[1]
+        keys |= store.profile_names([profile]).get(profile, set())
+    index = PeopleIndex(profiles=store.author_profiles(keys))
+    found: dict[str, Paper] = {}
+    for key in sorted(keys):
+        for paper in store.papers(PaperFilter(venue=venue, author=key)):
+            if any(name_key(a.name) in keys and index.key(a) == person for a in paper.authors):
+                found.setdefault(paper.id, paper)
+    return list(found.values())
 
 
 def count_of(papers: list[Paper], phrase: str | None, decision: str | None) -> int:
@@ -97,11 +99,11 @@ def count_of(papers: list[Paper], phrase: str | None, decision: str | None) -> i
     )
 
 
-def most_accepted(store: PaperReader, venue: str) -> tuple[int, list[str]]:
-    """The most accepted papers an author of `venue` has and the names of those who have that many, as the stats
-    report's authors table counts them; (0, []) when the data holds no accepted paper."""
-    rows = author_table(counted_papers(store, venue)).rows
-    if not rows:
-        return 0, []
-    accepted = [int(str(plain(row[1]))) for row in rows]
-    return accepted[0], [str(row[0]) for row, n in zip(rows, accepted, strict=True) if n == accepted[0]]
+def most_accepted(store: PaperReader, venue: str) -> list[AuthorRow]:
+    """The people of `venue` with the most accepted papers (several when tied), counted as the stats report's
+    authors table counts them but telling namesakes apart by the profile ids of the whole store, as the author
+    pages and `papers_of` do (so that the answer's check recounts the same papers); empty without accepted papers."""
+    papers = counted_papers(store, venue)
+    names = {name_key(a.name) for p in papers for a in p.authors}
+    rows = author_rows(papers, PeopleIndex(profiles=store.author_profiles(names)))
+    return [r for r in rows if r.accepted == rows[0].accepted] if rows else []

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from confnav.answer.authors import NAMESAKES, Named, count_of, most_accepted, papers_of, people
+from confnav.answer.authors import Named, count_of, most_accepted, papers_of, people
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Count, Retrieved, Sentence
 from confnav.answer.question import Question
-from confnav.keys import name_key
 from confnav.model import Paper
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
@@ -99,25 +98,25 @@ class PersonAnswer:
             self.sentences.append(Sentence(said, [], "count"))
 
     def most(self, venue: str) -> None:
-        """Who has the most accepted papers of `venue`, as the stats report's authors table counts them (every
-        author of a name together), citing some of their accepted papers."""
-        top, names = most_accepted(self.store, venue)
+        """Who has the most accepted papers of `venue`, by person (namesakes apart, see `most_accepted`), citing
+        some of their accepted papers."""
+        top = most_accepted(self.store, venue)
         title = self.store.get_venue(venue).name
         if not top:
             self.sentences.append(Sentence(f"{DOES_NOT_SAY}: it holds no accepted paper of {title}.", [], "count"))
             return
         cites: list[str] = []
         accepted = PaperFilter(decision="accepted")
-        for name in names:
-            person = f"{NAMESAKES}{name_key(name)}"
-            papers = [p for p in papers_of(self.store, venue, name, person) if p.decision.accepted]
-            self.counts.append(Count(venue, None, "accepted", top, name, person))
+        for row in top:
+            papers = [p for p in papers_of(self.store, venue, row.name, row.key) if p.decision.accepted]
+            self.counts.append(Count(venue, None, "accepted", row.accepted, row.name, row.key))
             cites += [c for c in self.cite(papers, accepted, cites)[:1] if c not in cites]
+        names, most = [r.shown for r in top], top[0].accepted
         listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         if len(names) == 1:
-            text = f"The author with the most accepted papers of {title} in the store is {listed}, with {top:,}"
+            text = f"The author with the most accepted papers of {title} in the store is {listed}, with {most:,}"
         else:
-            text = f"These authors share the most accepted papers of {title} in the store, {top:,} each: "
+            text = f"These authors share the most accepted papers of {title} in the store, {most:,} each: "
             text += listed
         if accepted_only(self.store, venue):
             text += " (its data lists accepted papers only)"

@@ -54,8 +54,9 @@ class PaperIndex:
                 paper.id.lower(),
                 *(f"{k}:{v.lower()}" for k, v in found.items()),
                 f"title:{title_key(paper.title)}",
-                f"title:{title_key(latex_text(paper.title))}",  # `$\alpha$VIL` as a library decodes it: `αVIL`
             ]
+            if (decoded := latex_text(paper.title)) != paper.title:  # `$\alpha$VIL` as a library reads it: `αVIL`
+                keys.append(f"title:{title_key(decoded)}")
             for key in keys:
                 self.by_key.setdefault(key, paper)
 
@@ -144,19 +145,15 @@ def export_profile(store: ProfilePapers, profile: str, fmt: str) -> str:
     writes papers); its notes go to each entry's note, its tags are the entry's keywords."""
     items = store.profile_items(profile)
     notes, tags = store.profile_notes(profile), store.profile_tags(profile)
-    papers: list[Paper] = []
-    seen: set[tuple[str, str]] = set()
     liked = [(venue, paper_id) for venue, paper_id, how in store.profile_marks(profile) if how == "like"]
-    wanted = [(i.venue, i.paper_id) if i.paper_id and i.venue else i for i in items]
-    for want in [*wanted, *liked, *notes, *tags]:
-        if isinstance(want, ProfileItem):
-            papers.append(_own_paper(want))
-        elif want not in seen:
-            seen.add(want)
-            try:
-                papers.append(store.get_paper(want[1], want[0]))
-            except NotFoundError:  # a paper since removed from the store: nothing to export of it
-                continue
+    held = [(i.venue, i.paper_id) for i in items if i.paper_id and i.venue]
+    papers: list[Paper] = []
+    for venue, paper_id in dict.fromkeys([*held, *liked, *notes, *tags]):  # each stored paper once, in order
+        try:
+            papers.append(store.get_paper(paper_id, venue))
+        except NotFoundError:  # a paper since removed from the store: nothing to export of it
+            continue
+    papers += [_own_paper(i) for i in items if not (i.paper_id and i.venue)]
     said = [notes.get((p.venue, p.id), "") for p in papers]
     tagged = [replace(p, keywords=tags.get((p.venue, p.id), [])) for p in papers]
     return export_papers(tagged, fmt, said)

@@ -25,7 +25,7 @@ from confnav.topics.facts import ThemeFacts
 _ENTITY = re.compile(r"&#?\w+;")
 
 
-def decision_words(keys: Iterable[str]) -> dict[str, re.Pattern[str]]:
+def decision_patterns(keys: Iterable[str]) -> dict[str, re.Pattern[str]]:
     """The word each decision kind a fact can count goes by in prose ("oral" → orals), keyed by that kind."""
     kinds = {"accept"} | {fact_kind(key) for key in keys if key.startswith("venue.")}
     kinds -= {"records", "reviewed", "desk-reject", "other", ""}
@@ -189,7 +189,7 @@ def _sentence(flat: str, start: int, end: int) -> tuple[int, int]:
 def _fact_context(page: Page, facts: list[tuple[int, int, str]], ground: Ground) -> None:
     """A fact in prose sits among words that fit it: no other decision kind named beside it without its own, and a
     theme's fact in its theme's section or nearest its theme's name."""
-    flat, words = page.remaining(), decision_words(ground.facts)
+    flat, words = page.remaining(), decision_patterns(ground.facts)
     found = re.finditer(r'<!-- theme:([\w.\-]+) -->|data-theme="([\w.\-]+)"', page.text)
     anchors = [(m.start(), m.group(1) or m.group(2)) for m in found]
     block = re.compile(r'<ul class="facts">.*?</ul>', re.S) if page.html else re.compile(r"^- .*$", re.M)

@@ -133,10 +133,23 @@ def agreement_table(papers: list[Paper]) -> Table:
     return Table("agreement", "Reviewer agreement", header, rows)
 
 
-def author_table(papers: list[Paper]) -> Table:
-    """Authors by accepted papers, one row per person as the author pages tell them apart (profile ids), never
-    people sharing a name summed; orals only when the venue has orals, submissions only when it lists them."""
-    people = PeopleIndex(papers)
+@dataclass(frozen=True)
+class AuthorRow:
+    """One person's papers at a venue: their key (as the author pages tell people apart), the name they are
+    listed under, the name shown (with their institution when the venue has namesakes) and the counts."""
+
+    key: str
+    name: str
+    shown: str
+    accepted: int
+    orals: int
+    submitted: int
+
+
+def author_rows(papers: list[Paper], people: PeopleIndex | None = None) -> list[AuthorRow]:
+    """Every person with an accepted paper, most accepted first (then orals), one row per person by profile id,
+    never people sharing a name summed; `people` tells them apart (default: by the profile ids of these papers)."""
+    people = people or PeopleIndex(papers)
     accepted: Counter[str] = Counter()
     orals: Counter[str] = Counter()
     submitted: Counter[str] = Counter()
@@ -151,21 +164,28 @@ def author_table(papers: list[Paper]) -> Table:
             submitted[key] += 1
             accepted[key] += paper.decision.accepted
             orals[key] += paper.decision.accepted and paper.decision.kind == "oral"
-    top = sorted((k for k in accepted if accepted[k]), key=lambda k: (-accepted[k], -orals[k], k))[:TOP]
-    shared = Counter(name_key(names[k].most_common(1)[0][0]) for k in names)
+    named = {key: counted.most_common(1)[0][0] for key, counted in names.items()}
+    shared = Counter(name_key(name) for name in named.values())
 
     def shown(key: str) -> str:  # the name, and whom it means when the venue has several people of that name
-        name = names[key].most_common(1)[0][0]
-        if shared[name_key(name)] < 2:
-            return name
+        if shared[name_key(named[key])] < 2:
+            return named[key]
         if places[key]:
-            return f"{name} ({places[key].most_common(1)[0][0]})"
-        return f"{name} ({key.split(':', 1)[1] if key.startswith('profile:') else 'no profile'})"
+            return f"{named[key]} ({places[key].most_common(1)[0][0]})"
+        return f"{named[key]} ({key.split(':', 1)[1] if key.startswith('profile:') else 'no profile'})"
 
-    rows = [[shown(k), count(accepted[k]), count(orals[k]), count(submitted[k])] for k in top]
+    ranked = sorted((k for k in accepted if accepted[k]), key=lambda k: (-accepted[k], -orals[k], k))
+    return [AuthorRow(k, named[k], shown(k), accepted[k], orals[k], submitted[k]) for k in ranked]
+
+
+def author_table(papers: list[Paper]) -> Table:
+    """Authors by accepted papers (`author_rows`, the first TOP); orals only when the venue has orals, submissions
+    only when it lists them."""
+    top = author_rows(papers)[:TOP]
+    rows = [[r.shown, count(r.accepted), count(r.orals), count(r.submitted)] for r in top]
     header = ["Author", "Accepted", "Orals", "Submitted"]
     table = Table("authors", "Authors with the most accepted papers", header, rows)
-    table.names = [names[k].most_common(1)[0][0] for k in top]  # the author page of the name (it tells them apart)
+    table.names = [r.name for r in top]  # the author page of the name (it tells namesakes apart)
     holds = Holds.of(papers)
     return _columns(table, [True, True, holds.orals, holds.rejections])
 

@@ -12,10 +12,9 @@ from typing import Any
 
 from confnav.errors import InputError, MissingExtraError
 from confnav.sources.base import web_url
-from confnav.sources.schedules import PaperRef, ScheduleEntry, session_aliases
+from confnav.sources.schedules import PASS_ZONE, PaperRef, ScheduleEntry, session_aliases
 
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)])\s+")
-_PASS_ZONE = "pass --timezone (e.g. --timezone Europe/Vienna) to place it"
 
 
 def read_ics(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEntry]:
@@ -89,7 +88,7 @@ def _ics_time(path: Path, event: Any, name: str, default: tzinfo | None, line: i
         if default is None:
             raise InputError(
                 path,
-                f"{name} {_said(event, name)} is a whole day with no time zone; {_PASS_ZONE}",
+                f"{name} {_said(event, name)} is a whole day with no time zone; {PASS_ZONE}",
                 line=line,
                 field=name,
             )
@@ -98,7 +97,7 @@ def _ics_time(path: Path, event: Any, name: str, default: tzinfo | None, line: i
         if default is None:
             raise InputError(
                 path,
-                f"{name} {_said(event, name)} has no time zone (a floating time); {_PASS_ZONE}",
+                f"{name} {_said(event, name)} has no time zone (a floating time); {PASS_ZONE}",
                 line=line,
                 field=name,
             )

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from confnav.errors import InputError, MissingExtraError
 from confnav.limits import MAX_RECORD_CHARS
 from confnav.sources.base import load_text, parse_json, web_url
-from confnav.sources.values import FieldError, as_text
+from confnav.sources.values import FieldError, as_text, delimiter_of, header_key
 
 FORMATS = ("ics", "csv", "json", "yaml")
 # Keys of a session's fields, first found wins, compared as `header_key` makes them (`Start Time` is `start_time`);
@@ -42,7 +42,6 @@ KEYS: dict[str, tuple[str, ...]] = {
     "paper_id": ("paper_id", "paper_uid", "paper", "uid", "id", "forum"),
     "paper_title": ("paper_title", "title"),
 }
-_SEPARATORS = re.compile(r"[\s_\-]+")
 _TAGS = re.compile(r"<[^>]*>")
 _CODE = re.compile(r"\(([A-Za-z0-9][\w.\-]{0,19})\)\s*$")
 _LINK_LIKE = re.compile(r"^\w+://|^www\.|\.html?\b|^[\w./-]+\?\w+=", re.I)
@@ -157,12 +156,7 @@ def _objects(path: Path, data: Any) -> Iterator[tuple[dict[str, Any], str, str |
         yield obj, f"[{number}]", None
 
 
-def header_key(name: object) -> str:
-    """A key or column name as compared with KEYS: case, spaces, underscores and hyphens ignored, so the headers
-    people write (`Start Time`, `session-name`) find the same field as `start_time`."""
-    return _SEPARATORS.sub("", str(name)).casefold()
-
-
+PASS_ZONE = "pass --timezone (e.g. --timezone Europe/Vienna) to place it"  # times a file gives without a zone
 _KEYS = {key: tuple(header_key(alias) for alias in aliases) for key, aliases in KEYS.items()}
 
 
@@ -280,7 +274,7 @@ def _time(
         if zone is None:
             raise InputError(
                 path,
-                f"{said} has no time zone; pass --timezone (e.g. --timezone Europe/Vienna)",
+                f"{said} has no time zone; {PASS_ZONE}",
                 line=line,
                 field=place,
             )
@@ -290,7 +284,7 @@ def _time(
 
 def _read_csv(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEntry]:
     """One row per paper in a session (a `session` column) or per session (name or title, start, end, papers)."""
-    delimiter = _delimiter(text.split("\n", 1)[0])
+    delimiter = delimiter_of(text.split("\n", 1)[0])
     previous = csv.field_size_limit(MAX_RECORD_CHARS)
     try:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -330,11 +324,3 @@ def _read_csv(path: Path, text: str, default: tzinfo | None) -> list[ScheduleEnt
 
 
 _SHOWN = {",": "','", ";": "';'", "\t": "tabs", "|": "'|'"}
-
-
-def _delimiter(header: str) -> str:
-    """The delimiter the header line uses, among `,`, `;` (as Excel writes CSV in many locales), tab and `|`."""
-    try:
-        return csv.Sniffer().sniff(header, delimiters="".join(_SHOWN)).delimiter
-    except csv.Error:
-        return ","

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,16 @@ from confnav.sources.base import (
     url_id,
     web_url,
 )
-from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers, split_list
+from confnav.sources.values import (
+    FieldError,
+    as_authors,
+    as_text,
+    as_texts,
+    delimiter_of,
+    header_key,
+    parse_numbers,
+    split_list,
+)
 
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "id": ("id", "paper_id", "forum", "openreview_id", "uid"),
@@ -66,25 +74,17 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
 MAPPABLE_FIELDS = tuple(COLUMN_ALIASES)
 
 
-def column_key(name: str) -> str:
-    """A column's name as aliases are written: lower case, words joined by `_` ("Paper ID", "paper-id": paper_id)."""
-    return "_".join(re.findall(r"[a-z0-9;]+", name.lower()))
-
-
-def delimiter_of(header: str) -> str:
-    """The delimiter a table's header line uses: tab, comma, or semicolon (as spreadsheets of some locales save)."""
-    counts = {d: header.count(d) for d in ("\t", ",", ";")}
-    return max(counts, key=lambda d: (counts[d], d == ","))
+_ALIAS_KEYS = {target: tuple(header_key(a) for a in aliases) for target, aliases in COLUMN_ALIASES.items()}
 
 
 def resolve_columns(columns: list[str], overrides: dict[str, str] | None = None) -> dict[str, str]:
-    """Map each Paper field to the column that holds it in this file (names compared as `column_key` makes them;
+    """Map each Paper field to the column that holds it in this file (names compared as `header_key` makes them;
     of two columns of one name, the first)."""
     lowered: dict[str, str] = {}
     for column in columns:
-        lowered.setdefault(column_key(column), column)
+        lowered.setdefault(header_key(column), column)
     mapping: dict[str, str] = {}
-    for target, aliases in COLUMN_ALIASES.items():
+    for target, aliases in _ALIAS_KEYS.items():
         for alias in aliases:
             if alias in lowered:
                 mapping[target] = lowered[alias]
@@ -184,10 +184,10 @@ class CsvReader:
         header = text.split("\n", 1)[0].lower()
         if header.lstrip().startswith(("[", "{")):
             return False  # JSON, not a table
-        columns = {column_key(c) for c in header.split(delimiter_of(header))}
+        columns = {header_key(c) for c in header.split(delimiter_of(header))}
         if path.suffix.lower() in (".csv", ".tsv"):  # a table by its name: the reader says what its header lacks
             return len(columns) > 1
-        return len(columns) > 1 and any(a in columns for a in (*COLUMN_ALIASES["title"], *COLUMN_ALIASES["id"]))
+        return len(columns) > 1 and any(a in columns for a in (*_ALIAS_KEYS["title"], *_ALIAS_KEYS["id"]))
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
         previous = csv.field_size_limit(MAX_RECORD_CHARS)  # the module's own default is 128 Ki characters

@@ -44,6 +44,22 @@ def as_text(value: Any, field: str) -> str:
     raise FieldError(field, f"expected text, found {kind_of(value)}")
 
 
+_HEADER_SEPARATORS = re.compile(r"[\s_\-]+")
+TABLE_DELIMITERS = (",", "\t", ";", "|")  # `;` as spreadsheets of many locales save CSV
+
+
+def header_key(name: object) -> str:
+    """A column or key name as names are compared: case, spaces, underscores and hyphens ignored, so the headers
+    people write ("Paper ID", `start-time`) find the fields named `paper_id`, `start_time`."""
+    return _HEADER_SEPARATORS.sub("", str(name)).casefold()
+
+
+def delimiter_of(header: str) -> str:
+    """The delimiter a table's header line uses: the one of TABLE_DELIMITERS it holds most (a comma on a tie)."""
+    counts = {d: header.count(d) for d in TABLE_DELIMITERS}
+    return max(counts, key=lambda d: (counts[d], d == ","))
+
+
 # An HTML character reference, complete with its `;` (lists scraped from web pages hold `&amp;`, `&#x27;`).
 ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
