@@ -166,3 +166,43 @@ def test_writes_respect_the_token_and_read_only(shared_db: Location, tmp_path) -
         assert answer.status_code == 403 and "read-only" in answer.text
         assert client.get("/api/profiles/eve/marks", params={"key": secret}).json()["marks"][0]["id"] == PAPER
         assert client.get("/api/profiles/eve/marks").status_code == 404
+        person = client.post("/api/profiles/eve/import", params={"key": secret}, json={"person": "~Ann_Lee1"})
+        assert person.status_code == 403 and "read-only" in person.text  # refused before any service is asked
+
+
+def test_a_reading_list_given_to_a_profile_is_its_owners_alone(
+    app: FastAPI, stranger: TestClient, shared_db: Location
+) -> None:
+    secret, owner = _create(app, "lister")
+    assert owner.post("/api/lists", json={"name": "lister-private"}).status_code == 201
+    assert owner.post("/api/lists/lister-private/papers", json={"id": PAPER}).status_code == 201
+    assert owner.post("/api/lists", json={"name": "lab-wide"}).status_code == 201
+    with open_store(shared_db) as store:
+        store.give_list("lister-private", "lister")  # as `confnav profile list lister-private --profile lister`
+    _, other = _create(app, "other-lister")
+    for client in (stranger, other):
+        assert "lister-private" not in {item["name"] for item in client.get("/api/lists").json()}
+        assert "lab-wide" in {item["name"] for item in client.get("/api/lists").json()}
+        for method, path, body in [
+            ("get", "/api/lists/lister-private", None),
+            ("get", "/api/lists/lister-private/export.bib", None),
+            ("get", "/api/export?list=lister-private&format=csv", None),
+            ("get", "/api/lists/lister-private/recommend", None),
+            ("post", "/api/lists/lister-private/papers", {"id": PAPER}),
+            ("delete", f"/api/lists/lister-private/papers/{PAPER}", None),
+            ("delete", "/api/lists/lister-private", None),
+        ]:
+            answer = client.request(method, path, json=body)
+            assert answer.status_code == 404 and "no reading list named" in answer.text, (method, path)
+        assert client.get("/lists", params={"name": "lister-private"}).status_code == 404
+    opened = owner.get("/api/lists/lister-private", params={"key": secret})
+    assert opened.status_code == 200 and opened.json()["papers"][0]["id"] == PAPER
+    assert "lister-private" in {item["name"] for item in owner.get("/api/lists").json()}  # by its cookie
+
+
+def test_behind_a_proxy_the_server_is_shared_and_asks_the_token() -> None:
+    from confnav.web.app import allowed_hosts, answers_others
+
+    assert not answers_others(allowed_hosts("127.0.0.1"))
+    assert answers_others(allowed_hosts("127.0.0.1", ["papers.example.org"]))
+    assert answers_others(allowed_hosts("0.0.0.0")) and answers_others(None)

@@ -126,6 +126,36 @@ def test_paperlists_unique_index_pairs_institutions_past_blank_affiliations(writ
     assert unaligned.fields["institutions"] == ["IBM", "MIT"]  # the paper's list all the same
 
 
+def test_profile_ordered_lists_are_put_in_the_bylines_order(write) -> None:  # type: ignore[no-untyped-def]
+    """CoRL 2023's `or_profile` and what was read from the profiles (`aff`) follow the profiles' order, not always
+    the byline's: matched by the same id in `authorids`, else by the name the id spells, else left unaligned."""
+    byline = {"author": "Ann Lee;Bo Chen;Cy Diaz", "authorids": "~Ann_Lee1;~Bo_Chen2;~Cy_Diaz1"}
+    rows = [
+        {
+            "id": "s1",
+            "title": "Swapped",
+            **byline,
+            "or_profile": "~Ann_Lee1;~Cy_Diaz1;~Bo_Chen3",
+            "aff": "MIT;UW;CMU",
+            "aff_unique_norm": "MIT;UW;CMU",
+            "aff_unique_index": "0;1;2",
+        },
+        {"id": "s2", "title": "Unknowable", **byline, "or_profile": "~Ann_Lee1;~Xu_Yi1;~Zed_Wu1", "aff": "MIT;UW;CMU"},
+    ]
+    swapped, unknowable = records(write("p.json", json.dumps(rows)), "paperlists")
+    authors = swapped.fields["authors"]
+    assert [(a["name"], a["profile"], a["affiliation"], a["institution"]) for a in authors] == [
+        ("Ann Lee", "~Ann_Lee1", "MIT", "MIT"),
+        ("Bo Chen", "~Bo_Chen3", "CMU", "CMU"),
+        ("Cy Diaz", "~Cy_Diaz1", "UW", "UW"),
+    ]
+    assert [a.get("profile") for a in unknowable.fields["authors"]] == ["~Ann_Lee1", "~Bo_Chen2", "~Cy_Diaz1"]
+    assert all(a["affiliation"] is None for a in unknowable.fields["authors"])  # whose is whose is not known
+    (corl,) = [r for r in records(DATA / "paperlists" / "corl2023.json") if r.id == "QNPuJZyhFE"]
+    fox = corl.fields["authors"][-1]
+    assert fox["name"] == "Dieter Fox" and fox["profile"] == "~Dieter_Fox1"
+
+
 def test_csv_reader_with_aliases_and_mapping(write) -> None:  # type: ignore[no-untyped-def]
     text = (
         'Paper Title,Authors,Decision,Scores,Venue\n"Graph, Nets",Ann Lee; Bo Chen,Accept (Poster),"5,6",NeurIPS 2023\n'

@@ -197,6 +197,23 @@ def test_institution_page_and_links_to_it(client: TestClient) -> None:
     assert '<script src="/static/report.js" defer></script>' in client.get("/reports/iclr2021/overview").text
 
 
+def test_a_served_report_is_verified_first(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    stats = client.get("/reports/iclr2021/stats").text
+    assert "was checked against the store when it was made." in stats
+    import confnav.web.pages as pages
+
+    built = pages.to_html
+
+    def altered(*args: object, **kwargs: object) -> str:  # a report whose first fact the store does not hold
+        return re.sub(r'(<strong data-fact="[\w.\-]+">)[^<]*<', r"\g<1>99999<", built(*args, **kwargs), count=1)
+
+    monkeypatch.setattr(pages, "to_html", altered)
+    refused = client.get("/reports/iclr2020/stats")
+    assert refused.status_code == 409 and "failed verification" in refused.text and "99999" in refused.text
+    monkeypatch.undo()
+    assert client.get("/reports/iclr2020/stats").status_code == 200
+
+
 def test_theme_and_overview_pages_take_the_ranking_mode(client: TestClient) -> None:
     theme = client.get("/themes/iclr2021/t01").text  # no citation counts: at the conference by default
     assert 'data-mode="at-conference"' in theme and 'href="/themes/iclr2021/t01?mode=looking-back"' in theme

@@ -12,7 +12,7 @@ from confnav.navigator import Navigator
 from confnav.progress import Progress
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
-from confnav.reports.verify import VerificationError, verify_text
+from confnav.reports.verify import verified
 from confnav.settings import Settings
 from confnav.store import SqlStore, open_store
 from confnav.topics import ensure_topics
@@ -60,9 +60,7 @@ def write_overview(store: SqlStore, venue: str, stem: Path) -> list[Path]:
     report = build_overview(store, venue)
     written = []
     for suffix, text in ((".md", to_markdown(report)), (".html", to_html(report))):
-        check = verify_text(store, text, str(stem) + suffix)
-        if not check.ok:
-            raise VerificationError("the overview failed verification: " + "; ".join(check.failures))
+        verified(store, text, str(stem) + suffix)
         path = stem.with_suffix(suffix)
         path.write_text(text, encoding="utf-8")
         written.append(path)

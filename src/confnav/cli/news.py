@@ -81,7 +81,7 @@ def news(store: Store, name: str, since: str | None, atom: Path | None, as_json:
     """What each ingest or fetch found for the profile's watches, newest first."""
     items = profile_news(store, name, since)
     if atom is not None:
-        write_output(atom, atom_feed(store, name), "feed")
+        write_output(atom, atom_feed(store, name, since=since), "feed")
         out.print(f"{atom}: Atom feed of {name}'s news (the newest {min(len(items), FEED_ITEMS)} items)", markup=False)
         return
     if as_json:

@@ -141,7 +141,8 @@ def venues(store: Store, as_json: bool) -> None:
         counts = ", ".join(f"{n} {d}" for d, n in s.by_decision.items())
         tracks = f"; tracks: {', '.join(f'{t} ({n})' for t, n in s.tracks.items())}" if s.tracks else ""
         out.print(
-            f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted ({counts}){tracks}", markup=False
+            f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted; by decision: {counts}{tracks}",
+            markup=False,
         )
         if (arrived := fetched.get(s.venue.id)) is not None:
             _arrivals(arrived)

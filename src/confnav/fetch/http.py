@@ -8,6 +8,7 @@ the request carried, in every form a service may echo it.
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
 import time
@@ -91,6 +92,14 @@ class HttpClient:
     sleep: Callable[[float], None] = time.sleep
     requests: int = 0
 
+    def __post_init__(self) -> None:
+        parts = urllib.parse.urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise FetchError(
+                f"base URL {self.base_url!r} is not a web address: give it whole, as https://host"
+                " (--base-url or the CONFNAV_*_URL variable)"
+            )
+
     @property
     def host(self) -> str:
         return urllib.parse.urlsplit(self.base_url).netloc or self.base_url
@@ -125,7 +134,7 @@ class HttpClient:
                     self.sleep(self._wait(exc, attempt))
                     continue
                 raise FetchError(self._said(exc.code, payload, path), exc.code, payload) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as exc:
                 reason = redact(str(getattr(exc, "reason", exc)), secrets)
                 if last:
                     raise FetchError(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from urllib.parse import quote
 
-from confnav.personal.news import NewsPapers, describe
+from confnav.personal.news import NewsPapers, describe, since_time
 from confnav.safe_text import safe_link
 from confnav.store.news import NewsItem, Watch, now
 
@@ -17,14 +18,19 @@ KIND_NAMES = {"new": "new paper", "reviews": "new reviews", "ratings": "ratings 
 
 
 def feed_id(location: str, profile: str) -> str:
-    """The feed's stable id: a name-based UUID of the store and profile (the store's location is not shown)."""
+    """The feed's stable id: a name-based UUID of the store and profile (the store's location is not shown), the
+    same however a store file's path is written."""
+    if "://" not in location and location:
+        location = os.path.abspath(location)
     return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'confnav:{location}:feed:{profile}')}"
 
 
-def atom_feed(store: NewsPapers, profile: str, base_url: str | None = None, limit: int = FEED_ITEMS) -> str:
-    """The profile's newest news as Atom XML; with `base_url` (the web app's), entries link to its paper pages
-    and the feed to itself, else entries link to the paper's own page where it has one."""
-    items = store.news(profile, limit=limit)
+def atom_feed(
+    store: NewsPapers, profile: str, base_url: str | None = None, limit: int = FEED_ITEMS, since: str | None = None
+) -> str:
+    """The profile's newest news (from `since` on, as `news --since` reads it) as Atom XML; with `base_url` (the
+    web app's), entries link to its paper pages and the feed to itself, else to each paper's own page."""
+    items = store.news(profile, since=since_time(since) if since else None, limit=limit)
     watches: dict[str, Watch] = {w.id: w for w in store.watches(profile)}
     base = base_url.rstrip("/") if base_url else None
     links = _paper_links(store, items) if base is None else {}

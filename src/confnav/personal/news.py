@@ -8,7 +8,7 @@ so the cost of a watch follows the size of the change, not of the store.
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -70,10 +70,10 @@ def profile_news(store: NewsPapers, profile: str, since: str | None = None) -> l
     it names its offset)."""
     if profile not in {name for name, _, _ in store.profiles()}:
         raise NotFoundError(f"no profile named {profile!r}: 'confnav watch add' makes one with its first watch")
-    return store.news(profile, since=_since(since) if since else None)
+    return store.news(profile, since=since_time(since) if since else None)
 
 
-def _since(text: str) -> str:
+def since_time(text: str) -> str:
     """A --since value as the stored times are written (UTC, RFC 3339), or a one-line error."""
     text = text.strip()
     try:
@@ -139,7 +139,7 @@ def what_changed(change: PaperChange) -> tuple[str, str] | None:
         added = len(new) - len(old)
         moved = f"{_mean(before)} → {_mean(after)}" if old else _mean(after)
         parts.append(f"{added} new review{'s' * (added > 1)}, mean rating {moved}")
-    elif sorted(new) != sorted(old):
+    if Counter(old) - Counter(new) if len(new) > len(old) else sorted(new) != sorted(old):  # an earlier one moved
         kinds.append("ratings")
         parts.append(f"ratings changed: {_listed(old)} → {_listed(new)} (mean {_mean(before)} → {_mean(after)})")
     if before.decision.label != after.decision.label:

@@ -60,8 +60,9 @@ def numbers_outside(text: str) -> list[tuple[int, str]]:
 _QUANTITY = re.compile(r"(?<![A-Za-z\d])" + NUMBER.pattern + r"(?=(?:st|nd|rd|th)\b|[^A-Za-z\d]|$)")
 
 
-_MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
-_HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
+# A fact as a report marks it, with its key: how verify finds what to check.
+MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
+HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
 _MODE = re.compile(r"Mode: (at the conference|looking back)\.")
 _SENTENCE_END = re.compile(r"[.;!?](?=\s)|\n|<|>")
 
@@ -87,7 +88,7 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
     _tables(page)
     facts = [
         (m.start(), m.end(), m.group(1) if html else m.group(2))
-        for m in (_HTML_FACT if html else _MD_FACT).finditer(text)
+        for m in (HTML_FACT if html else MD_FACT).finditer(text)
     ]
     for start, end, _ in facts:
         page.take(start, end)
@@ -164,7 +165,7 @@ def _tables(page: Page) -> None:
 
 def _facts_block(page: Page, ground: Ground) -> None:
     """A fact listed under a label must be listed under its own label, with its own share beside it."""
-    item = r"<li>([^<]*): " + _HTML_FACT.pattern if page.html else r"^- (.*?): " + _MD_FACT.pattern
+    item = r"<li>([^<]*): " + HTML_FACT.pattern if page.html else r"^- (.*?): " + MD_FACT.pattern
     for match in re.finditer(item, page.text, re.M):
         key = match.group(2) if page.html else match.group(3)
         label, fact = page.plain(match.group(1)), ground.facts.get(key)

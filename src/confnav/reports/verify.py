@@ -13,7 +13,7 @@ from typing import Protocol
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
-from confnav.reports.grounding import Ground, ground_failures
+from confnav.reports.grounding import HTML_FACT, MD_FACT, Ground, ground_failures
 from confnav.reports.model import Fact
 from confnav.reports.rebuttal import RebuttalStore
 from confnav.reports.rebuttal_stats import rebuttal_facts, venue_rebuttal
@@ -27,8 +27,6 @@ from confnav.topics.facts import ThemeFacts
 _ID = r"[A-Za-z0-9_\-~.]+"
 _MD_HEADER = re.compile(r"<!-- confnav:report kind=(\w+) venue=(\w+) -->")
 _HTML_HEADER = re.compile(r'<meta name="confnav-report" content="kind=(\w+) venue=(\w+)">')
-_MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
-_HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
 _CITES = [
     re.compile(rf"\[\^({_ID})\]"),
     re.compile(rf"openreview\.net/(?:forum|pdf)\?id=({_ID})"),
@@ -123,9 +121,9 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
         result.failures.append(str(exc))
         return result
     claimed = (
-        [(key, unescape(value)) for key, value in _HTML_FACT.findall(text)]
+        [(key, unescape(value)) for key, value in HTML_FACT.findall(text)]
         if html
-        else [(key, value) for value, key in _MD_FACT.findall(text)]
+        else [(key, value) for value, key in MD_FACT.findall(text)]
     )
     keys = [key for key, _ in claimed]
     facts, themes = _expected(
@@ -163,6 +161,14 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
     ground = Ground(venue, info.name, facts, themes, [t.caption for t in tables], [v.name for v in store.venue_list()])
     result.failures += ground_failures(store, text, html, ground, result.unchecked)
     return result
+
+
+def verified(store: ReportStore, text: str, path: str = "<report>") -> Verification:
+    """`verify_text`, raising when anything failed: what every report the tool shows goes through."""
+    check = verify_text(store, text, path)
+    if not check.ok:
+        raise VerificationError("the report failed verification: " + "; ".join(check.failures))
+    return check
 
 
 def citation_failures(store: PaperReader, cited: Iterable[str], venues: Collection[str]) -> list[str]:

@@ -25,6 +25,7 @@ from confnav.store import PaperFilter
 from confnav.store.protocols import NearestNeighbours, SearchStore
 
 CANDIDATES = 100  # nearest neighbours and best keyword rows scored exactly per query
+EXACT_ALL = 1000  # a search admitting at most this many papers scores them all, as SQLite does (same answers)
 SAMPLE = 2048  # vectors kept to estimate how an unscored paper compares with a query
 PAPER_CACHE = 4096
 ROW_ARRAYS = ("pks", "short", "ratings", "standing", "hidden")
@@ -247,7 +248,7 @@ class StoredVectors:
         matching, kept = (
             best_keyword_rows(keyword, mask, max(best, CANDIDATES)) if keyword is not None else (none, none)
         )
-        if mask.sum() <= CANDIDATES:  # few admitted rows: score them all
+        if mask.sum() <= EXACT_ALL:  # few admitted rows (a small venue): score them all
             exact = self.store.vector_scores(self.model, query, self.pks[mask].tolist())
         else:
             admitted = self.corpus.mask(self.store, where) & self.present  # what the query's SQL filter admits

@@ -26,6 +26,7 @@ from confnav.sources.base import (
     untitled,
     url_id,
 )
+from confnav.sources.profile_order import byline_order, reordered
 from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers
 
 # Keys of the paperlists schema itself: an array of papers naming none of them (`authors`, `decision`, `venue`) is
@@ -143,12 +144,13 @@ def _authors(item: dict[str, Any], given: list[dict[str, Any]]) -> list[dict[str
     """Authors with what the source aligns to each: affiliation, profile id, institution, country (an author
     given as an object keeps its own affiliation and profile)."""
     n = len(given)
-    listed = _parts(item, "aff")
+    lists = _in_byline_order(item, [person["name"] for person in given])
+    listed = lists["aff"]
     affiliations = _aligned(listed, n)
-    profiles = _profiles(item, n)
-    slots = _index_slots(listed, n)
-    institutions = _by_index(item, "aff_unique_norm", "aff_unique_index", slots, n)
-    countries = _by_index(item, "aff_country_unique", "aff_country_unique_index", slots, n)
+    profiles = _profiles(lists, n)
+    slots = _index_slots(listed, n) if "aligned" not in lists else {n: list(range(n))}
+    institutions = _by_index(item, "aff_unique_norm", lists["aff_unique_index"], slots, n)
+    countries = _by_index(item, "aff_country_unique", lists["aff_country_unique_index"], slots, n)
     authors = []
     for i, person in enumerate(given):
         author: dict[str, Any] = {
@@ -164,10 +166,35 @@ def _authors(item: dict[str, Any], given: list[dict[str, Any]]) -> list[dict[str
     return authors
 
 
-def _profiles(item: dict[str, Any], n: int) -> list[str | None] | None:
+_PROFILE_LISTS = ("or_profile", "aff", "aff_unique_index", "aff_country_unique_index")
+
+
+def _in_byline_order(item: dict[str, Any], names: list[str]) -> dict[str, list[str]]:
+    """The per-author lists, those read from OpenReview profiles put in the byline's order (see profile_order);
+    emptied when whose is whose cannot be told. Index lists come out one entry per author ("aligned" marks it)."""
+    lists = {key: _parts(item, key) for key in ("authorids", *_PROFILE_LISTS)}
+    profiles, n = lists["or_profile"], len(names)
+    if not any(p.startswith("~") for p in profiles) or profiles == lists["authorids"]:
+        return lists
+    order = byline_order(names, lists["authorids"], profiles)
+    if order == list(range(n)):
+        return lists
+    if order is None:
+        return lists | {key: [] for key in _PROFILE_LISTS}
+    filled = [i for i, a in enumerate(lists["aff"]) if a] if len(lists["aff"]) == n else []
+    for key in ("aff_unique_index", "aff_country_unique_index"):  # one entry per author first
+        if len(lists[key]) == len(filled) != n:
+            full = [""] * n
+            for i, value in zip(filled, lists[key], strict=True):
+                full[i] = value
+            lists[key] = full
+    return lists | {key: reordered(lists[key], order) for key in _PROFILE_LISTS} | {"aligned": []}
+
+
+def _profiles(lists: dict[str, list[str]], n: int) -> list[str | None] | None:
     """Person ids aligned with the authors: OpenReview `~Name1` profiles or ACL Anthology `/x/name/` ids."""
     for key in ("or_profile", "authorids"):
-        parts = _parts(item, key)
+        parts = lists[key]
         if len(parts) == n and any(p.startswith(("~", "/")) for p in parts):
             return [p if p.startswith(("~", "/")) else None for p in parts]
     return None
@@ -196,11 +223,10 @@ def _index_slots(affiliations: list[str], n: int) -> dict[int, list[int]]:
 
 
 def _by_index(
-    item: dict[str, Any], values_key: str, index_key: str, slots: dict[int, list[int]], n: int
+    item: dict[str, Any], values_key: str, indexes: list[str], slots: dict[int, list[int]], n: int
 ) -> list[str | None] | None:
     """Per-author values of a `…_unique` list through its `…_unique_index` (`"0;1;0"`), when they line up."""
     values = as_texts(item.get(values_key), values_key)
-    indexes = _parts(item, index_key)
     authors = slots.get(len(indexes))
     if not values or not indexes or authors is None:
         return None

@@ -253,6 +253,10 @@ class ProfileTables:
                 (list_name, name),
             )
 
+    def list_owners(self) -> dict[str, str]:
+        """Each reading list given to a profile, with that profile (lists nobody was given are everyone's)."""
+        return dict(self.conn.execute("SELECT list, profile FROM profile_lists"))
+
     def profile_lists(self, name: str, default: bool) -> list[tuple[str, int]]:
         """The profile's reading lists and their sizes; the `default` profile also has the lists nobody was given."""
         rows = self.conn.execute(

@@ -17,6 +17,10 @@ e.g. an Atom feed a feed reader fetches as `/feeds/alice.atom?key=SECRET`:
         name = profile_access(request, profile)
         ...
 
+A reading list given to a profile (`confnav profile list`) is that profile's: on a shared server it is listed,
+read, exported and changed only with the profile's secret (`list_access`, `visible_lists`); other lists are the
+lab's, as before.
+
 Writes also pass `AppState.writing` first (the server's read-only setting and write token). Rotating a profile's
 secret (`POST /api/profiles/{name}/secret`, `confnav profile secret NAME --rotate`) closes every old link and feed.
 """
@@ -64,6 +68,33 @@ def profile_access(request: Request, named: str | None = None) -> str:
         raise NotFoundError("no profile chosen: open your profile's link, or create a profile on the For you page")
     if not verify_secret(state_of(request).store, name, given_key(request)):
         raise NotFoundError(f"no profile {name!r} opens with this key: open the profile's link (…?key=…) again")
+    return name
+
+
+def opened_profile(request: Request) -> str | None:
+    """The profile this request opens with its secret on a shared server (None: none), the chosen one locally."""
+    name = chosen_profile(request)
+    if not is_shared(request):
+        return name
+    return name if name and verify_secret(state_of(request).store, name, given_key(request)) else None
+
+
+def visible_lists(request: Request) -> list[tuple[str, int]]:
+    """The reading lists (name, size) this request may see: on a shared server the lab's and its own profile's."""
+    store = state_of(request).store
+    lists = store.reading_lists()
+    if not is_shared(request):
+        return lists
+    owners, opened = store.list_owners(), opened_profile(request)
+    return [(name, n) for name, n in lists if owners.get(name) in (None, opened)]
+
+
+def list_access(request: Request, name: str) -> str:
+    """`name`, if this request may read and change that reading list; else the same 404 as an unknown list."""
+    if is_shared(request):
+        owner = state_of(request).store.list_owners().get(name.strip())
+        if owner is not None and owner != opened_profile(request):
+            raise NotFoundError(f"no reading list named {name!r}")
     return name
 
 

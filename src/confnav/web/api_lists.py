@@ -11,6 +11,7 @@ from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics
+from confnav.web.access import list_access, visible_lists
 from confnav.web.answers import WRITE, answers, download_answers
 from confnav.web.api_base import MAX_LIMIT, _filter
 from confnav.web.bodies import Hits, ListAdded, ListCreated, ListDeleted, ListRemoved, ListSummary, ReadingList
@@ -23,7 +24,7 @@ EXPORT_MEDIA_TYPES = [f.media_type for f in EXPORT_FORMATS.values()]
 
 @router.get("/lists", **answers(list[ListSummary]))
 def lists(request: Request) -> list[dict[str, object]]:
-    return [{"name": name, "papers": n} for name, n in state_of(request).store.reading_lists()]
+    return [{"name": name, "papers": n} for name, n in visible_lists(request)]
 
 
 @router.post("/lists", **answers(ListCreated, 400, *WRITE, status=201))
@@ -35,6 +36,7 @@ def create_list(request: Request, name: str = Body(..., embed=True, max_length=6
 
 @router.delete("/lists/{name:text}", **answers(ListDeleted, 404, *WRITE))
 def delete_list(request: Request, name: str) -> dict[str, object]:
+    list_access(request, name)
     with state_of(request).writing(request) as store:
         store.delete_list(name)
     return {"deleted": name}
@@ -42,6 +44,7 @@ def delete_list(request: Request, name: str) -> dict[str, object]:
 
 @router.get("/lists/{name:text}", **answers(ReadingList, 404))
 def list_papers(request: Request, name: str) -> dict[str, object]:
+    list_access(request, name)
     papers = state_of(request).store.list_papers(name)
     return {"name": name, "papers": [{"id": p.id, "title": p.title, "venue": p.venue} for p in papers]}
 
@@ -54,6 +57,7 @@ def add_paper(
     venue: str | None = Body(None, embed=True, max_length=100),
 ) -> dict[str, object]:
     """Add a paper (its venue tells apart papers that share an id) to a reading list."""
+    list_access(request, name)
     with state_of(request).writing(request) as store:
         paper = store.add_to_list(name, id, venue)
     return {"list": name, "id": paper.id}
@@ -61,6 +65,7 @@ def add_paper(
 
 @router.delete("/lists/{name:text}/papers/{paper_id:textpath}", **answers(ListRemoved, 400, 404, *WRITE))
 def remove_paper(request: Request, name: str, paper_id: str, venue: str | None = None) -> dict[str, object]:
+    list_access(request, name)
     with state_of(request).writing(request) as store:
         store.remove_from_list(name, paper_id, venue)
     return {"list": name, "removed": paper_id}
@@ -107,6 +112,8 @@ def export(
 
 def _export(request: Request, fmt: str, selection: Selection) -> Response:
     state = state_of(request)
+    if selection.list_name:
+        list_access(request, selection.list_name)
     chosen = export_format(fmt)
     text = chosen.write(select_papers(state.store, selection, state.searcher), None)
     return download(text, f"{selection.name}.{chosen.extension}", chosen.media_type)
@@ -123,7 +130,7 @@ def list_recommend(
     """Papers like the list's (never those), optionally only of one decision or `accepted`; rejected and withdrawn
     papers only with `include_rejected`."""
     state = state_of(request)
-    liked = [p.id for p in state.store.list_papers(name)]
+    liked = [p.id for p in state.store.list_papers(list_access(request, name))]
     if not liked:
         return {"hits": [], "notices": ["the list is empty: add papers to get recommendations"]}
     where = PaperFilter(decision=decision or None)

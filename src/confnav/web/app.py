@@ -110,7 +110,7 @@ def create_app(
         lifespan=lifespan,  # docs pages load assets from a CDN; /openapi.json is served
     )
     if shared is None:
-        shared = allowed_hosts is None or not {h.lower() for h in allowed_hosts} <= LOOPBACK_HOSTS
+        shared = answers_others(allowed_hosts)
     app.state.confnav = AppState(stores, Searcher(stores), token, read_only, db, shared=shared, root=navigator)
 
     @app.exception_handler(TopicsNotReady)
@@ -287,7 +287,8 @@ def serve(
     allow_hosts: Collection[str] = (),
     settings: Settings | None = None,
 ) -> None:
-    """Run the app with uvicorn (in `workers` processes), warmed up first; off loopback, writes need a token.
+    """Run the app with uvicorn (in `workers` processes), warmed up first; shared (off loopback or answering for
+    other names), writes need a token.
     `settings` (None: the defaults) are handed to each worker."""
     import uvicorn
 
@@ -295,8 +296,7 @@ def serve(
 
     hosts = allowed_hosts(host, allow_hosts)
     listening = _listen(host, port)
-    loopback = host in LOOPBACK_HOSTS
-    token = None if loopback or read_only else secrets.token_urlsafe(16)
+    token = secrets.token_urlsafe(16) if answers_others(hosts) and not read_only else None  # behind a proxy too
     mode = " (read-only)" if read_only else ""
     if workers > 1:
         listening.close()  # each worker binds the port itself
@@ -326,6 +326,12 @@ def serve(
     print(f"confnav is serving {describe(db)}{mode} at http://{host}:{port}/", flush=True)
     _print_token(token)
     uvicorn.Server(uvicorn.Config(app, **server_settings())).run(sockets=[listening])
+
+
+def answers_others(hosts: Collection[str] | None) -> bool:
+    """Whether a server answering for these Host names (None: any) is shared: reached by other names than
+    loopback's, directly or through a reverse proxy on this machine."""
+    return hosts is None or not {h.lower() for h in hosts} <= LOOPBACK_HOSTS
 
 
 def allowed_hosts(host: str, extra: Collection[str] = ()) -> set[str] | None:

@@ -145,6 +145,7 @@ def import_into_profile(request: Request, name: str, body: ImportIn) -> dict[str
     the profile's own texts, problems reported per entry. A person is fetched before the store is locked."""
     state = state_of(request)
     name = profile_access(request, name)
+    state.check_write(request)  # before anything is fetched: a refused write asks no service
     if bool(body.text) == bool(body.person):
         raise ConfnavError("give a library's text or a person (~First_Last1, s2:ID), one of them")
     if body.person:

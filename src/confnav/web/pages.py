@@ -24,6 +24,7 @@ from confnav.reports.rebuttal import paper_rebuttal
 from confnav.reports.render import to_html
 from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
+from confnav.reports.verify import verified
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
 from confnav.search.query import phrase
@@ -32,7 +33,7 @@ from confnav.store import PaperFilter, Store, VenueSummary, venue_generation_in
 from confnav.summarize.reviews import paragraphs
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
-from confnav.web.access import chosen_profile
+from confnav.web.access import chosen_profile, visible_lists
 from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
@@ -151,7 +152,7 @@ def search_page(
     }
     venues = state.store.venue_list()
     decisions = state.store.decision_names()
-    lists = state.store.reading_lists()
+    lists = visible_lists(request)
     return page(
         request,
         "search.html",
@@ -189,7 +190,7 @@ def paper_page(
     standing = _standing(state.kept(("rank", data["venue"], None, chosen.value)), paper_id)  # never computed here
     everything = similar == "all"  # the switch: rejected and withdrawn papers too
     found = state.searcher.similar(paper_id, venue=data["venue"], limit=8, include_rejected=everything)  # type: ignore[arg-type]
-    lists = state.store.reading_lists()
+    lists = visible_lists(request)
     here = f"/paper/{quote(paper_id, safe='')}?venue={quote(str(data['venue']), safe='')}"
     switch = {"all": everything, "on": f"{here}&similar=all#similar", "off": f"{here}#similar"}
     return page(
@@ -361,10 +362,9 @@ def report_page(
     per store state: a report takes most of a second); the ranked ones in the mode asked for, with a switch."""
     state = state_of(request)
     state.store.get_venue(venue)
+    nav = site_nav(venue)
     if kind == "stats":
-        return _report(
-            request, ("report", venue, kind), lambda: to_html(build_stats_report(state.store, venue), site_nav(venue))
-        )
+        return _report(request, ("report", venue, kind), lambda: build_stats_report(state.store, venue), nav)
     ranked: dict[str, Callable[..., Report]] = {"overview": build_overview, "digest": build_digest}
     if kind not in ranked:
         return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
@@ -373,18 +373,28 @@ def report_page(
     except ConfnavError as exc:
         return page(request, "error.html", 400, message=str(exc))
     switch = mode_switch(f"/reports/{quote(venue, safe='')}/{kind}", chosen)
-
-    def build() -> str:
-        report = ranked[kind](state.store, venue, mode=chosen)
-        return to_html(report, app_nav=site_nav(venue), app_top=switch)
-
-    return _report(request, ("report", venue, kind, chosen.value), build)
+    build = partial(ranked[kind], state.store, venue, mode=chosen)
+    return _report(request, ("report", venue, kind, chosen.value), build, nav, switch)
 
 
-def _report(request: Request, key: tuple[object, ...], build: Callable[[], str]) -> Response:
-    """A report page, made off the request path after a write (the one made before is shown meanwhile, saying so)."""
+VERIFIED_NOTE = "Every citation, number and table of this report was checked against the store when it was made."
+
+
+def _report(
+    request: Request, key: tuple[object, ...], build: Callable[[], Report], nav: str, top: str = ""
+) -> Response:
+    """A report page, verified as the CLI writes it and then shown with the app's links; made off the request path
+    after a write (the one made before is shown meanwhile, saying so)."""
+    store = state_of(request).store
+
+    def build_verified() -> str:
+        report = build()
+        verified(store, to_html(report), request.url.path)  # a failure names each claim the store lacks
+        html = to_html(report, app_nav=nav, app_top=top)
+        return html.replace("</main>", f'<p class="verified" role="note">{VERIFIED_NOTE}</p></main>', 1)
+
     try:
-        html, refreshing = state_of(request).refreshed(key, build)
+        html, refreshing = state_of(request).refreshed(key, build_verified)
     except ConfnavError as exc:
         return page(request, "error.html", 409, message=str(exc))
     if not refreshing:
@@ -399,7 +409,7 @@ def _report(request: Request, key: tuple[object, ...], build: Callable[[], str])
 @router.get("/lists", **page_answers(pages=[404]))
 def lists_page(request: Request, name: str = "") -> HTMLResponse:
     store = state_of(request).store
-    lists = store.reading_lists()
+    lists = visible_lists(request)
     current = name or (lists[0][0] if lists else "")
     if current and not any(n == current for n, _ in lists):
         return page(request, "lists.html", 404, lists=lists, current="", papers=[], missing=current)
