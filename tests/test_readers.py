@@ -291,3 +291,26 @@ def test_counts_written_with_thousands_separators_are_read() -> None:
 
     assert [citation_count(v, "gs")["count"] for v in ("1,234", "12 345", "1,234,567", 7)] == [1234, 12345, 1234567, 7]  # type: ignore[index]
     assert citation_count("1,23", "gs") is None
+
+
+@pytest.mark.parametrize("newer_first", [False, True])
+def test_the_newer_of_two_dated_snapshots_wins_whatever_the_order(fresh_location, write, newer_first: bool) -> None:  # type: ignore[no-untyped-def]
+    from confnav.ingest import ingest
+    from confnav.store import open_store
+
+    early = [
+        {"id": "d1", "title": "T1", "status": "Active", "rating": "4;6"},
+        {"id": "d2", "title": "T2", "status": "Reject"},
+    ]
+    late = [
+        {"id": "d1", "title": "T1", "status": "Accept (Poster)", "rating": "5;6"},
+        {"id": "d2", "title": "T2", "status": "Active"},
+    ]
+    files = [write("iclr2021-2020-11-10.json", json.dumps(early)), write("iclr2021-2021-01-15.json", json.dumps(late))]
+    with open_store(fresh_location, create=True) as store:
+        for path in reversed(files) if newer_first else files:
+            ingest(store, [path])
+        assert [v.id for v in store.venue_list()] == ["iclr2021"]  # the date is no part of the venue
+        first, second = store.get_paper("d1", "iclr2021"), store.get_paper("d2", "iclr2021")
+    assert first.ratings == [5.0, 6.0] and first.decision.label == "Accept (Poster)"
+    assert second.decision.label == "Reject"  # a decision made beats a later "still pending"

@@ -140,3 +140,25 @@ def test_the_authors_table_links_each_person_to_a_page_that_exists() -> None:
     assert [row[0] for row in table.rows] == ["Yang Liu (Amazon)", "Yang Liu (Microsoft)"]
     page = to_html(Report("stats", Venue.parse("acl2022"), "ACL 2022", tables=[table]), app_nav="")
     assert page.count('href="/author/Yang%20Liu"') == 2 and "/author/Yang%20Liu%20%28" not in page
+
+
+def test_words_about_a_paper_are_checked_too(overview: Report, topics_db: Path) -> None:
+    """A lead sentence's decision and standing, a sentence saying what a paper does (its TL;DR), and counts in
+    words: each altered report fails, naming what the store does not back."""
+    markdown = to_markdown(overview)
+    lead = re.search(r"comes first in the theme, (an? (?:oral|spotlight|poster))", markdown)
+    told = re.search(rf"\[\[\d+\]\]\([^)\s]*\)\[\^({_ID})\]\.", markdown)  # a sentence ending on its paper
+    assert lead is not None and told is not None
+    other = next(c.paper_id for s in overview.sections for c in s.citations if c.paper_id != told.group(1))
+    swapped = "a poster" if lead.group(1) != "a poster" else "an oral"
+    altered = {
+        "decision": markdown.replace(lead.group(0), f"comes first in the theme, {swapped}", 1),
+        "standing": markdown.replace("best-rated tenth", "worst-rated tenth", 1),
+        "another paper's sentence": markdown.replace(told.group(0), told.group(0).replace(told.group(1), other), 1),
+        "count in words": markdown.replace(" papers (", " papers (twelve of them, ", 1),
+    }
+    with open_store(topics_db) as store:
+        assert verify_text(store, markdown).ok
+        for what, text in altered.items():
+            assert text != markdown, what
+            assert not verify_text(store, text).ok, what

@@ -5,7 +5,7 @@ store; the title names the verified venue; a fact sits among words that fit it."
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from html import unescape
@@ -15,6 +15,7 @@ from confnav.model import Paper
 from confnav.rank import make_ranker
 from confnav.rank.mode import RankMode
 from confnav.rank.reasons import TLDR_PREFIX
+from confnav.reports.claims import claim_failures
 from confnav.reports.model import Fact
 from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
 from confnav.reports.stats import venue_notes
@@ -118,8 +119,29 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
         + ground.venue_names
         + ([ranking()[1]] if mode_match else [])
     )
+    told = {c: tldr for c, (tldr, _) in tldrs.items()}
+    claim_failures(page, papers, _theme_papers(store, page, ground), told, _mode(mode_match))
     _numbers(page, papers, tldrs, unchecked)
     return page.failures
+
+
+def _theme_papers(store: AnalysisStore, page: Page, ground: Ground) -> Callable[[int], list[Paper]]:
+    """The papers of the theme whose section holds a position (read once per theme, when first asked)."""
+    found = re.finditer(r'<!-- theme:([\w.\-]+) -->|data-theme="([\w.\-]+)"', page.text)
+    anchors = [(m.start(), m.group(1) or m.group(2)) for m in found]
+    heads = [m.start() for m in re.finditer(r"^## |<section", page.text, re.M)]
+    ids = {t.id: t.paper_ids for t in ground.themes}
+
+    @cache
+    def papers_of(theme: str) -> list[Paper]:
+        return list(_papers(store, ground.venue, set(ids.get(theme, []))).values())
+
+    def at(pos: int) -> list[Paper]:
+        head = max([h for h in heads if h < pos], default=-1)
+        section = next((name for p, name in reversed(anchors) if head < p < pos), None)
+        return papers_of(section) if section else []
+
+    return at
 
 
 def _mode(found: re.Match[str] | None) -> RankMode | None:

@@ -97,18 +97,18 @@ def listing(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _standing(lead: Lead, members: list[RankedPaper], mode: RankMode) -> str:
+def standing(paper: Paper, members: list[Paper], mode: RankMode) -> str:
     """Why a paper stands out in its theme, in words the data backs: its decision, its reviewers' ratings and
     (looking back) its citation count against the theme's other papers ("an oral among the theme's best-rated
     tenth"); "" when nothing sets it apart."""
-    paper, said = lead.item.paper, []
-    counted = sorted((m.paper.citations.count for m in members if m.paper.citations), reverse=True)
+    said: list[str] = []
+    counted = sorted((m.citations.count for m in members if m.citations), reverse=True)
     if paper.citations and counted and mode is RankMode.LOOKING_BACK:
         if paper.citations.count == counted[0]:
             said.append("the theme's most cited")
         elif paper.citations.count >= counted[max(0, len(counted) // 10 - 1)]:
             said.append("among the theme's most cited tenth")
-    rated = sorted((m.paper.rating_mean for m in members if m.paper.rating_mean is not None), reverse=True)
+    rated = sorted((m.rating_mean for m in members if m.rating_mean is not None), reverse=True)
     if (mean := paper.rating_mean) is not None and rated:
         if mean == rated[0]:
             said.append("rated highest of the theme by its reviewers")
@@ -123,7 +123,8 @@ def _standing(lead: Lead, members: list[RankedPaper], mode: RankMode) -> str:
 
 def why_they_lead(leads: list[Lead], members: list[RankedPaper], mode: RankMode) -> list[str]:
     """One sentence on what puts the theme's first two papers first in this mode."""
-    named = [(lead, why) for lead in leads[:2] if lead.handle and (why := _standing(lead, members, mode))]
+    papers = [m.paper for m in members]
+    named = [(lead, why) for lead in leads[:2] if lead.handle and (why := standing(lead.item.paper, papers, mode))]
     if not named:
         return []
     first, why = named[0]

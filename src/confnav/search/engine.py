@@ -332,14 +332,22 @@ class Searcher:
         parts = vectors.row_vectors(liked)
         if text and text.strip():
             parts.append(vectors.embedder.embed([text])[0])
-        profile = np.mean(parts, axis=0) if parts else np.zeros(vectors.dimension, dtype=np.float32)
+        if not parts:  # nothing liked is in the semantic index yet: its words alone say what is like it
+            notices.append(f"the papers given are not in the semantic index yet: matched by their words; {RUN_INDEX}")
+            mask &= keyword > 0
+            return Results(
+                self._collect(corpus, keyword, mask, keyword, None, limit, None, keep=keep), "keyword", notices
+            )
+        profile = np.mean(parts, axis=0)
         if unliked and (away := vectors.row_vectors(unliked)):
             profile = profile - 0.5 * np.mean(away, axis=0)
-        semantic, mask = vectors.scores(profile.astype(np.float32), mask, keyword, where or PaperFilter())
+        semantic, covered = vectors.scores(profile.astype(np.float32), mask, keyword, where or PaperFilter())
+        semantic, mask = with_unindexed(semantic, mask, covered, keyword, notices)  # as a search does
         semantic = align_groups(semantic, mask, corpus.short)
         return Results(
             self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep=keep),
             "hybrid",
+            notices,
         )
 
     def _cut_hits(

@@ -273,7 +273,8 @@ _TRACK_WORDS = frozenset(
         "competition",
     )
 )
-_VENUE_IN_NAME = re.compile(r"(?<![a-z0-9])([a-z][a-z0-9]{1,19}|\d[a-z][a-z0-9]{0,18})[-_ ]?((?:19|20)\d\d)(?!\d)")
+# The shortest name before a year: `iclr2021-2020-11-10` (a dated snapshot) is ICLR 2021, not "iclr2021 2020".
+_VENUE_IN_NAME = re.compile(r"(?<![a-z0-9])([a-z][a-z0-9]{1,19}?|\d[a-z][a-z0-9]{0,18}?)[-_ ]?((?:19|20)\d\d)(?!\d)")
 
 
 def venue_from_path(path: Path) -> str | None:

@@ -1,8 +1,10 @@
 """Join the records of one paper into a Paper, field by field, by a documented precedence.
 
 For each field the value comes from the highest-ranked source kind that has a
-non-empty value ("unknown" decisions count as empty); ties between two files of
-the same kind go to the file whose name sorts first. Links are the union of all
+non-empty value ("unknown" decisions count as empty, and "pending" ones where
+another record has a decision); ties between two files of the same kind go to
+the file whose name carries the later date (dated snapshots: `…-2021-01-15.json`),
+then to the file whose name sorts first. Links are the union of all
 sources, the highest-ranked source winning per link. Confidences travel with
 the ratings they belong to. Authors without affiliations take them from the best
 record that aligns affiliations to the same byline, and the paper's list of
@@ -12,6 +14,7 @@ ingest order.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from confnav.decisions import DecisionTable, default_meaning
@@ -46,7 +49,7 @@ MERGED_FIELDS = (
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
-MERGE_VERSION = 4
+MERGE_VERSION = 5
 
 
 # Where an author is, filled from another record listing the same byline when the chosen one does not say.
@@ -64,6 +67,19 @@ def _filled(field: str, value: Any) -> bool:
     return value not in (None, "", [], {})
 
 
+def _pending(label: Any) -> bool:
+    return default_meaning(str(label))[0] is Outcome.PENDING
+
+
+_DATE_IN_NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)[-_.]?(0[1-9]|1[0-2])[-_.]?(0[1-9]|[12]\d|3[01])(?!\d)")
+
+
+def snapshot_date(file_name: str) -> int:
+    """The last full date a file's name carries, as YYYYMMDD (0: none): which of two snapshots is newer."""
+    dates = _DATE_IN_NAME.findall(file_name)
+    return int("".join(dates[-1])) if dates else 0
+
+
 def _label(record: SourceRecord) -> str:
     """`kind:file name` (the file's folder, kept in the store to tell files apart, is left out)."""
     return f"{record.kind}:{record.file_name}"
@@ -78,11 +94,20 @@ def merge_records(
         candidates = [r for r in records if _filled(field, r.fields.get(field))]
         if field == "title":  # a real title wherever one is given: "Withdraw" in one list names no paper
             candidates = [r for r in candidates if not is_placeholder_title(r.fields["title"])] or candidates
+        if field == "decision":  # a decision made beats "still pending" wherever it is said
+            candidates = [r for r in candidates if not _pending(r.fields["decision"])] or candidates
         if len(candidates) == 1:
             chosen[field] = candidates[0]
         elif candidates:
             chosen[field] = min(
-                candidates, key=lambda r: (_rank(r.kind, field), r.file_name, r.source, r.line or r.record or 0)
+                candidates,
+                key=lambda r: (
+                    _rank(r.kind, field),
+                    -snapshot_date(r.file_name),
+                    r.file_name,
+                    r.source,
+                    r.line or r.record or 0,
+                ),
             )
     if "title" not in chosen:
         raise ValueError(f"no source gives a title for paper {paper_id!r}")

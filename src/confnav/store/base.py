@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from confnav.errors import ConfnavError
+from confnav.keys import fold
 from confnav.model import Decision, Outcome, Paper, Venue
 
 if TYPE_CHECKING:
@@ -57,6 +59,13 @@ class PaperFilter:
     min_rating: float | None = None
     has_code: bool = False  # only papers whose source links their code
 
+    def __post_init__(self) -> None:
+        for name, value in (("author", self.author), ("keyword", self.keyword)):
+            if value is not None and value.strip() and not fold(value):  # "%": it would admit every paper
+                raise ConfnavError(
+                    f"--{name} {value!r}: give a {name.replace('author', 'name')} with letters or digits"
+                )
+
     def decision_key(self) -> str:
         """The decision asked for, as outcomes and kinds are stored: `accepted`, `not-accepted`, `oral`, …"""
         key = " ".join((self.decision or "").lower().replace("_", " ").split())
@@ -70,7 +79,7 @@ class PaperFilter:
 
 DECISION_SYNONYMS = {
     "not accepted": "not-accepted",
-    "rejected": "not-accepted",
+    "rejected": "reject",  # the kind, as a reader means it: withdrawn and desk-rejected papers are `not-accepted`
     "desk reject": "desk-reject",
     "desk rejected": "desk-reject",
     "withdraw": "withdrawn",
