@@ -69,3 +69,30 @@ def test_a_feed_id_is_the_same_however_the_store_path_is_written(
     monkeypatch.chdir(tmp_path)
     assert feed_id("s.db", "me") == feed_id(str(tmp_path / "s.db"), "me") != feed_id("s.db", "other")
     assert feed_id("postgresql://h/db", "me") == feed_id("postgresql://h/db", "me")
+
+
+def test_a_deleted_submission_is_no_longer_pending_and_a_deleted_review_no_longer_counts(tmp_path: Path) -> None:
+    """OpenReview marks what it deleted with `ddate`: the submission is "Deleted" (in no rate), a review is gone."""
+    import json
+
+    from confnav.sources import read_file
+    from tests.conftest import DATA
+    from tests.openreview_server import api2_note
+
+    venue = "robot-learning.org/CoRL/2023/Conference"
+    rows = [r for r in json.loads((DATA / "paperlists" / "corl2023.json").read_text()) if r.get("rating")][:2]
+    kept, deleted = (api2_note(venue, i, r, 1_700_000_000_000, "review") for i, r in enumerate(rows, 1))
+    deleted["ddate"] = 1_700_000_100_000
+    reviews = [r for r in kept["details"]["replies"] if "rating" in r["content"]]
+    reviews[0]["ddate"] = 1_700_000_100_000
+    snapshot = tmp_path / "corl2023.jsonl"
+    lines = [{"note": n, "api": 2, "venue": venue, "fetched": "2023-11-14T00:00:00Z"} for n in (kept, deleted)]
+    snapshot.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    _, items = read_file(snapshot)
+    first, second = items
+    assert second.fields["decision"] == "Deleted" and first.fields["decision"] == "Under Review"
+    assert len(first.fields["ratings"]) == len(reviews) - 1
+    from confnav.decisions import DecisionTable
+
+    gone = DecisionTable().classify("Deleted")
+    assert gone.kind == "deleted" and not gone.decided and not gone.accepted

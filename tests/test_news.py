@@ -230,6 +230,17 @@ def test_theme_watches(light_topics_db: Location, tmp_path: Path) -> None:
     snapshot.write_text(json.dumps(records), encoding="utf-8")
     ok(location, "ingest", str(snapshot), "-q")
     assert [(n["paper_id"], n["watch"]) for n in news(location)] == [(paper.id, "w1")]
+    other = themes[1]  # the themes built again: the watched subject now has the other number
+    with open_store(location) as store, store.transaction():
+        for theme_id, label in ((theme, other.label), (other.id, themes[0].label)):
+            store.conn.execute("UPDATE themes SET label = ? WHERE venue = ? AND id = ?", (label, "iclr2021", theme_id))
+    assert f"— now {other.id}" in ok(location, "watch", "ls")
+    for record in records:
+        if record["id"] == paper.id:
+            record["rating"] = "5;5;5"
+    snapshot.write_text(json.dumps(records), encoding="utf-8")
+    ok(location, "ingest", str(snapshot), "-q")
+    assert len(news(location)) == 1  # the paper is no longer in the watched subject's theme
 
 
 def test_notes_tags_and_lists_of_profiles(iclr2021_copy: Location, tmp_path: Path) -> None:

@@ -83,6 +83,7 @@ DEFAULT_LABELS: dict[str, tuple[Outcome, str]] = {
     "unknown": (Outcome.UNKNOWN, "unknown"),
     "": (Outcome.UNKNOWN, "unknown"),
     "n/a": (Outcome.UNKNOWN, "unknown"),
+    "deleted": (Outcome.OTHER, "deleted"),  # a submission OpenReview deleted: no longer pending, in no rate
 }
 # Prominence of each kind (0 first); kinds not listed take their outcome's default.
 KIND_TIERS = {
@@ -96,6 +97,7 @@ KIND_TIERS = {
     "reject": 40,
     "withdrawn": 41,
     "desk-reject": 42,
+    "deleted": 45,
 }
 OUTCOME_TIERS = {A: 2, N: 40, Outcome.WORKSHOP: 10, Outcome.PENDING: 20, Outcome.UNKNOWN: 30, Outcome.OTHER: 25}
 _ACCEPT_WITH_KIND = re.compile(r"^accept(?:ed)?(?:\s*[(:\-–]\s*|\s+)([^)]*?)\s*\)?$")  # (Oral), -Poster, " oral"

@@ -10,7 +10,8 @@ from confnav.cli import cli
 from confnav.cli.common import json_option, out, print_json, with_store, write_output
 from confnav.cli.profile import PROFILE_OPTION
 from confnav.personal.feed import FEED_ITEMS, atom_feed
-from confnav.personal.news import add_watch, describe, profile_news
+from confnav.personal.news import THEME_LABEL, add_watch, describe, followed_theme, profile_news
+from confnav.store.news import Watch
 from confnav.store.protocols import Store
 
 
@@ -58,8 +59,18 @@ def watch_ls(store: Store, name: str | None, as_json: bool) -> None:
         print_json([vars(w) for w in watches])
         return
     for w in watches:
-        out.print(f"  {w.id}  {describe(w)}  [{w.profile}, since {w.created[:10]}]", markup=False)
+        out.print(f"  {w.id}  {describe(w)}{_theme_now(store, w)}  [{w.profile}, since {w.created[:10]}]", markup=False)
     out.print(f"({len(watches)} watches)", style="dim")
+
+
+def _theme_now(store: Store, watch: Watch) -> str:
+    """What became of a theme watch's theme since it was made: numbered anew, or no theme of its name any more."""
+    if watch.kind != "theme":
+        return ""
+    now = followed_theme(store, watch)
+    if now is None:
+        return " — no theme of that name since the themes were built again: nothing to report"
+    return f" — now {now}" if now != watch.value.partition(THEME_LABEL)[0] else ""
 
 
 @watch.command("rm")

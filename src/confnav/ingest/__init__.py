@@ -166,7 +166,7 @@ def _sessions_moved(touched: list[PaperChange], compared: bool) -> bool:
 def _count_other(keyed: list[SourceRecord], venue: Venue, table: DecisionTable, outcome: IngestResult) -> None:
     """Papers of this run whose decision label the table does not know, by label."""
     for label, ids in _labels_by_paper(keyed).items():
-        if table.meaning(label, venue)[0] is Outcome.OTHER:
+        if table.meaning(label, venue) == (Outcome.OTHER, "other"):  # not one the table or a config names
             outcome.others[venue.id][label] += len(ids)
 
 

@@ -62,7 +62,21 @@ def add_watch(
             raise ConfnavError(
                 f"--theme {value}: no such theme of {venue} ('confnav topics --venue {venue}' lists them)"
             )
+        label = next(t.label for t in store.themes(venue) if t.id == value)
+        value = f"{value}{THEME_LABEL}{label}"  # followed by its name: themes built again are numbered anew
     return store.add_watch(profile, kind, value, venue)
+
+
+THEME_LABEL = ": "  # between a theme watch's theme id and the theme's label
+
+
+def followed_theme(store: NewsPapers, watch: Watch) -> str | None:
+    """The id the theme a watch follows has now: the theme of its label (themes built again are numbered anew),
+    or its id for a watch made before labels were kept; None when no theme has that label any more."""
+    theme_id, _, label = watch.value.partition(THEME_LABEL)
+    if not label or not watch.venue:
+        return theme_id
+    return next((t.id for t in store.themes(watch.venue) if t.label.lower() == label.lower()), None)
 
 
 def profile_news(store: NewsPapers, profile: str, since: str | None = None) -> list[NewsItem]:
@@ -91,7 +105,9 @@ def describe(watch: Watch) -> str:
     `decisions of iclr2021`."""
     if watch.kind == "decisions":
         return f"decisions of {watch.value}"
-    what = {"query": f'"{watch.value}"', "author": f"author {watch.value}", "theme": f"theme {watch.value}"}
+    theme_id, _, label = watch.value.partition(THEME_LABEL)
+    theme = f"theme {theme_id}" + (f" ({label})" if label else "")
+    what = {"query": f'"{watch.value}"', "author": f"author {watch.value}", "theme": theme}
     venue = f" in {watch.venue}" if watch.venue else ""
     return what[watch.kind] + venue
 
@@ -195,6 +211,7 @@ class NewsRecorder:
         themes: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
         for venue in {w.venue for w in watches if w.kind == "theme" and w.venue}:
             themes[venue] = self.store.themes_of(venue, [c.after.id for c in changes if c.after.venue == venue])
+        followed = {w.id: followed_theme(self.store, w) for w in watches if w.kind == "theme"}
         stamp, found = now(), []
         for change in changes:
             what = what_changed(change)
@@ -213,7 +230,7 @@ class NewsRecorder:
                 elif watch.kind == "author":
                     hit = _by_author(watch.value, paper)
                 else:
-                    hit = watch.value in themes[paper.venue].get(paper.id, ())
+                    hit = followed[watch.id] in themes[paper.venue].get(paper.id, ())
                 if hit:
                     item = (watch.id, watch.profile, paper.venue, paper.id, paper.title, *what, stamp)
                     found.append(NewsItem(str(uuid.uuid4()), *item))

@@ -67,9 +67,9 @@ def _decision_label(decision: Decision) -> str:
         return f"Accepted as {decision.name}"
     if decision.outcome is Outcome.WORKSHOP:
         return "Invited to the workshop track (not a main-conference acceptance)"
-    if decision.outcome is Outcome.OTHER:
+    if decision.outcome is Outcome.OTHER and decision.kind == "other":
         return f"Decision {decision.name!r} (not in the decision table)"
-    return {"reject": "Rejected", "withdrawn": "Withdrawn", "pending": "Decision pending"}.get(
+    return {"reject": "Rejected", "withdrawn": "Withdrawn", "pending": "Decision pending", "deleted": "Deleted"}.get(
         decision.kind, f"Decision: {decision.name}"
     )
 

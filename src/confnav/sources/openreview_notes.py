@@ -163,8 +163,8 @@ def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(replies, list):
         raise FieldError("details", f"expected a list of replies, found {kind_of(replies)}")
     for reply in replies:
-        if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict):
-            continue
+        if not isinstance(reply, dict) or not isinstance(reply.get("content"), dict) or reply.get("ddate"):
+            continue  # a deleted reply (`ddate`) says nothing any more
         invitations = _invitations(reply)
         content = reply["content"]
         entry: dict[str, Any] = {}
@@ -178,7 +178,10 @@ def _replies(note: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _decision(entry: dict[str, Any], note: dict[str, Any], replies: list[dict[str, Any]]) -> str:
-    """The decision label: the Decision reply's, else what the note's venue id or invitation says of it."""
+    """The decision label: the Decision reply's, else what the note's venue id or invitation says of it; a note
+    OpenReview deleted (`ddate`) is "Deleted", whatever it said before."""
+    if note.get("ddate"):
+        return "Deleted"
     decisions = [r["decision"] for r in replies if "decision" in r]
     if decisions:
         return decisions[-1]
