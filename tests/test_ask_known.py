@@ -34,7 +34,7 @@ def test_rejections_of_an_accepted_only_venue_are_not_counted_as_zero(searcher: 
     said = texts(answer)
     assert "0 of them" not in said and [c.decision for c in answer.counts] == [None]
     assert "199 papers of CoRL 2023" in said and "lists accepted papers only" in said
-    assert f"{DOES_NOT_SAY} how many of them were not accepted" in said
+    assert f"{DOES_NOT_SAY} how many of them were rejected" in said
     assert verify_answer(searcher, answer) == []
 
 
@@ -134,3 +134,21 @@ def test_a_false_premise_about_a_named_paper_is_corrected(searcher: Searcher) ->
     assert verify_answer(searcher, answer) == []
     plain = ask(searcher, "Was Rethinking Attention with Performers accepted?")
     assert plain.sentences[0].text.startswith("“Rethinking Attention with Performers” (ICLR 2021) was accepted")
+
+
+def test_a_paper_named_by_its_name_gets_its_decision_and_ratings_and_counts_cite_what_they_count(
+    searcher: Searcher,
+) -> None:
+    named = ask(searcher, "What decision did RoboCook get?")
+    said = texts(named)
+    assert "was accepted (oral); its ratings: 6, 6, 10, 10 (mean 8.00)" in said, said
+    assert not verify_answer(searcher, named)
+    rejected = ask(searcher, "How many papers were rejected at ICLR 2020?")
+    assert "of them were rejected" in texts(rejected) and [c.decision for c in rejected.counts][-1] == "reject"
+    counted = ask(searcher, "How many papers of CoRL 2023 are about imitation learning?")
+    cited = {c for s in counted.sentences if s.source == "count" for c in s.cites}
+    by_id = {r.paper.id: r.paper for r in counted.papers}
+    assert cited and all(
+        "imitation learning" in " ".join([by_id[c].title, by_id[c].abstract or "", *by_id[c].keywords]).lower()
+        for c in cited
+    )

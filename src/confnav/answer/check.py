@@ -15,9 +15,11 @@ from confnav.summarize.llm import numbers
 
 
 def paper_numbers(item: Retrieved) -> set[str]:
-    """The numbers a sentence citing this paper may state: those of its title, abstract and statement."""
+    """The numbers a sentence citing this paper may state: those of its title, abstract and statement, and its
+    reviewers' ratings with their mean."""
     p = item.paper
-    return numbers(" ".join([p.title, p.abstract or "", item.statement or ""]))
+    rated = [f"{r:g}" for r in p.ratings] + ([f"{p.rating_mean:.2f}"] if p.rating_mean is not None else [])
+    return numbers(" ".join([p.title, p.abstract or "", item.statement or "", *rated]))
 
 
 def allowed_numbers(answer: Answer, cites: list[str], venue_names: list[str]) -> set[str]:

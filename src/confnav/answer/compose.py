@@ -32,6 +32,7 @@ from confnav.errors import ConfnavError
 from confnav.model import Paper, fold
 from confnav.personal.recommend import profile_taste
 from confnav.search.engine import Searcher
+from confnav.search.query import parse_query
 from confnav.search.text import terms
 from confnav.store import PaperFilter
 from confnav.store.protocols import AnalysisStore, NewsStore, ProfileStore
@@ -41,7 +42,12 @@ from confnav.summarize.tldr import ExtractiveSummarizer
 
 SHOWN = 12  # papers an answer cites at most
 GROUPS = 4  # groups by a shared keyword at most; the rest are "other papers"
-DECISION_WORDS = {"accepted": "were accepted", "not-accepted": "were not accepted", "withdrawn": "were withdrawn"}
+DECISION_WORDS = {
+    "accepted": "were accepted",
+    "not-accepted": "were not accepted",
+    "reject": "were rejected",
+    "withdrawn": "were withdrawn",
+}
 
 
 class AskStore(AnalysisStore, NewsStore, ProfileStore, Protocol):
@@ -196,7 +202,13 @@ def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Se
         by_venue[count.venue].append(count)
     for venue, (whole, *decided) in by_venue.items():
         name = store.get_venue(venue).name
-        examples = [r.paper.id for r in answer.papers if r.paper.venue == venue][:3]
+        said = parse_query(f'"{whole.phrase}"') if whole.phrase else None  # cite only papers the count counts
+        examples = [
+            r.paper.id
+            for r in answer.papers
+            if r.paper.venue == venue
+            and (said is None or said.matches(r.paper.title, r.paper.abstract or "", r.paper.keywords, []))
+        ][:3]
         if whole.phrase:
             where = "in their title, abstract or keywords"
             text = f"{whole.value:,} papers of {name} in the store contain “{whole.phrase}” {where}"

@@ -13,6 +13,7 @@ from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, S
 from confnav.answer.retrieve import per_state
 from confnav.model import Outcome, Paper, fold
 from confnav.reports.facts import rate_basis
+from confnav.reports.prose import paper_name
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
@@ -84,22 +85,51 @@ def titles(store: PaperReader) -> dict[str, list[Paper]]:
 
 
 def named_papers(store: PaperReader, text: str, venues: Sequence[str]) -> list[Paper]:
-    """The papers (of `venues`, when given) whose whole title the question holds, the longest title first."""
+    """The papers (of `venues`, when given) whose whole title the question holds, the longest title first; else,
+    in a question about a paper's decision or ratings, the one paper whose title's name it holds ("RoboCook")."""
     asked = f" {fold(text)} "
     found = [p for key, ps in titles(store).items() if f" {key} " in asked for p in ps]
-    return sorted((p for p in found if not venues or p.venue in venues), key=lambda p: -len(p.title))
+    found = [p for p in found if not venues or p.venue in venues]
+    if not found and ABOUT_A_PAPER.search(text):
+        named = [p for name, ps in paper_names(store).items() if re.search(rf"\b{re.escape(name)}\b", text) for p in ps]
+        found = [p for p in named if not venues or p.venue in venues]
+        found = found if len({(p.venue, p.id) for p in found}) == 1 else []  # a name two papers share names neither
+    return sorted(found, key=lambda p: -len(p.title))
+
+
+ABOUT_A_PAPER = re.compile(r"\b(?:decision|accepted|rejected|ratings?|scores?|reviews?|get|got)\b", re.I)
+
+
+def paper_names(store: PaperReader) -> dict[str, list[Paper]]:
+    """The store's papers by the name their title gives them ("RoboCook: …"), read once per store state."""
+
+    def read() -> dict[str, list[Paper]]:
+        found: dict[str, list[Paper]] = {}
+        for venue in store.venue_list():
+            for paper in store.iter_papers(venue.id):
+                if (name := paper_name(paper.title)) and len(name) >= 4:
+                    found.setdefault(name, []).append(paper)
+        return found
+
+    return per_state(store, "paper names", read)
 
 
 def decided(paper: Paper) -> str:
-    """The paper's decision in words: "was accepted (oral)", "was rejected", "has no decision in the store"."""
+    """The paper's decision in words, and its reviewers' ratings when the store has them: "was accepted (oral);
+    its ratings: 6, 6, 10, 10 (mean 8.00)", "was rejected", "has no decision in the store"."""
     d = paper.decision
     if d.accepted:
-        return f"was accepted ({d.name})"
-    if d.outcome is Outcome.UNKNOWN:
-        return "has no decision in the store"
-    return {"reject": "was rejected", "withdrawn": "was withdrawn", "desk-reject": "was desk-rejected"}.get(
-        d.kind, f"has the decision {d.name} ({d.outcome.label})"
-    )
+        said = f"was accepted ({d.name})"
+    elif d.outcome is Outcome.UNKNOWN:
+        said = "has no decision in the store"
+    else:
+        said = {"reject": "was rejected", "withdrawn": "was withdrawn", "desk-reject": "was desk-rejected"}.get(
+            d.kind, f"has the decision {d.name} ({d.outcome.label})"
+        )
+    if paper.ratings and paper.rating_mean is not None:
+        shown = ", ".join(f"{r:g}" for r in paper.ratings)
+        said += f"; its ratings: {shown} (mean {paper.rating_mean:.2f})"
+    return said
 
 
 def answer_papers(

@@ -18,7 +18,7 @@ _COUNT_CUE = re.compile(r"\b(how many|number of|count of|how much)\b", re.I)
 # venue's own decision names (Findings, Workshop, …) are added from the store.
 DECISION_WORDS = {
     "accepted": "accepted",
-    "rejected": "not-accepted",
+    "rejected": "reject",  # the kind: withdrawn and desk-rejected papers were not rejected
     "withdrawn": "withdrawn",
     "oral": "oral",
     "orals": "oral",
