@@ -74,14 +74,15 @@ def _print_results(results: Results, as_json: bool) -> None:
     if as_json:
         print_json([hit.to_dict() for hit in results.hits])
         return
-    if results.matching is not None and results.hits:
-        out.print(
-            f"{results.matching:,} papers match some of these words; showing {results.offset + 1}–"
-            f"{results.offset + len(results.hits)} ({results.sort})",
-            style="dim",
-        )
+    shown = f"{results.offset + 1}–{results.offset + len(results.hits)}"
+    if results.matching and results.hits:
+        said = f"{results.matching:,} papers match some of these words"
+        out.print(f"{said}; showing {shown} ({results.sort})", style="dim")
+    elif results.matching == 0 and results.hits:
+        out.print(f"no paper matches these words; showing {shown}, close in meaning ({results.sort})", style="dim")
     if not results.hits:
-        out.print("No papers match.")
+        past = results.offset and results.matching
+        out.print(f"No papers past the first {results.offset:,}." if past else "No papers match.")
     for rank, hit in enumerate(results.hits, start=results.offset + 1):
         paper = hit.paper
         out.print(f"{rank:>2}. ", end="")

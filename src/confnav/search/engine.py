@@ -196,6 +196,8 @@ class Searcher:
         fields = [PaperFilter(author=a) for a in query.authors] + [PaperFilter(keyword=k) for k in query.keywords]
         for condition in fields:  # the store's filter rules narrow the rows first; exact checks follow per hit
             mask &= corpus.mask(self.store, condition)
+        if not mask.any() and (where != PaperFilter() or fields):  # the filters, not the words, leave nothing
+            return Results([], mode, ["no paper of the store meets these filters"], 0, offset, sort)
         for required in [*query.phrases, *query.titles]:
             mask &= corpus.keyword.containing(required)  # papers holding the words somewhere: a cheap first cut
         if query.phrases or query.titles:

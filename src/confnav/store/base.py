@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +66,8 @@ class PaperFilter:
                 raise ConfnavError(
                     f"--{name} {value!r}: give a {name.replace('author', 'name')} with letters or digits"
                 )
+        if self.min_rating is not None and not math.isfinite(self.min_rating):
+            raise ConfnavError(f"--min-rating {self.min_rating}: give a number, e.g. 6")
 
     def decision_key(self) -> str:
         """The decision asked for, as outcomes and kinds are stored: `accepted`, `not-accepted`, `oral`, …"""
