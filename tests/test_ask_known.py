@@ -152,3 +152,16 @@ def test_a_paper_named_by_its_name_gets_its_decision_and_ratings_and_counts_cite
         "imitation learning" in " ".join([by_id[c].title, by_id[c].abstract or "", *by_id[c].keywords]).lower()
         for c in cited
     )
+
+
+def test_which_institution_has_the_most_papers_is_answered_from_the_statistics_or_said_unknown(
+    searcher: Searcher,
+) -> None:
+    found = ask(searcher, "Which institution has the most papers?", venue="acl2022")
+    said = texts(found)
+    assert "The institution with the most accepted papers of ACL 2022 in the store: Microsoft, with 87" in said, said
+    assert not verify_answer(searcher, found)
+    found.facts = {k: ("86" if k.endswith("papers") else v) for k, v in found.facts.items()}
+    assert verify_answer(searcher, found)  # a changed figure is caught
+    iclr = texts(ask(searcher, "Which university has the most accepted papers?", venue="iclr2020"))
+    assert "does not say" in iclr or "in the store:" in iclr

@@ -156,9 +156,28 @@ def test_words_about_a_paper_are_checked_too(overview: Report, topics_db: Path) 
         "standing": markdown.replace("best-rated tenth", "worst-rated tenth", 1),
         "another paper's sentence": markdown.replace(told.group(0), told.group(0).replace(told.group(1), other), 1),
         "count in words": markdown.replace(" papers (", " papers (twelve of them, ", 1),
+        "largest themes": re.sub(r"(The largest themes of [^.]+? are )", r"\1quantum computing, ", markdown, count=1),
     }
     with open_store(topics_db) as store:
         assert verify_text(store, markdown).ok
         for what, text in altered.items():
             assert text != markdown, what
             assert not verify_text(store, text).ok, what
+
+
+def test_a_tables_caption_is_checked_and_numbers_in_names_are_no_numbers(topics_db: Path) -> None:
+    """A table's caption turned round fails; "L_0" or "9.6K" in a paper's words is read whole, as the paper has it."""
+    from confnav.reports.grounding import numbers_outside
+    from confnav.reports.stats import build_stats_report
+
+    with open_store(topics_db) as store:
+        report = build_stats_report(store, "iclr2021")
+        for text in (to_markdown(report), to_html(report)):
+            assert verify_text(store, text).ok
+            turned = text.replace("with the most accepted papers", "with the fewest accepted papers", 1)
+            assert turned != text and not verify_text(store, turned).ok
+    assert [n for _, n in numbers_outside("the L_0 norm of 9.6K questions, 23.1K more, in 2021.")] == [
+        "9.6",
+        "23.1",
+        "2021",
+    ]

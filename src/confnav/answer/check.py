@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from confnav.answer.authors import count_of, papers_of
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
-from confnav.answer.outside import rate_facts
+from confnav.answer.outside import institution_facts, rate_facts
 from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
@@ -53,9 +53,13 @@ def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
         if (now := _recount(searcher, count)) != count.value:
             failures.append(f"count of {count.phrase or 'all papers'} in {count.venue}: {count.value}, store: {now}")
     for venue in {key.split()[0] for key in answer.facts}:
-        stored = {f"{venue} {k}": v for k, v in rate_facts(store, venue).items()}
-        if (shown := {k: v for k, v in answer.facts.items() if k.split()[0] == venue}) != stored:
-            failures.append(f"facts of {venue}: {shown}, store: {stored}")
+        for group, facts_of in (("", rate_facts), ("institutions.", institution_facts)):  # each as it was computed
+            shown = {
+                k: v for k, v in answer.facts.items() if k.split()[0] == venue and ("institutions." in k) == bool(group)
+            }
+            stored = {f"{venue} {k}": v for k, v in facts_of(store, venue).items()} if shown else {}
+            if shown != stored:
+                failures.append(f"facts of {venue}: {shown}, store: {stored}")
     for sentence in answer.sentences:
         failures += [f"{sentence.text!r}: {f}" for f in sentence_failures(sentence, answer, names)]
     return failures

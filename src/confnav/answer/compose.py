@@ -14,7 +14,15 @@ import numpy as np
 from confnav.answer.authors import MOST, Named, author_names, names_in, without
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
-from confnav.answer.outside import RATE, answer_papers, answer_rate, named_papers, unheld
+from confnav.answer.outside import (
+    INSTITUTIONS,
+    RATE,
+    answer_institutions,
+    answer_papers,
+    answer_rate,
+    named_papers,
+    unheld,
+)
 from confnav.answer.persons import PersonAnswer
 from confnav.answer.question import Question, read_question
 from confnav.answer.retrieve import (
@@ -89,6 +97,9 @@ def ask(
         return answer
     if RATE.search(read.text):
         answer_rate(store, answer, venues or [v.id for v in known])
+        return answer
+    if INSTITUTIONS.search(read.text):
+        answer_institutions(store, answer, venues or [v.id for v in known])
         return answer
     if titled := named_papers(store, question, venues):
         answer_papers(store, answer, titled, read.decision, lambda p: _statement(searcher, p))

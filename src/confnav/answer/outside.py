@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from confnav.answer.known import decision_gap
+from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.retrieve import per_state
 from confnav.model import Outcome, Paper, fold
 from confnav.reports.facts import rate_basis
+from confnav.reports.model import plain
 from confnav.reports.prose import paper_name
+from confnav.reports.stats import counted_papers, institution_table
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
@@ -51,6 +53,48 @@ def rate_facts(store: PaperReader, venue: str) -> dict[str, str]:
         return {}
     rate = f"{100 * accepted / decided:.1f}%"
     return {"accepted": f"{accepted:,}", "basis": rate_basis(decisions), "rate": rate}
+
+
+# "which institution has the most papers", "the universities with the most accepted papers"
+INSTITUTIONS = re.compile(
+    r"\b(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|labs?|organi[sz]ations?|affiliations?)\b.*\bmost\b"
+    r"|\bmost\b.*\b(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|labs?|organi[sz]ations?)\b",
+    re.I,
+)
+
+
+def institution_facts(store: PaperReader, venue: str) -> dict[str, str]:
+    """The institutions with the most accepted papers of a venue and how many, as the statistics report counts
+    them (names normalised); empty when its data gives no affiliations."""
+    rows = institution_table(counted_papers(store, venue)).rows
+    if not rows:
+        return {}
+    most = plain(rows[0][1])
+    top = [str(row[0]) for row in rows if plain(row[1]) == most]
+    return {"institutions.top": " and ".join(top), "institutions.papers": f"{most:,}"}
+
+
+def answer_institutions(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:
+    """One sentence per venue: the institution with the most accepted papers, or why the data cannot say."""
+    sentences = []
+    for venue in venues:
+        name = store.get_venue(venue).name
+        facts = institution_facts(store, venue)
+        if not facts:
+            said = f"{DOES_NOT_SAY} which institution has the most papers of {name}: its data gives no affiliations"
+            sentences.append(Sentence(f"{said}.", [], "count"))
+            continue
+        answer.facts.update({f"{venue} {k}": v for k, v in facts.items()})
+        many = " and ".join(facts["institutions.top"].split(" and ")[1:])
+        who = "institutions" if many else "institution"
+        text = f"The {who} with the most accepted papers of {name} in the store: {facts['institutions.top']}, with"
+        text += (
+            f" {facts['institutions.papers']}{' each' if many else ''} (names normalised as the statistics report does)"
+        )
+        if accepted_only(store, venue):
+            text += "; its data lists accepted papers only"
+        sentences.append(Sentence(f"{text}.", [], "count"))
+    answer.parts.append(Part(None, sentences))
 
 
 def answer_rate(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:

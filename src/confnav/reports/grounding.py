@@ -17,6 +17,7 @@ from confnav.rank.mode import RankMode
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.claims import claim_failures
 from confnav.reports.model import Fact
+from confnav.reports.narrative import listing
 from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
 from confnav.reports.stats import venue_notes
 from confnav.store.protocols import AnalysisStore
@@ -57,8 +58,11 @@ def numbers_outside(text: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group(0)) for m in _QUANTITY.finditer(flat)]
 
 
-# A number standing alone, or an ordinal ("11th"): digits inside a word are part of a name ("3D", "FlowNet3D").
-_QUANTITY = re.compile(r"(?<![A-Za-z\d])" + NUMBER.pattern + r"(?=(?:st|nd|rd|th)\b|[^A-Za-z\d]|$)")
+# A number standing alone, or an ordinal ("11th"): digits inside a word are part of a name ("3D", "FlowNet3D",
+# "L_0"); a number is taken whole or not at all ("9.6" of "9.6K", never its "9").
+_AFTER_NUMBER = r"(?=(?:st|nd|rd|th|[KMB])\b|[.,](?!\d)|[^A-Za-z\d_.,]|$)"
+_QUANTITY = re.compile(r"(?<![A-Za-z\d_.,])" + NUMBER.pattern + _AFTER_NUMBER)
+_CITE_TAG = re.compile(rf'<span class="cite[^"]*" data-paper="({ID})"')
 
 
 # A fact as a report marks it, with its key: how verify finds what to check.
@@ -121,8 +125,21 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
     )
     told = {c: tldr for c, (tldr, _) in tldrs.items()}
     claim_failures(page, papers, _theme_papers(store, page, ground), told, _mode(mode_match))
+    _largest_themes(page, ground)
     _numbers(page, papers, tldrs, unchecked)
     return page.failures
+
+
+_LARGEST = re.compile(r"The largest themes of (?:[^.<]+?) are ([^<]+?)\.(?=\s|<|$)")
+
+
+def _largest_themes(page: Page, ground: Ground) -> None:
+    """ "The largest themes of V are A, B and C": the three largest themes, largest first, as the store has them."""
+    for match in _LARGEST.finditer(page.text):
+        top = sorted((t for t in ground.themes if t.level == 1), key=lambda t: -t.size)[:3]
+        expected = listing([t.label for t in top]) if top else "(no themes in the store)"
+        if (said := page.plain(match.group(1))) != expected:
+            page.fail(match.start(), f"the largest themes are said to be {said!r}; they are {expected!r}")
 
 
 def _theme_papers(store: AnalysisStore, page: Page, ground: Ground) -> Callable[[int], list[Paper]]:
@@ -283,6 +300,8 @@ def _numbers(page: Page, papers: dict[str, Paper], tldrs: Tldrs, unchecked: list
             continue
         left, right = _sentence(flat, pos, pos + len(number))
         cited = {c for pair in re.findall(rf'data-paper="({ID})"|\[\^({ID})\]', page.text[left:right]) for c in pair}
+        if page.html and (ends_on := _CITE_TAG.match(page.text, right)):  # the sentence ends on its citation's tag
+            cited.add(ends_on.group(1))
         if any(number in paper_numbers(papers[c], tldrs[c][0]) for c in cited if c in papers):
             continue
         note = next(((a, b) for a, b in in_notes if a <= pos < b), None)

@@ -27,6 +27,9 @@ from confnav.topics.facts import ThemeFacts
 _ID = r"[A-Za-z0-9_\-~.]+"
 _MD_HEADER = re.compile(r"<!-- confnav:report kind=(\w+) venue=(\w+) -->")
 _HTML_HEADER = re.compile(r'<meta name="confnav-report" content="kind=(\w+) venue=(\w+)">')
+# A table's caption, the heading right above its mark.
+_MD_CAPTION = re.compile(r"^#{2,4} (.*)\n\n<!-- table:([\w\-]+) -->", re.M)
+_HTML_CAPTION = re.compile(r'<h[2-4]>([^<]*)</h[2-4]>(?:<div[^>]*>)?<table data-table="([\w\-]+)"')
 _CITES = [
     re.compile(rf"\[\^({_ID})\]"),
     re.compile(rf"openreview\.net/(?:forum|pdf)\?id=({_ID})"),
@@ -157,6 +160,11 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
                 wrong = next((i for i, (a, b) in pairs if a != b), min(len(rows), len(expected[table_id])))
                 where = f"row {wrong}" if wrong else "the header"
                 result.failures.append(f"table {table_id}: {where} differs from the store")
+    captions = {t.id: t.caption for t in tables}
+    for shown_caption, table_id in (_HTML_CAPTION if html else _MD_CAPTION).findall(text):
+        said = " ".join((unescape(shown_caption) if html else shown_caption.replace("\\", "")).split())
+        if table_id in captions and said != " ".join(captions[table_id].split()):
+            result.failures.append(f"table {table_id}: its caption says {said!r}; it is {captions[table_id]!r}")
     info = store.get_venue(venue)
     ground = Ground(venue, info.name, facts, themes, [t.caption for t in tables], [v.name for v in store.venue_list()])
     result.failures += ground_failures(store, text, html, ground, result.unchecked)
