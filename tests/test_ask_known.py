@@ -165,3 +165,18 @@ def test_which_institution_has_the_most_papers_is_answered_from_the_statistics_o
     assert verify_answer(searcher, found)  # a changed figure is caught
     iclr = texts(ask(searcher, "Which university has the most accepted papers?", venue="iclr2020"))
     assert "does not say" in iclr or "in the store:" in iclr
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How many papers were desk rejected at ICLR 2020?", "12 of them were desk-rejected"),
+        ("How many talks were there at ICLR 2020?", "48 of them have the decision oral"),
+        ("How many submissions did ICLR 2020 receive?", "The store holds 2,594 papers of ICLR 2020."),
+    ],
+)
+def test_decision_words_and_question_words_are_read_as_a_researcher_means_them(
+    searcher: Searcher, question: str, said: str
+) -> None:
+    answer = ask(searcher, question)
+    assert said in texts(answer) and not verify_answer(searcher, answer)

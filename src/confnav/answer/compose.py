@@ -54,6 +54,7 @@ DECISION_WORDS = {
     "accepted": "were accepted",
     "not-accepted": "were not accepted",
     "reject": "were rejected",
+    "desk-reject": "were desk-rejected",
     "withdrawn": "were withdrawn",
 }
 
@@ -92,16 +93,17 @@ def ask(
     if venues and len(gaps) == len(venues) and not read.counting:  # no paper of them can have the decision
         answer.unanswered = f"{DOES_NOT_SAY} which papers {_decided(read.decision)}: {'; '.join(gaps)}."
         return answer
-    if reason := unheld(read.text):
-        answer.unanswered = reason
-        return answer
     if RATE.search(read.text):
         answer_rate(store, answer, venues or [v.id for v in known])
         return answer
     if INSTITUTIONS.search(read.text):
         answer_institutions(store, answer, venues or [v.id for v in known])
         return answer
-    if titled := named_papers(store, question, venues):
+    titled = named_papers(store, question, venues)  # a title ("… Wins …") before the questions the store cannot answer
+    if not titled and (reason := unheld(read.text)):
+        answer.unanswered = reason
+        return answer
+    if titled:
         answer_papers(store, answer, titled, read.decision, lambda p: _statement(searcher, p))
         answer.parts.append(Part(None, [item.sentence() for item in answer.papers]))
         return write_answer(searcher, answer, client) if client else answer
@@ -270,8 +272,8 @@ def _theme_groups(store: AskStore, papers: list[Retrieved]) -> dict[str, str] | 
     by_venue: dict[str, list[str]] = defaultdict(list)
     for item in papers:
         by_venue[item.paper.venue].append(item.paper.id)
-    assigned: dict[str, tuple[str, ...]] = {}
-    names: dict[str, str] = {}
+    assigned: dict[str, tuple[tuple[str, str], ...]] = {}
+    names: dict[tuple[str, str], str] = {}  # by venue and theme id: two venues' themes share ids
     for venue, ids in by_venue.items():
         themes = store.themes(venue)
         if not themes:
@@ -279,8 +281,8 @@ def _theme_groups(store: AskStore, papers: list[Retrieved]) -> dict[str, str] | 
         label = {t.id: t.label for t in themes}
         prefix = f"{store.get_venue(venue).name}: " if len(by_venue) > 1 else ""
         for paper_id, ids_of in store.themes_of(venue, ids).items():
-            assigned[paper_id] = ids_of
-            names.update({i: prefix + _capital(label.get(i, i)) for i in ids_of})
+            assigned[paper_id] = tuple((venue, i) for i in ids_of)
+            names.update({(venue, i): prefix + _capital(label.get(i, i)) for i in ids_of})
     if not assigned:
         return None
     level = 1 if len({ids[0] for ids in assigned.values()}) > 1 else -1

@@ -27,11 +27,16 @@ DECISION_WORDS = {
     "poster": "poster",
     "posters": "poster",
     "pending": "pending",
+    "rejects": "reject",
+    "talk": "oral",  # ICLR 2020's name for its orals
+    "talks": "oral",
+    "desk-reject": "desk-reject",
 }
 # Words of the question itself rather than of its topic, left out of the topic and of relevance.
 QUESTION_WORDS = frozenset(
     """
     how many much number count which what who whom whose why where when papers paper submissions submission work
+    receive received receives get gets got
     works articles article there exist exists did does do conference venue year accepted rejected withdrawn oral
     orals spotlight spotlights poster posters pending list give tell find show me please study studies studied
     address addresses tackle tackles differ different difference differences compare contribute contributions
@@ -81,6 +86,9 @@ def _mentioned(word: str, year: str, known: Sequence[Venue]) -> tuple[str | None
     return None, venue.conference in series or sum(c.isupper() for c in word) >= 2
 
 
+_DESK_REJECT = re.compile(r"\bdesk[\s\-]+reject(?:ed|s|ions?)?\b", re.I)
+
+
 def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = ()) -> Question:
     """The question's parts; `known` are the store's venues, `decisions` the names of the decisions they gave."""
     question = Question(" ".join(text.split()))
@@ -95,6 +103,7 @@ def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = 
             rest = rest.replace(match.group(0), " ")
     question.venues = list(dict.fromkeys(question.venues))
     question.counting = bool(_COUNT_CUE.search(rest))
+    rest = _DESK_REJECT.sub("desk-reject", rest)  # "desk rejected", "desk-rejects": one decision
     words = re.findall(r"[\w\-]+|[^\w\s]", rest)
     named = {n.lower(): n.lower() for n in decisions if n.strip() and " " not in n.strip()}
     vocabulary = {**named, **{f"{n}s": n for n in named}, **DECISION_WORDS}
