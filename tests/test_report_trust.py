@@ -157,6 +157,13 @@ def test_words_about_a_paper_are_checked_too(overview: Report, topics_db: Path) 
         "another paper's sentence": markdown.replace(told.group(0), told.group(0).replace(told.group(1), other), 1),
         "count in words": markdown.replace(" papers (", " papers (twelve of them, ", 1),
         "largest themes": re.sub(r"(The largest themes of [^.]+? are )", r"\1quantum computing, ", markdown, count=1),
+        "theme heading": re.sub(r"^(## 1\. )", r"\1Quantum ", markdown, count=1, flags=re.M),
+        "rate against the venue's": re.sub(
+            r"(above|below) the venue's rate",
+            lambda m: ("below" if m.group(1) == "above" else "above") + " the venue's rate",
+            markdown,
+            count=1,
+        ),
     }
     with open_store(topics_db) as store:
         assert verify_text(store, markdown).ok

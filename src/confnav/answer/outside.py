@@ -71,46 +71,59 @@ def institution_facts(store: PaperReader, venue: str) -> dict[str, str]:
         return {}
     most = plain(rows[0][1])
     top = [str(row[0]) for row in rows if plain(row[1]) == most]
-    return {"institutions.top": " and ".join(top), "institutions.papers": f"{most:,}"}
+    return {"institutions.top": "; ".join(top), "institutions.papers": f"{most:,}"}
 
 
 def answer_institutions(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:
     """One sentence per venue: the institution with the most accepted papers, or why the data cannot say."""
-    sentences = []
-    for venue in venues:
-        name = store.get_venue(venue).name
-        facts = institution_facts(store, venue)
-        if not facts:
-            said = f"{DOES_NOT_SAY} which institution has the most papers of {name}: its data gives no affiliations"
-            sentences.append(Sentence(f"{said}.", [], "count"))
-            continue
-        answer.facts.update({f"{venue} {k}": v for k, v in facts.items()})
-        many = " and ".join(facts["institutions.top"].split(" and ")[1:])
-        who = "institutions" if many else "institution"
-        text = f"The {who} with the most accepted papers of {name} in the store: {facts['institutions.top']}, with"
-        text += (
-            f" {facts['institutions.papers']}{' each' if many else ''} (names normalised as the statistics report does)"
-        )
-        if accepted_only(store, venue):
-            text += "; its data lists accepted papers only"
-        sentences.append(Sentence(f"{text}.", [], "count"))
-    answer.parts.append(Part(None, sentences))
+
+    def said(venue: str, name: str, facts: dict[str, str]) -> str:
+        top = facts["institutions.top"].split("; ")
+        who = f"institutions with the most accepted papers of {name} in the store: {' and '.join(top)}"
+        text = f"The {who if len(top) > 1 else who.replace('institutions', 'institution', 1)}, with"
+        text += f" {facts['institutions.papers']}{' each' if len(top) > 1 else ''} (names normalised as the statistics"
+        text += " report does)"
+        return text + ("; its data lists accepted papers only" if accepted_only(store, venue) else "")
+
+    def lacking(venue: str, name: str) -> str:
+        return f"which institution has the most papers of {name}: its data gives no affiliations"
+
+    _per_venue(store, answer, venues, institution_facts, lacking, said)
 
 
 def answer_rate(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:
     """One sentence per venue: its acceptance rate and what it counts, or why the data gives none."""
+
+    def said(venue: str, name: str, facts: dict[str, str]) -> str:
+        answer.counts.append(Count(venue, None, "accepted", int(facts["accepted"].replace(",", ""))))
+        text = f"The acceptance rate of {name} in the store is {facts['rate']}: {facts['accepted']} papers accepted"
+        return f"{text} {facts['basis']}"
+
+    def lacking(venue: str, name: str) -> str:
+        gap = decision_gap(store, venue, Outcome.NOT_ACCEPTED.value) or "its data gives no decided submissions"
+        return f"what the acceptance rate of {name} was: {gap}"
+
+    _per_venue(store, answer, venues, rate_facts, lacking, said)
+
+
+def _per_venue(
+    store: PaperReader,
+    answer: Answer,
+    venues: Sequence[str],
+    facts_of: Callable[[PaperReader, str], dict[str, str]],
+    lacking: Callable[[str, str], str],
+    said: Callable[[str, str, dict[str, str]], str],
+) -> None:
+    """One counted sentence per venue from its facts (kept in the answer, which verify recomputes), or what the
+    store does not say of it."""
     sentences = []
     for venue in venues:
         name = store.get_venue(venue).name
-        facts = rate_facts(store, venue)
-        if not facts:
-            gap = decision_gap(store, venue, Outcome.NOT_ACCEPTED.value) or "its data gives no decided submissions"
-            sentences.append(Sentence(f"{DOES_NOT_SAY} what the acceptance rate of {name} was: {gap}.", [], "count"))
+        if not (facts := facts_of(store, venue)):
+            sentences.append(Sentence(f"{DOES_NOT_SAY} {lacking(venue, name)}.", [], "count"))
             continue
         answer.facts.update({f"{venue} {k}": v for k, v in facts.items()})
-        answer.counts.append(Count(venue, None, "accepted", int(facts["accepted"].replace(",", ""))))
-        text = f"The acceptance rate of {name} in the store is {facts['rate']}: {facts['accepted']} papers accepted"
-        sentences.append(Sentence(f"{text} {facts['basis']}.", [], "count"))
+        sentences.append(Sentence(f"{said(venue, name, facts)}.", [], "count"))
     answer.parts.append(Part(None, sentences))
 
 

@@ -16,8 +16,8 @@ from confnav.rank import make_ranker
 from confnav.rank.mode import RankMode
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.claims import claim_failures
-from confnav.reports.model import Fact
-from confnav.reports.narrative import listing
+from confnav.reports.model import Fact, plain
+from confnav.reports.narrative import RATE_GAP, listing
 from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
 from confnav.reports.stats import venue_notes
 from confnav.store.protocols import AnalysisStore
@@ -126,6 +126,7 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
     told = {c: tldr for c, (tldr, _) in tldrs.items()}
     claim_failures(page, papers, _theme_papers(store, page, ground), told, _mode(mode_match))
     _largest_themes(page, ground)
+    _theme_words(page, ground, facts)
     _numbers(page, papers, tldrs, unchecked)
     return page.failures
 
@@ -140,6 +141,36 @@ def _largest_themes(page: Page, ground: Ground) -> None:
         expected = listing([t.label for t in top]) if top else "(no themes in the store)"
         if (said := page.plain(match.group(1))) != expected:
             page.fail(match.start(), f"the largest themes are said to be {said!r}; they are {expected!r}")
+
+
+_MD_THEME_HEAD = re.compile(r"^## \d+\. (.*)\n\n<!-- theme:([\w.\-]+) -->", re.M)
+_HTML_THEME_HEAD = re.compile(r'<section id="[^"]*" data-theme="([\w.\-]+)"><h2>\d+\. ([^<]*)</h2>')
+_AGAINST_VENUE = re.compile(r"(?:</strong>|<!-- fact:[\w.\-]+ -->), (above|below) the venue(?:'|&#x27;)s rate")
+
+
+def _theme_words(page: Page, ground: Ground, facts: list[tuple[int, int, str]]) -> None:
+    """A theme section's heading is its theme's name, and a theme's rate "above" or "below the venue's rate" is."""
+    themes = {t.id: t for t in ground.themes}
+    heads = (
+        [(m.start(), m.group(2), m.group(1)) for m in _MD_THEME_HEAD.finditer(page.text)]
+        if not page.html
+        else [(m.start(), m.group(1), m.group(2)) for m in _HTML_THEME_HEAD.finditer(page.text)]
+    )
+    for pos, theme_id, shown in heads:
+        if theme_id in themes and page.plain(shown) != themes[theme_id].heading:
+            page.fail(pos, f"theme {theme_id}'s heading says {page.plain(shown)!r}; it is {themes[theme_id].heading!r}")
+    venue_rate = ground.facts.get("venue.acceptance_rate")
+    for start, end, key in facts:
+        said = _AGAINST_VENUE.match(
+            page.text, end - len("</strong>") if page.html else page.text.rfind("<!--", start, end)
+        )
+        theme = themes.get(key.split(".")[1]) if key.startswith("theme.") and key.endswith(".acceptance_rate") else None
+        if said is None or theme is None or theme.acceptance_rate is None or venue_rate is None:
+            continue
+        gap = theme.acceptance_rate - float(plain(venue_rate.value))  # type: ignore[arg-type]
+        truth = "above" if gap > RATE_GAP else "below" if gap < -RATE_GAP else "about"
+        if said.group(1) != truth:
+            page.fail(start, f"theme {theme.id}'s rate is said to be {said.group(1)} the venue's; it is {truth} it")
 
 
 def _theme_papers(store: AnalysisStore, page: Page, ground: Ground) -> Callable[[int], list[Paper]]:

@@ -29,6 +29,7 @@ from confnav.topics.fidelity import parts
 WORDS = (150, 250)  # a theme's paragraph: at least the first, never more than the second
 SUBTHEMES_NAMED = 4
 RELATED = 3  # papers one sentence relates
+RATE_GAP = 0.02  # a theme's acceptance rate further than this from the venue's is "above" or "below" it
 SHARED_MAX = 0.05  # a shared phrase used by more than this share of the venue says nothing about two papers
 _TEXT_NAME = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*(?:[A-Z]|\d)[\w-]*)(?![\w'])")  # ImageNet, CIFAR-10, BERT
 _DATA_CUE = re.compile(r"\b(?:on|datasets?|benchmarks?|suites?|tasks?)\b", re.I)
@@ -209,7 +210,9 @@ def theme_opening(theme: ThemeFacts, said: set[str], venue_rate: float | None, s
     compared = ""
     if venue_rate is not None:
         gap = theme.acceptance_rate - venue_rate
-        compared = ", above the venue's rate" if gap > 0.02 else ", below the venue's rate" if gap < -0.02 else ""
+        compared = (
+            ", above the venue's rate" if gap > RATE_GAP else ", below the venue's rate" if gap < -RATE_GAP else ""
+        )
     return f"{text} {{{p}.accepted}} of them were accepted ({{{p}.acceptance_rate}}{compared}){orals}."
 
 
