@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from confnav.cli import cli
 from confnav.embed import choose_embedder
+from confnav.errors import ConfnavError
 from confnav.index import build_index
 from confnav.search.engine import Searcher
 from confnav.store import PaperFilter, open_store
@@ -157,7 +158,9 @@ def test_author_matching_in_memory_agrees_with_the_store(searcher: Searcher) -> 
     names = [a.name for p in corpus.papers for a in p.authors]
     rng = random.Random(1)
     asked = rng.sample(names, 150) + [n.split()[-1] for n in rng.sample(names, 50)]
-    asked += ["Song, Yang", "yang song", "Yáng Sōng", "LEVINE", "O'Brien", "!!", "zzzz nobody"]
+    asked += ["Song, Yang", "yang song", "Yáng Sōng", "LEVINE", "O'Brien", "zzzz nobody"]
+    with pytest.raises(ConfnavError, match="give a name with letters"):  # no letters: refused, not read as anyone
+        PaperFilter(author="!!")
     for name in asked:
         expected = np.zeros(len(corpus), dtype=bool)
         expected[corpus.rows_of(searcher.store.filter_pks(PaperFilter(author=name)))[0]] = True
