@@ -55,28 +55,30 @@ def add_watch(
         raise ConfnavError(f"--author {value!r}: give a name or a profile id (~First_Last1)")
     elif kind == "theme":
         venue = store.pick_venue(venue)
-        known = {t.id for t in store.themes(venue)}
+        known = {t.id: t.label for t in store.themes(venue)}
         if not known:
             raise ConfnavError(f"--theme {value}: {venue} has no themes yet; run 'confnav topics --venue {venue}'")
         if value not in known:
             raise ConfnavError(
                 f"--theme {value}: no such theme of {venue} ('confnav topics --venue {venue}' lists them)"
             )
-        label = next(t.label for t in store.themes(venue) if t.id == value)
-        value = f"{value}{THEME_LABEL}{label}"  # followed by its name: themes built again are numbered anew
+        value = f"{value}{THEME_LABEL}{known[value]}"  # followed by its name: themes built again are numbered anew
     return store.add_watch(profile, kind, value, venue)
 
 
 THEME_LABEL = ": "  # between a theme watch's theme id and the theme's label
 
 
-def followed_theme(store: NewsPapers, watch: Watch) -> str | None:
+def followed_theme(store: NewsPapers, watch: Watch, labels: dict[str, str] | None = None) -> str | None:
     """The id the theme a watch follows has now: the theme of its label (themes built again are numbered anew),
-    or its id for a watch made before labels were kept; None when no theme has that label any more."""
+    or its id for a watch made before labels were kept; None when no theme has that label any more. `labels`
+    (lower-case label → id) saves reading the venue's themes again."""
     theme_id, _, label = watch.value.partition(THEME_LABEL)
     if not label or not watch.venue:
         return theme_id
-    return next((t.id for t in store.themes(watch.venue) if t.label.lower() == label.lower()), None)
+    if labels is None:
+        labels = {t.label.lower(): t.id for t in store.themes(watch.venue)}
+    return labels.get(label.lower())
 
 
 def profile_news(store: NewsPapers, profile: str, since: str | None = None) -> list[NewsItem]:
@@ -211,7 +213,10 @@ class NewsRecorder:
         themes: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
         for venue in {w.venue for w in watches if w.kind == "theme" and w.venue}:
             themes[venue] = self.store.themes_of(venue, [c.after.id for c in changes if c.after.venue == venue])
-        followed = {w.id: followed_theme(self.store, w) for w in watches if w.kind == "theme"}
+        labels = {v: {t.label.lower(): t.id for t in self.store.themes(v)} for v in themes}  # each venue read once
+        followed = {
+            w.id: followed_theme(self.store, w, labels.get(w.venue or "")) for w in watches if w.kind == "theme"
+        }
         stamp, found = now(), []
         for change in changes:
             what = what_changed(change)

@@ -175,19 +175,29 @@ def _theme_words(page: Page, ground: Ground, facts: list[tuple[int, int, str]]) 
 
 def _theme_papers(store: AnalysisStore, page: Page, ground: Ground) -> Callable[[int], list[Paper]]:
     """The papers of the theme whose section holds a position (read once per theme, when first asked)."""
-    found = re.finditer(r'<!-- theme:([\w.\-]+) -->|data-theme="([\w.\-]+)"', page.text)
-    anchors = [(m.start(), m.group(1) or m.group(2)) for m in found]
-    heads = [m.start() for m in re.finditer(r"^## |<section", page.text, re.M)]
-    ids = {t.id: t.paper_ids for t in ground.themes}
+    section_at, ids = section_of(page), {t.id: t.paper_ids for t in ground.themes}
 
     @cache
     def papers_of(theme: str) -> list[Paper]:
         return list(_papers(store, ground.venue, set(ids.get(theme, []))).values())
 
     def at(pos: int) -> list[Paper]:
-        head = max([h for h in heads if h < pos], default=-1)
-        section = next((name for p, name in reversed(anchors) if head < p < pos), None)
+        section = section_at(pos)
         return papers_of(section) if section else []
+
+    return at
+
+
+def section_of(page: Page) -> Callable[[int], str | None]:
+    """The theme whose section holds a position (its `<!-- theme: -->` or `data-theme` mark after the section's
+    heading), None outside a theme's section."""
+    found = re.finditer(r'<!-- theme:([\w.\-]+) -->|data-theme="([\w.\-]+)"', page.text)
+    anchors = [(m.start(), m.group(1) or m.group(2)) for m in found]
+    heads = [m.start() for m in re.finditer(r"^## |<section", page.text, re.M)]
+
+    def at(pos: int) -> str | None:
+        head = max([h for h in heads if h < pos], default=-1)
+        return next((name for p, name in reversed(anchors) if head < p < pos), None)
 
     return at
 
@@ -260,12 +270,9 @@ def _sentence(flat: str, start: int, end: int) -> tuple[int, int]:
 def _fact_context(page: Page, facts: list[tuple[int, int, str]], ground: Ground) -> None:
     """A fact in prose sits among words that fit it: no other decision kind named beside it without its own, and a
     theme's fact in its theme's section or nearest its theme's name."""
-    flat, words = page.remaining(), decision_patterns(ground.facts)
-    found = re.finditer(r'<!-- theme:([\w.\-]+) -->|data-theme="([\w.\-]+)"', page.text)
-    anchors = [(m.start(), m.group(1) or m.group(2)) for m in found]
+    flat, words, section_at = page.remaining(), decision_patterns(ground.facts), section_of(page)
     block = re.compile(r'<ul class="facts">.*?</ul>', re.S) if page.html else re.compile(r"^- .*$", re.M)
     listed = [(m.start(), m.end()) for m in block.finditer(page.text)]
-    heads = [m.start() for m in re.finditer(r"^## |<section", page.text, re.M)]
     labels = {t.id: t.label for t in ground.themes if t.level == 1}
     for i, (start, end, key) in enumerate(facts):
         if key.startswith("config.") or any(a <= start < b for a, b in listed):
@@ -281,9 +288,7 @@ def _fact_context(page: Page, facts: list[tuple[int, int, str]], ground: Ground)
         theme = key.split(".")[1] if key.startswith(("theme.", "trend.")) else None
         if theme is None:
             continue
-        head = max([h for h in heads if h < start], default=-1)
-        section = next((name for pos, name in reversed(anchors) if head < pos < start), None)
-        if section is not None:
+        if (section := section_at(start)) is not None:
             if theme != section:
                 page.fail(start, f"fact {key} of theme {theme} is shown in the section of theme {section}")
             continue

@@ -144,11 +144,11 @@ def _authors(item: dict[str, Any], given: list[dict[str, Any]]) -> list[dict[str
     """Authors with what the source aligns to each: affiliation, profile id, institution, country (an author
     given as an object keeps its own affiliation and profile)."""
     n = len(given)
-    lists = _in_byline_order(item, [person["name"] for person in given])
+    lists, per_author = _in_byline_order(item, [person["name"] for person in given])
     listed = lists["aff"]
     affiliations = _aligned(listed, n)
     profiles = _profiles(lists, n)
-    slots = _index_slots(listed, n) if "aligned" not in lists else {n: list(range(n))}
+    slots = {n: list(range(n))} if per_author else _index_slots(listed, n)
     institutions = _by_index(item, "aff_unique_norm", lists["aff_unique_index"], slots, n)
     countries = _by_index(item, "aff_country_unique", lists["aff_country_unique_index"], slots, n)
     authors = []
@@ -169,18 +169,18 @@ def _authors(item: dict[str, Any], given: list[dict[str, Any]]) -> list[dict[str
 _PROFILE_LISTS = ("or_profile", "aff", "aff_unique_index", "aff_country_unique_index")
 
 
-def _in_byline_order(item: dict[str, Any], names: list[str]) -> dict[str, list[str]]:
-    """The per-author lists, those read from OpenReview profiles put in the byline's order (see profile_order);
-    emptied when whose is whose cannot be told. Index lists come out one entry per author ("aligned" marks it)."""
+def _in_byline_order(item: dict[str, Any], names: list[str]) -> tuple[dict[str, list[str]], bool]:
+    """The per-author lists, those read from OpenReview profiles put in the byline's order (see profile_order),
+    emptied when whose is whose cannot be told; and whether the index lists now hold one entry per author."""
     lists = {key: _parts(item, key) for key in ("authorids", *_PROFILE_LISTS)}
     profiles, n = lists["or_profile"], len(names)
     if not any(p.startswith("~") for p in profiles) or profiles == lists["authorids"]:
-        return lists
+        return lists, False
     order = byline_order(names, lists["authorids"], profiles)
     if order == list(range(n)):
-        return lists
+        return lists, False
     if order is None:
-        return lists | {key: [] for key in _PROFILE_LISTS}
+        return lists | {key: [] for key in _PROFILE_LISTS}, False
     filled = [i for i, a in enumerate(lists["aff"]) if a] if len(lists["aff"]) == n else []
     for key in ("aff_unique_index", "aff_country_unique_index"):  # one entry per author first
         if len(lists[key]) == len(filled) != n:
@@ -188,7 +188,7 @@ def _in_byline_order(item: dict[str, Any], names: list[str]) -> dict[str, list[s
             for i, value in zip(filled, lists[key], strict=True):
                 full[i] = value
             lists[key] = full
-    return lists | {key: reordered(lists[key], order) for key in _PROFILE_LISTS} | {"aligned": []}
+    return lists | {key: reordered(lists[key], order) for key in _PROFILE_LISTS}, True
 
 
 def _profiles(lists: dict[str, list[str]], n: int) -> list[str | None] | None:
