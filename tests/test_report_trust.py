@@ -188,3 +188,65 @@ def test_a_tables_caption_is_checked_and_numbers_in_names_are_no_numbers(topics_
         "23.1",
         "2021",
     ]
+
+
+def _theme_and_order_edits(markdown: str) -> dict[str, str]:
+    """Hand edits of an overview that change what it says of its themes or of the ranking, each to a false claim."""
+    first_theme = re.search(r"are about ([^,.]+)", markdown)
+    sub = re.search(r", in sub-themes such as ([^(]+) \(\*\*", markdown)
+    shared = re.search(r"(both|all) work on ([^.:]+)", markdown)
+    leads = re.search(rf"(\[\^({_ID})\]) comes first in the theme", markdown)
+    smaller = re.search(rf"first: [^;)]*?\[\^({_ID})\]", markdown)
+    start = re.search(rf"puts first [^\n]*?\[\^{_ID}\] \(([^()]+)\)", markdown)
+    assert first_theme and sub and shared and leads and start
+    other_paper = smaller.group(1) if smaller else re.findall(rf"\[\^({_ID})\]", markdown)[-1]
+    other_mode = "looking back" if "Mode: at the conference." in markdown else "at the conference"
+    return {
+        "are about": markdown.replace(first_theme.group(0), "are about quantum computing", 1),
+        "sub-theme name": markdown.replace(sub.group(0), ", in sub-themes such as quantum computing (**", 1),
+        "shared term": markdown.replace(shared.group(0), f"{shared.group(1)} work on quantum computing", 1),
+        "grew most": markdown.replace(" grew most, ", " lost most, ", 1),
+        "against which edition": re.sub(r"Against ICLR \d+,", "Against ICLR 2018,", markdown, count=1),
+        "fared best": markdown.replace("fared best of the large themes", "fared worst of the large themes", 1),
+        "mode": markdown.replace(
+            f"In the ranking {'at the conference' if other_mode == 'looking back' else 'looking back'}",
+            f"In the ranking {other_mode}",
+            1,
+        ),
+        "first in its theme": markdown.replace(leads.group(1), f"[^{other_paper}]", 1),
+        "theme of a first paper": markdown.replace(
+            start.group(0), start.group(0).replace(start.group(1), "quantum computing"), 1
+        ),
+    }
+
+
+def test_what_a_report_says_of_its_themes_and_its_ranking_is_checked(overview: Report, topics_db: Path) -> None:
+    """A theme's name beside its size, the term papers share, the theme that grew or fared best, the edition a trend
+    is measured against, the mode, and which paper the ranking puts first: each altered, the report fails."""
+    markdown = to_markdown(overview)
+    with open_store(topics_db) as store:
+        assert verify_text(store, markdown).ok and verify_text(store, to_html(overview)).ok
+        for what, text in _theme_and_order_edits(markdown).items():
+            assert text != markdown, what
+            assert not verify_text(store, text).ok, what
+
+
+def test_a_digest_lists_the_ranking_in_its_own_mode(topics_db: Path) -> None:
+    """A digest whose papers are swapped, or whose title names the other mode, fails verification."""
+    from confnav.reports.digest import build_digest
+
+    with open_store(topics_db) as store:
+        report = build_digest(store, "iclr2021", top=5)
+        for text in (to_markdown(report), to_html(report)):
+            assert verify_text(store, text).ok
+            items = (
+                re.findall(r"^1\. .*$|^2\. .*$", text, re.M)
+                or re.findall(r"<li><span class=\"cite.*?</li>", text, re.S)[:2]
+            )
+            one, two = items[0], items[1]
+            swapped = text.replace(one, "\0").replace(two, "2. " + one[3:] if one.startswith("1. ") else one)
+            swapped = swapped.replace("\0", "1. " + two[3:] if two.startswith("2. ") else two)
+            label = report.title.rsplit(", ", 1)[1]
+            other = "looking back" if label == "at the conference" else "at the conference"
+            retitled = text.replace(f"must-read digest, {label}", f"must-read digest, {other}", 1)
+            assert not verify_text(store, swapped).ok and not verify_text(store, retitled).ok

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache
 from html import unescape
 
@@ -16,13 +15,14 @@ from confnav.rank import make_ranker
 from confnav.rank.mode import RankMode
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.claims import claim_failures
-from confnav.reports.model import Fact, plain
-from confnav.reports.narrative import RATE_GAP, listing
+from confnav.reports.marked import HTML_FACT, MD_FACT, marked
+from confnav.reports.overview import START_PAPERS, closest_papers
+from confnav.reports.ranked import RankedView, order_failures
 from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
 from confnav.reports.stats import venue_notes
+from confnav.reports.theme_claims import Ground, theme_claim_failures
 from confnav.store.protocols import AnalysisStore
 from confnav.summarize.stored import venue_summarizer
-from confnav.topics.facts import ThemeFacts
 
 _ENTITY = re.compile(r"&#?\w+;")
 
@@ -65,23 +65,8 @@ _QUANTITY = re.compile(r"(?<![A-Za-z\d_.,])" + NUMBER.pattern + _AFTER_NUMBER)
 _CITE_TAG = re.compile(rf'<span class="cite[^"]*" data-paper="({ID})"')
 
 
-# A fact as a report marks it, with its key: how verify finds what to check.
-MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
-HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
 _MODE = re.compile(r"Mode: (at the conference|looking back)\.")
 _SENTENCE_END = re.compile(r"[.;!?](?=\s)|\n|<|>")
-
-
-@dataclass
-class Ground:
-    """What the store says a report of this venue may show."""
-
-    venue: str
-    name: str
-    facts: dict[str, Fact]
-    themes: list[ThemeFacts]
-    captions: list[str]
-    venue_names: list[str]
 
 
 def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground, unchecked: list[str]) -> list[str]:
@@ -107,10 +92,10 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
     mode_match = _MODE.search(text)
 
     @cache
-    def ranking() -> tuple[dict[str, list[str]], str]:  # read only when a paper's reasons or the mode are shown
-        found = make_ranker(store.settings, mode=_mode(mode_match)).rank(store, ground.venue)
+    def ranking(theme: str | None = None) -> tuple[dict[str, list[str]], str, list[Paper]]:  # read when needed
+        found = make_ranker(store.settings, mode=_mode(mode_match)).rank(store, ground.venue, theme=theme)
         reasons = {r.paper.id: [x for x in r.reasons if not x.startswith(TLDR_PREFIX)] for r in found.papers}
-        return reasons, found.header()
+        return reasons, found.header(), [r.paper for r in found.papers]
 
     (html_papers if html else md_papers)(page, papers, tldrs, lambda: ranking()[0], unchecked)
     _fact_context(page, facts, ground)
@@ -124,53 +109,18 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
         + ([ranking()[1]] if mode_match else [])
     )
     told = {c: tldr for c, (tldr, _) in tldrs.items()}
-    claim_failures(page, papers, _theme_papers(store, page, ground), told, _mode(mode_match))
-    _largest_themes(page, ground)
-    _theme_words(page, ground, facts)
+    mode = _mode(mode_match)
+    claim_failures(page, papers, _theme_papers(store, page, ground), told, mode)
+    view = marked(text, html)
+    theme_claim_failures(page, view, ground, facts, papers)
+    if mode is not None:
+        top = [t for t in ground.themes if t.level == 1]
+        ranked = RankedView(
+            mode, lambda theme: ranking(theme)[2], top, lambda: closest_papers(store, ground.venue, top[:START_PAPERS])
+        )
+        order_failures(page, view, ground.kind, ranked, section_of(page))
     _numbers(page, papers, tldrs, unchecked)
     return page.failures
-
-
-_LARGEST = re.compile(r"The largest themes of (?:[^.<]+?) are ([^<]+?)\.(?=\s|<|$)")
-
-
-def _largest_themes(page: Page, ground: Ground) -> None:
-    """ "The largest themes of V are A, B and C": the three largest themes, largest first, as the store has them."""
-    for match in _LARGEST.finditer(page.text):
-        top = sorted((t for t in ground.themes if t.level == 1), key=lambda t: -t.size)[:3]
-        expected = listing([t.label for t in top]) if top else "(no themes in the store)"
-        if (said := page.plain(match.group(1))) != expected:
-            page.fail(match.start(), f"the largest themes are said to be {said!r}; they are {expected!r}")
-
-
-_MD_THEME_HEAD = re.compile(r"^## \d+\. (.*)\n\n<!-- theme:([\w.\-]+) -->", re.M)
-_HTML_THEME_HEAD = re.compile(r'<section id="[^"]*" data-theme="([\w.\-]+)"><h2>\d+\. ([^<]*)</h2>')
-_AGAINST_VENUE = re.compile(r"(?:</strong>|<!-- fact:[\w.\-]+ -->), (above|below) the venue(?:'|&#x27;)s rate")
-
-
-def _theme_words(page: Page, ground: Ground, facts: list[tuple[int, int, str]]) -> None:
-    """A theme section's heading is its theme's name, and a theme's rate "above" or "below the venue's rate" is."""
-    themes = {t.id: t for t in ground.themes}
-    heads = (
-        [(m.start(), m.group(2), m.group(1)) for m in _MD_THEME_HEAD.finditer(page.text)]
-        if not page.html
-        else [(m.start(), m.group(1), m.group(2)) for m in _HTML_THEME_HEAD.finditer(page.text)]
-    )
-    for pos, theme_id, shown in heads:
-        if theme_id in themes and page.plain(shown) != themes[theme_id].heading:
-            page.fail(pos, f"theme {theme_id}'s heading says {page.plain(shown)!r}; it is {themes[theme_id].heading!r}")
-    venue_rate = ground.facts.get("venue.acceptance_rate")
-    for start, end, key in facts:
-        said = _AGAINST_VENUE.match(
-            page.text, end - len("</strong>") if page.html else page.text.rfind("<!--", start, end)
-        )
-        theme = themes.get(key.split(".")[1]) if key.startswith("theme.") and key.endswith(".acceptance_rate") else None
-        if said is None or theme is None or theme.acceptance_rate is None or venue_rate is None:
-            continue
-        gap = theme.acceptance_rate - float(plain(venue_rate.value))  # type: ignore[arg-type]
-        truth = "above" if gap > RATE_GAP else "below" if gap < -RATE_GAP else "about"
-        if said.group(1) != truth:
-            page.fail(start, f"theme {theme.id}'s rate is said to be {said.group(1)} the venue's; it is {truth} it")
 
 
 def _theme_papers(store: AnalysisStore, page: Page, ground: Ground) -> Callable[[int], list[Paper]]:

@@ -36,7 +36,7 @@ _DATA_CUE = re.compile(r"\b(?:on|datasets?|benchmarks?|suites?|tasks?)\b", re.I)
 
 
 @lru_cache(maxsize=65536)
-def _stems(phrase: str) -> frozenset[str]:
+def stems(phrase: str) -> frozenset[str]:
     """A phrase's words, lower case, a plural "s" dropped: "Graph Neural Networks" and "graph neural network" meet."""
     tokens = phrase.lower().replace("-", " ").split()
     return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in tokens)
@@ -49,11 +49,11 @@ def paper_terms(paper: Paper) -> dict[frozenset[str], tuple[str, str]]:
     for keyword in paper.keywords:
         text = " ".join(keyword.split()).strip(" .")
         if 2 < len(text) <= 40:
-            found.setdefault(_stems(text), (text.lower() if text[1:].islower() else text, "keyword"))
+            found.setdefault(stems(text), (text.lower() if text[1:].islower() else text, "keyword"))
     own = {n for n in (paper_name(paper.title),) if n}
     for name in _TEXT_NAME.findall(f"{paper.title}. {paper.abstract or ''}"):
         if name.rstrip("s") not in GENERIC_NAMES and name not in own and not name.isdigit() and len(name) > 2:
-            found.setdefault(_stems(name), (name, "name"))
+            found.setdefault(stems(name), (name, "name"))
     return found
 
 
@@ -123,16 +123,21 @@ def standing(paper: Paper, members: list[Paper], mode: RankMode) -> str:
 
 
 def why_they_lead(leads: list[Lead], members: list[RankedPaper], mode: RankMode) -> list[str]:
-    """One sentence on what puts the theme's first two papers first in this mode."""
+    """One sentence on what puts the theme's first paper first in this mode, and its second next: only those two,
+    in their order, and each only when something in the data sets it apart."""
     papers = [m.paper for m in members]
-    named = [(lead, why) for lead in leads[:2] if lead.handle and (why := standing(lead.item.paper, papers, mode))]
+    named = []
+    for lead in leads[:2]:
+        if not (why := standing(lead.item.paper, papers, mode)):
+            break
+        named.append((lead.handle or f'"{lead.cite.title}"', lead.mark, why))
     if not named:
         return []
-    first, why = named[0]
-    sentence = f"In the ranking {mode.label}, {first.handle} {first.mark} comes first in the theme, {why}"
+    name, mark, why = named[0]
+    sentence = f"In the ranking {mode.label}, {name} {mark} comes first in the theme, {why}"
     if len(named) > 1:
-        second, more = named[1]
-        sentence += f"; next is {second.handle} {second.mark}, {more}"
+        name, mark, why = named[1]
+        sentence += f"; next is {name} {mark}, {why}"
     return [sentence + "."]
 
 
@@ -153,7 +158,7 @@ def shared_terms(leads: list[Lead], label: str, vocabulary: Vocabulary) -> list[
         for term, shown in paper_terms(lead.item.paper).items():
             users[term].append(lead)
             written.setdefault(term, shown)
-    labelled = [_stems(part) for part in parts(label)]
+    labelled = [stems(part) for part in parts(label)]
     limit = SHARED_MAX * vocabulary.papers
     scored = [
         (len(group) * vocabulary.rarity(term), term, group)

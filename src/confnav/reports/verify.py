@@ -13,12 +13,14 @@ from typing import Protocol
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
-from confnav.reports.grounding import HTML_FACT, MD_FACT, Ground, ground_failures
+from confnav.reports.grounding import ground_failures
+from confnav.reports.marked import HTML_FACT, MD_FACT
 from confnav.reports.model import Fact
 from confnav.reports.rebuttal import RebuttalStore
 from confnav.reports.rebuttal_stats import rebuttal_facts, venue_rebuttal
 from confnav.reports.render import md_cell
 from confnav.reports.stats import stats_tables
+from confnav.reports.theme_claims import Ground
 from confnav.safe_text import unsafe_markup
 from confnav.store.protocols import AnalysisStore, PaperReader
 from confnav.topics import theme_facts
@@ -93,20 +95,26 @@ def expected_facts(store: ReportStore, venue: str, trends: bool = False, rebutta
     return {key: f.value for key, f in _expected(store, venue, trends, rebuttal)[0].items()}
 
 
-def _expected(store: ReportStore, venue: str, trends: bool, rebuttal: bool) -> tuple[dict[str, Fact], list[ThemeFacts]]:
-    """The facts a report of this venue may show (see expected_facts), and the venue's themes."""
+def _expected(
+    store: ReportStore, venue: str, trends: bool, rebuttal: bool
+) -> tuple[dict[str, Fact], list[ThemeFacts], str | None]:
+    """The facts a report of this venue may show (see expected_facts), the venue's themes, and with `trends` the
+    name of the edition they are measured against."""
     facts = {f.key: f for f in venue_facts(store, venue)}
     if rebuttal and (found := venue_rebuttal(store, venue)) is not None:
         facts.update(rebuttal_facts(found))
     try:
         themes = theme_facts(store, venue)
     except NotFoundError:
-        return facts, []  # no themes: a report citing theme facts will fail on them
+        return facts, [], None  # no themes: a report citing theme facts will fail on them
     for theme in themes:
         facts.update(theme_facts_of(theme))
+    previous = None
     if trends:
-        facts.update({f.key: f for f in trend_facts(store, venue, [t for t in themes if t.level == 1])[1]})
-    return facts, themes
+        before, trend = trend_facts(store, venue, [t for t in themes if t.level == 1])
+        facts.update({f.key: f for f in trend})
+        previous = before.name if before is not None else None
+    return facts, themes, previous
 
 
 def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verification:
@@ -129,7 +137,7 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
         else [(key, value) for value, key in MD_FACT.findall(text)]
     )
     keys = [key for key, _ in claimed]
-    facts, themes = _expected(
+    facts, themes, previous = _expected(
         store, venue, any(k.startswith("trend.") for k in keys), any(k.startswith("rebuttal.") for k in keys)
     )
     truth = {key: f.value for key, f in facts.items()}
@@ -166,7 +174,8 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
         if table_id in captions and said != " ".join(captions[table_id].split()):
             result.failures.append(f"table {table_id}: its caption says {said!r}; it is {captions[table_id]!r}")
     info = store.get_venue(venue)
-    ground = Ground(venue, info.name, facts, themes, [t.caption for t in tables], [v.name for v in store.venue_list()])
+    names = [v.name for v in store.venue_list()]
+    ground = Ground(venue, info.name, facts, themes, [t.caption for t in tables], names, result.kind, previous)
     result.failures += ground_failures(store, text, html, ground, result.unchecked)
     return result
 

@@ -1,0 +1,122 @@
+"""What a report says the must-read ranking puts first, checked against the ranking in the mode the report states:
+a theme's first two papers, the venue's first three with their themes, each smaller theme's first, the paper
+closest to each large theme's centre, and a digest's list in order; and every place naming the mode names the
+report's own. Read from the report's template view (marked.py), the phrases the overview and digest write."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from confnav.model import Outcome, Paper
+from confnav.rank.mode import RankMode
+from confnav.reports.marked import Marked
+from confnav.reports.shown import ID, Page
+from confnav.topics.facts import ThemeFacts
+
+_MODE_WORDS = "at the conference|looking back"
+_SAID_MODE = re.compile(rf"(?:must-read digest[^\n]*?, |In the ranking |the ranking |Mode: )({_MODE_WORDS})\b")
+_CITE = rf"\[\[cite:({ID})\]\]"
+_LEADS = re.compile(rf"{_CITE} comes first in the theme,[^.;]*(?:; next is [^\n]*?{_CITE})?")
+_VENUE_FIRST = re.compile(rf"the ranking (?:{_MODE_WORDS}) puts first ([^\n]*?)\.(?=\s|$)")
+_SMALLER_FIRST = re.compile(rf"\{{theme\.([\w\-]+)\.size\}} papers; first: [^\n]*?{_CITE}")
+_CLOSEST = re.compile(r"closest to each theme's centre: ([^\n]*?)\.(?=\s|$)")
+_DIGEST_SCOPE = re.compile(rf"must-read digest(?: in theme ([\w.\-]+)| (for your reading profile))?, (?:{_MODE_WORDS})")
+_LISTED = (
+    re.compile(rf"^\d+\. [^\n]*?\[\^({ID})\]", re.M),
+    re.compile(rf'<li><span class="cite[^"]*" data-paper="({ID})"'),
+)
+
+
+@dataclass
+class RankedView:
+    """What the claims are checked against: the report's mode, the venue's papers in that mode's order (of one
+    theme when asked), its top-level themes, and each large theme's papers closest to its centre first."""
+
+    mode: RankMode
+    ranking: Callable[[str | None], list[Paper]]
+    themes: list[ThemeFacts]
+    closest: Callable[[], dict[str, list[str]] | None]
+
+
+def order_failures(
+    page: Page, view: Marked, kind: str, ranked: RankedView, section_at: Callable[[int], str | None]
+) -> None:
+    """Fail each place the report names another mode, or puts first what the ranking does not."""
+    text, label = view.text, ranked.mode.label
+    for match in _SAID_MODE.finditer(text):
+        if match.group(1) != label:
+            page.fail(view.at(match.start()), f"the report says {match.group(1)!r} where its mode is {label!r}")
+    members = {t.id: set(t.paper_ids) for t in ranked.themes}
+    by_id = {p.id: p for p in ranked.ranking(None)}
+    order = list(by_id)
+
+    def first(theme: str | None, count: int) -> list[str]:
+        return [p for p in order if theme is None or p in members.get(theme, ())][:count]
+
+    for match in _LEADS.finditer(text):
+        theme = section_at(view.at(match.start()))
+        said = [c for c in match.groups() if c]
+        if theme in members and said != (expected := first(theme, len(said))):
+            page.fail(
+                view.at(match.start()), f"the theme's first papers are said to be {said}; the ranking's are {expected}"
+            )
+    for match in _SMALLER_FIRST.finditer(text):
+        small, first_said = match.group(1), match.group(2)
+        if small in members and [first_said] != (expected := first(small, 1)):
+            page.fail(
+                view.at(match.start()), f"theme {small}'s first paper is said to be {first_said}; it is {expected}"
+            )
+    label_of = {p: t.label for t in ranked.themes for p in t.paper_ids}
+    for match in _VENUE_FIRST.finditer(text):
+        venue_first = re.findall(rf"{_CITE} \(([^()]*)\)", match.group(1))
+        in_themes = [p for p in order if p in label_of][: len(venue_first) or 1]
+        truth = [(p, "; ".join(filter(None, [label_of[p], _unaccepted(by_id[p])]))) for p in in_themes]
+        if venue_first != truth:
+            page.fail(
+                view.at(match.start()), f"the venue's first papers are said to be {venue_first}; they are {truth}"
+            )
+    for match in _CLOSEST.finditer(text):
+        _closest(page, view, match, ranked, by_id)
+    if kind == "digest" and (scope := _DIGEST_SCOPE.search(text)) and not scope.group(2):
+        in_list = _LISTED[page.html].findall(page.text)
+        ranked_ids = [p.id for p in (ranked.ranking(scope.group(1)) if scope.group(1) else by_id.values())]
+        if in_list != (expected := ranked_ids[: len(in_list)]):
+            pairs = enumerate(zip(in_list, expected, strict=False))
+            wrong = next((i for i, (a, b) in pairs if a != b), len(expected))
+            put = expected[wrong] if wrong < len(expected) else "nothing"
+            page.fail(0, f"the digest lists {in_list[wrong]} at {wrong + 1}; the ranking puts {put} there")
+
+
+def _closest(page: Page, view: Marked, match: re.Match[str], ranked: RankedView, by_id: dict[str, Paper]) -> None:
+    """ "the accepted paper closest to each theme's centre: A for X, …": each named paper is its theme's accepted
+    paper nearest the theme's centre (a paper of another decision only where the theme has no accepted one)."""
+    near = ranked.closest() or {}
+    said = match.group(1)
+    cited = re.findall(_CITE, said)
+    expected = []
+    for theme in ranked.themes[: len(cited)]:
+        found = [p for p in near.get(theme.id, theme.representative) if p in by_id]
+        accepted = [p for p in found if by_id[p].decision.accepted]
+        expected.append((theme, accepted[0] if accepted else (found[0] if found else None)))
+    for at, (paper_id, (theme, wanted)) in zip(
+        re.finditer(_CITE, said), zip(cited, expected, strict=False), strict=False
+    ):
+        after = said[at.end() :]
+        if paper_id != wanted and (wanted is not None or paper_id not in theme.paper_ids):
+            page.fail(
+                view.at(match.start(1) + at.start()),
+                f"{paper_id} is said to be closest to the centre of {theme.label!r}; {wanted} is",
+            )
+        elif not after.startswith(f" for {theme.label}"):
+            page.fail(
+                view.at(match.start(1) + at.start()),
+                f"{paper_id} is said to lead into another theme than {theme.label!r}",
+            )
+
+
+def _unaccepted(paper: Paper) -> str:
+    """The decision of a paper the venue did not accept, as the overview says it beside the paper."""
+    decision = paper.decision
+    return decision.name if decision.outcome is not Outcome.UNKNOWN and not decision.accepted else ""
