@@ -54,6 +54,22 @@ def test_predictor_learned_from_other_venues_explains_itself(with_corl: str) -> 
     assert all(re.search(r"\([+-]\d+ points\)$", part) for r in ranking.papers[:20] for part in r.explained)
 
 
+def test_a_paper_without_an_address_has_no_institution_record(with_corl: str) -> None:
+    """A paper whose data gives no affiliation has an unknown institution record, not an "institution with 0
+    papers" the predictor would score and explain."""
+    from confnav.rank.features import _institutions
+
+    with open_store(with_corl) as store:
+        features = FeatureBuilder(store, None).build("iclr2021", with_target=False)
+        ranking = WeightedRanker(at_conference=True).rank(store, "iclr2021")
+    column = features.values[:, list(FEATURES).index("institution_papers")]
+    without = [i for i, paper in enumerate(features.papers) if not _institutions(paper)]
+    assert without and all(column[i] != column[i] for i in without)  # NaN
+    unaddressed = {features.papers[i].id for i in without}
+    told = [part for r in ranking.papers if r.paper.id in unaddressed for part in r.explained]
+    assert not any("an institution with" in part for part in told)
+
+
 def test_at_conference_does_not_read_the_ranked_venues_counts(with_corl: str, tmp_path: Path) -> None:
     """CoRL 2023 ranked at conference time learns from nothing (ICLR 2020/2021 have no counts): today's weights."""
     with open_store(with_corl) as store:

@@ -142,9 +142,10 @@ class FeatureBuilder:
                 for name in _institutions(paper):
                     institutions[name] += 1
         keys = [[self.people.key(a) for a in p.authors] for p in papers]
-        most_papers = [max((counts[k] for k in ks), default=0) for ks in keys]
+        # A paper without authors or without an address has no such record: unknown (NaN), not "0 papers".
+        most_papers = [max((counts[k] for k in ks), default=np.nan) for ks in keys]
         best_cited = [max((float(np.mean(cited[k])) for k in ks if cited[k]), default=np.nan) for ks in keys]
-        most_institution = [max((institutions[n] for n in _institutions(p)), default=0) for p in papers]
+        most_institution = [max((institutions[n] for n in _institutions(p)), default=np.nan) for p in papers]
         return {
             "author_papers": np.log1p(np.array(most_papers, dtype=float)),
             "author_citations": np.array(best_cited),
