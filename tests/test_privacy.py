@@ -170,34 +170,38 @@ def test_writes_respect_the_token_and_read_only(shared_db: Location, tmp_path) -
         assert person.status_code == 403 and "read-only" in person.text  # refused before any service is asked
 
 
-def test_a_reading_list_given_to_a_profile_is_its_owners_alone(
-    app: FastAPI, stranger: TestClient, shared_db: Location
-) -> None:
+def test_a_reading_list_is_its_owners_alone(app: FastAPI, stranger: TestClient, shared_db: Location) -> None:
+    """A list made from a page is its maker's, one made from a shell the default profile's: on a shared server
+    nobody else lists, reads, exports, changes or takes its name; nobody makes a list without a profile."""
     secret, owner = _create(app, "lister")
     assert owner.post("/api/lists", json={"name": "lister-private"}).status_code == 201
     assert owner.post("/api/lists/lister-private/papers", json={"id": PAPER}).status_code == 201
-    assert owner.post("/api/lists", json={"name": "lab-wide"}).status_code == 201
     with open_store(shared_db) as store:
-        store.give_list("lister-private", "lister")  # as `confnav profile list lister-private --profile lister`
+        store.create_list("from-a-shell")  # as `confnav list create`: the default profile's
     _, other = _create(app, "other-lister")
     for client in (stranger, other):
-        assert "lister-private" not in {item["name"] for item in client.get("/api/lists").json()}
-        assert "lab-wide" in {item["name"] for item in client.get("/api/lists").json()}
-        for method, path, body in [
-            ("get", "/api/lists/lister-private", None),
-            ("get", "/api/lists/lister-private/export.bib", None),
-            ("get", "/api/export?list=lister-private&format=csv", None),
-            ("get", "/api/lists/lister-private/recommend", None),
-            ("post", "/api/lists/lister-private/papers", {"id": PAPER}),
-            ("delete", f"/api/lists/lister-private/papers/{PAPER}", None),
-            ("delete", "/api/lists/lister-private", None),
-        ]:
-            answer = client.request(method, path, json=body)
-            assert answer.status_code == 404 and "no reading list named" in answer.text, (method, path)
-        assert client.get("/lists", params={"name": "lister-private"}).status_code == 404
+        names = {item["name"] for item in client.get("/api/lists").json()}
+        assert not names & {"lister-private", "from-a-shell"}
+        for name in ("lister-private", "from-a-shell"):
+            for method, path, body in [
+                ("get", f"/api/lists/{name}", None),
+                ("get", f"/api/lists/{name}/export.bib", None),
+                ("get", f"/api/export?list={name}&format=csv", None),
+                ("get", f"/api/lists/{name}/recommend", None),
+                ("post", f"/api/lists/{name}/papers", {"id": PAPER}),
+                ("delete", f"/api/lists/{name}/papers/{PAPER}", None),
+                ("delete", f"/api/lists/{name}", None),
+            ]:
+                answer = client.request(method, path, json=body)
+                assert answer.status_code == 404 and "no reading list named" in answer.text, (method, path)
+            assert client.get("/lists", params={"name": name}).status_code == 404
+    taken = other.post("/api/lists", json={"name": "lister-private"})
+    assert taken.status_code == 400 and "taken" in taken.text
+    assert stranger.post("/api/lists", json={"name": "nobodys"}).status_code == 404
+    assert 'data-default-list="to read - other-lister"' in other.get("/search").text  # each profile's own
     opened = owner.get("/api/lists/lister-private", params={"key": secret})
     assert opened.status_code == 200 and opened.json()["papers"][0]["id"] == PAPER
-    assert "lister-private" in {item["name"] for item in owner.get("/api/lists").json()}  # by its cookie
+    assert {item["name"] for item in owner.get("/api/lists").json()} == {"lister-private"}  # by its cookie
 
 
 def test_behind_a_proxy_the_server_is_shared_and_asks_the_token() -> None:

@@ -254,7 +254,7 @@ class ProfileTables:
             )
 
     def list_owners(self) -> dict[str, str]:
-        """Each reading list given to a profile, with that profile (lists nobody was given are everyone's)."""
+        """Each reading list given to a profile, with that profile (a list given to none is the default profile's)."""
         return dict(self.conn.execute("SELECT list, profile FROM profile_lists"))
 
     def profile_lists(self, name: str, default: bool) -> list[tuple[str, int]]:

@@ -17,9 +17,9 @@ e.g. an Atom feed a feed reader fetches as `/feeds/alice.atom?key=SECRET`:
         name = profile_access(request, profile)
         ...
 
-A reading list given to a profile (`confnav profile list`) is that profile's: on a shared server it is listed,
-read, exported and changed only with the profile's secret (`list_access`, `visible_lists`); other lists are the
-lab's, as before.
+Every reading list is a profile's: the one it was given to (`confnav profile list`, or the profile that made it
+from a page), else the default profile's. On a shared server it is listed, read, exported and changed only with
+that profile's secret (`list_access`, `visible_lists`), and a list made there is the maker's (`new_list_owner`).
 
 Writes also pass `AppState.writing` first (the server's read-only setting and write token). Rotating a profile's
 secret (`POST /api/profiles/{name}/secret`, `confnav profile secret NAME --rotate`) closes every old link and feed.
@@ -27,11 +27,12 @@ secret (`POST /api/profiles/{name}/secret`, `confnav profile secret NAME --rotat
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote, unquote
 
 from fastapi import Request, Response
 
-from confnav.errors import NotFoundError
+from confnav.errors import ConfnavError, NotFoundError
 from confnav.personal import DEFAULT_PROFILE
 from confnav.personal.access import verify_secret
 from confnav.web.state import state_of
@@ -40,6 +41,7 @@ PROFILE_COOKIE = "confnav_profile"  # the chosen profile's name (not a secret)
 KEY_COOKIE = "confnav_key"  # the chosen profile's secret, on a shared server
 COOKIE_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 MAX_NAME = 60
+_UNLISTABLE = re.compile(r"[^\w .-]")  # characters a reading list's name cannot hold
 
 
 def is_shared(request: Request) -> bool:
@@ -80,22 +82,42 @@ def opened_profile(request: Request) -> str | None:
 
 
 def visible_lists(request: Request) -> list[tuple[str, int]]:
-    """The reading lists (name, size) this request may see: on a shared server the lab's and its own profile's."""
+    """The reading lists (name, size) this request may see: on a shared server its own profile's only."""
     store = state_of(request).store
     lists = store.reading_lists()
     if not is_shared(request):
         return lists
     owners, opened = store.list_owners(), opened_profile(request)
-    return [(name, n) for name, n in lists if owners.get(name) in (None, opened)]
+    return [(name, n) for name, n in lists if opened is not None and owners.get(name, DEFAULT_PROFILE) == opened]
 
 
 def list_access(request: Request, name: str) -> str:
     """`name`, if this request may read and change that reading list; else the same 404 as an unknown list."""
     if is_shared(request):
-        owner = state_of(request).store.list_owners().get(name.strip())
-        if owner is not None and owner != opened_profile(request):
+        owner = state_of(request).store.list_owners().get(name.strip(), DEFAULT_PROFILE)
+        if owner != opened_profile(request):
             raise NotFoundError(f"no reading list named {name!r}")
     return name
+
+
+def default_list(request: Request) -> str:
+    """The list "+ reading list" adds to: "to read", on a shared server the opened profile's own "to read"."""
+    opened = opened_profile(request) if is_shared(request) else None
+    return ("to read - " + _UNLISTABLE.sub("_", opened))[:60].strip() if opened else "to read"
+
+
+def new_list_owner(request: Request, name: str) -> str | None:
+    """The profile a reading list made by this request belongs to: on a shared server the opened one (a list name
+    another profile holds is refused), locally None (the default profile's, as from the CLI)."""
+    if not is_shared(request):
+        return None
+    opened = opened_profile(request)
+    if opened is None:
+        raise NotFoundError("no profile opened: open your profile's link to keep reading lists")
+    store = state_of(request).store
+    if name.strip() in dict(store.reading_lists()) and store.list_owners().get(name.strip(), DEFAULT_PROFILE) != opened:
+        raise ConfnavError(f"the reading list name {name.strip()!r} is taken: choose another")
+    return opened
 
 
 def remember(request: Request, response: Response, name: str, secret: str | None = None) -> None:

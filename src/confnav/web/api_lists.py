@@ -11,7 +11,7 @@ from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics
-from confnav.web.access import list_access, visible_lists
+from confnav.web.access import list_access, new_list_owner, visible_lists
 from confnav.web.answers import WRITE, answers, download_answers
 from confnav.web.api_base import MAX_LIMIT, _filter
 from confnav.web.bodies import Hits, ListAdded, ListCreated, ListDeleted, ListRemoved, ListSummary, ReadingList
@@ -30,7 +30,10 @@ def lists(request: Request) -> list[dict[str, object]]:
 @router.post("/lists", **answers(ListCreated, 400, *WRITE, status=201))
 def create_list(request: Request, name: str = Body(..., embed=True, max_length=60)) -> dict[str, object]:
     with state_of(request).writing(request) as store:
+        owner = new_list_owner(request, name)
         store.create_list(name)
+        if owner is not None:
+            store.give_list(name.strip(), owner)
     return {"name": name.strip()}
 
 

@@ -33,7 +33,7 @@ from confnav.store import PaperFilter, Store, VenueSummary, venue_generation_in
 from confnav.summarize.reviews import paragraphs
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.trends import comparison_notice, earlier_in_series
-from confnav.web.access import chosen_profile, visible_lists
+from confnav.web.access import chosen_profile, default_list, visible_lists
 from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
@@ -69,6 +69,7 @@ def mode_switch(path: str, mode: RankMode, explanation: str = "") -> str:
 def page(request: Request, template: str, status: int = 200, **context: object) -> HTMLResponse:
     """A page; its `profile` (whose likes its buttons record) is the one the request chose unless given."""
     context.setdefault("profile", chosen_profile(request))
+    context.setdefault("default_list", default_list(request))
     return templates.TemplateResponse(request, template, context, status_code=status)
 
 

@@ -120,7 +120,7 @@ function setupHitLists() {
     const button = event.target.closest("button.add-hit");
     if (!button) return;
     const box = document.getElementById("list-name");
-    const name = (box && box.value.trim()) || "to read";
+    const name = (box && box.value.trim()) || document.body.dataset.defaultList || "to read";
     const status = document.getElementById("list-status");
     try {
       await postJSON("/api/lists", { name });
@@ -185,7 +185,7 @@ function setupPaper() {
   if (!button) return;
   const status = document.getElementById("list-status");
   button.addEventListener("click", async () => {
-    const name = document.getElementById("list-name").value.trim() || "to read";
+    const name = document.getElementById("list-name").value.trim() || document.body.dataset.defaultList || "to read";
     try {
       await postJSON("/api/lists", { name });
       await postJSON(`/api/lists/${encodeURIComponent(name)}/papers`, { id: button.dataset.id });
