@@ -1,4 +1,5 @@
-"""Papers as BibTeX ready to cite: TeX-escaped fields, protected capitals, each track's proceedings, unique keys."""
+"""Papers as BibTeX ready to cite: TeX-escaped fields (a stored title's `$...$` math kept as math; ligatures,
+dashes and curly quotes as classic BibTeX needs them), protected capitals, each track's proceedings, unique keys."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from confnav.export.fields import arxiv_id, bibtex_key, booktitle, doi, kind_of, note_of, notes_for, unique_keys
+from confnav.export.tex import LIGATURES, MATH, balanced
 from confnav.model import Paper
 from confnav.safe_text import safe_link
 
@@ -27,6 +29,20 @@ _BIB_ESCAPE = str.maketrans(
     }
 )
 
+# Typography classic BibTeX and pdflatex cannot read as UTF-8, as TeX writes it: dashes, quotes, an ellipsis.
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2013": "--",
+        "\u2014": "---",
+        "\u2018": "`",
+        "\u2019": "'",
+        "\u201c": "``",
+        "\u201d": "''",
+        "\u2026": "\\ldots{}",
+    }
+)
 
 # Accents as TeX accent commands, so that classic BibTeX sorts and prints them (`ö` → `{\\"o}`); letters of
 # their own (`ß`, `ø`) as their commands. Other characters stay as UTF-8, which biber and modern BibTeX read.
@@ -53,22 +69,35 @@ def _tex_letter(char: str) -> str:
 
 def bib_text(text: str) -> str:
     """Text from the data as a BibTeX field value that prints literally and cannot close its field."""
-    escaped = " ".join(text.split()).translate(_BIB_ESCAPE)
+    escaped = " ".join(text.split()).translate(_BIB_ESCAPE).translate(_TYPOGRAPHY).translate(LIGATURES)
     return escaped if escaped.isascii() else "".join(map(_tex_letter, unicodedata.normalize("NFC", escaped)))
 
 
 def _keeps_capitals(word: str) -> bool:
     """Whether a title word must keep its capitals when a style lower-cases titles: a capital after its first
     letter in any hyphen- or slash-separated part (`DeLighT`, `BERT`, `GANs`, `Bi-LSTM`), or a lone capital
-    joined by a hyphen (`Q-learning`, `K-means`)."""
-    parts = [p for p in re.split(r"[-/]", word) if p]
+    joined by a hyphen (`Q-learning`, `K-means`); opening quotes and brackets are not its first letter."""
+    parts = [p for p in re.split(r"[-/]", re.sub(r"^\W+", "", word)) if p]
     inner = any(any(c.isupper() for c in p[1:]) for p in parts)
     return inner or ("-" in word and any(len(p) == 1 and p.isupper() for p in parts))
 
 
 def bib_title(title: str) -> str:
-    """A title as a BibTeX field value with acronyms and words of internal capitals brace-protected."""
-    return " ".join("{" + bib_text(w) + "}" if _keeps_capitals(w) else bib_text(w) for w in title.split())
+    """A title as a BibTeX field value with acronyms and words of internal capitals brace-protected; its TeX math
+    (`$\\alpha$-MDF`) kept as math, braced so that no style changes its case."""
+    spans = [m.group(0) for m in MATH.finditer(title) if balanced(m.group(0))]
+    marked = title
+    for n, span in enumerate(spans):  # each span as one token of no space, no TeX special and no capital
+        marked = marked.replace(span, f"\ue000{n}\ue001", 1)
+
+    def word(text: str) -> str:
+        escaped = "{" + bib_text(text) + "}" if _keeps_capitals(_MARK.sub("", text)) else bib_text(text)
+        return _MARK.sub(lambda m: "{" + spans[int(m.group(1))] + "}", escaped)
+
+    return " ".join(word(w) for w in marked.split())
+
+
+_MARK = re.compile("\ue000(\\d+)\ue001")
 
 
 def bibtex_entry(paper: Paper, key: str | None = None, note: str = "") -> str:

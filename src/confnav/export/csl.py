@@ -1,5 +1,6 @@
 """Papers as CSL-JSON, the input format of the Citation Style Language (Zotero, Pandoc, citeproc): an array of
-items with the schema's variables only (csl-data.json allows no others)."""
+items with the schema's variables only (csl-data.json allows no others); titles and abstracts as readable text
+(stored TeX math as the text it prints, as citeproc shows no TeX)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from collections.abc import Sequence
 
 from confnav.export.fields import Kind, arxiv_id, booktitle, doi, kind_of, note_of, notes_for, split_name, unique_keys
+from confnav.export.tex import readable
 from confnav.model import Paper
 from confnav.safe_text import safe_link
 
@@ -33,11 +35,11 @@ def csl_item(paper: Paper, key: str, note: str = "") -> dict[str, object]:
     item: dict[str, object | None] = {
         "id": key,
         "type": CSL_TYPES[kind],
-        "title": paper.title,
+        "title": readable(paper.title),
         "author": [csl_name(a.name) for a in paper.authors],
         "issued": {"date-parts": [[paper.year]]} if paper.year else None,
         "container-title": booktitle(paper) if kind == "conference" else None,
-        "abstract": paper.abstract,
+        "abstract": readable(paper.abstract),
         "URL": safe_link(paper.url),
         "DOI": doi(paper),
         "keyword": ", ".join(paper.keywords),

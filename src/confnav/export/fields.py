@@ -129,8 +129,10 @@ def arxiv_id(paper: Paper) -> str | None:
 
 
 def bibtex_key(paper: Paper) -> str:
-    """A citation key from the first author's family name, the year and the title's first long word."""
-    last = fold(paper.authors[0].name).split()[-1] if paper.authors else "anon"
+    """A citation key from the first author's family name ("Family, Given" or "Given Family"; the last word of a
+    family name with a particle), the year and the title's first long word."""
+    family = fold(split_name(paper.authors[0].name).family).split() if paper.authors else []
+    last = family[-1] if family else "anon"
     word = next((w for w in fold(paper.title).split() if len(w) > 3), "paper")
     return re.sub(r"[^a-z0-9]", "", f"{last}{paper.year}{word}") or "paper"
 

@@ -1,11 +1,12 @@
 """Papers as RIS (the RefMan tagged format Zotero, EndNote and Mendeley import): one `TAG  - value` line per
-field, an entry from `TY` to `ER`."""
+field, an entry from `TY` to `ER`; titles and abstracts as readable text (stored TeX math as the text it prints)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from confnav.export.fields import Kind, arxiv_id, booktitle, doi, kind_of, note_of, notes_for, split_name, unique_keys
+from confnav.export.tex import readable
 from confnav.model import Paper
 from confnav.safe_text import safe_link
 
@@ -27,11 +28,11 @@ def ris_entry(paper: Paper, key: str, note: str = "") -> str:
     lines: list[tuple[str, str | None]] = [
         ("TY", RIS_TYPES[kind]),
         ("ID", key),
-        ("TI", paper.title),
+        ("TI", readable(paper.title)),
         *(("AU", ris_name(a.name)) for a in paper.authors),
         ("PY", str(paper.year) if paper.year else None),
         ("T2", booktitle(paper) if kind == "conference" else None),
-        ("AB", paper.abstract),
+        ("AB", readable(paper.abstract)),
         ("UR", safe_link(paper.url)),
         ("DO", doi(paper)),
         *(("KW", k) for k in paper.keywords),

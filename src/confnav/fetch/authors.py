@@ -144,7 +144,7 @@ def _s2_entry(paper: dict[str, Any], line: int) -> Entry:
     external = {str(k).lower(): str(v) for k, v in (paper.get("externalIds") or {}).items() if v}
     ids = ids_in(f"doi:{external['doi']}" if "doi" in external else "", f"arxiv:{external.get('arxiv', '')}")
     if "acl" in external:
-        ids["id"] = external["acl"]
+        ids.setdefault("acl", external["acl"])
     fields: dict[str, Any] = {"author": " and ".join(str(a.get("name")) for a in paper.get("authors") or [])}
     if paper.get("venue"):
         fields["venue"] = str(paper["venue"])

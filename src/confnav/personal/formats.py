@@ -7,16 +7,26 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from confnav.errors import ConfnavError
+from confnav.export.tex import latex_text
+from confnav.personal.bibfile import inherit, read_strings, resolve, volume_kind
 
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|^)(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?$", re.I)
 ARXIV_IN_TEXT = re.compile(r"arxiv(?:\.org/(?:abs|pdf)/|:\s*|\s+)(\d{4}\.\d{4,5})", re.I)
 OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([\w\-]+)", re.I)
+# An ACL Anthology id, new (`2020.emnlp-main.188`, `2020.findings-emnlp.372`) or old (`P19-1001`), a version
+# (`v2`) aside: in an Anthology link (aclanthology.org/ID, aclweb.org/anthology/ID, `.pdf` or `/` after), in an
+# ACL DOI (10.18653/v1/ID), as a whole value, or the new form as a word of a text.
+_ACL_ID = r"(\d{4}\.(?=[\w-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*\.\d+|[A-Z]\d{2}-\d{4})(?:v\d+)?"
+_ACL_AT = r"(?:aclanthology\.org/|aclweb\.org/anthology/(?:[A-Z]/[A-Z]\d\d/)?|10\.18653/v1/|^)"
+ACL = re.compile(rf"{_ACL_AT}{_ACL_ID}(?:\.pdf|/)?(?=$|[\s\"<>?#,;)])", re.I)
+ACL_IN_TEXT = re.compile(
+    r"(?<![\w.\-/])(\d{4}\.(?=[\w-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*\.\d+)(?:v\d+)?(?![\w.\-/])", re.I
+)
 BARE_ID = re.compile(r"^[\w\-.:/]{4,80}$")  # one token: an OpenReview or other paper id
 FORMATS = ("bibtex", "ris", "csl-json", "text")
 
@@ -50,7 +60,8 @@ def _year(value: object) -> int | None:
 
 
 def ids_in(*texts: object) -> dict[str, str]:
-    """DOI, arXiv and OpenReview ids named anywhere in these texts (URLs, notes, eprint fields)."""
+    """DOI, arXiv, OpenReview and ACL Anthology ids named anywhere in these texts (URLs, notes, eprint fields);
+    an ACL DOI names its Anthology id too."""
     ids: dict[str, str] = {}
     for text in (str(t) for t in texts if t):
         if (m := DOI.search(text)) and "doi" not in ids:
@@ -59,6 +70,8 @@ def ids_in(*texts: object) -> dict[str, str]:
             ids["arxiv"] = m.group(1)
         if (m := OPENREVIEW.search(text)) and "openreview" not in ids:
             ids["openreview"] = m.group(1)
+        if (m := ACL.search(text.strip()) or ACL_IN_TEXT.search(text)) and "acl" not in ids:
+            ids["acl"] = m.group(1)
     return ids
 
 
@@ -67,78 +80,56 @@ def _clean(text: str) -> str:
     return " ".join(latex_text(text).split())
 
 
-def latex_text(text: str) -> str:
-    """TeX markup as the text it prints (accents, math letters, escapes; braces dropped); text without any as is."""
-    if not any(c in text for c in "\\$~"):  # at most braces, which only group (`{{BERT}}`): the common case, fast
-        return text.replace("{", "").replace("}", "")
-    from pylatexenc.latexwalker import LatexWalkerError
-
-    try:
-        unescaped = re.sub(r"(?<!\\)%", r"\\%", text)  # a bare % is no comment in a title
-        return str(_latex_reader().latex_to_text(unescaped))
-    except (LatexWalkerError, ValueError, IndexError, RecursionError):  # malformed markup: without its braces
-        return re.sub(r"[{}\\$]", "", text)
-
-
-@cache
-def _latex_reader() -> Any:
-    """pylatexenc's TeX-to-text converter (bibtexparser's own dependency), knowing the escapes BibTeX exports
-    write for literal braces and carets."""
-    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
-
-    literal = {"textbraceleft": "{", "textbraceright": "}", "textasciicircum": "^", "textasciitilde": "~"}
-    context = get_default_latex_context_db()
-    context.add_context_category("literal", prepend=True, macros=[MacroTextSpec(k, v) for k, v in literal.items()])
-    return LatexNodes2Text(latex_context=context, math_mode="text")
-
-
-_PART = re.compile(r'\s*(?:"([^"]*)"|\{((?:[^{}]|\{[^{}]*\})*)\}|(\w+))\s*(?:#|$)')
-
-
-def _joined(value: str, strings: dict[str, str]) -> str:
-    """A BibTeX value joined with `#` from quoted parts, braced parts, numbers and @string names; else as is."""
-    if "#" not in value:
-        return value
-    parts, at = [], 0
-    while at < len(value):
-        found = _PART.match(value, at)
-        if found is None or found.end() == at:
-            return value
-        quoted, braced, name = found.groups()
-        literal = quoted if quoted is not None else braced
-        parts.append(literal if literal is not None else strings.get(name.lower(), name))
-        at = found.end()
-    return "".join(parts)
-
-
 def read_bibtex(text: str) -> Parsed:
+    """The papers of a BibTeX file; a volume entry (`@proceedings`, a book cited as `crossref`) and an entry
+    bibtexparser cannot read or whose key repeats are reported by line, and so is a field that is an undefined
+    @string (left empty, as BibTeX would after its error)."""
     try:
         import bibtexparser
         from bibtexparser.model import DuplicateBlockKeyBlock
     except ImportError:
         raise ConfnavError("reading BibTeX needs bibtexparser: pip install 'bibtexparser>=2.0.0b7'") from None
     logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its problems are reported below, per entry
-    library = bibtexparser.parse_string(text)
-    problems = []
+    library = bibtexparser.parse_string(text, parse_stack=[])  # raw values: an undefined macro stays visible
+    problems: list[tuple[int, str]] = []  # by line, to report in file order
     for block in library.failed_blocks:
         line = (block.start_line or 0) + 1
         if isinstance(block, DuplicateBlockKeyBlock):
-            problems.append(f"line {line}: a second entry with the key {block.key!r}, skipped")
+            problems.append((line, f"a second entry with the key {block.key!r}, skipped"))
             continue
         head = (block.raw or "").strip().splitlines()[:1] or [""]
-        problems.append(f"line {line}: unreadable BibTeX entry {head[0][:60]!r}, skipped")
-    strings = {block.key.lower(): str(block.value) for block in library.strings}
+        problems.append((line, f"unreadable BibTeX entry {head[0][:60]!r}, skipped"))
+    strings = read_strings((block.key, str(block.value)) for block in library.strings)
+    read: dict[str, tuple[int, str, dict[str, str]]] = {}
+    for item in library.entries:
+        values: dict[str, str] = {}
+        for key, found in item.fields_dict.items():
+            values[key.lower()], undefined = resolve(str(found.value), strings)
+            if undefined:
+                named = ", ".join(repr(name) for name in undefined)
+                said = f"{key} is {named}, an @string this file does not define; read as empty"
+                problems.append(((found.start_line or item.start_line or 0) + 1, said))
+        read[item.key.lower()] = ((item.start_line or 0) + 1, item.entry_type, values)
+    parents = {v.get("crossref", "").lower() for _, _, v in read.values()} - {""}
     entries = []
     for item in library.entries:
-        values = {k.lower(): _joined(str(f.value), strings) for k, f in item.fields_dict.items()}
-        ids = ids_in(values.get("doi"), values.get("url"), values.get("eprint"), values.get("note"))
-        if values.get("eprint") and re.fullmatch(r"\d{4}\.\d{4,5}(v\d+)?", values["eprint"].strip()):
-            ids.setdefault("arxiv", values["eprint"].strip().split("v")[0])
-        entry = Entry((item.start_line or 0) + 1, _clean(values.get("title", "")), None, _year(values.get("year")), ids)
-        entry.abstract = _clean(values["abstract"]) if values.get("abstract") else None
-        entry.fields = {"key": item.key, "type": item.entry_type, **values}
-        entries.append(entry)
-    return Parsed(entries, problems)
+        line, kind, values = read[item.key.lower()]
+        if reason := volume_kind(kind, item.key, parents):
+            problems.append((line, f"{reason} ({item.key!r}), skipped"))
+            continue
+        parent = read.get(values.get("crossref", "").lower())
+        entries.append(_bibtex_entry(line, item.key, kind, inherit(values, parent[2] if parent else None)))
+    return Parsed(entries, [f"line {line}: {said}" for line, said in sorted(problems)])
+
+
+def _bibtex_entry(line: int, key: str, kind: str, values: dict[str, str]) -> Entry:
+    ids = ids_in(values.get("doi"), values.get("url"), values.get("eprint"), values.get("note"))
+    if values.get("eprint") and re.fullmatch(r"\d{4}\.\d{4,5}(v\d+)?", values["eprint"].strip()):
+        ids.setdefault("arxiv", values["eprint"].strip().split("v")[0])
+    entry = Entry(line, _clean(values.get("title", "")), None, _year(values.get("year")), ids)
+    entry.abstract = _clean(values["abstract"]) if values.get("abstract") else None
+    entry.fields = {"key": key, "type": kind, **values}
+    return entry
 
 
 RIS_TAG = re.compile(r"^([A-Z][A-Z0-9])  -\s?(.*)$")
@@ -236,7 +227,9 @@ def read_lines(text: str) -> Parsed:
     return Parsed(entries, problems)
 
 
-_ID_OR_LINK = re.compile(r"(?:https?://\S+|doi:\s*\S+|\b10\.\d{4,9}/\S+|arxiv:?\s*\d{4}\.\d{4,5}\S*)", re.I)
+_ID_OR_LINK = re.compile(
+    r"(?:https?://\S+|doi:\s*\S+|\b10\.\d{4,9}/\S+|arxiv:?\s*\d{4}\.\d{4,5}\S*|\b\d{4}\.[a-z0-9-]+\.\d+\S*)", re.I
+)
 
 
 def _title_beside(line: str) -> str:

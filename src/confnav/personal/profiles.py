@@ -1,5 +1,6 @@
-"""Import a researcher's library into a profile: entries matched to stored papers by id, DOI, arXiv id or
-title; the rest kept as the profile's own texts. Also export a profile back to a library format."""
+"""Import a researcher's library into a profile: entries matched to stored papers by id, DOI, arXiv, OpenReview
+or ACL Anthology id, or title (of two stored papers of one title, the one the entry's ids, year and venue agree
+with); the rest kept as the profile's own texts. Also export a profile back to a library format."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from pathlib import Path
 from typing import Protocol
 
 from confnav.errors import NotFoundError
-from confnav.export import export_papers
-from confnav.model import Author, Paper, title_key
+from confnav.export import PROCEEDINGS, export_papers
+from confnav.model import Author, Paper, Venue, fold, title_key
 from confnav.personal.formats import Entry, Parsed, ids_in, latex_text, read_library
 from confnav.store.profiles import ProfileItem
 from confnav.store.protocols import PaperReader, ProfileStore
 
 DEFAULT_PROFILE = "me"
+ID_NAMES = {"acl": "ACL Anthology id"}  # how a problem names an id kind (the others by their own name)
 
 
 class ProfilePapers(PaperReader, ProfileStore, Protocol):
@@ -44,12 +46,13 @@ class ImportReport:
 
 
 class PaperIndex:
-    """Stored papers by id, DOI, arXiv id and normalised title, to match library entries against."""
+    """Stored papers by id, DOI, arXiv, OpenReview and ACL Anthology id and normalised title, to match library
+    entries against; papers sharing a key (one title at two venues) are told apart by what the entry says."""
 
     def __init__(self, papers: Iterable[Paper]) -> None:
-        self.by_key: dict[str, Paper] = {}
+        self.by_key: dict[str, list[tuple[Paper, dict[str, str]]]] = {}
         for paper in papers:
-            found = ids_in(*paper.links.values())
+            found = ids_in(*paper.links.values(), paper.id)  # an id that is an Anthology id names it too
             keys = [
                 paper.id.lower(),
                 *(f"{k}:{v.lower()}" for k, v in found.items()),
@@ -57,19 +60,55 @@ class PaperIndex:
             ]
             if (decoded := latex_text(paper.title)) != paper.title:  # `$\alpha$VIL` as a library reads it: `αVIL`
                 keys.append(f"title:{title_key(decoded)}")
-            for key in keys:
-                self.by_key.setdefault(key, paper)
+            for key in dict.fromkeys(keys):
+                self.by_key.setdefault(key, []).append((paper, found))
 
     def match(self, entry: Entry) -> Paper | None:
-        """The stored paper an entry names: by DOI, arXiv or OpenReview id, by paper id (exact, else as a one-word
-        title), else by title."""
+        """The stored paper an entry names: by DOI, arXiv, OpenReview or ACL Anthology id, by paper id (exact,
+        else as a one-word title), else by title; of several, the one whose ids, year and venue agree most."""
         ids = entry.identifiers()
         keys = [f"{k}:{v.lower()}" for k, v in ids.items() if k != "id"]
         keys += [v.lower() for k, v in ids.items() if k in ("id", "openreview")]
         keys += [f"title:{title_key(v)}" for k, v in ids.items() if k == "id"]
         if entry.title:
             keys.append(f"title:{title_key(entry.title)}")
-        return next((self.by_key[k] for k in keys if k in self.by_key), None)
+        found = next((self.by_key[k] for k in keys if k in self.by_key), None)
+        if found is None:
+            return None
+        venue = " ".join(str(v) for k in VENUE_FIELDS for v in _values(entry.fields.get(k)))
+        return max(found, key=lambda held: _agreement(entry, venue, *held))[0]  # the first stored of equals
+
+
+# Where a library names the venue of a work: BibTeX, RIS, CSL-JSON and Semantic Scholar fields.
+VENUE_FIELDS: tuple[str, ...] = ("booktitle", "journal", "series", "eventtitle", "venue", "T2", "JO", "JF", "BT")
+VENUE_FIELDS += ("T3", "container-title", "event", "event-title", "collection-title")
+
+
+def _values(value: object) -> list[object]:
+    return value if isinstance(value, list) else [value] if value else []
+
+
+def _agreement(entry: Entry, venue: str, paper: Paper, ids: dict[str, str]) -> int:
+    """How far a stored paper agrees with an entry: each id of a kind both have (+2 same, -2 other), the year
+    (+1 same, -1 other) and the venue the entry names (+1)."""
+    score = sum((2 if ids[k].lower() == v.lower() else -2) for k, v in entry.identifiers().items() if k in ids)
+    if entry.identifiers().get("id", "").lower() == paper.id.lower():
+        score += 2
+    if entry.year and paper.year:
+        score += 1 if entry.year == paper.year else -1
+    return score + (1 if venue and names_venue(venue, paper.venue) else 0)
+
+
+def names_venue(text: str, venue: str) -> bool:
+    """Whether a library's venue text names a stored venue's conference: its short name as a word (`EMNLP`,
+    `ICLR 2020`) or its proceedings' title (`Conference on Empirical Methods in Natural Language Processing`)."""
+    try:
+        conference = Venue.parse(venue).conference
+    except ValueError:
+        return False
+    folded = f" {fold(text)} "
+    proceedings = fold(PROCEEDINGS.get(conference, ""))
+    return f" {conference} " in folded or bool(proceedings and proceedings in folded)
 
 
 def import_library(store: ProfilePapers, paths: Sequence[Path], profile: str = DEFAULT_PROFILE) -> ImportReport:
@@ -96,7 +135,7 @@ def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], 
                 report.own += 1
                 data["fields"] = {k: v for k, v in entry.fields.items() if isinstance(v, str | int | float | list)}
                 items.append(ProfileItem(entry.title, entry.abstract, entry.year, None, None, data))
-            elif named := ", ".join(f"{k} {v}" for k, v in entry.identifiers().items()):
+            elif named := ", ".join(f"{ID_NAMES.get(k, k)} {v}" for k, v in entry.identifiers().items()):
                 report.problems.append(f"{source}: line {entry.line}: no paper in the store with {named}, skipped")
             else:
                 report.problems.append(f"{source}: line {entry.line}: an entry with neither a title nor an id, skipped")
