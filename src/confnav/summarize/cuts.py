@@ -389,8 +389,33 @@ def _reported_clause(kept: str) -> str:
     return kept[found[-1].end() :].strip(" ,") if found else ""
 
 
+# A verb whose object is followed by the infinitive it controls ("enables machines" | "to acquire …"), and a
+# copula before its complement, with only adverbs between ("the representation is in fact," | "contact itself").
+_CONTROLS = re.compile(
+    r"\b(?:enabl|allow|help|let|caus|forc|requir|teach|encourag|permit|empower|ask|want|need|prompt|guid|"
+    r"instruct|invit|urg|expect|tell)(?:e|es|s|ed|ing)?\b(?:\s+[\w'-]+){1,4},?$",
+    re.I,
+)
+_BARE_COPULA = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|becomes?|remains?|seems?)"
+    r"(?:\s+(?:in fact|actually|also|then|thus|therefore|not|indeed|essentially|simply|often|always|now|still))*,?$",
+    re.I,
+)
+
+
+def _complement_cut_off(kept: str, rest: list[str]) -> bool:
+    """With a verb's complement in the rest: the infinitive a verb like "enable" controls ("a framework that enables
+    machines" | "to acquire …"), what a copula says ("the representation is in fact," | "contact itself"), or a
+    participle's agent ("formations at which tools grasped" | "by the robot should meet …")."""
+    first = rest[0].lower()
+    if first == "by" and not kept.endswith((",", ";", ":")) and last_word(kept).endswith("ed"):
+        return True
+    return (first == "to" and bool(_CONTROLS.search(kept))) or bool(_BARE_COPULA.search(kept))
+
+
 _CUT_FAULTS = (
     _ends_badly,
+    _complement_cut_off,
     _inside_aside,
     _inside_pair,
     _inside_list,
