@@ -180,7 +180,27 @@ def test_writes_to_a_guarded_server_ask_for_the_token_once(page, browser_db: Pat
             page.fill("#list-name", "guarded list")
             page.click("#add-to-list")
             page.wait_for_selector("#list-status:has-text('Added')")
-    assert len(asked) == 1 and "token" in asked[0]
+    assert len(asked) == 1 and "token" in asked[0] and asked[0].endswith("to save reading lists:")
+    actions = {  # the prompt names what the write was for: a Like is not a reading list
+        "/api/profiles/alice/marks": "record likes and dislikes",
+        "/api/profiles/alice/marks/Ua6zuk0WRH?venue=iclr2021": "record likes and dislikes",
+        "/api/profiles/alice/watches": "keep watches",
+        "/api/lists/to%20read/papers": "save reading lists",
+    }
+    assert page.evaluate(f"Object.keys({actions!r}).map(actionOf)") == list(actions.values())
+
+
+def test_filters_alone_list_papers_as_you_choose_them(page, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{base_url}/search")
+    assert "Type some words, or choose a venue" in page.inner_text("#status")
+    page.select_option("#venue", "iclr2021")
+    page.select_option("#decision", "oral")
+    page.wait_for_selector("#status:has-text('meet these filters')")
+    assert "53 papers meet these filters · showing 1–20" in page.inner_text("#status")
+    assert page.locator("#hits li").count() == 20 and page.locator("a[rel=next]").count() == 1
+    page.select_option("#limit", "100")
+    page.wait_for_selector("#status:has-text('showing 1–53')")
+    assert page.locator("a[rel=next]").count() == 0  # all 53 shown: no empty next page offered
 
 
 def test_script_in_an_abstract_is_shown_as_text(page, base_url: str) -> None:  # type: ignore[no-untyped-def]

@@ -261,6 +261,24 @@ def test_terminal_escapes_are_taken_out_of_texts(write) -> None:  # type: ignore
     assert any("terminal escapes taken out" in w for w in record.warnings)
 
 
+def test_a_control_character_before_a_name_leaves_no_space(write) -> None:  # type: ignore[no-untyped-def]
+    """ICLR 2018's `\x06 Daniel Crawford`: the control character goes, and the name is trimmed, in every format."""
+    paper = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[0]
+    names = "Ann Lee;\x06 Daniel Crawford \x0f"
+    files = {
+        "corl2023.json": json.dumps([{**paper, "author": names}]),
+        "plain.jsonl": json.dumps({"title": "A Paper", "authors": names.split(";")}),
+        "objects.jsonl": json.dumps({"title": "A Paper", "authors": [{"name": n} for n in names.split(";")]}),
+        "table.csv": f'title,authors\nA Paper,"{names}"\n',
+        "table.tsv": f"title\tauthors\nA Paper\t{names}\n",
+    }
+    for name, text in files.items():
+        _, items = read_file(write(name, text))
+        (record,) = list(items)
+        assert isinstance(record, SourceRecord), name
+        assert [a["name"] for a in record.fields["authors"]] == ["Ann Lee", "Daniel Crawford"], name
+
+
 def test_tables_as_spreadsheets_save_them(write) -> None:  # type: ignore[no-untyped-def]
     """Headers in words ("Paper ID", "Paper Title"), a semicolon-separated file (spreadsheets of some locales),
     and of two columns of one name the first."""

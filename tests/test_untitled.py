@@ -211,3 +211,44 @@ def test_a_real_title_of_another_source_wins_over_a_placeholder(tmp_path: Path) 
         paper = store.get_paper("bXbt3Bvcyud")
         assert paper.title.startswith("Adaptive Tree Wasserstein") and not paper.placeholder
         assert paper.decision.name == "withdrawn" and not store.get_paper("cQyybLUoXxc").placeholder
+
+
+def test_every_surface_counts_a_venue_on_one_basis(iclr2018: Location, tmp_path: Path) -> None:
+    """The home page's venue line, `confnav venues` and the statistics report count the same 988 records (the 7
+    placeholders left out and said so): the breakdown adds up, "entered review" as the reports say it."""
+    from fastapi.testclient import TestClient
+
+    from confnav.web.app import create_app
+    from tests.backends import clone
+
+    code, stdout, stderr = run("venues", "--db", str(iclr2018))
+    assert code == 0, stderr
+    assert "988 papers, 337 accepted" in stdout and "62 withdrawn" in stdout and "69 withdrawn" not in stdout
+    assert "(7 placeholder records not counted)" in stdout
+    code, stdout, _ = run("venues", "--db", str(iclr2018), "--json")
+    (venue,) = json.loads(stdout)
+    assert venue["papers"] == sum(venue["by_decision"].values()) == 988 and venue["placeholders"] == 7
+    client = TestClient(create_app(clone(iclr2018, tmp_path, "home")), base_url="http://127.0.0.1")
+    line = client.get("/").text.split('<section class="venue">')[1].split("</p>")[0].strip()
+    assert line.startswith("<h2>ICLR 2018</h2>\n<p>988 papers; 988 entered review; 337 accepted")
+    breakdown = line.split("of decided): ")[1].split(".")[0]
+    assert sum(int(part.split()[0].replace(",", "")) for part in breakdown.split(", ")) == 988
+    assert "62 withdrawn" in breakdown and "7 placeholder records not counted." in line
+    stats = client.get("/reports/iclr2018/stats").text
+    assert "7 placeholder records (Placeholder, title, withdrawn, …) not counted." in stats
+
+
+def test_filters_without_words_list_every_paper_meeting_them(iclr2018: Location) -> None:
+    """ICLR 2018's 90 workshop invitations, listed by a search of filters alone, counted and paged as a search."""
+    args = ["search", "", "--db", str(iclr2018), "--venue", "iclr2018", "--decision", "workshop", "--json"]
+    code, stdout, stderr = run(*args, "--limit", "100")
+    assert code == 0, stderr
+    listed = json.loads(stdout)
+    assert len(listed) == 90 and {h["decision"] for h in listed} == {"workshop"}
+    _, second, _ = run(*args, "--limit", "50", "--offset", "50")
+    _, first, _ = run(*args, "--limit", "50")
+    assert [h["id"] for page in (first, second) for h in json.loads(page)] == [h["id"] for h in listed]
+    _, text, _ = run(*args[:-1], "--limit", "5")
+    assert "90 papers meet these filters; showing 1–5" in text
+    code, _, stderr = run("search", "", "--db", str(iclr2018))
+    assert code == 1 and "empty query" in stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -101,6 +102,7 @@ def test_filters_and_other_routes(client: TestClient) -> None:
     [
         ("get", "/api/search", {"params": {"q": ""}}, 400),
         ("get", "/api/search", {"params": {"q": '"open'}}, 400),
+        ("get", "/api/search", {"params": {"q": "author:"}}, 400),
         ("get", "/api/search", {"params": {"q": "x" * 5000}}, 422),
         ("get", "/api/search", {"params": {"q": "graphs", "limit": 1000}}, 422),
         ("get", "/api/search", {"params": {"q": "graphs", "decision": "maybe"}}, 400),
@@ -222,3 +224,57 @@ def test_theme_and_overview_pages_take_the_ranking_mode(client: TestClient) -> N
     overview = client.get("/reports/iclr2021/overview", params={"mode": "looking-back"}).text
     assert "Mode: looking back." in overview and 'href="/reports/iclr2021/overview?mode=at-conference"' in overview
     assert client.get("/themes/iclr2021/t01", params={"mode": "sideways"}).status_code == 400
+
+
+def _count(page: str) -> str:
+    """The search page's status line, tags dropped, as read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page.split('id="status"', 1)[1].split("</p>", 1)[0].split(">", 1)[1]))
+
+
+def test_filters_without_words_list_the_papers_that_meet_them(client: TestClient, web_template_db: Location) -> None:
+    from confnav.store import PaperFilter, open_store
+
+    with open_store(web_template_db) as store:
+        orals = {p.id for p in store.papers(PaperFilter(venue="iclr2021", decision="oral")) if not p.placeholder}
+    listed = client.get("/api/search", params={"venue": "iclr2021", "decision": "oral", "limit": 100}).json()
+    assert listed["matching"] == len(orals) and {h["id"] for h in listed["hits"]} == orals
+    page = client.get("/search", params={"venue": "iclr2021", "decision": "oral"}).text
+    assert f"{len(orals)} papers meet these filters · showing 1–20" in _count(page) and 'rel="next"' in page
+    home = client.get("/").text  # each venue's "Search" link lists its papers
+    venue_page = client.get(re.findall(r'href="(/search\?venue=[^"]+)"', home)[0]).text
+    assert "papers meet these filters" in _count(venue_page) and venue_page.count('class="hit"') == 20
+    nothing = client.get("/search").text
+    assert "Type some words, or choose a venue" in _count(nothing) and 'class="hit"' not in nothing
+    one = client.get("/search", params={"author": "Mallory Example"}).text
+    assert "1 paper meets these filters" in _count(one)
+
+
+def test_paging_stops_where_the_results_end(client: TestClient) -> None:
+    n = client.get("/api/search", params={"venue": "iclr2021", "decision": "oral"}).json()["matching"]
+    whole = client.get("/search", params={"venue": "iclr2021", "decision": "oral", "limit": n}).text
+    assert whole.count('class="hit"') == n and 'rel="next"' not in whole  # a full page, nothing after it
+    short = {"venue": "iclr2021", "decision": "oral", "limit": n - 1}
+    assert 'rel="next"' in client.get("/search", params=short).text
+    last = client.get("/search", params=short | {"page": 2}).text
+    assert last.count('class="hit"') == 1 and 'rel="next"' not in last and 'rel="prev"' in last
+    for params in ({"q": "graph", "mode": "keyword", "page": 500}, short | {"page": 40}):
+        past = client.get("/search", params=params).text
+        assert "No more results" in _count(past) and 'class="hit"' not in past and 'rel="next"' not in past
+        assert re.search(r'href="/search\?[^"]*page=1">Back to the first page', past)
+
+
+def test_odd_inputs_are_named_as_given(client: TestClient) -> None:
+    empty_field = client.get("/search", params={"q": "author:"}).text
+    assert "'author:' has nothing after it" in _count(empty_field) and 'class="hit"' not in empty_field
+    theme = client.get("/themes/iclr2021/%25")
+    assert theme.status_code == 404 and "no theme '%'" in html.unescape(theme.text)
+    one = client.get("/search", params={"q": "attacks", "mode": "keyword", "venue": "test2021"}).text
+    assert "1 paper matches some of these words" in _count(one)
+
+
+def test_report_pages_carry_the_app_icon(client: TestClient) -> None:
+    from confnav.reports.render import ICON
+
+    assert f'<link rel="icon" href="{ICON}">' in client.get("/").text
+    for kind in ("stats", "overview"):
+        assert f'<link rel="icon" href="{ICON}">' in client.get(f"/reports/iclr2021/{kind}").text, kind

@@ -140,8 +140,10 @@ def venues(store: Store, as_json: bool) -> None:
     for s in summaries:
         counts = ", ".join(f"{n} {d}" for d, n in s.by_decision.items())
         tracks = f"; tracks: {', '.join(f'{t} ({n})' for t, n in s.tracks.items())}" if s.tracks else ""
+        note = f" ({s.note[:-1]})" if s.note else ""  # the placeholder records the counts leave out
         out.print(
-            f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted; by decision: {counts}{tracks}",
+            f"{s.venue.id}  {s.venue.name}: {s.papers} papers, {s.accepted} accepted; by decision: {counts}{tracks}"
+            f"{note}",
             markup=False,
         )
         if (arrived := fetched.get(s.venue.id)) is not None:

@@ -68,7 +68,8 @@ INCLUDE_REJECTED = click.option(
 )
 
 
-def _print_results(results: Results, as_json: bool) -> None:
+def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
+    """Hits as text or JSON, with how many match the words (or, `words` False, meet the filters)."""
     for notice in results.notices:
         click.echo(f"note: {notice}", err=True)
     if as_json:
@@ -76,7 +77,10 @@ def _print_results(results: Results, as_json: bool) -> None:
         return
     shown = f"{results.offset + 1}–{results.offset + len(results.hits)}"
     if results.matching and results.hits:
-        said = f"{results.matching:,} papers match some of these words"
+        n, one = results.matching, results.matching == 1
+        said = f"{n:,} paper{'' if one else 's'} " + (
+            f"match{'es' if one else ''} some of these words" if words else f"meet{'s' if one else ''} these filters"
+        )
         out.print(f"{said}; showing {shown} ({results.sort})", style="dim")
     elif results.matching == 0 and results.hits:
         out.print(f"no paper matches these words; showing {shown}, close in meaning ({results.sort})", style="dim")
@@ -120,7 +124,7 @@ def search(
 ) -> None:
     """Find papers by words and meaning; "phrases", author:, title:, keyword: narrow it down."""
     results = Searcher(store).search(query, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
-    _print_results(results, as_json)
+    _print_results(results, as_json, words=bool(query.strip()))
 
 
 @cli.command(context_settings=PAPER_IDS)

@@ -287,3 +287,12 @@ def is_web_link(url: str) -> bool:
 def real_papers(papers: Iterable[Paper]) -> list[Paper]:
     """The papers that are not placeholders (see PLACEHOLDER_TITLES), in their order."""
     return [paper for paper in papers if not paper.placeholder]
+
+
+def placeholders_left_out(n: int, listed: str = "") -> str | None:
+    """The line saying that `n` placeholder records (see PLACEHOLDER_TITLES) are left out of every count, with
+    `listed` (their first titles) when given; None when there are none. One wording for every surface."""
+    if not n:
+        return None
+    noun = "record" if n == 1 else "records"
+    return f"{n:,} placeholder {noun}{f' ({listed})' if listed else ''} not counted."

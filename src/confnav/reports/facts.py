@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 from confnav.errors import ConfnavError
-from confnav.model import Decision, Outcome, Paper, Venue
+from confnav.model import Decision, Outcome, Paper, Venue, placeholders_left_out
 from confnav.reports.model import Fact, count, percent
 from confnav.store.protocols import AnalysisStore, PaperReader
 from confnav.topics.build import topic_vectors
@@ -87,9 +87,7 @@ def placeholder_note(papers: list[Paper], shown: int = 3) -> str | None:
     if not titles:
         return None
     distinct = list(dict.fromkeys(titles))
-    listed = ", ".join(distinct[:shown]) + (", …" if len(distinct) > shown else "")
-    noun = "record" if len(titles) == 1 else "records"
-    return f"{len(titles):,} placeholder {noun} ({listed}) not counted."
+    return placeholders_left_out(len(titles), ", ".join(distinct[:shown]) + (", …" if len(distinct) > shown else ""))
 
 
 def data_gaps(papers: list[Paper]) -> list[str]:

@@ -230,6 +230,13 @@ def _html_row(row: Sequence[object], page: str | None, name: str | None = None) 
     return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 
 
+# The app's icon, inline (no request for /favicon.ico): in the head of every page the app serves, reports too.
+ICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E"
+    "%3Crect width='32' height='32' rx='6' fill='%231a5aa3'/%3E"
+    "%3Ccircle cx='10' cy='12' r='4' fill='%23fff'/%3E%3Ccircle cx='22' cy='10' r='3' fill='%23fff1a8'/%3E"
+    "%3Ccircle cx='17' cy='22' r='5' fill='%23fff'/%3E%3C/svg%3E"
+)
 APP_SCRIPT = (  # the site's keys ("/" to search) as on every page; TL;DR cards open on tap
     '<script src="/static/app.js" defer></script><script src="/static/report.js" defer></script>'
 )
@@ -302,10 +309,11 @@ def to_html(report: Report, app_nav: str | None = None, app_top: str = "") -> st
     )
     meta = f"kind={report.kind} venue={report.venue.id}"
     header = f'<header class="site">{app_nav}</header>' if in_app else ""
+    icon = f'<link rel="icon" href="{ICON}">' if in_app else ""  # the app's pages' icon; a file asks for none
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="confnav-report" content="{escape(meta)}"><title>{escape(report.title)}</title>'
+        f'<meta name="confnav-report" content="{escape(meta)}"><title>{escape(report.title)}</title>{icon}'
         f"<style>{CSS}</style>{APP_SCRIPT if in_app else ''}</head>"
         f"<body>{header}"
         f"<main>{''.join(body)}</main></body></html>\n"

@@ -187,10 +187,11 @@ class Searcher:
     ) -> Results:
         """Papers best matching a query (see query.py for its syntax): `limit` of them from `offset`, best first or
         by `sort` (rating, decision, year: the SORT_POOL most relevant matches ordered by that field)."""
-        if sort not in SORTS:
-            raise ConfnavError(f"unknown sort {sort!r} (sorts: {', '.join(SORTS)})")
-        query = parse_query(text)
+        _check_sort(sort)
         where = where or PaperFilter()
+        if not text.strip() and where != PaperFilter():  # filters alone: the papers that meet them
+            return self.browse(where, mode=mode, limit=limit, offset=offset, sort=sort)
+        query = parse_query(text)
         corpus, stored = self._snapshot()
         mask = corpus.mask(self.store, where)
         fields = [PaperFilter(author=a) for a in query.authors] + [PaperFilter(keyword=k) for k in query.keywords]
@@ -264,6 +265,21 @@ class Searcher:
         hits = page_of(self._collect(corpus, score, mask, keyword, semantic, wanted, query), sort, offset, limit)
         model = vectors.embedder.name if semantic is not None and vectors and vectors.embedder else None
         return Results(hits, mode, notices, None if common else matching, offset, sort, model)
+
+    def browse(
+        self, where: PaperFilter, *, mode: Mode = "hybrid", limit: int = 10, offset: int = 0, sort: str = "relevance"
+    ) -> Results:
+        """The papers that meet the filters alone (a search without words): accepted first, then by mean rating
+        (as `confnav ls` lists them), a page at a time, with how many meet them; `sort` as in `search`."""
+        _check_sort(sort)
+        corpus = self._snapshot()[0]
+        mask = corpus.mask(self.store, where)
+        if not mask.any():
+            return Results([], mode, ["no paper of the store meets these filters"], 0, offset, sort)
+        score = corpus.standing * 100.0 + corpus.ratings  # standing first (0, ½, 1), then the rating (0-10)
+        wanted = offset + limit if sort in BY_SCORE else SORT_POOL
+        hits = page_of(self._collect(corpus, score, mask, None, None, wanted, None), sort, offset, limit)
+        return Results(hits, mode, [], int(mask.sum()), offset, sort)
 
     def similar(
         self,
@@ -441,6 +457,11 @@ def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) 
         part = rows[start : start + chunk]
         meeting[part] = corpus.meeting(query, part)
     return meeting
+
+
+def _check_sort(sort: str) -> None:
+    if sort not in SORTS:
+        raise ConfnavError(f"unknown sort {sort!r} (sorts: {', '.join(SORTS)})")
 
 
 def _not_rejected(paper: Paper) -> bool:

@@ -118,6 +118,11 @@ def parse_query(raw: str) -> Query:
         quoted = value is not None
         value = _ESCAPED.sub(r"\1", value) if quoted else match.group("word")
         if name is None:
+            if not quoted and value.endswith(":") and value[:-1].lower() in _FIELD_ALIASES:
+                wanted = "NAME" if _FIELD_ALIASES[value[:-1].lower()] == "author" else "WORDS"
+                raise QueryError(
+                    f"'{value}' has nothing after it: write {value[:-1].lower()}:{wanted}, no space after ':'"
+                )
             (query.phrases if quoted else query.free).append(value)
             continue
         target = _FIELD_ALIASES.get(name.lower())

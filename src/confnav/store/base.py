@@ -11,7 +11,7 @@ import orjson
 
 from confnav.errors import ConfnavError
 from confnav.keys import fold
-from confnav.model import Decision, Outcome, Paper, Venue
+from confnav.model import Decision, Outcome, Paper, Venue, placeholders_left_out
 
 if TYPE_CHECKING:
     from confnav.store.protocols import Versioned
@@ -92,17 +92,24 @@ DECISION_SYNONYMS = {
 
 @dataclass
 class VenueSummary:
-    """A venue in the store with its paper counts by decision (most prominent first), outcome and track."""
+    """A venue in the store with its paper counts by decision (most prominent first), outcome and track, on the
+    basis of every count the reports show: placeholder records left out, and how many there were."""
 
     venue: Venue
     papers: int
     by_decision: dict[str, int] = field(default_factory=dict)
     by_outcome: dict[str, int] = field(default_factory=dict)
     tracks: dict[str, int] = field(default_factory=dict)
+    placeholders: int = 0
 
     @property
     def accepted(self) -> int:
         return self.by_outcome.get(Outcome.ACCEPTED.value, 0)
+
+    @property
+    def note(self) -> str | None:
+        """The line saying how many placeholder records the counts leave out (None when none)."""
+        return placeholders_left_out(self.placeholders)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -114,4 +121,5 @@ class VenueSummary:
             "by_decision": self.by_decision,
             "by_outcome": self.by_outcome,
             "tracks": self.tracks,
+            "placeholders": self.placeholders,
         }

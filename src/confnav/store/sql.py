@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -18,7 +19,17 @@ from typing import Any, Self
 from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.gc_pause import collection_paused
-from confnav.model import Author, CitationCount, Decision, Outcome, Paper, Venue, fold, name_key
+from confnav.model import (
+    Author,
+    CitationCount,
+    Decision,
+    Outcome,
+    Paper,
+    Venue,
+    fold,
+    is_placeholder_title,
+    name_key,
+)
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
 from confnav.store.base import PaperFilter, StoreCaches, VenueSummary, read_json
@@ -263,23 +274,22 @@ class SqlStore(
         return [self.venue_summary(venue) for venue in self.venue_list()]
 
     def venue_summary(self, venue: Venue) -> VenueSummary:
-        """A venue with its papers counted by decision, outcome and track."""
-        counts = self.conn.execute(
-            "SELECT decision, outcome, COUNT(*) FROM papers WHERE venue = ?"
-            " GROUP BY decision, outcome ORDER BY MIN(tier), decision",
-            (venue.id,),
-        ).fetchall()
-        tracks = dict(
-            self.conn.execute(
-                "SELECT track, COUNT(*) FROM papers WHERE venue = ? AND track IS NOT NULL GROUP BY track"
-                " ORDER BY COUNT(*) DESC, track",
-                (venue.id,),
-            )
-        )
+        """A venue with its papers counted by decision, outcome and track on the basis of every count and rate the
+        reports show (decision_counts: placeholder records left out, and counted apart)."""
+        by_decision: dict[str, int] = {}
         by_outcome: dict[str, int] = {}
-        for _, outcome, n in counts:
-            by_outcome[outcome] = by_outcome.get(outcome, 0) + n
-        return VenueSummary(venue, sum(n for *_, n in counts), {d: n for d, _, n in counts}, by_outcome, tracks)
+        for decision, n in sorted(self.decision_counts(venue.id), key=lambda dn: (dn[0].tier, dn[0].name)):
+            by_decision[decision.name] = by_decision.get(decision.name, 0) + n
+            by_outcome[decision.outcome.value] = by_outcome.get(decision.outcome.value, 0) + n
+        tracks: Counter[str] = Counter()
+        placeholders = 0
+        for track, title in self.conn.execute("SELECT track, title FROM papers WHERE venue = ?", (venue.id,)):
+            if is_placeholder_title(title):
+                placeholders += 1
+            elif track is not None:
+                tracks[track] += 1
+        ordered = dict(sorted(tracks.items(), key=lambda tn: (-tn[1], tn[0])))
+        return VenueSummary(venue, sum(by_decision.values()), by_decision, by_outcome, ordered, placeholders)
 
     def get_paper(self, paper_id: str, venue: str | None = None) -> Paper:
         """The paper with this id (and venue, when ids repeat across venues)."""

@@ -82,8 +82,8 @@ def institution_of(state: AppState, name: str) -> Institution:
 @router.get("/search", response_class=JSONBytes, **answers(SearchAnswer, 400, 404))
 async def search(
     request: Request,
-    q: str = Query(..., max_length=4000),
-    limit: int = Query(10, ge=1, le=MAX_LIMIT),
+    q: str = Query("", max_length=4000),
+    limit: int = Query(10, ge=1, le=MAX_LIMIT + 1),  # a full page and one more: whether another page follows
     offset: int = Query(0, ge=0, le=10_000),
     sort: str = Query("relevance"),
     mode: str = Query("hybrid"),
@@ -95,7 +95,8 @@ async def search(
     has_code: bool = False,
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
-    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches."""
+    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches.
+    Without words, the papers that meet the filters (accepted first, then by rating; `matching` counts them)."""
     mode = as_mode(mode)
     state = state_of(request)
     where = _filter(venue, decision, author, keyword, min_rating, has_code)

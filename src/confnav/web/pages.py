@@ -21,14 +21,14 @@ from confnav.reports.history import NOT_A_FORECAST
 from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.rebuttal import paper_rebuttal
-from confnav.reports.render import to_html
+from confnav.reports.render import ICON, to_html
 from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
 from confnav.reports.verify import verified
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
 from confnav.search.query import phrase
-from confnav.search.results import SORTS, as_mode
+from confnav.search.results import SORTS
 from confnav.store import PaperFilter, Store, VenueSummary, venue_generation_in
 from confnav.summarize.reviews import paragraphs
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
@@ -38,6 +38,7 @@ from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
 from confnav.web.refresh import REFRESHING_HEADER
+from confnav.web.search_listing import NOTHING_ASKED, search_listing
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -46,6 +47,8 @@ templates.env.filters["urlq"] = lambda value: quote(str(value), safe="")
 templates.env.filters["phrase"] = lambda value: phrase(str(value))  # a query's quoted text, from data
 templates.env.filters["site"] = lambda url: site_name(str(url))
 templates.env.filters["paragraphs"] = paragraphs
+templates.env.filters["papers"] = lambda n: f"{int(n):,} paper{'' if int(n) == 1 else 's'}"  # "1 paper", "2 papers"
+templates.env.globals["icon"] = ICON  # the icon of every page, report pages too (render.py)
 
 
 SORT_NAMES = {sort: {"match": "closest match"}.get(sort, sort) for sort in SORTS}  # as the sort menu shows them
@@ -116,20 +119,6 @@ def search_page(
     limit: int = Query(20, ge=1, le=MAX_LIMIT),
 ) -> HTMLResponse:
     state = state_of(request)
-    hits, error, notices, results = [], None, [], None
-    if q.strip():
-        try:
-            results = state.searcher.search(
-                q,
-                mode=as_mode(mode),
-                where=_filter(venue, decision, author, keyword, min_rating, has_code),
-                limit=limit,
-                offset=(page_number - 1) * limit,
-                sort=sort,
-            )
-            hits, notices = [h.to_dict() for h in results.hits], results.notices
-        except ConfnavError as exc:
-            error = str(exc)
     form = {
         "q": q,
         "mode": mode,
@@ -143,27 +132,23 @@ def search_page(
         "limit": limit,
     }
     shown = {k: v for k, v in form.items() if v not in ("", None) and (k, v) not in DEFAULTS}
-    paging = {
-        "first": (page_number - 1) * limit + 1,
-        "last": (page_number - 1) * limit + len(hits),
-        "previous": f"/search?{urlencode(shown | {'page': page_number - 1})}" if page_number > 1 else None,
-        "next": f"/search?{urlencode(shown | {'page': page_number + 1})}" if len(hits) == limit else None,
-        "matching": results.matching if results else None,
-        "mode": results.mode if results else mode,
-    }
+    where = _filter(venue, decision, author, keyword, min_rating, has_code)
+    found = search_listing(state.searcher, q, mode, where, sort, page_number, limit, shown)
     venues = state.store.venue_list()
     decisions = state.store.decision_names()
     lists = visible_lists(request)
     return page(
         request,
         "search.html",
-        hits=hits,
-        error=error,
-        notices=notices,
+        hits=found.hits,
+        error=found.error,
+        hint=found.hint,
+        nothing_asked=NOTHING_ASKED,
+        notices=found.notices,
         form=form,
         venues=venues,
         decisions=decisions,
-        paging=paging,
+        paging=found.paging,
         sorts=SORT_NAMES,
         lists=lists,
         export_query=urlencode(shown | {"limit": min(page_number * limit, EXPORT_LIMIT)}),  # the hits up to this page
@@ -293,7 +278,7 @@ def history_page(request: Request, venue: str) -> HTMLResponse:
     return page(request, "history.html", history=history, note=NOT_A_FORECAST, nav_venue=history.venue.id)
 
 
-@router.get("/themes/{venue:text}/{theme_id}", **page_answers(pages=[400, 404, 409]))
+@router.get("/themes/{venue:text}/{theme_id:text}", **page_answers(pages=[400, 404, 409]))
 def theme_page(
     request: Request,
     venue: str,
@@ -351,7 +336,7 @@ def trends_page(
     return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
 
 
-@router.get("/reports/{venue:text}/{kind}", **page_answers(pages=[400, 404, 409]))
+@router.get("/reports/{venue:text}/{kind:text}", **page_answers(pages=[400, 404, 409]))
 def report_page(
     request: Request,
     venue: str,

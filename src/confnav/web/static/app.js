@@ -141,21 +141,29 @@ function setupSearch() {
     const params = new URLSearchParams(new FormData(form));
     for (const [k, v] of [...params]) if (!v || (k === "mode" && v === "hybrid") || (k === "sort" && v === "relevance") || (k === "limit" && v === "20")) params.delete(k);
     history.replaceState(null, "", `/search?${params}`);
-    if (!params.get("q") || !params.get("q").trim()) { list.replaceChildren(); status.textContent = ""; return; }
+    const words = Boolean(params.get("q") && params.get("q").trim());
+    const filtered = [...params.keys()].some((k) => !["q", "mode", "sort", "limit"].includes(k));
+    const pages = document.querySelector("nav.pages");
+    if (!words && !filtered) {  // as the page says it: nothing to search for or list yet
+      list.replaceChildren(); if (pages) pages.replaceChildren(); status.textContent = form.dataset.hint || ""; return;
+    }
     const limit = Number(form.elements.limit ? form.elements.limit.value : 20);
-    params.set("limit", String(limit));
+    params.set("limit", String(limit + 1));  // one more than shown: whether a next page holds papers
     const mine = ++serial;
     const response = await fetch(`/api/search?${params}`);
     const data = await response.json();
     if (mine !== serial) return;
     if (!response.ok) { status.textContent = data.error; list.replaceChildren(); return; }
-    const words = data.matching === null ? "" : `${data.matching.toLocaleString("en")} papers match some of these words${data.mode === "keyword" ? "" : ", more are close in meaning"} · `;
-    status.textContent = (data.notices || []).join(" ") + (data.hits.length ? `${words}showing 1–${data.hits.length}` : "no papers");
-    renderHits(list, data.hits, 1);
-    const pages = document.querySelector("nav.pages");
+    const hits = data.hits.slice(0, limit), n = data.matching;
+    const papers = n === null ? "" : `${n.toLocaleString("en")} paper${n === 1 ? "" : "s"}`;
+    const count = n === null ? "" : (words
+      ? `${papers} match${n === 1 ? "es" : ""} some of these words${data.mode === "keyword" ? "" : ", more are close in meaning"} · `
+      : `${papers} meet${n === 1 ? "s" : ""} these filters · `);
+    status.textContent = (data.notices || []).join(" ") + (hits.length ? `${count}showing 1–${hits.length}` : "no papers");
+    renderHits(list, hits, 1);
     if (pages) {
       pages.replaceChildren();
-      if (data.hits.length === limit) { params.set("page", "2"); if (limit === 20) params.delete("limit"); pages.append(el("a", { rel: "next", href: `/search?${params}` }, "Next →")); }
+      if (data.hits.length > limit) { params.set("page", "2"); params.set("limit", String(limit)); if (limit === 20) params.delete("limit"); pages.append(el("a", { rel: "next", href: `/search?${params}` }, "Next →")); }
     }
   };
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 250); });
@@ -166,6 +174,17 @@ function setupSearch() {
 // asked for once, kept in this browser, sent with every write.
 const TOKEN_KEY = "confnav-token";
 
+// What a write to `url` does, in the words of the token prompt.
+function actionOf(url) {
+  const path = new URL(url, location.href).pathname;
+  if (path.includes("/marks")) return "record likes and dislikes";
+  if (path.includes("/watches")) return "keep watches";
+  if (path.endsWith("/import")) return "import papers into a profile";
+  if (path.startsWith("/api/lists")) return "save reading lists";
+  if (path.startsWith("/api/profiles")) return "make a profile";
+  return "save changes";
+}
+
 async function postJSON(url, body, method, retried) {
   const headers = { "Content-Type": "application/json" };
   const token = localStorage.getItem(TOKEN_KEY);
@@ -173,7 +192,7 @@ async function postJSON(url, body, method, retried) {
   const response = await fetch(url, { method: method || "POST", headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json();
   if (response.status === 403 && !retried) {
-    const given = window.prompt("This server needs the token printed when it started (confnav serve) to save reading lists:");
+    const given = window.prompt(`This server needs the token printed when it started (confnav serve) to ${actionOf(url)}:`);
     if (given && given.trim()) { localStorage.setItem(TOKEN_KEY, given.trim()); return postJSON(url, body, method, true); }
   }
   if (!response.ok) throw new Error(data.error || response.statusText);

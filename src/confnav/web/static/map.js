@@ -211,8 +211,9 @@ async function setupMap() {
     if (!r.ok) { highlighted = null; status.textContent = found.error; draw(); return; }
     highlighted = new Set((found.hits || []).map((h) => h.id));
     const total = found.matching || 0;
+    const papers = (n) => `${n} paper${n === 1 ? " matches" : "s match"}`;
     status.textContent = total > highlighted.size
-      ? `${total} papers match; the ${highlighted.size} best are highlighted` : `${highlighted.size} papers match, highlighted`;
+      ? `${papers(total)}; the ${highlighted.size} best are highlighted` : `${papers(highlighted.size)}, highlighted`;
     draw();
   }
   query.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(highlight, 300); });
