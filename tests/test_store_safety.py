@@ -219,6 +219,30 @@ def test_a_paper_without_a_vector_is_found_by_its_words_with_a_notice(sparse_db:
         assert any("cannot be found by meaning" in n for n in semantic.notices)
 
 
+def test_papers_liked_or_compared_before_they_have_vectors_are_matched_by_their_words(
+    sparse_db: Location, tmp_path: Path
+) -> None:
+    """`recommend` and `similar` from a paper ingested after the index was built read its words; papers without a
+    vector are found by theirs, each time with a notice saying so."""
+    location = clone(sparse_db, tmp_path, "unindexed-like")
+    words = "Zyxwvut-flavoured attention for ranking conference papers by their reviews"
+    late = [
+        {"id": "late-1", "title": words, "abstract": "Zyxwvut attention ranks papers. " * 3},
+        {"id": "late-2", "title": f"{words}, again", "abstract": "Zyxwvut attention ranks reviews. " * 3},
+    ]
+    with open_store(location) as store:
+        ingest(store, [_jsonl(tmp_path / "test2021-late.jsonl", late)], venue="test2021")
+        searcher = Searcher(store)
+        liked = searcher.recommend(["late-1"], limit=5)
+        assert [h.paper.id for h in liked.hits][:1] == ["late-2"] and liked.mode == "keyword"
+        assert any("not in the semantic index yet: matched by their words" in n for n in liked.notices)
+        papers = store.iter_papers("test2021")
+        indexed = next(p for p in papers if not p.id.startswith("late") and "attention" in (p.abstract or "").lower())
+        near = searcher.similar(indexed.id, venue="test2021", limit=50)
+        assert near.hits and indexed.id not in {h.paper.id for h in near.hits}
+        assert any("2 papers not in the semantic index yet are matched by their words" in n for n in near.notices)
+
+
 def test_a_server_reloading_after_many_writes_keeps_one_connection_for_it(sparse_db: Location, tmp_path: Path) -> None:
     from confnav.web.state import STATE_AGE, ThreadStores
 
