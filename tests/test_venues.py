@@ -479,3 +479,25 @@ def test_every_page_works_for_venues_without_reviews(themed_venues_db: Path) -> 
         ):
             response = client.get(path)
             assert response.status_code == 200, (path, response.text[:300])
+
+
+def test_an_answer_over_two_venues_groups_papers_under_each_venues_own_themes(themed_venues_db: Path) -> None:
+    """Two venues' themes share ids (t01, t02, …): an answer citing papers of both heads each group with its
+    venue's name and one of that paper's own themes, never another venue's theme of the same id."""
+    from confnav.answer import ask
+    from confnav.search.engine import Searcher
+
+    with open_store(themed_venues_db, create=True) as store:
+        answer = ask(Searcher(store), "Which NeurIPS 2018 and CVPR 2019 papers study generative adversarial networks?")
+        allowed: dict[tuple[str, str], set[str]] = {}
+        for venue in ("neurips2018", "cvpr2019"):
+            label = {t.id: t.label for t in store.themes(venue)}
+            name = store.get_venue(venue).name
+            ids = [item.paper.id for item in answer.papers if item.paper.venue == venue]
+            for paper_id, themes in store.themes_of(venue, ids).items():
+                allowed[(venue, paper_id)] = {f"{name}: {label[t][:1].upper()}{label[t][1:]}" for t in themes}
+    assert {item.paper.venue for item in answer.papers} == {"neurips2018", "cvpr2019"}
+    heads = {part.heading for part in answer.parts if part.heading}
+    assert any(h.startswith("NeurIPS 2018: ") for h in heads) and any(h.startswith("CVPR 2019: ") for h in heads)
+    for item in answer.papers:
+        assert item.group in allowed[(item.paper.venue, item.paper.id)] | {"Other papers"}, (item.paper.id, item.group)
