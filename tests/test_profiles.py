@@ -261,6 +261,53 @@ def test_a_profile_exports_as_confnav_export_writes(sparse_iclr: Location, tmp_p
             assert item.title == "Cats & Dogs: 50% of x_i cost $5 #1 {braced}", fmt
 
 
+def test_notes_and_tags_come_back_from_an_export_and_from_a_reference_managers_library(
+    sparse_iclr: Location, tmp_path: Path
+) -> None:
+    """A profile's notes and tags, exported in each format and imported into a new store, are its notes and tags
+    again; a Zotero RIS note (HTML) and a BibTeX `annote` with `keywords` are read the same way, and the note an
+    export derives from the data ("Submitted to …") is no note of the reader's."""
+    rejected, accepted = (
+        next(p for p in _graph_papers_all() if p["status"] == status) for status in ("Reject", "Poster")
+    )
+    with open_store(clone(sparse_iclr, tmp_path, "source")) as store:
+        for paper in (rejected, accepted):
+            store.note_paper("me", paper["id"], f"read the proofs of {paper['id']}, section 3")
+            store.tag_paper("me", paper["id"], "graphs")
+        store.tag_paper("me", accepted["id"], "to cite")
+        texts = {fmt: export_profile(store, "me", fmt) for fmt in ("bibtex", "ris", "csl-json")}
+        notes, tags = store.profile_notes("me"), store.profile_tags("me")
+    zotero = tmp_path / "zotero.ris"
+    zotero.write_text(
+        f"TY  - CONF\r\nTI  - {accepted['title']}\r\nKW  - graphs\r\nKW  - to cite\r\n"
+        f"N1  - <p>read the proofs of {accepted['id']}, <b>section 3</b></p>\r\nER  - \r\n",
+        encoding="utf-8",
+    )
+    annotated = tmp_path / "annotated.bib"
+    annotated.write_text(
+        f"@inproceedings{{k, title = {{{accepted['title']}}}, keywords = {{graphs, to cite}},\n"
+        f"  annote = {{read the proofs of {accepted['id']}, section 3}}}}\n",
+        encoding="utf-8",
+    )
+    files = {"bibtex": "back.bib", "ris": "back.ris", "csl-json": "back.json"}
+    for fmt, name in files.items():
+        (tmp_path / name).write_text(texts[fmt], encoding="utf-8")
+    for name in [*files.values(), "zotero.ris", "annotated.bib"]:
+        with open_store(clone(sparse_iclr, tmp_path, f"into-{name.replace('.', '-')}")) as store:
+            import_library(store, [tmp_path / name])
+            got_notes, got_tags = store.profile_notes("me"), store.profile_tags("me")
+        wanted = {k: v for k, v in notes.items() if name in files.values() or k[1] == accepted["id"]}
+        assert got_notes == wanted, name
+        assert {k: sorted(v) for k, v in got_tags.items()} == {k: sorted(v) for k, v in tags.items() if k in wanted}, (
+            name
+        )
+
+
+def _graph_papers_all() -> list[dict[str, Any]]:
+    papers = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    return [p for p in papers if "graph" in p["title"].lower()]
+
+
 def test_profile_verbs_read_ids_as_import_does_and_names_as_they_say(iclr2021_copy: Location) -> None:
     """`like`, `note` and `tag` take an OpenReview link or the id in any case, as `profile import` does; a profile
     name may hold letters of any script, accents typed as combining marks too, and a refused one says the rule."""

@@ -114,7 +114,8 @@ def bibtex_entry(paper: Paper, key: str | None = None, note: str = "") -> str:
         "eprint": bib_text(arxiv_id(paper) or ""),
         "url": safe_link(paper.url) or "",
         "keywords": bib_text(", ".join(paper.keywords)),
-        "note": bib_text(note_of(paper, note)) if kind != "journal" or note else "",
+        "note": bib_text(note_of(paper)) if kind != "journal" else "",
+        "annote": bib_text(" ".join(note.split())),
     }
     body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields.items() if v)
     entry_type = "inproceedings" if kind in ("conference", "journal") else "misc"

@@ -30,7 +30,7 @@ def csl_name(name: str) -> dict[str, str]:
 
 def csl_item(paper: Paper, key: str, note: str = "") -> dict[str, object]:
     """One paper as a CSL item; `issued` as date parts, `keyword` as one comma-separated string as CSL has it;
-    `note` the reader's own."""
+    `note` the reader's own, as `annote`."""
     kind = kind_of(paper)
     item: dict[str, object | None] = {
         "id": key,
@@ -44,7 +44,8 @@ def csl_item(paper: Paper, key: str, note: str = "") -> dict[str, object]:
         "DOI": doi(paper),
         "keyword": ", ".join(paper.keywords),
         "number": f"arXiv:{arxiv}" if (arxiv := arxiv_id(paper)) else None,
-        "note": note_of(paper, note),
+        "note": note_of(paper),
+        "annote": " ".join(note.split()),
     }
     return {k: v for k, v in item.items() if v}
 

@@ -71,11 +71,13 @@ def submission_note(paper: Paper) -> str:
     return f"Submitted to {paper.venue_name} ({paper.decision.name})"
 
 
-def note_of(paper: Paper, personal: str = "") -> str:
-    """A paper's note: where an unpublished paper was submitted or a journal paper presented, then the reader's
-    own note on it (a profile's export)."""
-    said = {"unpublished": submission_note(paper), "journal": f"Presented at {paper.venue_name}"}.get(kind_of(paper))
-    return "; ".join(n for n in (said, " ".join(personal.split())) if n)
+def note_of(paper: Paper) -> str:
+    """A paper's note: where an unpublished paper was submitted or a journal paper presented. The reader's own
+    note goes apart, where reference managers keep a person's notes (BibTeX and CSL `annote`, a RIS `N1` line of
+    its own), so that importing the file gives it back as a note."""
+    return {"unpublished": submission_note(paper), "journal": f"Presented at {paper.venue_name}"}.get(
+        kind_of(paper), ""
+    )
 
 
 def notes_for(papers: list[Paper], notes: Sequence[str] | None) -> list[str]:

@@ -22,8 +22,8 @@ def ris_name(name: str) -> str:
 
 def ris_entry(paper: Paper, key: str, note: str = "") -> str:
     """One paper as a RIS entry: type, id, title, one AU line an author, year, proceedings, abstract, link, DOI,
-    one KW line a keyword; a note says where an unpublished paper was submitted or a journal paper presented,
-    then the reader's own `note`."""
+    one KW line a keyword; a note says where an unpublished paper was submitted or a journal paper presented, and
+    the reader's own `note` is a note line of its own."""
     kind = kind_of(paper)
     lines: list[tuple[str, str | None]] = [
         ("TY", RIS_TYPES[kind]),
@@ -40,7 +40,8 @@ def ris_entry(paper: Paper, key: str, note: str = "") -> str:
             "L1",
             f"https://arxiv.org/abs/{arxiv}" if (arxiv := arxiv_id(paper)) and arxiv not in (paper.url or "") else None,
         ),
-        ("N1", note_of(paper, note)),
+        ("N1", note_of(paper)),
+        ("N1", note),
     ]
     # A value is one line: a line break in the data would start a line RIS reads as a tag or a continuation.
     body = [f"{tag}  - {' '.join(value.split())}" for tag, value in lines if value and value.strip()]

@@ -3,6 +3,7 @@ a text file with one DOI, arXiv id, OpenReview id or title per line; read into e
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import re
@@ -41,6 +42,8 @@ class Entry:
     year: int | None = None
     ids: dict[str, str] = field(default_factory=dict)  # doi, arxiv, openreview, id
     fields: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what the library's owner wrote of it (annote, RIS N1)
+    tags: list[str] = field(default_factory=list)  # the owner's tags, as reference managers export them
 
     def identifiers(self) -> dict[str, str]:
         return {k: v for k, v in self.ids.items() if v}
@@ -129,7 +132,19 @@ def _bibtex_entry(line: int, key: str, kind: str, values: dict[str, str]) -> Ent
     entry = Entry(line, _clean(values.get("title", "")), None, _year(values.get("year")), ids)
     entry.abstract = _clean(values["abstract"]) if values.get("abstract") else None
     entry.fields = {"key": key, "type": kind, **values}
+    entry.notes = [_clean(values["annote"])] if values.get("annote") else []
+    entry.tags = listed(values.get("keywords"))
     return entry
+
+
+def listed(text: object) -> list[str]:
+    """The items of a comma- or semicolon-separated field ("a, b; c")."""
+    return [t for t in (" ".join(part.split()) for part in re.split(r"[,;]", str(text or ""))) if t]
+
+
+def _plain_note(text: str) -> str:
+    """A note as text: the HTML a reference manager keeps notes in (Zotero's `<p>…</p>`) dropped."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
 
 
 RIS_TAG = re.compile(r"^([A-Z][A-Z0-9])  -\s?(.*)$")
@@ -171,7 +186,10 @@ def _ris_entry(line: int, tags: dict[str, list[str]]) -> Entry:
     year = _year(first.get("PY") or first.get("Y1") or first.get("DA"))
     abstract = first.get("AB") or first.get("N2")
     fields = {k: v if len(v) > 1 else v[0] for k, v in tags.items()}
-    return Entry(line, " ".join(title.split()), abstract, year, ids, fields)
+    notes = [n for n in map(_plain_note, tags.get("N1", [])) if n]
+    return Entry(
+        line, " ".join(title.split()), abstract, year, ids, fields, notes, [t for t in tags.get("KW", []) if t]
+    )
 
 
 def read_csl_json(text: str) -> Parsed:
@@ -190,7 +208,9 @@ def read_csl_json(text: str) -> Parsed:
         ids = ids_in(item.get("DOI"), item.get("URL"), item.get("note"), item.get("number"))
         abstract = item.get("abstract")
         title = " ".join(str(item["title"]).split())
-        entries.append(Entry(n, title, abstract or None, _issued_year(item.get("issued")), ids, dict(item)))
+        notes = [_plain_note(str(item["annote"]))] if item.get("annote") else []
+        year = _issued_year(item.get("issued"))
+        entries.append(Entry(n, title, abstract or None, year, ids, dict(item), notes, listed(item.get("keyword"))))
     return Parsed(entries, problems)
 
 

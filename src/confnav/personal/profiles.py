@@ -10,8 +10,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from confnav.errors import NotFoundError
+from confnav.errors import ConfnavError, NotFoundError
 from confnav.export import PROCEEDINGS, export_papers
+from confnav.export.fields import note_of
 from confnav.model import Author, Paper, Venue, fold, title_key
 from confnav.personal.formats import Entry, Parsed, ids_in, latex_text, read_library
 from confnav.store.profiles import ProfileItem
@@ -119,10 +120,12 @@ def import_library(store: ProfilePapers, paths: Sequence[Path], profile: str = D
 
 def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], profile: str) -> ImportReport:
     """Entries read from named sources (files, or a person's papers from a live service) matched to stored papers
-    by id, DOI, arXiv id or title; the rest with a title kept as own texts, all added in one write."""
+    by id, DOI, arXiv id or title; the rest with a title kept as own texts; a matched paper's note (where the
+    profile has none on it) and tags as the library gives them; all added in one write."""
     index = PaperIndex(store.iter_papers())
     report = ImportReport(profile)
     items: list[ProfileItem] = []
+    annotated: list[tuple[Paper, Entry, str]] = []
     for source, library in sources:
         report.problems += library.problems
         for entry in library.entries:
@@ -131,6 +134,8 @@ def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], 
             if paper is not None:
                 report.matched += 1
                 items.append(ProfileItem(paper.title, None, paper.year or None, paper.venue, paper.id, data))
+                if entry.notes or entry.tags:
+                    annotated.append((paper, entry, source))
             elif entry.title:
                 report.own += 1
                 data["fields"] = {k: v for k, v in entry.fields.items() if isinstance(v, str | int | float | list)}
@@ -139,8 +144,28 @@ def import_entries(store: ProfilePapers, sources: Sequence[tuple[str, Parsed]], 
                 report.problems.append(f"{source}: line {entry.line}: no paper in the store with {named}, skipped")
             else:
                 report.problems.append(f"{source}: line {entry.line}: an entry with neither a title nor an id, skipped")
-    report.added = store.add_profile_items(profile, items)
+    with store.transaction():
+        report.added = store.add_profile_items(profile, items)
+        _annotate(store, profile, annotated, report)
     return report
+
+
+def _annotate(
+    store: ProfilePapers, profile: str, annotated: list[tuple[Paper, Entry, str]], report: ImportReport
+) -> None:
+    """Keep each matched entry's note (not the one an export derives from the data, "Submitted to …"; never over
+    a note the profile has) and its tags; a tag the profile cannot keep is reported with its entry's line."""
+    noted = store.profile_notes(profile)
+    for paper, entry, source in annotated:
+        note = " ".join(n for n in entry.notes if n != note_of(paper))
+        if note and (paper.venue, paper.id) not in noted:
+            store.note_paper(profile, paper.id, note, paper.venue)
+            noted[(paper.venue, paper.id)] = note
+        for tag in entry.tags:
+            try:
+                store.tag_paper(profile, paper.id, tag, paper.venue)
+            except ConfnavError as exc:
+                report.problems.append(f"{source}: line {entry.line}: {exc}, not kept")
 
 
 def mark(store: ProfilePapers, profile: str, paper_ids: Sequence[str], how: str) -> list[Paper]:
