@@ -77,6 +77,19 @@ def test_one_digit_hours_and_semicolon_csv(iclr2020_copy: Location, write) -> No
 YAML_ENDS = "z1:\n  name: Orals\n  start: 2020-04-27T12:00:00Z\n  end: 2020-04-27T11:00:00Z\n"
 
 
+def test_a_paper_in_two_sessions_is_one_paper_and_two_links(iclr2020_copy: Location, write) -> None:  # type: ignore[no-untyped-def]
+    table = write(
+        "twice.csv",
+        "Session,Date,Start,End,Paper ID\n"
+        "Posters 1,2020-04-27,9:00,10:30,B1xSperKvH\n"
+        "Posters 2,2020-04-28,9:00,10:30,B1xSperKvH\n",
+    )
+    with open_store(iclr2020_copy) as store:
+        report = import_schedule(store, table, "iclr2020", zone="UTC")
+    assert (report.sessions, report.papers, report.links) == (2, 1, 2)
+    assert report.to_dict()["papers_linked"] == 1 and report.to_dict()["links"] == 2
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [

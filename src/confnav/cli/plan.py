@@ -39,7 +39,7 @@ def schedule_import(
         click.echo(f"unmatched: {problem}", err=True)
     out.print(
         f"{report.venue}: {report.sessions} sessions ({report.timed} with times) from {file} ({report.format});"
-        f" {report.links} papers linked ({report.by_id} by id, {report.by_title} by title,"
+        f" {report.papers} papers linked ({report.links} links: {report.by_id} by id, {report.by_title} by title,"
         f" {report.by_session_name} by the paper list's session names); {len(report.unmatched)} entries unmatched",
         markup=False,
     )

@@ -26,7 +26,8 @@ class ScheduleImportStore(PaperReader, ScheduleStore, Protocol):
 
 @dataclass
 class ScheduleImport:
-    """What a schedule import did: sessions stored, papers linked (by how), and every entry it could not match."""
+    """What a schedule import did: sessions stored, papers linked to them (a paper in two sessions is one paper and
+    two links; links counted by how they were made), and every entry it could not match."""
 
     path: str
     venue: str
@@ -34,6 +35,7 @@ class ScheduleImport:
     sessions: int = 0
     timed: int = 0
     links: int = 0
+    papers: int = 0
     by_id: int = 0
     by_title: int = 0
     by_session_name: int = 0
@@ -46,7 +48,8 @@ class ScheduleImport:
             "format": self.format,
             "sessions": self.sessions,
             "timed_sessions": self.timed,
-            "papers_linked": self.links,
+            "papers_linked": self.papers,
+            "links": self.links,
             "matched": {"id": self.by_id, "title": self.by_title, "session_name": self.by_session_name},
             "unmatched": self.unmatched,
         }
@@ -129,6 +132,7 @@ def import_schedule(
                     report.by_session_name += 1
         links += [(session.id, paper_id) for paper_id in linked]
     report.sessions, report.timed, report.links = len(sessions), sum(s.timed for s in sessions), len(links)
+    report.papers = len({paper_id for _, paper_id in links})
     _check_fits(path, venue, entries, report)
     with store.transaction():
         store.put_sessions(venue, source, sessions, links)
