@@ -165,11 +165,16 @@ def test_default_decision_table() -> None:
     assert meanings["Withdrawn Submission"] == (Outcome.NOT_ACCEPTED, "withdrawn")
     assert meanings["Active"][0] is Outcome.PENDING and meanings["Accept (Findings)"] == (Outcome.ACCEPTED, "findings")
     assert meanings["Something Else"][0] is Outcome.OTHER
-    spelled = {label: table.meaning(label) for label in ("accept poster", "Accept-Oral", "accept_spotlight")}
+    spelled = {
+        label: table.meaning(label)
+        for label in ("accept poster", "Accept-Oral", "accept_spotlight", "Accepted as Poster", "Accept for oral talk")
+    }
     assert spelled == {
         "accept poster": (Outcome.ACCEPTED, "poster"),
         "Accept-Oral": (Outcome.ACCEPTED, "oral"),
         "accept_spotlight": (Outcome.ACCEPTED, "spotlight"),
+        "Accepted as Poster": (Outcome.ACCEPTED, "poster"),
+        "Accept for oral talk": (Outcome.ACCEPTED, "oral"),
     }
     assert table.meaning("Acceptance")[0] is Outcome.OTHER
 

@@ -100,6 +100,7 @@ KIND_TIERS = {
     "deleted": 45,
 }
 OUTCOME_TIERS = {A: 2, N: 40, Outcome.WORKSHOP: 10, Outcome.PENDING: 20, Outcome.UNKNOWN: 30, Outcome.OTHER: 25}
+_CONNECTIVE = re.compile(r"^(?:as|for|to|with)\s+(?:an?\s+)?")
 _ACCEPT_WITH_KIND = re.compile(r"^accept(?:ed)?(?:\s*[(:\-–]\s*|\s+)([^)]*?)\s*\)?$")  # (Oral), -Poster, " oral"
 
 
@@ -118,10 +119,10 @@ def default_meaning(label: str) -> tuple[Outcome, str]:
     if key in DEFAULT_LABELS:
         return DEFAULT_LABELS[key]
     if match := _ACCEPT_WITH_KIND.match(key):
-        inner = match.group(1)
+        inner = _CONNECTIVE.sub("", match.group(1))  # "accepted as a poster", "accept for oral presentation"
         if "workshop" in inner:
             return Outcome.WORKSHOP, "workshop"
-        known = DEFAULT_LABELS.get(inner)
+        known = DEFAULT_LABELS.get(inner) or DEFAULT_LABELS.get(inner.split(" ", 1)[0])  # "oral presentation"
         return (A, known[1]) if known and known[0] is A else (A, inner or "poster")
     if "workshop" in key:
         return Outcome.WORKSHOP, "workshop"

@@ -49,7 +49,7 @@ MERGED_FIELDS = (
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
-MERGE_VERSION = 5
+MERGE_VERSION = 6  # 6: "Accepted as Poster" is a poster
 
 
 # Where an author is, filled from another record listing the same byline when the chosen one does not say.
