@@ -268,12 +268,12 @@ def test_notes_tags_and_lists_of_profiles(iclr2021_copy: Location, tmp_path: Pat
         title, other = store.get_paper(first).title, store.get_paper(second).title
     bib = bibtexparser.parse_string(ok(iclr2021_copy, "profile", "export", "--format", "bibtex"))
     entries = {" ".join(e["title"].split()): e for e in bib.entries}
-    assert entries[title]["note"] == "Read section 4 first" and entries[title]["keywords"] == "graphs, to-cite"
-    assert entries[other]["keywords"] == "later" and "note" not in entries[other].fields_dict
+    assert entries[title]["annote"] == "Read section 4 first" and entries[title]["keywords"] == "graphs, to-cite"
+    assert entries[other]["keywords"] == "later" and "annote" not in entries[other].fields_dict
     ris = {e["title"]: e for e in rispy.loads(ok(iclr2021_copy, "profile", "export", "--format", "ris"))}
     assert ris[title]["notes"] == ["Read section 4 first"] and ris[title]["keywords"] == ["graphs", "to-cite"]
     csl = {e["title"]: e for e in json.loads(ok(iclr2021_copy, "profile", "export", "--format", "csl-json"))}
-    assert csl[title]["note"] == "Read section 4 first" and csl[title]["keyword"] == "graphs, to-cite"
+    assert csl[title]["annote"] == "Read section 4 first" and csl[title]["keyword"] == "graphs, to-cite"
 
     for args, says in [
         (["profile", "note", "nope", "text"], "no paper with id 'nope'"),

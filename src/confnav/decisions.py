@@ -19,6 +19,7 @@ from confnav.model import Decision, Outcome, Venue, series_key
 
 A, N = Outcome.ACCEPTED, Outcome.NOT_ACCEPTED
 # Normalised label (lower case, single spaces) → (outcome, kind).
+NO_LONGER_LISTED = "No longer listed"  # the decision of a paper every file that listed it dropped since
 DEFAULT_LABELS: dict[str, tuple[Outcome, str]] = {
     "oral": (A, "oral"),
     "talk": (A, "oral"),
@@ -84,6 +85,7 @@ DEFAULT_LABELS: dict[str, tuple[Outcome, str]] = {
     "": (Outcome.UNKNOWN, "unknown"),
     "n/a": (Outcome.UNKNOWN, "unknown"),
     "deleted": (Outcome.OTHER, "deleted"),  # a submission OpenReview deleted: no longer pending, in no rate
+    NO_LONGER_LISTED.lower(): (Outcome.OTHER, "removed"),  # in no file that listed it: in no rate either
 }
 # Prominence of each kind (0 first); kinds not listed take their outcome's default.
 KIND_TIERS = {
@@ -98,6 +100,7 @@ KIND_TIERS = {
     "withdrawn": 41,
     "desk-reject": 42,
     "deleted": 45,
+    "removed": 46,
 }
 OUTCOME_TIERS = {A: 2, N: 40, Outcome.WORKSHOP: 10, Outcome.PENDING: 20, Outcome.UNKNOWN: 30, Outcome.OTHER: 25}
 _CONNECTIVE = re.compile(r"^(?:as|for|to|with)\s+(?:an?\s+)?")

@@ -13,6 +13,7 @@ from confnav.ingest.keying import (
     adopt_ids,
     apply_records,
     assign_keys,
+    dropped_records,
     merge_duplicates,
     record_changed,
     stored_records,
@@ -102,6 +103,11 @@ def ingest(
                 stored.update(stored_records(store, venue_id, apart))  # ids kept apart from another paper's
             assign_keys(venue_records, stored, files, strict)
             keyed = merge_duplicates([r for r in venue_records if r._key is not None])
+            if lines is None and not new:  # a file read whole lists all its papers: those it dropped are said so
+                whole = {f.source for f in files if not f.errors}
+                dropped = dropped_records(venue_id, stored, keyed, whole)
+                outcome.dropped.extend(f"{r.file_name}: {venue_id}/{r.id}" for r in dropped)
+                keyed += dropped
             changed = [r for r in keyed if record_changed(r, stored)]
             store.put_records(changed)
             sources = apply_records(stored, changed)
@@ -125,7 +131,7 @@ def ingest(
                 sources = stored_records(store, in_store.id)
                 _merge_into(store, in_store, sources, sorted(sources), table, outcome, watching)
         store.set_merge_version(MERGE_VERSION)
-    outcome.warnings = warning_lines(records, outcome.others)
+    outcome.warnings = warning_lines(records, outcome.others) + outcome.dropped_lines()
     return outcome
 
 

@@ -4,11 +4,13 @@ records superseded by newer ones of the same file, and records unchanged since t
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 
 from confnav.ingest.results import FileResult
 from confnav.model import synthetic_id, title_key
 from confnav.sources import SourceRecord
 from confnav.sources.base import untitled
+from confnav.sources.merge import REMOVED
 from confnav.store.base import canonical_json
 from confnav.store.protocols import IngestStore
 
@@ -152,3 +154,19 @@ def apply_records(stored: dict[str, list[SourceRecord]], keyed: list[SourceRecor
         paper_id = rec._key[1]
         stored[paper_id] = [*(r for r in stored.get(paper_id, []) if not _supersedes(rec, r)), rec]
     return stored
+
+
+def dropped_records(
+    venue: str, stored: dict[str, list[SourceRecord]], keyed: list[SourceRecord], sources: Collection[str]
+) -> list[SourceRecord]:
+    """For each stored paper a file of `sources` (each read whole this run) listed before and lists no more, that
+    file's record again, marked REMOVED: the paper is no longer in it (merge_records says so when no file lists it)."""
+    present = {(r.source, r._key[1]) for r in keyed if r._key is not None}
+    dropped = []
+    for paper_id, records in stored.items():
+        for record in records:
+            if record.source in sources and (record.source, paper_id) not in present and not record.fields.get(REMOVED):
+                gone = replace(record, id=paper_id, fields={**record.fields, REMOVED: True}, stored=None)
+                gone._key = (venue, paper_id)
+                dropped.append(gone)
+    return dropped

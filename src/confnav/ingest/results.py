@@ -55,6 +55,19 @@ class IngestResult:
     unchanged: int = 0
     warnings: list[str] = field(default_factory=list)
     others: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter), repr=False)
+    dropped: list[str] = field(default_factory=list)  # "file: venue/id" of each paper a file no longer lists
+
+    def dropped_lines(self) -> list[str]:
+        """One line per file that no longer lists papers it listed before, naming a few."""
+        by_file: dict[str, list[str]] = defaultdict(list)
+        for item in self.dropped:
+            name, paper = item.split(": ", 1)
+            by_file[name].append(paper)
+        return [
+            f"{name}: {len(ids)} paper{'s' * (len(ids) > 1)} it listed before no longer in it, kept as "
+            f"'No longer listed' where no other file lists them ({', '.join(ids[:5])}{', …' if len(ids) > 5 else ''})"
+            for name, ids in by_file.items()
+        ]
 
     @property
     def errors(self) -> list[InputError]:
@@ -75,6 +88,7 @@ class IngestResult:
             "skipped": [str(e) for e in self.errors],
             "untitled": self.untitled,
             "warnings": self.warnings,
+            "no_longer_listed": self.dropped,
         }
 
 

@@ -69,9 +69,13 @@ def _decision_label(decision: Decision) -> str:
         return "Invited to the workshop track (not a main-conference acceptance)"
     if decision.outcome is Outcome.OTHER and decision.kind == "other":
         return f"Decision {decision.name!r} (not in the decision table)"
-    return {"reject": "Rejected", "withdrawn": "Withdrawn", "pending": "Decision pending", "deleted": "Deleted"}.get(
-        decision.kind, f"Decision: {decision.name}"
-    )
+    return {
+        "reject": "Rejected",
+        "withdrawn": "Withdrawn",
+        "pending": "Decision pending",
+        "deleted": "Deleted",
+        "removed": "No longer in the files that listed them",
+    }.get(decision.kind, f"Decision: {decision.name}")
 
 
 def venue_facts(store: PaperReader, venue: str) -> list[Fact]:

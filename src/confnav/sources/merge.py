@@ -15,9 +15,10 @@ ingest order.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
-from confnav.decisions import DecisionTable, default_meaning
+from confnav.decisions import NO_LONGER_LISTED, DecisionTable, default_meaning
 from confnav.model import Author, CitationCount, Outcome, Paper, Venue, is_placeholder_title, name_key
 from confnav.sources.base import SourceRecord
 
@@ -49,8 +50,10 @@ MERGED_FIELDS = (
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
-MERGE_VERSION = 6  # 6: "Accepted as Poster" is a poster
+MERGE_VERSION = 7  # 6: "Accepted as Poster" is a poster; 7: records of files that no longer list a paper
 
+
+REMOVED = "removed"  # set on a record of a file that listed its paper once and no longer does
 
 # Where an author is, filled from another record listing the same byline when the chosen one does not say.
 AUTHOR_DETAILS = ("affiliation", "institution", "country")
@@ -88,7 +91,11 @@ def _label(record: SourceRecord) -> str:
 def merge_records(
     venue: Venue, paper_id: str, records: list[SourceRecord], decisions: DecisionTable | None = None
 ) -> Paper:
-    """One Paper from every record of it, its decision label read through the table; ValueError without a title."""
+    """One Paper from every record of it, its decision label read through the table; ValueError without a title. The
+    records of files that no longer list it (`REMOVED`) count only when no file lists it: then it is as they last
+    described it, with the decision NO_LONGER_LISTED."""
+    listed = [r for r in records if not r.fields.get(REMOVED)]
+    records = listed or [replace(r, fields={**r.fields, "decision": NO_LONGER_LISTED}) for r in records]
     chosen: dict[str, SourceRecord] = {}
     for field in MERGED_FIELDS:
         candidates = [r for r in records if _filled(field, r.fields.get(field))]
