@@ -332,3 +332,46 @@ def test_the_newer_of_two_dated_snapshots_wins_whatever_the_order(fresh_location
         first, second = store.get_paper("d1", "iclr2021"), store.get_paper("d2", "iclr2021")
     assert first.ratings == [5.0, 6.0] and first.decision.label == "Accept (Poster)"
     assert second.decision.label == "Reject"  # a decision made beats a later "still pending"
+
+
+def test_a_json_array_of_other_keys_is_read_by_their_names_not_as_paperlists(write) -> None:  # type: ignore[no-untyped-def]
+    """ "authors", "decision" and "ratings" beside a "track" are read (a paperlists reader would drop them all)."""
+    text = (
+        '[{"id": "p1", "title": "Alpha", "authors": ["Ann Lee", "Bo Chen"], "decision": "Accept (Oral)",'
+        ' "track": "Main Track", "ratings": [6, 8]},'
+        ' {"id": "p2", "title": "Beta", "authors": ["Cy Dee"], "decision": "Reject", "track": "Main Track"}]'
+    )
+    path = write("bbconf2024.json", text)
+    assert detect_format(path, text) == "jsonl"
+    one, two = records(path)
+    assert [a["name"] for a in one.fields["authors"]] == ["Ann Lee", "Bo Chen"] and one.fields["ratings"] == [6, 8]
+    assert (one.fields["decision"], two.fields["decision"]) == ("Accept (Oral)", "Reject")
+
+
+def test_records_in_a_notes_shape_are_read_from_their_content(write) -> None:  # type: ignore[no-untyped-def]
+    """MiniConf serves its papers as OpenReview notes (`content` holding the fields; API 2 wraps each value)."""
+    text = (
+        '[{"id": "main.1004", "forum": "main.1004", "content": {"title": "Alpha", "authors": ["Ann Lee"],'
+        ' "keywords": ["graphs"], "abstract": "A."}},'
+        ' {"id": "main.7", "content": {"title": {"value": "Beta"}, "authors": {"value": ["Bo Chen"]}}}]'
+    )
+    one, two = records(write("papers.json", text))
+    assert (one.id, one.fields["title"], one.fields["keywords"]) == ("main.1004", "Alpha", ["graphs"])
+    assert (two.id, two.fields["title"], [a["name"] for a in two.fields["authors"]]) == ("main.7", "Beta", ["Bo Chen"])
+
+
+def test_a_file_none_of_whose_records_has_a_title_is_refused(write, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from confnav.ingest import IngestError, ingest
+    from confnav.store import open_store
+
+    path = write("zconf2024.csv", "id,title,venue_title\na,,Alpha\nb,,Beta\n")  # the titles in a column of its own
+    with open_store(tmp_path / "z.db", create=True) as store, pytest.raises(IngestError, match="none of its 2 records"):
+        ingest(store, [path])
+
+
+def test_a_csv_error_names_the_line_its_record_starts_on(write) -> None:  # type: ignore[no-untyped-def]
+    text = 'id,title,abstract,ratings\np1,One,"first\nsecond\nthird",6\np2,Two,"x\ny",6|7\n'
+    _, items = read_file(write("xconf2023.csv", text))
+    found = list(items)
+    assert isinstance(found[0], SourceRecord) and found[0].line == 2
+    assert isinstance(found[1], InputError) and found[1].line == 5, found[1]

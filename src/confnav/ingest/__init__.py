@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from confnav.decisions import DecisionTable
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, InputError
 from confnav.ingest.keying import (
     adopt_ids,
     apply_records,
@@ -123,6 +123,10 @@ def ingest(
             progress.advance(len(venue_records))
         for venue_id, named, held in sessions_moved:  # once every venue is written: nothing waits for a write
             store.sync_list_sessions(venue_id, named=named, papers=held)
+        for result in files if lines is None else ():
+            if not result.records and result.untitled:  # no record names a paper: the wrong reader, or the wrong file
+                result.errors.append(_no_titles(result))
+                result.untitled = []
         if any(f.errors for f in files) and not skip_bad:
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
         for in_store in store.venue_list() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
@@ -133,6 +137,14 @@ def ingest(
         store.set_merge_version(MERGE_VERSION)
     outcome.warnings = warning_lines(records, outcome.others) + outcome.dropped_lines()
     return outcome
+
+
+def _no_titles(result: FileResult) -> InputError:
+    return InputError(
+        result.path,
+        f"none of its {len(result.untitled)} records has a title: not a paper list in the {result.format} format? "
+        "(--format and --map name another; docs/ingest.md lists the column names)",
+    )
 
 
 def _merge_into(

@@ -206,15 +206,17 @@ class CsvReader:
         columns = [c if c not in columns[:i] else f"{c} ({i + 1})" for i, c in enumerate(columns)]  # a name twice
         mapping = resolve_columns(columns, self.mapping)
         _check_mapping(path, mapping, columns)
+        ended = reader.line_num  # a row starts on the line after the last one ended (its quoted cells may span more)
         while True:
             try:
                 cells = next(reader)
             except StopIteration:
                 return
             except csv.Error as exc:
-                yield InputError(path, f"malformed CSV: {_csv_problem(exc)}", line=reader.line_num)
+                yield InputError(path, f"malformed CSV: {_csv_problem(exc)}", line=ended + 1)
+                ended = reader.line_num
                 continue
-            number = reader.line_num
+            number, ended = ended + 1, reader.line_num
             if not any(c.strip() for c in cells):
                 continue
             if len(cells) != len(columns):
@@ -257,6 +259,7 @@ class JsonlReader:
             if not isinstance(row, dict):
                 yield InputError(path, "expected a JSON object on this line", line=number)
                 continue
+            row = note_fields(row)
             record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=number)
             yield record_from_row(path, record, row, resolve_columns(list(row), self.mapping))
 
@@ -269,8 +272,21 @@ class JsonlReader:
             if not isinstance(row, dict):
                 yield InputError(path, "expected a JSON object", record=number)
                 continue
+            row = note_fields(row)
             record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, record=number)
             yield record_from_row(path, record, row, resolve_columns(list(row), self.mapping))
+
+
+def note_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """A record in a note's shape (OpenReview's and MiniConf's `{"id", "forum", "content": {…}}`) as a flat one:
+    its content's fields (API 2's `{"value": …}` unwrapped) beside the top level's; other records as they are."""
+    content = row.get("content")
+    if not isinstance(content, dict):
+        return row
+    flat = {
+        key: value["value"] if isinstance(value, dict) and "value" in value else value for key, value in content.items()
+    }
+    return {**{key: value for key, value in row.items() if key != "content"}, **flat}
 
 
 def _csv_problem(exc: csv.Error) -> str:
