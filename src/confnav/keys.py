@@ -103,13 +103,19 @@ def is_placeholder_title(title: str) -> bool:
     return not key or key in _PLACEHOLDER_KEYS
 
 
+# Latin letters Unicode does not decompose, as people type them without the stroke ("Søgaard", "Chrupała").
+UNDECOMPOSED = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "æ": "ae", "œ": "oe", "ß": "ss", "þ": "th", "ı": "i"}
+_UNDECOMPOSED = str.maketrans(UNDECOMPOSED)
+
+
 @lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
-    """Normalized author name, so "Song, Yang", "yang song" and "Yáng Sōng" agree (remembered: names recur)."""
+    """Normalized author name, so "Song, Yang", "yang song", "Yáng Sōng" agree, and "Søgaard" "Sogaard"
+    (remembered: names recur)."""
     if "," in name:
         last, _, first = name.partition(",")
         name = f"{first} {last}"
-    return fold(name)
+    return fold(name).translate(_UNDECOMPOSED)
 
 
 def synthetic_id(venue: str, title: str) -> str:

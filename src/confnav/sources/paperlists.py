@@ -31,9 +31,10 @@ from confnav.sources.values import FieldError, as_authors, as_text, as_texts, pa
 
 # Keys of the paperlists schema itself: an array of papers naming none of them (`authors`, `decision`, `venue`) is
 # read as plain JSON rows by the JSONL reader, whose column names are those of CSV files.
-# paperlists' own keys: one `author` string (not an `authors` list) with its `aff` string. A JSON array of other
-# keys ("authors", "decision", "ratings"; "track" alone) is read by the JSONL reader, which knows their names.
-_SIGNATURE_KEYS = ('"author"', '"aff"')
+# paperlists' own keys: an `author` string (not an `authors` list), its `aff` string, the decision as `status`. A
+# JSON array of other keys ("authors", "decision", "ratings"; "track" alone) is read by the JSONL reader, which
+# knows their names.
+_SIGNATURE_KEYS = ('"author"', '"aff"', '"status"')
 _OPENREVIEW_SHAPE = re.compile(r"^[A-Za-z0-9_-]{8,14}$")
 # Fields holding a paper's URLs, by the link name they become (first of a name wins).
 URL_FIELDS = {
@@ -72,7 +73,7 @@ class PaperlistsReader:
 
     def sniff(self, path: Path, text: str) -> bool:
         head = text.lstrip()[:5000]
-        return head.startswith("[") and '"title"' in head and all(key in head for key in _SIGNATURE_KEYS)
+        return head.startswith("[") and '"title"' in head and any(key in head for key in _SIGNATURE_KEYS)
 
     def read(self, path: Path, text: str) -> Iterator[ReadItem]:
         data = parse_json(path, text)

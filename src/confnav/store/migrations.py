@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from confnav.errors import ConfnavError
+from confnav.keys import UNDECOMPOSED
 from confnav.store import schema
 from confnav.store.connection import Connection
 
@@ -73,6 +74,15 @@ ARRIVALS_STEP = "decisions that arrived: each fetch of a venue, and the pending 
 ARRIVAL_TABLES = tuple(schema.BY_NAME[name] for name in ("fetch_runs", "decisions_arrived"))
 PAPER_CHANGES_STEP = "each paper's generation of its last change, so that the keyword index adds only changed papers"
 PAPER_RATINGS_STEP = "each paper's ratings beside its JSON, so that a venue's rating scale is read without its papers"
+NAME_LETTERS_STEP = "authors' name keys without the letters Unicode does not decompose (Søgaard as Sogaard)"
+
+
+def name_letters() -> str:
+    """The stored author name keys as `keys.name_key` makes them now (the same SQL on both backends)."""
+    folded = "name_key"
+    for letter, plain in UNDECOMPOSED.items():
+        folded = f"replace({folded}, '{letter}', '{plain}')"
+    return f"UPDATE paper_authors SET name_key = {folded} WHERE name_key <> {folded}"
 
 
 def paper_changes(backend: schema.Backend) -> str:
@@ -304,6 +314,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         + ";\nUPDATE papers SET ratings = json_extract(data, '$.ratings')"
         " WHERE CASE WHEN json_valid(data) THEN json_array_length(data, '$.ratings') > 0 ELSE 0 END",
     ),
+    (22, NAME_LETTERS_STEP, name_letters()),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -16,6 +16,7 @@ from confnav.store.migrations import (
     JOB_LEASE_COLUMNS,
     JOB_LEASES_STEP,
     JOBS_TABLE,
+    NAME_LETTERS_STEP,
     NEWS_STEP,
     NEWS_TABLES,
     PAPER_CHANGES_STEP,
@@ -33,6 +34,7 @@ from confnav.store.migrations import (
     SESSION_TABLES,
     SESSIONS_STEP,
     Migration,
+    name_letters,
     paper_changes,
     rebuilt,
 )
@@ -217,4 +219,5 @@ MIGRATIONS: list[Migration] = [
         " WHEN json_typeof(data::json -> 'ratings') = 'array' THEN json_array_length(data::json -> 'ratings') > 0"
         " ELSE false END",
     ),
+    (17, NAME_LETTERS_STEP, name_letters()),
 ]
