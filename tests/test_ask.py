@@ -199,3 +199,35 @@ def test_ask_with_a_profile_on_a_shared_server(ask_db: Location, tmp_path: Path)
     theirs = other.get("/ask", params={"q": LINEAR, "profile": "alice"})
     assert theirs.status_code == 200 and "profiles are personal" in theirs.text and "close to your" not in theirs.text
     assert 'value="bob"' in theirs.text  # the form offers the profile this browser has open, which has likes
+
+
+@pytest.mark.parametrize(
+    ("text", "cited", "wrong"),
+    [
+        (  # the title of one paper over another's citation
+            "Decorrelated Adversarial Learning for Age-Invariant Face Recognition: we factorize features.",
+            [("Low-Rank Laplacian-Uniform Mixed Model for Robust Face Recognition", "A robust face model.")],
+            "title",
+        ),
+        (  # an invented title, after a stray opening word
+            "Papers: A Simple Neural Attentive Meta-Learning Algorithm for Deep Learning: it learns to learn.",
+            [("Meta-Learning and Universality", "We study meta-learning.")],
+            "title",
+        ),
+        (  # a method another paper proposes
+            "We propose DiffPool, a pooling module for graphs.",
+            [("Link Prediction Based on Graph Neural Networks", "We learn heuristics from local subgraphs.")],
+            "names",
+        ),
+    ],
+)
+def test_a_model_sentence_naming_what_its_paper_does_not_is_refused(
+    text: str, cited: list[tuple[str, str]], wrong: str
+) -> None:
+    from confnav.summarize.checked import attribution_failures
+
+    failures = attribution_failures(text, cited, "ICLR 2018")
+    assert failures and wrong in failures[0], failures
+    title, words = cited[0]
+    assert not attribution_failures(f"{title}: it names only its own work.", cited, "ICLR 2018")
+    assert not attribution_failures(f'"{title}" builds on {words.split()[-1]}', cited)

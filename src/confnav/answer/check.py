@@ -10,7 +10,7 @@ from confnav.answer.outside import institution_facts, rate_facts
 from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
-from confnav.summarize.checked import prose_failures
+from confnav.summarize.checked import attribution_failures, prose_failures
 from confnav.summarize.llm import numbers
 
 
@@ -37,9 +37,19 @@ def allowed_numbers(answer: Answer, cites: list[str], venue_names: list[str]) ->
 
 def sentence_failures(sentence: Sentence, answer: Answer, venue_names: list[str]) -> list[str]:
     """Why a sentence may not be shown: it cites nothing, cites a paper not retrieved, states a number the store
-    does not give, or (the model's) holds markup or is too long; empty when it passes."""
-    retrieved = {r.paper.id for r in answer.papers}
-    return prose_failures(sentence, retrieved, allowed_numbers(answer, sentence.cites, venue_names))
+    does not give, or (the model's) holds markup, is too long, or names a title or a name its cited papers do not;
+    empty when it passes."""
+    retrieved = {r.paper.id: r for r in answer.papers}
+    failures = prose_failures(sentence, retrieved, allowed_numbers(answer, sentence.cites, venue_names))
+    if sentence.source == "llm":
+        cited = [
+            (p.title, f"{p.abstract or ''} {r.statement or ''}")
+            for c in sentence.cites
+            if (r := retrieved.get(c))
+            for p in [r.paper]
+        ]
+        failures += attribution_failures(sentence.text, cited, " ".join(venue_names))
+    return failures
 
 
 def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:

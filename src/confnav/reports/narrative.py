@@ -23,6 +23,7 @@ from confnav.rank.ranker import RankedPaper
 from confnav.reports.faults import dangles, plain_prose, word_count
 from confnav.reports.model import Citation
 from confnav.reports.prose import GENERIC_NAMES, paper_name, paper_sentence, paper_sentences, paper_subject
+from confnav.summarize.checked import NAME
 from confnav.topics.facts import ThemeFacts
 from confnav.topics.fidelity import parts
 
@@ -31,7 +32,6 @@ SUBTHEMES_NAMED = 4
 RELATED = 3  # papers one sentence relates
 RATE_GAP = 0.02  # a theme's acceptance rate further than this from the venue's is "above" or "below" it
 SHARED_MAX = 0.05  # a shared phrase used by more than this share of the venue says nothing about two papers
-_TEXT_NAME = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*(?:[A-Z]|\d)[\w-]*)(?![\w'])")  # ImageNet, CIFAR-10, BERT
 _DATA_CUE = re.compile(r"\b(?:on|datasets?|benchmarks?|suites?|tasks?)\b", re.I)
 
 
@@ -51,7 +51,7 @@ def paper_terms(paper: Paper) -> dict[frozenset[str], tuple[str, str]]:
         if 2 < len(text) <= 40:
             found.setdefault(stems(text), (text.lower() if text[1:].islower() else text, "keyword"))
     own = {n for n in (paper_name(paper.title),) if n}
-    for name in _TEXT_NAME.findall(f"{paper.title}. {paper.abstract or ''}"):
+    for name in NAME.findall(f"{paper.title}. {paper.abstract or ''}"):
         if name.rstrip("s") not in GENERIC_NAMES and name not in own and not name.isdigit() and len(name) > 2:
             found.setdefault(stems(name), (name, "name"))
     return found

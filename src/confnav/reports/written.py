@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from confnav.reports.faults import dangles, plain_prose
 from confnav.reports.model import Citation
 from confnav.reports.prose import paper_sentences
-from confnav.summarize.checked import Checked, Sentence, keep_checked, prose_failures, split_sentences
+from confnav.summarize.checked import (
+    Checked,
+    Sentence,
+    attribution_failures,
+    keep_checked,
+    prose_failures,
+    split_sentences,
+)
 from confnav.summarize.llm import ChatClient, LLMError, numbers
 
 log = logging.getLogger("confnav.llm")
@@ -118,6 +125,8 @@ def write_paragraph(client: ChatClient, paragraph: Paragraph, venue: str, said: 
         keys = _FACT.findall(sentence.text)
         bare = Sentence(_FACT.sub("", sentence.text), sentence.cites, sentence.source)
         found = prose_failures(bare, by_id, _numbers_given(paragraph.cites, sentence.cites, venue), needs_cite=False)
+        cited = [(c.title, c.tldr or "") for i in sentence.cites if (c := by_id.get(i)) is not None]
+        found += attribution_failures(bare.text, cited, " ".join([venue, *paragraph.themes]))
         if _ECHO.search(sentence.text):
             found.append("repeats the prompt or speaks as the authors (we, our)")
         if dangles(plain_prose(sentence.text)):

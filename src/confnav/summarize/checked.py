@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from confnav.keys import fold
 from confnav.summarize.llm import model_sentences, numbers
 
 log = logging.getLogger("confnav.llm")
@@ -96,6 +97,29 @@ def prose_failures(
         failures.append("holds markup or is too long")
     if written and not sentence.text.rstrip().endswith((".", "!", "?")):
         failures.append("is cut off: it does not end")  # the model's answer stopped at its token limit
+    return failures
+
+
+# A name a text gives a method, model or dataset: capitals or digits inside a word ("ImageNet", "CIFAR-10", "BERT").
+NAME = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*(?:[A-Z]|\d)[\w-]*)(?![\w'])")
+_TITLED = re.compile(r"(?:^|(?<=[.:;] ))([A-Z][^:;.!?\"“”]{8,240}?):\s")  # "Title of a paper: what it does"
+_QUOTED = re.compile(r"[\"“]([^\"“”]{12,240})[\"”]")
+
+
+def attribution_failures(text: str, cited: Collection[tuple[str, str]], free: str = "") -> list[str]:
+    """Why a model's sentence says of its cited papers what they do not: a title (before a colon, or quoted) that
+    is none of theirs, or a name (BERT, DiffPool, CIFAR-10) none of their own words hold. `cited`: the title and
+    own words (abstract, statement) of each cited paper; `free`: words the sentence may name besides (the
+    venue's name)."""
+    failures = []
+    titles = [fold(title) for title, _ in cited]
+    for match in [*_TITLED.finditer(text), *_QUOTED.finditer(text)]:
+        said = fold(match.group(1))
+        if len(said.split()) >= 3 and not any(t == said or t.startswith(f"{said} ") for t in titles):
+            failures.append(f"names a title that is not its cited paper's: {match.group(1)[:80]!r}")
+    own = " ".join([free, *(f"{title} {words}" for title, words in cited)])
+    if strange := sorted({n for n in NAME.findall(text) if n not in own and n.rstrip("s") not in own}):
+        failures.append(f"names what its cited papers do not: {', '.join(strange[:5])}")
     return failures
 
 
