@@ -506,3 +506,35 @@ def test_an_answer_over_two_venues_groups_papers_under_each_venues_own_themes(th
     assert any(h.startswith("NeurIPS 2018: ") for h in heads) and any(h.startswith("CVPR 2019: ") for h in heads)
     for item in answer.papers:
         assert item.group in allowed[(item.paper.venue, item.paper.id)] | {"Other papers"}, (item.paper.id, item.group)
+
+
+def test_counting_questions_read_as_researchers_ask_them(venues_db: Path) -> None:
+    """Words of the question itself ("presented", "given", "compared to") are no topic, the narrower of two
+    decisions is asked, and a series named without its year is all of its venues: counts as the raw files give."""
+    from confnav.answer import ask
+    from confnav.search.engine import Searcher
+
+    def raw(name: str) -> list[dict[str, str]]:
+        return json.loads((DATA / "paperlists" / name).read_text(encoding="utf-8"))
+
+    spotlights = sum(p["status"] == "Spotlight" for p in raw("nips2018.json"))
+    orals = sum(p["status"] == "Oral" for p in raw("cvpr2019.json"))
+    with open_store(venues_db, create=True) as store:
+        searcher = Searcher(store)
+        asked = {
+            "How many spotlights were presented at NeurIPS 2018?": spotlights,
+            "How many orals were given at CVPR 2019?": orals,
+        }
+        for question, truth in asked.items():
+            answer = ask(searcher, question)
+            assert [c.value for c in answer.counts if c.decision] == [truth], question
+        gans = ask(searcher, "How many papers on GANs were accepted as orals at CVPR 2019?")
+        assert {c.decision for c in gans.counts} == {None, "oral"}
+        corl = ask(searcher, "How many papers on robot learning at CoRL?")
+        assert corl.venues == ["corl2023"] and corl.counts[0].phrase == "robot learning"
+        from confnav.answer.question import read_question
+
+        read = read_question(
+            "How many papers on X nets were accepted at ICLR 2018 compared to CoRL 2023?", store.venue_list()
+        )
+        assert (read.venues, read.decision, read.topic) == (["iclr2018", "corl2023"], "accepted", "X nets")

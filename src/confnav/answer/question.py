@@ -44,6 +44,8 @@ QUESTION_WORDS = frozenset(
     proposes proposing mention mentions mentioning theme themes topic topics trend trends overview landscape area
     areas direction directions field fields have has had publish publishes published write writes wrote written
     author authors authored coauthored co-authored most prolific top
+    present presents presented presenting given appear appeared appears compared comparison versus vs change
+    changed changes changing invited total overall altogether
     """.split()  # noqa: SIM905
 )
 _EDGE_WORDS = frozenset(
@@ -101,21 +103,41 @@ def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = 
             question.unknown_venues.append(match.group(0).strip())
         if venue or looks:
             rest = rest.replace(match.group(0), " ")
+    series = {v.conference: [k.id for k in known if k.conference == v.conference] for v in known}
+    for match in list(re.finditer(r"\b[A-Za-z][A-Za-z&]{1,20}\b", rest)):  # a series without its year: all of it
+        if match.group(0).lower() in series and sum(c.isupper() for c in match.group(0)) >= 2:
+            question.venues += series[match.group(0).lower()]
+            rest = rest.replace(match.group(0), " ", 1)
     question.venues = list(dict.fromkeys(question.venues))
     question.counting = bool(_COUNT_CUE.search(rest))
     rest = _DESK_REJECT.sub("desk-reject", rest)  # "desk rejected", "desk-rejects": one decision
     words = re.findall(r"[\w\-]+|[^\w\s]", rest)
     named = {n.lower(): n.lower() for n in decisions if n.strip() and " " not in n.strip()}
     vocabulary = {**named, **{f"{n}s": n for n in named}, **DECISION_WORDS}
-    said = None
-    for word in words:
-        if word.lower() in vocabulary and question.decision is None:
-            said, question.decision = word.lower(), vocabulary[word.lower()]
-    kept = [w for w in words if w.lower() not in QUESTION_WORDS and w.lower() != said and re.match(r"[\w\-]", w)]
-    while kept and kept[0].lower() in _EDGE_WORDS:
-        kept.pop(0)
-    while kept and kept[-1].lower() in _EDGE_WORDS:
-        kept.pop()
-    question.topic = " ".join(kept)
+    said = [w.lower() for w in words if w.lower() in vocabulary]  # "accepted as orals": the narrower one
+    if said:
+        word = next((w for w in said if vocabulary[w] != "accepted"), said[0])
+        question.decision = vocabulary[word]
+    question.topic = _topic(words, set(said))
     question.topic_terms = terms(question.topic)
     return question
+
+
+def _topic(words: list[str], decided: set[str]) -> str:
+    """The longest run of the question's own words between the words of the question itself (its venues were
+    taken out before), edge words trimmed: "papers on adversarial examples were accepted at V compared to W" is
+    about "adversarial examples"."""
+    runs: list[list[str]] = [[]]
+    for word in words:
+        if word.lower() in QUESTION_WORDS or word.lower() in decided:
+            runs.append([])
+        elif re.match(r"[\w\-]", word):  # punctuation is no word, nor a break ("K1, K2 and K3")
+            runs[-1].append(word)
+    trimmed = []
+    for run in runs:
+        while run and run[0].lower() in _EDGE_WORDS:
+            run.pop(0)
+        while run and run[-1].lower() in _EDGE_WORDS:
+            run.pop()
+        trimmed.append(run)
+    return " ".join(sorted(trimmed, key=len, reverse=True)[0])  # the first of the longest
