@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from confnav.cli import cli
 from confnav.store import open_store
-from confnav.summarize.llm import ChatClient, LLMConfig, LLMSummarizer
+from confnav.summarize.llm import ChatClient, LLMConfig, LLMSummarizer, LLMUnreachable
 from tests.llm_server import fake_llm
 
 PERFORMERS = "Ua6zuk0WRH"
@@ -56,9 +56,13 @@ def test_unreachable_endpoint_falls_back(iclr2021_db: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    summarizer = LLMSummarizer(ChatClient(LLMConfig(f"http://127.0.0.1:{port}/v1", "m", timeout=1)))
+    client = ChatClient(LLMConfig(f"http://127.0.0.1:{port}/v1", "m", timeout=1))
+    summarizer = LLMSummarizer(client)
     result = summarizer.tldr(paper(iclr2021_db))
-    assert result.source == "extractive" and "unreachable" in summarizer.failures[0]
+    assert result.source == "extractive" and client.down and "unreachable" in client.down
+    assert not summarizer.failures  # no answer failed a check: none came
+    with pytest.raises(LLMUnreachable):  # and the client asks nothing more of it
+        client.complete("system", "user")
 
 
 def test_cli_uses_the_configured_endpoint(iclr2021_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -220,6 +220,8 @@ def build_overview(
             f"{generated} sentences, {dropped} were dropped and {replaced} replaced by a paper's own sentence for "
             "failing a check."
         )
+    if client is not None and client.down:
+        report.notes.append("The LLM could not be reached: the prose and TL;DRs are extractive.")
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
         report.notes.append(
             f"{len(summarizer.failures)} LLM TL;DRs failed a check and were replaced by extractive ones."

@@ -25,7 +25,7 @@ from confnav.summarize.checked import (
     prose_failures,
     split_sentences,
 )
-from confnav.summarize.llm import ChatClient, LLMError, numbers
+from confnav.summarize.llm import ChatClient, LLMError, LLMUnreachable, numbers
 
 log = logging.getLogger("confnav.llm")
 MAX_TOKENS = 320  # a paragraph of a few sentences; a small local model otherwise rambles on
@@ -113,7 +113,8 @@ def write_paragraph(client: ChatClient, paragraph: Paragraph, venue: str, said: 
     try:
         answer = client.complete(PROMPT, user_message(paragraph), MAX_TOKENS)
     except LLMError as exc:
-        log.warning("overview, %s: %s; the paragraph stays extractive", paragraph.title, exc)
+        if not isinstance(exc, LLMUnreachable):  # an endpoint that cannot be reached is said once, by its client
+            log.warning("overview, %s: %s; the paragraph stays extractive", paragraph.title, exc)
         return None
     facts = paragraph.facts
     written = [Sentence(mark_facts(s.text, facts, said), s.cites, s.source) for s in split_sentences(answer)]

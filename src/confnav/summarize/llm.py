@@ -34,6 +34,11 @@ class LLMError(ConfnavError):
     """The endpoint was unreachable, too slow, or answered something unusable."""
 
 
+class LLMUnreachable(LLMError):
+    """The endpoint cannot be reached or refuses every request (a wrong address, key or model): said once, and
+    the client asks it nothing more."""
+
+
 @dataclass(frozen=True)
 class LLMConfig:
     url: str
@@ -54,6 +59,14 @@ class ChatClient:
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
+        self.down: str | None = None  # why the endpoint cannot be reached, once it could not
+
+    def _unreachable(self, why: str) -> LLMUnreachable:
+        """Remember that the endpoint cannot be reached, say so once, and the error to raise."""
+        if self.down is None:
+            log.warning("%s; what the model would write is extractive", why)
+        self.down = why
+        return LLMUnreachable(why)
 
     def complete(self, system: str, user: str, max_tokens: int | None = None) -> str:
         """The model's answer to one system and one user message, at temperature 0."""
@@ -66,6 +79,8 @@ class ChatClient:
             body["max_tokens"] = max_tokens
         headers = {"Authorization": f"Bearer {self.config.api_key}"} if self.config.api_key else {}
         where = self.config.url
+        if self.down is not None:
+            raise LLMUnreachable(self.down)
         try:
             response = httpx.post(
                 f"{where}/chat/completions", json=body, headers=headers, timeout=self.config.timeout, verify=_tls()
@@ -73,8 +88,10 @@ class ChatClient:
         except httpx.TimeoutException:
             raise LLMError(f"{where}: no answer within {self.config.timeout:g} s") from None
         except httpx.HTTPError as exc:
-            raise LLMError(f"{where}: unreachable ({type(exc).__name__})") from None
-        if response.status_code >= 400:
+            raise self._unreachable(f"{where}: unreachable ({type(exc).__name__})") from None
+        if 400 <= response.status_code < 500 and response.status_code not in (408, 429):  # the address, key or model
+            raise self._unreachable(f"{where}: HTTP {response.status_code}")
+        if response.status_code >= 400:  # the server's trouble with this request: the next may pass
             raise LLMError(f"{where}: HTTP {response.status_code}")
         try:
             payload = response.json()
@@ -135,6 +152,8 @@ class LLMSummarizer:
             if numbers(text) - numbers(paper.abstract) - numbers(paper.title):
                 raise LLMError("the TL;DR has numbers the abstract does not")
             return Tldr(paper.id, text, "llm")
+        except LLMUnreachable:
+            return self.fallback.tldr(paper)  # said once by the client, and in the report's notes
         except LLMError as exc:
             reason = f"{paper.id}: {exc}; using the extractive TL;DR"
             log.warning(reason)
