@@ -6,6 +6,7 @@ does not say" when the question is about a venue the store lacks or nothing rele
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Protocol, cast
 
@@ -222,14 +223,15 @@ def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Se
             if r.paper.venue == venue
             and (said is None or said.matches(r.paper.title, r.paper.abstract or "", r.paper.keywords, []))
         ][:3]
+        one = whole.value == 1
         if whole.phrase:
-            where = "in their title, abstract or keywords"
-            text = f"{whole.value:,} papers of {name} in the store contain “{whole.phrase}” {where}"
+            where = f"in {'its' if one else 'their'} title, abstract or keywords"
+            text = f"{_papers(whole.value)} of {name} in the store contain{'s' * one} “{whole.phrase}” {where}"
         else:
-            text = f"The store holds {whole.value:,} papers of {name}"
+            text = f"The store holds {_papers(whole.value)} of {name}"
         if decided:
             wording = DECISION_WORDS.get(decided[0].decision or "", f"have the decision {decided[0].decision}")
-            text += f"; {decided[0].value:,} of them {wording}"
+            text += f"; {decided[0].value:,} of them {_agreed(wording, decided[0].value)}"
             if decided[0].decision == "accepted" and accepted_only(store, venue):
                 text += " (its data lists accepted papers only)"
         sentences.append(Sentence(f"{text}.", examples if whole.phrase else [], "count"))
@@ -238,6 +240,15 @@ def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Se
                 Sentence(f"{DOES_NOT_SAY} how many of them {_decided(read.decision)}: {gap}.", [], "count")
             )
     return sentences
+
+
+def _papers(n: int) -> str:
+    return f"{n:,} paper{'s' * (n != 1)}"
+
+
+def _agreed(verb: str, n: int) -> str:
+    """A plural verb phrase ("were accepted", "have the decision oral") said of one paper when `n` is 1."""
+    return re.sub(r"^(were|have)\b", lambda m: {"were": "was", "have": "has"}[m.group(1)], verb) if n == 1 else verb
 
 
 def _decided(decision: str | None) -> str:

@@ -44,7 +44,8 @@ def ask(store: Store, question: str, venue: str | None, profile: str | None, as_
             if any(item.paper.id in s.cites for s in answer.sentences):
                 out.print(f"  {item.paper.id}  {item.paper.title} ({item.paper.decision.name})", markup=False)
         out.print(
-            f"The LLM wrote {answer.generated} sentences: {answer.dropped} dropped and {answer.replaced} replaced by "
+            f"The LLM wrote {answer.generated} sentence{'s' * (answer.generated != 1)}: {answer.dropped} dropped and "
+            f"{answer.replaced} replaced by "
             "the papers' own statements for failing the checks.",
             style="dim",
             markup=False,
