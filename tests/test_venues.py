@@ -538,3 +538,13 @@ def test_counting_questions_read_as_researchers_ask_them(venues_db: Path) -> Non
             "How many papers on X nets were accepted at ICLR 2018 compared to CoRL 2023?", store.venue_list()
         )
         assert (read.venues, read.decision, read.topic) == (["iclr2018", "corl2023"], "accepted", "X nets")
+
+
+def test_a_paper_of_a_two_word_title_is_found_by_it(venues_db: Path) -> None:
+    from confnav.answer import ask
+    from confnav.search.engine import Searcher
+
+    with open_store(venues_db, create=True) as store:
+        answer = ask(Searcher(store), "Was Spherical CNNs rejected at ICLR 2018?")
+    said = " ".join(s.text for s in answer.sentences)
+    assert "Hkbd5xZRb" in {c for s in answer.sentences for c in s.cites} and "was accepted (oral)" in said, said

@@ -158,13 +158,15 @@ ABOUT_A_PAPER = re.compile(r"\b(?:decision|accepted|rejected|ratings?|scores?|re
 
 
 def paper_names(store: PaperReader) -> dict[str, list[Paper]]:
-    """The store's papers by the name their title gives them ("RoboCook: …"), read once per store state."""
+    """The store's papers by the name their title gives them ("RoboCook: …"), or by a whole title too short to be
+    looked for as one ("Spherical CNNs"), matched as written; read once per store state."""
 
     def read() -> dict[str, list[Paper]]:
         found: dict[str, list[Paper]] = {}
         for venue in store.venue_list():
             for paper in store.iter_papers(venue.id):
-                if (name := paper_name(paper.title)) and len(name) >= 4:
+                short = " ".join(paper.title.split()) if len(paper.title.split()) < TITLE_WORDS else None
+                if (name := paper_name(paper.title) or short) and len(name) >= 4:
                     found.setdefault(name, []).append(paper)
         return found
 
