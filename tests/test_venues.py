@@ -548,3 +548,19 @@ def test_a_paper_of_a_two_word_title_is_found_by_it(venues_db: Path) -> None:
         answer = ask(Searcher(store), "Was Spherical CNNs rejected at ICLR 2018?")
     said = " ".join(s.text for s in answer.sentences)
     assert "Hkbd5xZRb" in {c for s in answer.sentences for c in s.cites} and "was accepted (oral)" in said, said
+
+
+def test_the_main_themes_of_a_venue_are_its_largest_themes(themed_venues_db: Path) -> None:
+    from confnav.answer import ask
+    from confnav.answer.check import verify_answer
+    from confnav.search.engine import Searcher
+    from confnav.topics import theme_facts
+
+    with open_store(themed_venues_db, create=True) as store:
+        searcher = Searcher(store)
+        answer = ask(searcher, "What are the main themes of CVPR 2019 and ICLR 2018?")
+        largest = sorted(theme_facts(store, "cvpr2019", level=1), key=lambda t: -t.size)[0]
+        assert not verify_answer(searcher, answer)
+    cvpr, iclr = (s.text for s in answer.sentences)
+    assert cvpr.startswith(f"The largest themes of CVPR 2019 in the store are {largest.label} ({largest.size} papers)")
+    assert "themes of ICLR 2018 are: they are not built yet (confnav topics --venue iclr2018)" in iclr

@@ -4,9 +4,12 @@ text, or a named venue's year). Written sentences pass `sentence_failures` one b
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from confnav.answer.authors import count_of, papers_of
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
-from confnav.answer.outside import institution_facts, rate_facts
+from confnav.answer.outside import institution_facts, rate_facts, venue_themes
 from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
@@ -63,16 +66,27 @@ def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
         if (now := _recount(searcher, count)) != count.value:
             failures.append(f"count of {count.phrase or 'all papers'} in {count.venue}: {count.value}, store: {now}")
     for venue in {key.split()[0] for key in answer.facts}:
-        for group, facts_of in (("", rate_facts), ("institutions.", institution_facts)):  # each as it was computed
-            shown = {
-                k: v for k, v in answer.facts.items() if k.split()[0] == venue and ("institutions." in k) == bool(group)
-            }
+        for group, facts_of in FACT_GROUPS.items():  # each group as it was computed
+            shown = {k: v for k, v in answer.facts.items() if k.split()[0] == venue and _group(k) == group}
             stored = {f"{venue} {k}": v for k, v in facts_of(store, venue).items()} if shown else {}
             if shown != stored:
                 failures.append(f"facts of {venue}: {shown}, store: {stored}")
     for sentence in answer.sentences:
         failures += [f"{sentence.text!r}: {f}" for f in sentence_failures(sentence, answer, names)]
     return failures
+
+
+FACT_GROUPS: dict[str, Callable[[Any, str], dict[str, str]]] = {
+    "": rate_facts,
+    "institutions": institution_facts,
+    "themes": venue_themes,
+}
+
+
+def _group(key: str) -> str:
+    """The group of an answer's fact ("iclr2021 institutions.top": institutions; "iclr2021 rate": the rate's)."""
+    name = key.split(" ", 1)[1]
+    return name.split(".", 1)[0] if "." in name else ""
 
 
 def _recount(searcher: Searcher, count: Count) -> int:

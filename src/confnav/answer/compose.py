@@ -18,9 +18,11 @@ from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, S
 from confnav.answer.outside import (
     INSTITUTIONS,
     RATE,
+    THEMES,
     answer_institutions,
     answer_papers,
     answer_rate,
+    answer_themes,
     named_papers,
     unheld,
 )
@@ -100,6 +102,9 @@ def ask(
     if INSTITUTIONS.search(read.text):
         answer_institutions(store, answer, venues or [v.id for v in known])
         return answer
+    if THEMES.search(read.text) and not read.topic_terms and not named:  # "the main themes of V": no topic asked
+        answer_themes(store, answer, venues or [v.id for v in known])
+        return answer
     titled = named_papers(store, question, venues)  # a title ("… Wins …") before the questions the store cannot answer
     if not titled and (reason := unheld(read.text)):
         answer.unanswered = reason
@@ -123,8 +128,8 @@ def ask(
         answer.parts.append(Part(None, _count_sentences(store, answer, read)))
     if not answer.papers and not answer.counts:
         scope = " or ".join(store.get_venue(v).name for v in venues) if venues else "the store"
-        what = f"about “{read.topic}”" if read.topic else "that answers this"
-        answer.unanswered = f"{DOES_NOT_SAY}: no paper of {scope} is {what}."
+        what = f"is about “{read.topic}”" if read.topic else "answers this"
+        answer.unanswered = f"{DOES_NOT_SAY}: no paper of {scope} {what}."
         return answer
     answer.parts += _groups(store, answer, read)
     return write_answer(searcher, answer, client) if client else answer

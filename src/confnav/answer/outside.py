@@ -11,13 +11,15 @@ from collections.abc import Callable, Sequence
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.retrieve import per_state
+from confnav.errors import NotFoundError
 from confnav.model import Outcome, Paper, fold
 from confnav.reports.facts import rate_basis
 from confnav.reports.model import plain
 from confnav.reports.prose import paper_name
 from confnav.reports.stats import counted_papers, institution_table
 from confnav.store import PaperFilter
-from confnav.store.protocols import PaperReader
+from confnav.store.protocols import AnalysisStore, PaperReader
+from confnav.topics.facts import theme_facts
 
 RATE = re.compile(r"\bacceptance (?:rates?|ratios?)\b|\bhow (?:selective|competitive)\b", re.I)
 # What the store holds no record of, and how to say so.
@@ -88,7 +90,38 @@ def answer_institutions(store: PaperReader, answer: Answer, venues: Sequence[str
     def lacking(venue: str, name: str) -> str:
         return f"which institution has the most papers of {name}: its data gives no affiliations"
 
-    _per_venue(store, answer, venues, institution_facts, lacking, said)
+    _per_venue(store, answer, venues, lambda venue: institution_facts(store, venue), lacking, said)
+
+
+# "What are the main themes of V?", "its largest topics": the venue's themes as `confnav topics` built them.
+THEMES = re.compile(r"\b(?:themes?|topics?|research areas?)\b", re.I)
+THEMES_SHOWN = 5
+
+
+def venue_themes(store: AnalysisStore, venue: str) -> dict[str, str]:
+    """A venue's largest themes and their sizes; empty when its themes are not built."""
+    try:
+        found = sorted((t for t in theme_facts(store, venue, level=1)), key=lambda t: -t.size)[:THEMES_SHOWN]
+    except NotFoundError:
+        return {}
+    return {"themes.top": "; ".join(t.label for t in found), "themes.sizes": "; ".join(f"{t.size:,}" for t in found)}
+
+
+def answer_themes(store: AnalysisStore, answer: Answer, venues: Sequence[str]) -> None:
+    """One sentence per venue: its largest themes with their sizes, or that they are not built yet."""
+
+    def said(venue: str, name: str, facts: dict[str, str]) -> str:
+        sized = [f"{label} ({size} papers)" for label, size in zip(*(facts[k].split("; ") for k in facts), strict=True)]
+        return (
+            f"The largest themes of {name} in the store are {', '.join(sized[:-1])} and {sized[-1]}"
+            if len(sized) > 1
+            else f"The largest theme of {name} in the store is {sized[0]}"
+        )
+
+    def lacking(venue: str, name: str) -> str:
+        return f"what the themes of {name} are: they are not built yet (confnav topics --venue {venue})"
+
+    _per_venue(store, answer, venues, lambda venue: venue_themes(store, venue), lacking, said)
 
 
 def answer_rate(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:
@@ -103,14 +136,14 @@ def answer_rate(store: PaperReader, answer: Answer, venues: Sequence[str]) -> No
         gap = decision_gap(store, venue, Outcome.NOT_ACCEPTED.value) or "its data gives no decided submissions"
         return f"what the acceptance rate of {name} was: {gap}"
 
-    _per_venue(store, answer, venues, rate_facts, lacking, said)
+    _per_venue(store, answer, venues, lambda venue: rate_facts(store, venue), lacking, said)
 
 
 def _per_venue(
     store: PaperReader,
     answer: Answer,
     venues: Sequence[str],
-    facts_of: Callable[[PaperReader, str], dict[str, str]],
+    facts_of: Callable[[str], dict[str, str]],
     lacking: Callable[[str, str], str],
     said: Callable[[str, str, dict[str, str]], str],
 ) -> None:
@@ -119,7 +152,7 @@ def _per_venue(
     sentences = []
     for venue in venues:
         name = store.get_venue(venue).name
-        if not (facts := facts_of(store, venue)):
+        if not (facts := facts_of(venue)):
             sentences.append(Sentence(f"{DOES_NOT_SAY} {lacking(venue, name)}.", [], "count"))
             continue
         answer.facts.update({f"{venue} {k}": v for k, v in facts.items()})
