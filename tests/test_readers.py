@@ -375,3 +375,16 @@ def test_a_csv_error_names_the_line_its_record_starts_on(write) -> None:  # type
     found = list(items)
     assert isinstance(found[0], SourceRecord) and found[0].line == 2
     assert isinstance(found[1], InputError) and found[1].line == 5, found[1]
+
+
+def test_columns_no_field_reads_are_named_once(write, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from confnav.ingest import ingest
+    from confnav.store import open_store
+
+    path = write(
+        "mconf2024.csv", "Paper No,Paper Title,Writers,Verdict,Scores\n1,Alpha,Ann,Accept,6;7\n2,Beta,Bo,Reject,5\n"
+    )
+    with open_store(tmp_path / "m.db", create=True) as store:
+        result = ingest(store, [path])
+    (said,) = [w for w in result.warnings if "not read" in w]
+    assert "'Paper No', 'Writers', 'Verdict'" in said and "--map" in said

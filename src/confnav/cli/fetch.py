@@ -111,7 +111,8 @@ def _report(result: FetchResult, as_json: bool) -> None:
     )
     ingested = result.ingest
     out.print(
-        f"{ingested.added} papers added, {ingested.updated} updated, {ingested.unchanged} unchanged"
+        f"{ingested.added} paper{'s' * (ingested.added != 1)} added, {ingested.updated} updated,"
+        f" {ingested.unchanged} unchanged"
         f" ({', '.join(ingested.venues) or 'no venue'})",
         markup=False,
     )

@@ -116,9 +116,10 @@ def _print_ingest(result: IngestResult, db: str) -> None:
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for f in result.files:
-        out.print(f"{f.path}: {f.records} records ({f.format or 'unreadable'})", markup=False)
+        out.print(f"{f.path}: {f.records} record{'s' * (f.records != 1)} ({f.format or 'unreadable'})", markup=False)
     out.print(
-        f"{db}: {result.added} papers added, {result.updated} updated, {result.unchanged} unchanged"
+        f"{db}: {result.added} paper{'s' * (result.added != 1)} added, {result.updated} updated,"
+        f" {result.unchanged} unchanged"
         f" ({', '.join(result.venues) or 'no venue'})",
         markup=False,
     )

@@ -206,6 +206,7 @@ class CsvReader:
         columns = [c if c not in columns[:i] else f"{c} ({i + 1})" for i, c in enumerate(columns)]  # a name twice
         mapping = resolve_columns(columns, self.mapping)
         _check_mapping(path, mapping, columns)
+        unread = self.unread(path, columns, mapping)
         ended = reader.line_num  # a row starts on the line after the last one ended (its quoted cells may span more)
         while True:
             try:
@@ -223,7 +224,19 @@ class CsvReader:
                 yield InputError(path, f"expected {len(columns)} columns, found {len(cells)}", line=number)
                 continue
             record = SourceRecord(source=path.name, kind=self.format, id=None, fields={}, line=number)
+            if unread:  # said once, with the file's first record
+                record.warnings.append(unread)
+                unread = ""
             yield self.record(path, record, dict(zip(columns, cells, strict=True)), mapping)
+
+    def unread(self, path: Path, columns: list[str], mapping: dict[str, str]) -> str:
+        """A warning naming the header's columns no field reads ("Writers", "Verdict"), or "": what `--map` is for.
+        A format built on CSV that reads more columns itself says nothing."""
+        left = [c for c in columns if c not in set(mapping.values()) and c.strip()]
+        if not left or type(self) is not CsvReader:
+            return ""
+        named = ", ".join(repr(c) for c in left[:8]) + (", …" if len(left) > 8 else "")
+        return f"{path.name}: column(s) not read: {named}; --map FIELD=COLUMN reads one (docs/ingest.md)"
 
     def record(self, path: Path, record: SourceRecord, row: dict[str, str], mapping: dict[str, str]) -> ReadItem:
         """One row's record (a format built on CSV reads its own columns here too)."""
