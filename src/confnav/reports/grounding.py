@@ -92,12 +92,12 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
     mode_match = _MODE.search(text)
 
     @cache
-    def ranking(theme: str | None = None) -> tuple[dict[str, list[str]], str, list[Paper]]:  # read when needed
+    def ranking(theme: str | None) -> tuple[dict[str, list[str]], str, list[Paper]]:  # read when needed, once each
         found = make_ranker(store.settings, mode=_mode(mode_match)).rank(store, ground.venue, theme=theme)
         reasons = {r.paper.id: [x for x in r.reasons if not x.startswith(TLDR_PREFIX)] for r in found.papers}
         return reasons, found.header(), [r.paper for r in found.papers]
 
-    (html_papers if html else md_papers)(page, papers, tldrs, lambda: ranking()[0], unchecked)
+    (html_papers if html else md_papers)(page, papers, tldrs, lambda: ranking(None)[0], unchecked)
     _fact_context(page, facts, ground)
     page.take_texts(
         [f.label for f in ground.facts.values()]
@@ -106,7 +106,7 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
         + ground.captions
         + [t.label for t in ground.themes]
         + ground.venue_names
-        + ([ranking()[1]] if mode_match else [])
+        + ([ranking(None)[1]] if mode_match else [])
     )
     told = {c: tldr for c, (tldr, _) in tldrs.items()}
     mode = _mode(mode_match)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import numpy as np
 
 from confnav.errors import ConfnavError, InputError
-from confnav.model import Outcome, Venue, real_papers
+from confnav.model import Outcome, Paper, Venue, real_papers
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper
 from confnav.rank.reasons import TLDR_PREFIX
@@ -292,11 +293,11 @@ def where_to_start(
     label = {paper_id: t.label for t in themes for paper_id in t.paper_ids}
     first = [item for item in ranked if item.paper.id in label][:START_PAPERS]
     by_id = {item.paper.id: item for item in ranked}
-    central = []
-    for theme in themes[:START_PAPERS]:
-        near = [by_id[i] for i in (closest or {}).get(theme.id, theme.representative) if i in by_id]
-        if near:
-            central.append((theme, next((item for item in near if item.paper.decision.accepted), near[0])))
+    central = [
+        (theme, by_id[entry])
+        for theme in themes[:START_PAPERS]
+        if (entry := way_in(theme, closest, by_id, lambda i: by_id[i].paper.decision.accepted))
+    ]
     cites = {item.paper.id: citation(item, summarizer) for item in [*first, *(item for _, item in central)]}
 
     def named(item: RankedPaper) -> str:
@@ -304,19 +305,13 @@ def where_to_start(
         shown = handle(cite) or f'"{cite.title}"'
         return f"{shown} [[cite:{cite.paper_id}]]"
 
-    def unaccepted(item: RankedPaper) -> str:  # the decision of a paper the venue did not accept, said beside it
-        decision = item.paper.decision
-        return decision.name if decision.outcome is not Outcome.UNKNOWN and not decision.accepted else ""
-
     sentences = []
     if first:
-        listed = [
-            f"{named(item)} ({'; '.join(filter(None, [label[item.paper.id], unaccepted(item)]))})" for item in first
-        ]
+        listed = [f"{named(item)} ({theme_and_decision(item.paper, label)})" for item in first]
         sentences.append(f"Across the venue, the ranking {mode.label} puts first {listing(listed)}.")
     if central:
         listed = [
-            f"{named(item)} for {theme.label}" + (f" ({said})" if (said := unaccepted(item)) else "")
+            f"{named(item)} for {theme.label}" + (f" ({said})" if (said := unaccepted(item.paper)) else "")
             for theme, item in central
         ]
         which = "accepted paper" if all(item.paper.decision.accepted for _, item in central) else "paper"
@@ -324,6 +319,27 @@ def where_to_start(
             f"For a way into the largest themes, the {which} closest to each theme's centre: {listing(listed)}."
         )
     return Section("Where to start", " ".join(sentences), {}, list(cites.values()))
+
+
+def way_in(
+    theme: ThemeFacts, closest: dict[str, list[str]] | None, held: Collection[str], accepted: Callable[[str], bool]
+) -> str | None:
+    """The paper a theme is entered by: of its papers `held`, the accepted one closest to its centre (`closest`,
+    else its most central few), one of another decision only where it has no accepted one."""
+    near = [i for i in (closest or {}).get(theme.id, theme.representative) if i in held]
+    return next((i for i in near if accepted(i)), near[0] if near else None)
+
+
+def theme_and_decision(paper: Paper, label: dict[str, str]) -> str:
+    """What the closing says beside a paper the venue's ranking puts first: its theme, and its decision when the
+    venue did not accept it ("graph neural networks; Reject")."""
+    return "; ".join(filter(None, [label[paper.id], unaccepted(paper)]))
+
+
+def unaccepted(paper: Paper) -> str:
+    """The decision of a paper the venue did not accept, as the overview says it beside the paper ("" else)."""
+    decision = paper.decision
+    return decision.name if decision.outcome is not Outcome.UNKNOWN and not decision.accepted else ""
 
 
 def closest_papers(store: AnalysisStore, venue: str, themes: list[ThemeFacts]) -> dict[str, list[str]] | None:

@@ -9,9 +9,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from confnav.model import Outcome, Paper
+from confnav.model import Paper
 from confnav.rank.mode import RankMode
 from confnav.reports.marked import Marked
+from confnav.reports.overview import theme_and_decision, way_in
 from confnav.reports.shown import ID, Page
 from confnav.topics.facts import ThemeFacts
 
@@ -72,7 +73,7 @@ def order_failures(
     for match in _VENUE_FIRST.finditer(text):
         venue_first = re.findall(rf"{_CITE} \(([^()]*)\)", match.group(1))
         in_themes = [p for p in order if p in label_of][: len(venue_first) or 1]
-        truth = [(p, "; ".join(filter(None, [label_of[p], _unaccepted(by_id[p])]))) for p in in_themes]
+        truth = [(p, theme_and_decision(by_id[p], label_of)) for p in in_themes]
         if venue_first != truth:
             page.fail(
                 view.at(match.start()), f"the venue's first papers are said to be {venue_first}; they are {truth}"
@@ -90,33 +91,14 @@ def order_failures(
 
 
 def _closest(page: Page, view: Marked, match: re.Match[str], ranked: RankedView, by_id: dict[str, Paper]) -> None:
-    """ "the accepted paper closest to each theme's centre: A for X, …": each named paper is its theme's accepted
-    paper nearest the theme's centre (a paper of another decision only where the theme has no accepted one)."""
-    near = ranked.closest() or {}
+    """ "the accepted paper closest to each theme's centre: A for X, …": each named paper is the paper its theme is
+    entered by (overview.way_in), and is said to lead into that theme."""
+    near = ranked.closest()
     said = match.group(1)
-    cited = re.findall(_CITE, said)
-    expected = []
-    for theme in ranked.themes[: len(cited)]:
-        found = [p for p in near.get(theme.id, theme.representative) if p in by_id]
-        accepted = [p for p in found if by_id[p].decision.accepted]
-        expected.append((theme, accepted[0] if accepted else (found[0] if found else None)))
-    for at, (paper_id, (theme, wanted)) in zip(
-        re.finditer(_CITE, said), zip(cited, expected, strict=False), strict=False
-    ):
-        after = said[at.end() :]
-        if paper_id != wanted and (wanted is not None or paper_id not in theme.paper_ids):
-            page.fail(
-                view.at(match.start(1) + at.start()),
-                f"{paper_id} is said to be closest to the centre of {theme.label!r}; {wanted} is",
-            )
-        elif not after.startswith(f" for {theme.label}"):
-            page.fail(
-                view.at(match.start(1) + at.start()),
-                f"{paper_id} is said to lead into another theme than {theme.label!r}",
-            )
-
-
-def _unaccepted(paper: Paper) -> str:
-    """The decision of a paper the venue did not accept, as the overview says it beside the paper."""
-    decision = paper.decision
-    return decision.name if decision.outcome is not Outcome.UNKNOWN and not decision.accepted else ""
+    for at, theme in zip(re.finditer(_CITE, said), ranked.themes, strict=False):
+        paper_id, where = at.group(1), view.at(match.start(1) + at.start())
+        wanted = way_in(theme, near, by_id, lambda i: by_id[i].decision.accepted)
+        if paper_id != wanted:
+            page.fail(where, f"{paper_id} is said to be closest to the centre of {theme.label!r}; {wanted} is")
+        elif not said[at.end() :].startswith(f" for {theme.label}"):
+            page.fail(where, f"{paper_id} is said to lead into another theme than {theme.label!r}")

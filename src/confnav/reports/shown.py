@@ -114,8 +114,8 @@ def note_failure(shown: str, reasons: list[str], paper: Paper, unchecked: Callab
         if said != decision_words(paper.decision):
             return f"decision shown {said!r}, the store says {decision_words(paper.decision)!r}"
         rest = rest[opening.end() :]
-    for reason in sorted(reasons, key=len, reverse=True):
-        rest = rest.replace(squeeze(reason), " ")
+    for reason in sorted(reasons, key=len, reverse=True):  # a whole part of the note, not words inside another
+        rest = re.sub(rf"(?:^|(?<=· )|(?<=; )){re.escape(squeeze(reason))}(?=$| ·|;)", " ", rest)
     leftover = [p.strip() for p in re.split(r" · |; ", rest) if p.strip()]
     leftover = [p for p in leftover if not unchecked(p)]
     if leftover:
