@@ -250,3 +250,15 @@ def test_a_digest_lists_the_ranking_in_its_own_mode(topics_db: Path) -> None:
             other = "looking back" if label == "at the conference" else "at the conference"
             retitled = text.replace(f"must-read digest, {label}", f"must-read digest, {other}", 1)
             assert not verify_text(store, swapped).ok and not verify_text(store, retitled).ok
+
+
+def test_a_character_reference_ends_no_clause() -> None:
+    """In HTML a quoted name ends on "&quot;": its semicolon ends no clause (a count in words before it was cut off
+    from the citation that backs it)."""
+    from confnav.reports.claims import clauses
+
+    text = "To address two problems, &quot;S4-Tuning&quot; proposes a method &amp; more [5]. Next one."
+    assert [text[a:b].strip() for a, b in clauses(text)] == [
+        "To address two problems, &quot;S4-Tuning&quot; proposes a method &amp; more [5].",
+        "Next one.",
+    ]

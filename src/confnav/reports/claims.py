@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from confnav.model import Paper
 from confnav.rank.mode import RankMode
+from confnav.reports.marked import CLAUSE_SEMICOLON
 from confnav.reports.model import Citation
 from confnav.reports.narrative import standing
 from confnav.reports.prose import ORDINALS, method_name, paper_name, paper_sentence, paper_subject
@@ -25,7 +26,7 @@ _MARK = re.compile(
     rf'|<span class="cite[^"]*" data-paper="({ID})".*?</span></span>',
     re.S,
 )
-_CLAUSE_END = re.compile(r"[.;!?](?=\s)|\n|<(?!/?(?:a|span|strong|em)\b)")
+_CLAUSE_END = re.compile(rf"(?:[.!?]|{CLAUSE_SEMICOLON})(?=\s)|\n|<(?!/?(?:a|span|strong|em)\b)")
 _DECISION_WORD = re.compile(r"\b(an? )(oral|spotlight|poster)\b", re.I)  # as narrative._standing names one
 _COUNT_WORD = re.compile(
     r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen"

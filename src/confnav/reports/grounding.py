@@ -15,7 +15,7 @@ from confnav.rank import make_ranker
 from confnav.rank.mode import RankMode
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.claims import claim_failures
-from confnav.reports.marked import HTML_FACT, MD_FACT, marked
+from confnav.reports.marked import CLAUSE_SEMICOLON, HTML_FACT, MD_FACT, marked
 from confnav.reports.overview import START_PAPERS, closest_papers
 from confnav.reports.ranked import RankedView, order_failures
 from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
@@ -66,7 +66,7 @@ _CITE_TAG = re.compile(rf'<span class="cite[^"]*" data-paper="({ID})"')
 
 
 _MODE = re.compile(r"Mode: (at the conference|looking back)\.")
-_SENTENCE_END = re.compile(r"[.;!?](?=\s)|\n|<|>")
+_SENTENCE_END = re.compile(rf"(?:[.!?]|{CLAUSE_SEMICOLON})(?=\s)|\n|<|>")
 
 
 def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground, unchecked: list[str]) -> list[str]:

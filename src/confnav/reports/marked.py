@@ -14,6 +14,8 @@ from confnav.reports.shown import ID
 # A fact as a report marks it, with its key: how verify finds what to check.
 MD_FACT = re.compile(r"\*\*([^*]*)\*\*<!-- fact:([\w.\-]+) -->")
 HTML_FACT = re.compile(r'<strong data-fact="([\w.\-]+)">([^<]*)</strong>')
+# A `;` that ends a clause, not the end of an HTML character reference ("&quot; proposes", "&amp; more").
+CLAUSE_SEMICOLON = r"(?<!&quot)(?<!&amp)(?<!&#x27)(?<!&#39)(?<!&lt)(?<!&gt);"
 _BLOCK = re.compile(
     r"</?(?:p|section|h[1-6]|li|ul|ol|div|br|table|tr|td|th|header|footer|main|nav|details|summary)\b", re.I
 )
