@@ -126,6 +126,7 @@ def test_html_is_self_contained(reports: dict[str, Path]) -> None:
     assert "data:image/png;base64," in reports["stats.html"].read_text()
 
 
+@pytest.mark.sqlite_only  # the verifier's logic on an edited report; the tests above verify on PostgreSQL
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -177,6 +178,7 @@ def _other_theme_fact(text: str) -> str:  # the first theme's size shown with th
 UNSUPPORTED = "ICLR 2021 was held in Kawai from May 11th to May 17th and received 4,500 submissions."
 
 
+@pytest.mark.sqlite_only  # the verifier's logic on an edited report; the tests above verify on PostgreSQL
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -221,6 +223,7 @@ def test_verifier_grounds_every_word_shown(
     assert code == 1 and stdout.startswith("FAILED") and message in stderr, stderr
 
 
+@pytest.mark.sqlite_only  # the verifier's logic on an edited report; the tests above verify on PostgreSQL
 @pytest.mark.parametrize(
     ("name", "edit", "message"),
     [
