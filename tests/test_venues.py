@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from collections.abc import Callable
@@ -564,3 +565,18 @@ def test_the_main_themes_of_a_venue_are_its_largest_themes(themed_venues_db: Pat
     cvpr, iclr = (s.text for s in answer.sentences)
     assert cvpr.startswith(f"The largest themes of CVPR 2019 in the store are {largest.label} ({largest.size} papers)")
     assert "themes of ICLR 2018 are: they are not built yet (confnav topics --venue iclr2018)" in iclr
+
+
+def test_the_best_rated_papers_come_in_their_reviewers_order_with_their_decisions(venues_db: Path) -> None:
+    from confnav.answer import ask
+    from confnav.answer.check import verify_answer
+    from confnav.search.engine import Searcher
+
+    with open_store(venues_db, create=True) as store:
+        searcher = Searcher(store)
+        answer = ask(searcher, "What are the best-rated papers on reinforcement learning at ICLR 2018?")
+        assert not verify_answer(searcher, answer)
+    means = [r.paper.rating_mean or 0.0 for r in answer.papers]
+    assert answer.papers and means == sorted(means, reverse=True)
+    shown = [s.text for s in answer.sentences if s.source == "paper"]
+    assert shown and all(re.search(r"; (?:mean rating \d+\.\d\d|no ratings)\): ", t) for t in shown), shown

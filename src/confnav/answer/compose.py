@@ -160,7 +160,7 @@ def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: st
     pool, those closest to the profile first among the equally relevant, the first SHOWN kept."""
     weights = term_weights(searcher, read.topic_terms)
     where = PaperFilter(venue=venues[0] if len(venues) == 1 else None, decision=read.decision)
-    results = searcher.search(read.topic, where=where, limit=POOL)
+    results = searcher.search(read.topic, where=where, limit=POOL, sort="rating" if read.rated else "relevance")
     kept: list[Retrieved] = []
     for hit in results.hits:
         paper = hit.paper
@@ -170,7 +170,7 @@ def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: st
         if share < RELEVANT or hit.score <= 0:
             continue
         tldr = _summarizer(searcher, paper.venue).tldr(paper)
-        kept.append(Retrieved(paper, hit.score, share, tldr.tldr, tldr.source, ""))
+        kept.append(Retrieved(paper, hit.score, share, tldr.tldr, tldr.source, "", rated=read.rated))
         if len(kept) >= SHOWN and not profile:
             break
     if profile and kept:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from confnav.model import Paper
+from confnav.reports.model import decision_words
 from confnav.summarize.checked import Sentence
 
 DOES_NOT_SAY = "The store does not say"
@@ -36,10 +37,16 @@ class Retrieved:
     statement_source: str
     group: str
     close_to: str | None = None
+    rated: bool = False  # asked for as a best-rated paper: its decision and reviewers' mean are said beside it
 
     def sentence(self) -> Sentence:
-        """The paper's extractive sentence: its title and its own statement, citing it."""
+        """The paper's extractive sentence: its title (with its decision and mean rating when `rated`) and its own
+        statement, citing it."""
         title = self.paper.title.rstrip(". ")
+        if self.rated:
+            mean = self.paper.rating_mean
+            rated = "no ratings" if mean is None else f"mean rating {mean:.2f}"
+            title += f" ({decision_words(self.paper.decision)}; {rated})"
         return Sentence(f"{title}: {self.statement}" if self.statement else f"{title}.", [self.paper.id], "paper")
 
     def to_dict(self) -> dict[str, object]:

@@ -51,6 +51,12 @@ QUESTION_WORDS = frozenset(
 _EDGE_WORDS = frozenset(
     "on about in at for of with to the a an that are were is and or from by as".split()  # noqa: SIM905
 )
+# "the best-rated papers on X", "with the highest ratings": the papers asked for in their reviewers' order.
+_RATED = re.compile(
+    r"\b(?:best|highest|top)[\s\-]+(?:rated|scored|reviewed)\b|\b(?:highest|best|top)\s+(?:ratings?|scores?)\b"
+    r"|\brated\s+(?:highest|best)\b",
+    re.I,
+)
 BROAD_CUES = re.compile(r"\b(themes?|topics?|trends?|overview|landscape|areas?|directions?)\b", re.I)
 BROAD_TERMS = 1  # a question with at most this many topic terms is broad: its themes answer it too
 
@@ -65,6 +71,7 @@ class Question:
     unknown_venues: list[str] = field(default_factory=list)
     decision: str | None = None
     counting: bool = False
+    rated: bool = False  # the papers asked for are the best rated
     topic: str = ""
     topic_terms: list[str] = field(default_factory=list)
 
@@ -110,6 +117,8 @@ def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = 
             rest = rest.replace(match.group(0), " ", 1)
     question.venues = list(dict.fromkeys(question.venues))
     question.counting = bool(_COUNT_CUE.search(rest))
+    question.rated = bool(_RATED.search(rest))
+    rest = _RATED.sub(" ", rest)
     rest = _DESK_REJECT.sub("desk-reject", rest)  # "desk rejected", "desk-rejects": one decision
     words = re.findall(r"[\w\-]+|[^\w\s]", rest)
     named = {n.lower(): n.lower() for n in decisions if n.strip() and " " not in n.strip()}
