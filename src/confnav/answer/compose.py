@@ -6,7 +6,6 @@ does not say" when the question is about a venue the store lacks or nothing rele
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from typing import Protocol, cast
 
@@ -15,6 +14,7 @@ import numpy as np
 from confnav.answer.authors import MOST, Named, author_names, names_in, without
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
+from confnav.answer.model import decided as decided_words
 from confnav.answer.outside import (
     INSTITUTIONS,
     RATE,
@@ -40,7 +40,7 @@ from confnav.answer.retrieve import (
 )
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
-from confnav.model import Paper, fold
+from confnav.model import Paper, fold, n_papers
 from confnav.personal.recommend import profile_taste
 from confnav.search.engine import Searcher
 from confnav.search.query import parse_query
@@ -53,13 +53,6 @@ from confnav.summarize.tldr import ExtractiveSummarizer
 
 SHOWN = 12  # papers an answer cites at most
 GROUPS = 4  # groups by a shared keyword at most; the rest are "other papers"
-DECISION_WORDS = {
-    "accepted": "were accepted",
-    "not-accepted": "were not accepted",
-    "reject": "were rejected",
-    "desk-reject": "were desk-rejected",
-    "withdrawn": "were withdrawn",
-}
 
 
 class AskStore(AnalysisStore, NewsStore, ProfileStore, Protocol):
@@ -94,7 +87,7 @@ def ask(
             return answer
     gaps = [g for v in venues if (g := decision_gap(store, v, read.decision))] if read.decision else []
     if venues and len(gaps) == len(venues) and not read.counting:  # no paper of them can have the decision
-        answer.unanswered = f"{DOES_NOT_SAY} which papers {_decided(read.decision)}: {'; '.join(gaps)}."
+        answer.unanswered = f"{DOES_NOT_SAY} which papers {decided_words(read.decision)}: {'; '.join(gaps)}."
         return answer
     if RATE.search(read.text):
         answer_rate(store, answer, venues or [v.id for v in known])
@@ -231,35 +224,19 @@ def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Se
         one = whole.value == 1
         if whole.phrase:
             where = f"in {'its' if one else 'their'} title, abstract or keywords"
-            text = f"{_papers(whole.value)} of {name} in the store contain{'s' * one} “{whole.phrase}” {where}"
+            text = f"{n_papers(whole.value)} of {name} in the store contain{'s' * one} “{whole.phrase}” {where}"
         else:
-            text = f"The store holds {_papers(whole.value)} of {name}"
+            text = f"The store holds {n_papers(whole.value)} of {name}"
         if decided:
-            wording = DECISION_WORDS.get(decided[0].decision or "", f"have the decision {decided[0].decision}")
-            text += f"; {decided[0].value:,} of them {_agreed(wording, decided[0].value)}"
+            text += f"; {decided[0].value:,} of them {decided_words(decided[0].decision, decided[0].value)}"
             if decided[0].decision == "accepted" and accepted_only(store, venue):
                 text += " (its data lists accepted papers only)"
         sentences.append(Sentence(f"{text}.", examples if whole.phrase else [], "count"))
         if read.decision and not decided and (gap := decision_gap(store, venue, read.decision)):
             sentences.append(
-                Sentence(f"{DOES_NOT_SAY} how many of them {_decided(read.decision)}: {gap}.", [], "count")
+                Sentence(f"{DOES_NOT_SAY} how many of them {decided_words(read.decision)}: {gap}.", [], "count")
             )
     return sentences
-
-
-def _papers(n: int) -> str:
-    return f"{n:,} paper{'s' * (n != 1)}"
-
-
-def _agreed(verb: str, n: int) -> str:
-    """A plural verb phrase ("were accepted", "have the decision oral") said of one paper when `n` is 1."""
-    return re.sub(r"^(were|have)\b", lambda m: {"were": "was", "have": "has"}[m.group(1)], verb) if n == 1 else verb
-
-
-def _decided(decision: str | None) -> str:
-    """The decision as the end of a sentence: "were not accepted", "have the decision oral"."""
-    key = PaperFilter(decision=decision).decision_key()
-    return DECISION_WORDS.get(key, f"have the decision {decision}")
 
 
 def _groups(store: AskStore, answer: Answer, read: Question, themes: bool = True) -> list[Part]:

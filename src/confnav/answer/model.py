@@ -3,13 +3,32 @@ shows, each counted from the store."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from confnav.model import Paper
 from confnav.reports.model import decision_words
+from confnav.store import PaperFilter
 from confnav.summarize.checked import Sentence
 
 DOES_NOT_SAY = "The store does not say"
+# How a sentence ends on the papers of a decision ("12 of them were accepted"); other kinds "have the decision K".
+DECIDED_WORDS = {
+    "accepted": "were accepted",
+    "not-accepted": "were not accepted",
+    "reject": "were rejected",
+    "desk-reject": "were desk-rejected",
+    "withdrawn": "were withdrawn",
+}
+
+
+def decided(decision: str | None, n: int = 2) -> str:
+    """The decision as the end of a sentence about `n` papers: "were not accepted", "was accepted" (one), "have
+    the decision oral"."""
+    verb = DECIDED_WORDS.get(PaperFilter(decision=decision).decision_key(), f"have the decision {decision}")
+    return re.sub(r"^(were|have)\b", lambda m: {"were": "was", "have": "has"}[m.group(1)], verb) if n == 1 else verb
+
+
 __all__ = ["DOES_NOT_SAY", "Answer", "Count", "Part", "Retrieved", "Sentence"]
 
 

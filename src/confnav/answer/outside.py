@@ -15,6 +15,7 @@ from confnav.errors import NotFoundError
 from confnav.model import Outcome, Paper, fold
 from confnav.reports.facts import rate_basis
 from confnav.reports.model import plain
+from confnav.reports.narrative import listing
 from confnav.reports.prose import paper_name
 from confnav.reports.stats import counted_papers, institution_table
 from confnav.store import PaperFilter
@@ -111,12 +112,10 @@ def answer_themes(store: AnalysisStore, answer: Answer, venues: Sequence[str]) -
     """One sentence per venue: its largest themes with their sizes, or that they are not built yet."""
 
     def said(venue: str, name: str, facts: dict[str, str]) -> str:
-        sized = [f"{label} ({size} papers)" for label, size in zip(*(facts[k].split("; ") for k in facts), strict=True)]
-        return (
-            f"The largest themes of {name} in the store are {', '.join(sized[:-1])} and {sized[-1]}"
-            if len(sized) > 1
-            else f"The largest theme of {name} in the store is {sized[0]}"
-        )
+        labels, sizes = facts["themes.top"].split("; "), facts["themes.sizes"].split("; ")
+        sized = [f"{label} ({size} papers)" for label, size in zip(labels, sizes, strict=True)]
+        are = "themes of {} in the store are" if len(sized) > 1 else "theme of {} in the store is"
+        return f"The largest {are.format(name)} {listing(sized)}"
 
     def lacking(venue: str, name: str) -> str:
         return f"what the themes of {name} are: they are not built yet (confnav topics --venue {venue})"

@@ -7,23 +7,14 @@ from collections.abc import Callable, Sequence
 
 from confnav.answer.authors import Named, count_of, most_accepted, papers_of, people
 from confnav.answer.known import accepted_only, decision_gap
-from confnav.answer.model import DOES_NOT_SAY, Count, Retrieved, Sentence
+from confnav.answer.model import DOES_NOT_SAY, Count, Retrieved, Sentence, decided
 from confnav.answer.question import Question
-from confnav.model import Paper
+from confnav.model import Paper, n_papers
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
 Statement = Callable[[Paper], tuple[str | None, str]]  # a paper's one-line statement and where it comes from
 CITED = 3  # papers a count's sentence cites
-DONE = {"accepted": "were accepted", "not-accepted": "were not accepted", "withdrawn": "were withdrawn"}
-
-
-def _papers(n: int) -> str:
-    return f"{n:,} paper" if n == 1 else f"{n:,} papers"
-
-
-def _decided(decision: str) -> str:
-    return DONE.get(PaperFilter(decision=decision).decision_key(), f"have the decision {decision}")
 
 
 class PersonAnswer:
@@ -80,21 +71,20 @@ class PersonAnswer:
         whole = count_of(papers, phrase, None)
         self.counts.append(Count(venue, phrase, None, whole, name, key))
         title = self.store.get_venue(venue).name
-        text = f"{who} is an author of {_papers(whole)} of {title} in the store"
+        text = f"{who} is an author of {n_papers(whole)} of {title} in the store"
         text += f" containing “{phrase}” in their title, abstract or keywords" if phrase else ""
         gap = decision_gap(self.store, venue, decision)
         if not gap and whole:
             value = count_of(papers, phrase, decision)
             self.counts.append(Count(venue, phrase, decision, value, name, key))
-            verb = _decided(decision)
-            text += f"; {value:,} of them {verb.replace('were ', 'was ', 1) if value == 1 else verb}"
+            text += f"; {value:,} of them {decided(decision, value)}"
             if decision == "accepted" and accepted_only(self.store, venue):
                 text += " (its data lists accepted papers only)"
         where = PaperFilter(decision=decision)
         counted = [p for p in papers if count_of([p], phrase, None)]
         self.sentences.append(Sentence(f"{text}.", self.cite(counted, where), "count"))
         if gap and read.decision:
-            said = f"{DOES_NOT_SAY} how many of them {_decided(decision)}: {gap}."
+            said = f"{DOES_NOT_SAY} how many of them {decided(decision)}: {gap}."
             self.sentences.append(Sentence(said, [], "count"))
 
     def most(self, venue: str) -> None:

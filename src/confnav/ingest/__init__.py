@@ -106,7 +106,7 @@ def ingest(
             if lines is None and not new:  # a file read whole lists all its papers: those it dropped are said so
                 whole = {f.source for f in files if not f.errors}
                 dropped = dropped_records(venue_id, stored, keyed, whole)
-                outcome.dropped.extend(f"{r.file_name}: {venue_id}/{r.id}" for r in dropped)
+                outcome.dropped.extend((r.file_name, f"{venue_id}/{r.id}") for r in dropped)
                 keyed += dropped
             changed = [r for r in keyed if record_changed(r, stored)]
             store.put_records(changed)

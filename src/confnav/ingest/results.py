@@ -55,13 +55,12 @@ class IngestResult:
     unchanged: int = 0
     warnings: list[str] = field(default_factory=list)
     others: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter), repr=False)
-    dropped: list[str] = field(default_factory=list)  # "file: venue/id" of each paper a file no longer lists
+    dropped: list[tuple[str, str]] = field(default_factory=list)  # (file, venue/id) of each paper a file dropped
 
     def dropped_lines(self) -> list[str]:
         """One line per file that no longer lists papers it listed before, naming a few."""
         by_file: dict[str, list[str]] = defaultdict(list)
-        for item in self.dropped:
-            name, paper = item.split(": ", 1)
+        for name, paper in self.dropped:
             by_file[name].append(paper)
         return [
             f"{name}: {len(ids)} paper{'s' * (len(ids) > 1)} it listed before no longer in it, kept as "
@@ -88,7 +87,7 @@ class IngestResult:
             "skipped": [str(e) for e in self.errors],
             "untitled": self.untitled,
             "warnings": self.warnings,
-            "no_longer_listed": self.dropped,
+            "no_longer_listed": [f"{name}: {paper}" for name, paper in self.dropped],
         }
 
 

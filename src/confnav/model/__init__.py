@@ -296,3 +296,8 @@ def placeholders_left_out(n: int, listed: str = "") -> str | None:
         return None
     noun = "record" if n == 1 else "records"
     return f"{n:,} placeholder {noun}{f' ({listed})' if listed else ''} not counted."
+
+
+def n_papers(n: int) -> str:
+    """A count of papers as a sentence says it: "1 paper", "2,997 papers"."""
+    return f"{n:,} paper{'s' * (n != 1)}"

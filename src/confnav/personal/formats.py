@@ -14,6 +14,7 @@ from typing import Any
 from confnav.errors import ConfnavError
 from confnav.export.tex import latex_text
 from confnav.personal.bibfile import inherit, read_strings, resolve, volume_kind
+from confnav.sources.values import split_list
 
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|^)(\d{4}\.\d{4,5})(?:v\d+)?(?:\.pdf)?$", re.I)
@@ -133,13 +134,8 @@ def _bibtex_entry(line: int, key: str, kind: str, values: dict[str, str]) -> Ent
     entry.abstract = _clean(values["abstract"]) if values.get("abstract") else None
     entry.fields = {"key": key, "type": kind, **values}
     entry.notes = [_clean(values["annote"])] if values.get("annote") else []
-    entry.tags = listed(values.get("keywords"))
+    entry.tags = split_list(values.get("keywords") or "", ";,")
     return entry
-
-
-def listed(text: object) -> list[str]:
-    """The items of a comma- or semicolon-separated field ("a, b; c")."""
-    return [t for t in (" ".join(part.split()) for part in re.split(r"[,;]", str(text or ""))) if t]
 
 
 def _plain_note(text: str) -> str:
@@ -210,7 +206,18 @@ def read_csl_json(text: str) -> Parsed:
         title = " ".join(str(item["title"]).split())
         notes = [_plain_note(str(item["annote"]))] if item.get("annote") else []
         year = _issued_year(item.get("issued"))
-        entries.append(Entry(n, title, abstract or None, year, ids, dict(item), notes, listed(item.get("keyword"))))
+        entries.append(
+            Entry(
+                n,
+                title,
+                abstract or None,
+                year,
+                ids,
+                dict(item),
+                notes,
+                split_list(str(item.get("keyword") or ""), ";,"),
+            )
+        )
     return Parsed(entries, problems)
 
 

@@ -86,9 +86,8 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
     papers = _papers(
         store, ground.venue, {m for m in re.findall(rf'data-paper="({ID})"|\[\^({ID})\]', text) for m in m if m}
     )
-    tldrs = {
-        pid: (t.tldr, t.source) for pid, p in papers.items() for t in [venue_summarizer(store, ground.venue).tldr(p)]
-    }
+    summarizer = venue_summarizer(store, ground.venue)  # the venue's kept TL;DRs, read once
+    tldrs = {pid: (t.tldr, t.source) for pid, p in papers.items() for t in [summarizer.tldr(p)]}
     mode_match = _MODE.search(text)
 
     @cache

@@ -119,8 +119,13 @@ _MOVE_WORD = re.compile(r"\b(grew|rose|gained|increased|shrank|fell|lost|decline
 _AGAINST = re.compile(r"(?:Against|Compared with) ([^,.]+?),")
 
 
-def _clause_start(text: str, at: int) -> int:
-    return max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), text.rfind("; ", 0, at)) + 1
+def _clause_start(text: str, at: int, ends: tuple[str, ...] = (". ", "\n", "; ")) -> int:
+    """Where the clause holding position `at` of the template view starts (with `ends` (". ", "\n"), its
+    sentence)."""
+    return max(text.rfind(end, 0, at) for end in ends) + 1
+
+
+_SENTENCE_ENDS = (". ", "\n")
 
 
 def _trends(page: Page, view: Marked, ground: Ground) -> None:
@@ -137,7 +142,7 @@ def _trends(page: Page, view: Marked, ground: Ground) -> None:
         theme, at = match.group(1), view.at(match.start())
         if match.group(2) and match.group(2) != theme:
             page.fail(at, f"theme {theme}'s earlier share is shown against theme {match.group(2)}'s share now")
-        sentence = view.text[view.text.rfind(". ", 0, match.start()) + 1 : match.start()]
+        sentence = view.text[_clause_start(view.text, match.start(), _SENTENCE_ENDS) : match.start()]
         if (against := _AGAINST.search(sentence)) and against.group(1) != ground.previous:
             page.fail(at, f"trends are said to be against {against.group(1)!r}; they are against {ground.previous!r}")
         clause = view.text[_clause_start(view.text, match.start()) : match.start()]
@@ -189,7 +194,7 @@ _SHARED = re.compile(r" (both|all) (?:work on|build on|evaluate on) ([^.:\n]+?)(
 def _shared_terms(page: Page, view: Marked, papers: dict[str, Paper]) -> None:
     """Papers said to share a term ("A and B both work on X") each name it in their own keywords, title or abstract."""
     for match in _SHARED.finditer(view.text):
-        start = max(view.text.rfind(". ", 0, match.start()), view.text.rfind("\n", 0, match.start())) + 1
+        start = _clause_start(view.text, match.start(), _SENTENCE_ENDS)
         cited = _CITE.findall(view.text, start, match.start())
         if match.group(1) == "both":
             cited = cited[-2:]

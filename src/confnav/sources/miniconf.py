@@ -24,6 +24,7 @@ class MiniconfReader(CsvReader):
     """A MiniConf site's paper CSV, read like any CSV list, with its own list separator and columns."""
 
     format = "miniconf"
+    names_unread = False
     header_row = True
 
     def __init__(self) -> None:

@@ -33,6 +33,7 @@ from confnav.sources.base import (
     url_id,
     web_url,
 )
+from confnav.sources.openreview_notes import value
 from confnav.sources.values import (
     FieldError,
     as_authors,
@@ -175,6 +176,7 @@ class CsvReader:
     """Comma- or tab-separated files with a header row."""
 
     format = "csv"
+    names_unread = True  # a format built on CSV that reads more columns itself says nothing of them
     header_row = True
 
     def __init__(self, mapping: dict[str, str] | None = None) -> None:
@@ -230,10 +232,9 @@ class CsvReader:
             yield self.record(path, record, dict(zip(columns, cells, strict=True)), mapping)
 
     def unread(self, path: Path, columns: list[str], mapping: dict[str, str]) -> str:
-        """A warning naming the header's columns no field reads ("Writers", "Verdict"), or "": what `--map` is for.
-        A format built on CSV that reads more columns itself says nothing."""
+        """A warning naming the header's columns no field reads ("Writers", "Verdict"), or "": what `--map` is for."""
         left = [c for c in columns if c not in set(mapping.values()) and c.strip()]
-        if not left or type(self) is not CsvReader:
+        if not left or not self.names_unread:
             return ""
         named = ", ".join(repr(c) for c in left[:8]) + (", …" if len(left) > 8 else "")
         return f"{path.name}: column(s) not read: {named}; --map FIELD=COLUMN reads one (docs/ingest.md)"
@@ -296,10 +297,8 @@ def note_fields(row: dict[str, Any]) -> dict[str, Any]:
     content = row.get("content")
     if not isinstance(content, dict):
         return row
-    flat = {
-        key: value["value"] if isinstance(value, dict) and "value" in value else value for key, value in content.items()
-    }
-    return {**{key: value for key, value in row.items() if key != "content"}, **flat}
+    flat = {key: value(content, key) for key in content}
+    return {**{key: found for key, found in row.items() if key != "content"}, **flat}
 
 
 def _csv_problem(exc: csv.Error) -> str:
