@@ -3,6 +3,8 @@ decisions a venue's data lacks (CoRL 2023 and ACL 2022 list accepted papers only
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +15,7 @@ from confnav.ingest import ingest
 from confnav.search.engine import Searcher
 from confnav.store import open_store
 from tests.backends import Location, clone
-from tests.conftest import DATA
+from tests.conftest import DATA, ICLR2020
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +182,52 @@ def test_decision_words_and_question_words_are_read_as_a_researcher_means_them(
 ) -> None:
     answer = ask(searcher, question)
     assert said in texts(answer) and not verify_answer(searcher, answer)
+
+
+def _raw_institution(path: str, pattern: str, unless: str) -> tuple[int, int]:
+    """Papers of a paperlists file with an affiliation matching `pattern` (and not `unless`, which the statistics
+    name first), and how many of them were accepted: the truth read from the raw file."""
+    records = json.loads((DATA / path).read_text())
+    mine = [
+        r
+        for r in records
+        if any(re.search(pattern, a, re.I) and not re.search(unless, a, re.I) for a in r["aff"].split(";"))
+    ]
+    return len(mine), sum(r["status"] not in ("Reject", "Withdraw", "Desk Reject") for r in mine)
+
+
+def test_papers_from_an_institution_are_counted_by_their_affiliations(searcher: Searcher) -> None:
+    papers, accepted = _raw_institution("iclr2021/paperlists-iclr2021.json", r"\bgoogle\b", "deepmind")
+    answer = ask(searcher, "How many papers from Google are at ICLR 2021?")
+    assert {(c.venue, c.decision, c.value, c.institution) for c in answer.counts} == {
+        ("iclr2021", None, papers, "google"),
+        ("iclr2021", "accepted", accepted, "google"),
+    }
+    said = texts(answer)
+    assert f"{papers} papers of ICLR 2021 in the store list affiliations with Google" in said
+    assert "contain “Google”" not in said and not verify_answer(searcher, answer)
+    answer.counts[0].value += 1
+    assert verify_answer(searcher, answer)  # a changed count is caught
+
+
+def test_an_institution_beside_a_topic_and_two_institutions_are_each_counted(searcher: Searcher) -> None:
+    both = ask(searcher, "Google and DeepMind papers at ICLR 2021")
+    assert [c.institution for c in both.counts if c.decision is None] == ["google", "deepmind"]
+    topic = ask(searcher, "Which papers from DeepMind on reinforcement learning were accepted at ICLR 2021?")
+    assert {c.phrase for c in topic.counts} == {"reinforcement learning"} and not verify_answer(searcher, topic)
+    cited_papers = {r.paper.id: r.paper for r in topic.papers}
+    assert all(
+        any("deepmind" in place.lower() for place in cited_papers[c].places)
+        for s in topic.sentences[:1]
+        for c in s.cites
+    )
+
+
+def test_an_institution_is_read_only_where_the_data_names_one(searcher: Searcher) -> None:
+    few = ask(searcher, "Which papers from Google are at ICLR 2020?")  # its data names one paper's institution
+    held = sum(1 for _ in json.loads(ICLR2020.read_text()))
+    assert f"only 1 of its {held:,} papers lists any affiliation" in texts(few) and not verify_answer(searcher, few)
+    corl = ask(searcher, "What are the papers from OpenAI at CoRL 2023?")
+    assert all(c.institution == "openai" for c in corl.counts) or "does not say" in texts(corl)
+    for topic in ("Which papers use BERT at ICLR 2021?", "How many papers study Meta Learning at ICLR 2021?"):
+        assert not any(c.institution for c in ask(searcher, topic).counts), topic  # "Meta" of "Meta Learning"

@@ -5,7 +5,7 @@ most papers" is answered from the authors table of the stats report."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from confnav.answer.retrieve import per_state
@@ -58,7 +58,7 @@ def names_in(text: str, known: frozenset[str]) -> list[Named]:
     return sorted(found, key=lambda n: n.start)
 
 
-def without(text: str, named: list[Named]) -> str:
+def without(text: str, named: Sequence[Named]) -> str:
     """The text with the names found in it left out (a space each), so that they are no words of its topic."""
     for found in reversed(named):
         text = text[: found.start] + " " + text[found.end :]

@@ -10,6 +10,7 @@ from typing import Any
 from confnav.answer.authors import count_of, papers_of
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
 from confnav.answer.outside import institution_facts, rate_facts, venue_themes
+from confnav.answer.places import papers_at, place_facts
 from confnav.answer.retrieve import count_papers, known_venues
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
@@ -80,6 +81,7 @@ FACT_GROUPS: dict[str, Callable[[Any, str], dict[str, str]]] = {
     "": rate_facts,
     "institutions": institution_facts,
     "themes": venue_themes,
+    "places": place_facts,
 }
 
 
@@ -93,4 +95,6 @@ def _recount(searcher: Searcher, count: Count) -> int:
     if count.author and count.person:
         papers = papers_of(searcher.store, count.venue, count.author, count.person)
         return count_of(papers, count.phrase, count.decision)
+    if count.institution:
+        return count_of(papers_at(searcher.store, count.venue, count.institution), count.phrase, count.decision)
     return count_papers(searcher, count.venue, count.phrase, count.decision)

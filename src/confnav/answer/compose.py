@@ -27,6 +27,7 @@ from confnav.answer.outside import (
     unheld,
 )
 from confnav.answer.persons import PersonAnswer
+from confnav.answer.places import Place, answer_place, institutions, places_in
 from confnav.answer.question import Question, read_question
 from confnav.answer.retrieve import (
     POOL,
@@ -75,7 +76,10 @@ def ask(
     if venue:
         venue = store.get_venue(venue).id  # an unknown venue: NotFoundError naming it
     named = names_in(question, author_names(store))
-    read = read_question(without(question, named), known, decision_names(store))
+    rest = without(question, named)
+    series = {fold(word) for v in known for word in (v.name, v.name.split()[0], v.id)}
+    places = places_in(rest, lambda: institutions(store), series)
+    read = read_question(without(rest, places), known, decision_names(store))
     venues = [venue] if venue else read.venues
     answer = Answer(" ".join(question.split()), venues)
     if read.unknown_venues:
@@ -106,8 +110,8 @@ def ask(
         answer_papers(store, answer, titled, read.decision, lambda p: _statement(searcher, p))
         answer.parts.append(Part(None, [item.sentence() for item in answer.papers]))
         return write_answer(searcher, answer, client) if client else answer
-    if named or MOST.search(read.text):
-        return _about_people(searcher, answer, read, named, venues or [v.id for v in known], client)
+    if named or places or MOST.search(read.text):
+        return _about_people(searcher, answer, read, named, places, venues or [v.id for v in known], client)
     if read.topic_terms:
         answer.papers = _retrieve(searcher, read, venues, profile)
     if profile and answer.papers:
@@ -129,16 +133,25 @@ def ask(
 
 
 def _about_people(
-    searcher: Searcher, answer: Answer, read: Question, named: list[Named], venues: list[str], client: ChatClient | None
+    searcher: Searcher,
+    answer: Answer,
+    read: Question,
+    named: list[Named],
+    places: list[Place],
+    venues: list[str],
+    client: ChatClient | None,
 ) -> Answer:
-    """An answer about the people named (their papers counted and cited), or about who has the most papers."""
+    """An answer about the people or institutions named (their papers counted and cited), or about who has the
+    most papers."""
     found = PersonAnswer(searcher.store, lambda p: _statement(searcher, p), SHOWN)
     for person in named:
         found.named(person, read, venues if answer.venues else [])
-    if not named:
+    for place in places if not named else []:  # people named narrow more than where they work
+        answer_place(found, place, read, venues if answer.venues else [])
+    if not named and not places:
         for venue in venues:
             found.most(venue)
-    answer.counts, answer.papers = found.counts, found.papers
+    answer.counts, answer.papers, answer.facts = found.counts, found.papers, found.facts
     answer.parts = [Part(None, found.sentences), *_groups(cast(AskStore, searcher.store), answer, read, False)]
     return write_answer(searcher, answer, client) if client else answer
 

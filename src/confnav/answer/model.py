@@ -87,7 +87,8 @@ class Retrieved:
 @dataclass
 class Count:
     """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers);
-    for a person, only the papers of `author` (the name asked) that are the person `person` (a PeopleIndex key)."""
+    for a person, only the papers of `author` (the name asked) that are the person `person` (a PeopleIndex key);
+    for an institution, only the papers listing an affiliation of `institution` (its key)."""
 
     venue: str
     phrase: str | None
@@ -95,6 +96,7 @@ class Count:
     value: int
     author: str | None = None
     person: str | None = None
+    institution: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         counted: dict[str, object] = {
@@ -103,7 +105,8 @@ class Count:
             "decision": self.decision,
             "value": self.value,
         }
-        return counted | ({"author": self.author, "person": self.person} if self.author else {})
+        counted |= {"author": self.author, "person": self.person} if self.author else {}
+        return counted | ({"institution": self.institution} if self.institution else {})
 
 
 @dataclass

@@ -25,6 +25,7 @@ class PersonAnswer:
         self.counts: list[Count] = []
         self.sentences: list[Sentence] = []
         self.papers: list[Retrieved] = []
+        self.facts: dict[str, str] = {}  # "VENUE NAME": a venue's fact shown (see Answer.facts)
 
     def cite(self, papers: Sequence[Paper], first: PaperFilter, cited: Sequence[str] = ()) -> list[str]:
         """Show `papers` (those `first` admits first) while the answer shows fewer than its most; the ids of up to

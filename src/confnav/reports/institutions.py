@@ -82,6 +82,26 @@ def normalize_institution(text: str) -> str:
     return ", ".join(parts)
 
 
+def listed_institution(text: str) -> bool:
+    """Whether the table above names this text's institution by whole words ("Google Research", not
+    "Meta-learning"), rather than the text being kept as its own name."""
+    return _table_match(text) is not None
+
+
+def whole_institution(text: str) -> bool:
+    """Whether the table above names this text's institution by the whole text ("Stanford", "DeepMind")."""
+    return (found := _table_match(text)) is not None and found.group() == text.strip()
+
+
+def _table_match(text: str) -> re.Match[str] | None:
+    """The table's first match in the text, if it stands as whole words."""
+    for pattern, _ in _COMPILED:
+        if found := pattern.search(text):
+            before, after = text[found.start() - 1 : found.start()], text[found.end() : found.end() + 1]
+            return None if before.strip() or after.strip() else found
+    return None
+
+
 @lru_cache(maxsize=1 << 16)
 def institution_key(text: str) -> str:
     """The key pages and links match on: the counted name, folded (case, accents and punctuation aside)."""
