@@ -231,3 +231,18 @@ def test_an_institution_is_read_only_where_the_data_names_one(searcher: Searcher
     assert all(c.institution == "openai" for c in corl.counts) or "does not say" in texts(corl)
     for topic in ("Which papers use BERT at ICLR 2021?", "How many papers study Meta Learning at ICLR 2021?"):
         assert not any(c.institution for c in ask(searcher, topic).counts), topic  # "Meta" of "Meta Learning"
+
+
+def test_awards_are_answered_from_the_venues_data_where_it_names_them(searcher: Searcher) -> None:
+    records = json.loads((DATA / "paperlists" / "acl2022.json").read_text())
+    awarded = {r["id"] for r in records if r.get("award") is True}
+    answer = ask(searcher, "Which papers won awards at ACL 2022?")
+    assert [(c.venue, c.value, c.award) for c in answer.counts] == [("acl2022", len(awarded), True)]
+    assert {r.paper.id for r in answer.papers} <= awarded and len(answer.papers) == min(len(awarded), 12)
+    assert not verify_answer(searcher, answer)
+    answer.counts[0].value -= 1
+    assert verify_answer(searcher, answer)  # a changed count is caught
+    both = texts(ask(searcher, "Which papers won a prize at CoRL 2023 or ACL 2022?"))
+    assert "does not say which papers of CoRL 2023 won awards: its data names none" in both
+    named = texts(ask(searcher, f"What decision did “{next(r['title'] for r in records if r['id'] in awarded)}” get?"))
+    assert "its data marks it with an award" in named

@@ -388,3 +388,18 @@ def test_columns_no_field_reads_are_named_once(write, tmp_path: Path) -> None:  
         result = ingest(store, [path])
     (said,) = [w for w in result.warnings if "not read" in w]
     assert "'Paper No', 'Writers', 'Verdict'" in said and "--map" in said
+
+
+def test_an_award_is_read_as_named_or_as_a_bare_flag(write) -> None:  # type: ignore[no-untyped-def]
+    from confnav.model import AWARD_UNNAMED
+
+    table = "title,award\nOne,Best Paper\nTwo,yes\nThree,False\nFour,\n"
+    _, items = read_file(write("awards.csv", table), "csv")
+    assert [r.fields.get("award") for r in items] == ["Best Paper", AWARD_UNNAMED, None, None]
+    listed = [{"id": "a1", "title": "Flagged", "award": True}, {"id": "a2", "title": "Plain", "award": False}]
+    _, items = read_file(write("paperlists-acl2022.json", json.dumps(listed)), "paperlists")
+    assert [r.fields.get("award") for r in items] == [AWARD_UNNAMED, None]
+    bad = [{"id": "a3", "title": "Odd", "award": {"name": "Best"}}]
+    _, items = read_file(write("paperlists-acl2022.json", json.dumps(bad)), "paperlists")
+    (problem,) = list(items)
+    assert not isinstance(problem, SourceRecord) and "award" in str(problem)

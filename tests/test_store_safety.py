@@ -272,7 +272,7 @@ def test_stored_json_that_the_fast_reader_refuses_is_still_read(iclr2021_db: Loc
     """Papers are read with orjson, which refuses some of what the standard library writes and reads: a lone
     surrogate (a broken title), NaN. Such a paper is read as the standard library reads it."""
     from confnav.store.base import read_json
-    from confnav.store.sql import paper_from_json
+    from confnav.store.rows import paper_from_json
 
     with open_store(iclr2021_db) as store:
         paper = next(iter(store.iter_papers("iclr2021")))

@@ -33,6 +33,7 @@ TEXT_LIMITS: dict[str, TextLimit] = {
     "track": TextLimit(200),
     "primary_area": TextLimit(200),
     "session": TextLimit(500),
+    "award": TextLimit(200),
     "keywords": TextLimit(200),  # each keyword
     "affiliations": TextLimit(1_000),  # each of the paper's affiliations
     "institutions": TextLimit(500),

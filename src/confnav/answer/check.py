@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from confnav.answer.authors import count_of, papers_of
+from confnav.answer.awards import awarded_papers
 from confnav.answer.model import Answer, Count, Retrieved, Sentence
 from confnav.answer.outside import institution_facts, rate_facts, venue_themes
 from confnav.answer.places import papers_at, place_facts
@@ -19,11 +20,11 @@ from confnav.summarize.llm import numbers
 
 
 def paper_numbers(item: Retrieved) -> set[str]:
-    """The numbers a sentence citing this paper may state: those of its title, abstract and statement, and its
-    reviewers' ratings with their mean."""
+    """The numbers a sentence citing this paper may state: those of its title, abstract, statement and award, and
+    its reviewers' ratings with their mean."""
     p = item.paper
     rated = [f"{r:g}" for r in p.ratings] + ([f"{p.rating_mean:.2f}"] if p.rating_mean is not None else [])
-    return numbers(" ".join([p.title, p.abstract or "", item.statement or "", *rated]))
+    return numbers(" ".join([p.title, p.abstract or "", item.statement or "", p.award or "", *rated]))
 
 
 def allowed_numbers(answer: Answer, cites: list[str], venue_names: list[str]) -> set[str]:
@@ -95,6 +96,8 @@ def _recount(searcher: Searcher, count: Count) -> int:
     if count.author and count.person:
         papers = papers_of(searcher.store, count.venue, count.author, count.person)
         return count_of(papers, count.phrase, count.decision)
+    if count.award:
+        return count_of(awarded_papers(searcher.store, count.venue), count.phrase, count.decision)
     if count.institution:
         return count_of(papers_at(searcher.store, count.venue, count.institution), count.phrase, count.decision)
     return count_papers(searcher, count.venue, count.phrase, count.decision)

@@ -88,7 +88,8 @@ class Retrieved:
 class Count:
     """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers);
     for a person, only the papers of `author` (the name asked) that are the person `person` (a PeopleIndex key);
-    for an institution, only the papers listing an affiliation of `institution` (its key)."""
+    for an institution, only the papers listing an affiliation of `institution` (its key); with `award`, only the
+    papers the venue's data names an award for."""
 
     venue: str
     phrase: str | None
@@ -97,6 +98,7 @@ class Count:
     author: str | None = None
     person: str | None = None
     institution: str | None = None
+    award: bool = False  # only the papers the venue's data names an award for
 
     def to_dict(self) -> dict[str, object]:
         counted: dict[str, object] = {
@@ -106,7 +108,8 @@ class Count:
             "value": self.value,
         }
         counted |= {"author": self.author, "person": self.person} if self.author else {}
-        return counted | ({"institution": self.institution} if self.institution else {})
+        counted |= {"institution": self.institution} if self.institution else {}
+        return counted | ({"award": True} if self.award else {})
 
 
 @dataclass

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from confnav.answer.awards import award_words
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.retrieve import per_state
@@ -220,6 +221,8 @@ def decided(paper: Paper) -> str:
     if paper.ratings and paper.rating_mean is not None:
         shown = ", ".join(f"{r:g}" for r in paper.ratings)
         said += f"; its ratings: {shown} (mean {paper.rating_mean:.2f})"
+    if paper.award:
+        said += f"; its data marks it with {award_words(paper)}"
     return said
 
 

@@ -257,6 +257,7 @@ def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
         ("Countries", "; ".join(paper.countries)),
         ("Primary area", paper.primary_area or ""),
         ("Session", paper.session or ""),
+        ("Award", paper.award or ""),
         ("Citations", _citations(paper)),
         ("TL;DR (the authors')" if "tldr" in paper.provenance else "TL;DR", paper.tldr or ""),
         *((f"Link ({k})", v) for k, v in paper.links.items()),

@@ -163,6 +163,9 @@ class CitationCount:
         return {"count": self.count, "source": self.source, "as_of": self.as_of}
 
 
+AWARD_UNNAMED = "an award (its data does not name it)"  # a paper the data flags with an award without its name
+
+
 @dataclass
 class Paper:
     """One paper of one venue, merged from every source that mentions it.
@@ -189,6 +192,7 @@ class Paper:
     track: str | None = None
     primary_area: str | None = None
     session: str | None = None
+    award: str | None = None  # the award the data names the paper for (AWARD_UNNAMED when it only flags one)
     citations: CitationCount | None = None
     venue_name: str = ""
     year: int = 0
@@ -260,6 +264,7 @@ class Paper:
             "keywords": self.keywords,
             "primary_area": self.primary_area,
             "session": self.session,
+            "award": self.award,
             "decision": self.decision.to_dict(),
             "ratings": self.ratings,
             "rating_mean": self.rating_mean,

@@ -29,7 +29,7 @@ _NOT_TEXT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
 _CONTROL = re.compile("\x1b\\[[0-?]*[ -/]*[@-~]|[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # a whole CSI sequence
 _CONTROL_ESCAPE = re.compile(r"\\u00(?:0[1-8bcefBCEF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])")
 _SHORTEST_AUTHOR_LIMIT = min(limit.chars for limit in limits.AUTHOR_LIMITS.values())
-_TEXT_FIELDS = ("title", "abstract", "tldr", "decision", "track", "primary_area", "session")
+_TEXT_FIELDS = ("title", "abstract", "tldr", "decision", "track", "primary_area", "session", "award")
 _LIST_FIELDS = ("keywords", "affiliations", "institutions", "countries")
 
 

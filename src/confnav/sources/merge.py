@@ -45,6 +45,7 @@ MERGED_FIELDS = (
     "track",
     "primary_area",
     "session",
+    "award",
     "citations",
 )
 
@@ -153,6 +154,7 @@ def merge_records(
         track=values.get("track"),
         primary_area=values.get("primary_area"),
         session=values.get("session"),
+        award=values.get("award"),
         provenance=dict(sorted(provenance.items())),
     )
 

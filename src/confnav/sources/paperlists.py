@@ -27,7 +27,7 @@ from confnav.sources.base import (
     url_id,
 )
 from confnav.sources.profile_order import byline_order, reordered
-from confnav.sources.values import FieldError, as_authors, as_text, as_texts, parse_numbers
+from confnav.sources.values import FieldError, as_authors, as_award, as_text, as_texts, parse_numbers
 
 # Keys of the paperlists schema itself: an array of papers naming none of them (`authors`, `decision`, `venue`) is
 # read as plain JSON rows by the JSONL reader, whose column names are those of CSV files.
@@ -117,6 +117,8 @@ class PaperlistsReader:
         for key, target in (("abstract", "abstract"), ("tldr", "tldr"), ("primary_area", "primary_area")):
             if value := text(key):
                 fields[target] = value
+        if award := as_award(item.get("award"), "award"):
+            fields["award"] = award
         if session := text("session" if item.get("session") else "sess"):
             fields["session"] = session
         track = text("track")

@@ -37,6 +37,7 @@ from confnav.sources.openreview_notes import value
 from confnav.sources.values import (
     FieldError,
     as_authors,
+    as_award,
     as_text,
     as_texts,
     delimiter_of,
@@ -59,6 +60,7 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "track": ("track",),
     "primary_area": ("primary_area", "area", "subject_area"),
     "session": ("session",),
+    "award": ("award", "awards"),
     "citations": ("citations", "citation_count", "gs_citation", "cited_by"),
     "url": ("url", "link", "forum_url", "openreview"),
     "pdf": ("pdf", "pdf_url"),
@@ -141,6 +143,8 @@ def _fill(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[s
     for target in ("tldr", "track", "primary_area", "session"):
         if value := text(target):
             fields[target] = value
+    if award := as_award(raw("award"), mapping.get("award", "award")):
+        fields["award"] = award
     if "citations" in mapping:
         read_citations(path, record, raw("citations"), printable_name(path.name), mapping["citations"])
     if record.id and openreview_id(url) == record.id:

@@ -15,6 +15,7 @@ from typing import Any
 
 from confnav.errors import excerpt
 from confnav.limits import MAX_CITATIONS
+from confnav.model import AWARD_UNNAMED
 
 
 class FieldError(ValueError):
@@ -177,3 +178,21 @@ def citation_count(value: Any, source: str, as_of: str | None = None) -> dict[st
     if not count.is_integer() or count > MAX_CITATIONS:  # NaN and infinity are not integers either
         raise ValueError(f"citation count {excerpt(value)} is not a whole number from 0 to {MAX_CITATIONS:,}")
     return {"count": int(count), "source": source, "as_of": as_of}
+
+
+_NO = {"", "false", "no", "0", "none", "n/a", "-"}
+_YES = {"true", "yes", "1"}
+
+
+def as_award(value: Any, field: str) -> str | None:
+    """The award a record names: its name as given, AWARD_UNNAMED for a bare flag (true, "yes", 1), None for none
+    (false, "no", 0, empty); a list is its names joined by "; "."""
+    if isinstance(value, bool) or value in (0, 1):
+        return AWARD_UNNAMED if value else None
+    if isinstance(value, list):
+        names = [n for item in value if (n := as_award(item, field)) and n != AWARD_UNNAMED]
+        return "; ".join(names) or (AWARD_UNNAMED if any(as_award(v, field) for v in value) else None)
+    text = " ".join(as_text(value, field).split())
+    if text.lower() in _NO:
+        return None
+    return AWARD_UNNAMED if text.lower() in _YES else text

@@ -12,7 +12,7 @@ from confnav.sources.base import SourceRecord
 from confnav.store.base import canonical_json
 from confnav.store.connection import Connection
 from confnav.store.derived import venue_generation_key
-from confnav.store.rows import PAPER_COLUMNS, index_rows, indexed, paper_columns, record_rows
+from confnav.store.rows import PAPER_COLUMNS, index_rows, indexed, paper_columns, record_rows, same_paper
 
 GENERATION_STEP = "UPDATE meta SET value = value + 1 WHERE key = 'generation'"
 
@@ -115,7 +115,7 @@ class PaperWrites:
             fields = paper.to_dict()
             data = canonical_json(fields)
             row = found.get((paper.venue, paper.id))
-            if row and row[1] == data:
+            if row and same_paper(row[1], data):
                 changes.append("unchanged")
                 continue
             written.append((row[0] if row else None, paper, data))

@@ -8,9 +8,10 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from confnav.model import Paper, fold, name_key
+from confnav.decisions import DecisionTable
+from confnav.model import Author, CitationCount, Decision, Outcome, Paper, fold, name_key
 from confnav.sources.base import SourceRecord
-from confnav.store.base import canonical_json
+from confnav.store.base import canonical_json, read_json
 
 
 def index_rows(rows: list[tuple[int, Paper]]) -> list[tuple[str, tuple[str, ...], list[tuple[Any, ...]]]]:
@@ -89,3 +90,26 @@ def grouped(rows: Iterator[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
         values.append(value)
     if key is not None:
         yield key, values
+
+
+def same_paper(stored: str, data: str) -> bool:
+    """Whether a stored paper's JSON and a merged paper's are the same paper: equal texts, or equal once the
+    stored one is read into today's Paper (a field added since it was written, at its default, is no change)."""
+    return stored == data or canonical_json(paper_from_json(stored).to_dict()) == data
+
+
+def paper_from_json(text: str) -> Paper:
+    """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
+    data = read_json(text)
+    for derived in ("rating_mean", "affiliations_by_author", "resources", "has_code"):
+        data.pop(derived, None)
+    data["authors"] = [Author(**a) for a in data["authors"]]
+    decision = data["decision"]
+    if isinstance(decision, str):
+        data["decision"] = DecisionTable().classify(decision)
+    else:
+        outcome = Outcome(decision["outcome"])
+        data["decision"] = Decision(decision["label"], outcome, decision["kind"], decision["tier"])
+    if data.get("citations"):
+        data["citations"] = CitationCount(**data["citations"])
+    return Paper(**data)

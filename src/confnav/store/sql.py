@@ -16,14 +16,9 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from confnav.decisions import DecisionTable
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
 from confnav.gc_pause import collection_paused
 from confnav.model import (
-    Author,
-    CitationCount,
-    Decision,
-    Outcome,
     Paper,
     Venue,
     fold,
@@ -32,7 +27,7 @@ from confnav.model import (
 )
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
-from confnav.store.base import PaperFilter, StoreCaches, VenueSummary, read_json
+from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
 from confnav.store.derived import DerivedTables
@@ -42,28 +37,12 @@ from confnav.store.news import NewsTables
 from confnav.store.paper_writes import PaperWrites
 from confnav.store.profiles import ProfileTables
 from confnav.store.reviews import ReviewTables
+from confnav.store.rows import paper_from_json
 from confnav.store.schedules import ScheduleTables
 from confnav.store.search_reads import SearchReads
 from confnav.store.topics import TopicTables
 
 INSERT_BATCH = 2000  # rows per statement of a bulk insert
-
-
-def paper_from_json(text: str) -> Paper:
-    """A stored paper; papers written before decisions were open carry the decision as a bare kind."""
-    data = read_json(text)
-    for derived in ("rating_mean", "affiliations_by_author", "resources", "has_code"):
-        data.pop(derived, None)
-    data["authors"] = [Author(**a) for a in data["authors"]]
-    decision = data["decision"]
-    if isinstance(decision, str):
-        data["decision"] = DecisionTable().classify(decision)
-    else:
-        outcome = Outcome(decision["outcome"])
-        data["decision"] = Decision(decision["label"], outcome, decision["kind"], decision["tier"])
-    if data.get("citations"):
-        data["citations"] = CitationCount(**data["citations"])
-    return Paper(**data)
 
 
 class SqlStore(

@@ -191,6 +191,7 @@ class Paper(Body):
     keywords: list[str]
     primary_area: str | None
     session: str | None
+    award: str | None
     decision: Decision
     ratings: list[float]
     rating_mean: float | None
