@@ -257,6 +257,33 @@ def test_a_digest_lists_the_ranking_in_its_own_mode(topics_db: Path) -> None:
             assert not verify_text(store, swapped).ok and not verify_text(store, retitled).ok
 
 
+@pytest.mark.sqlite_only
+def test_a_themes_list_order_and_every_note_are_checked(overview: Report, topics_db: Path) -> None:
+    """A theme's list swapped, a line written as a note, a note's text extended, and a number after the notes: each
+    fails, in Markdown and HTML (a `> ` line once made every number after it go unchecked)."""
+    markdown, html = to_markdown(overview), to_html(overview)
+    first = re.search(r"^1\. (.*)\n2\. (.*)$", markdown, re.M)
+    assert first is not None
+    swapped = markdown.replace(first.group(0), f"1. {first.group(2)}\n2. {first.group(1)}", 1)
+    items = re.search(r'<ol class="papers">(<li>.*?</li>)(<li>.*?</li>)', html, re.S)
+    assert items is not None
+    html_swapped = html.replace(items.group(0), f'<ol class="papers">{items.group(2)}{items.group(1)}', 1)
+    heading = re.search(r"^## .*$", markdown, re.M)
+    assert heading is not None
+    noted = markdown.replace(heading.group(0), f"> See below.\n\n{heading.group(0)}", 1)
+    after = markdown.rstrip("\n") + "\n\nICLR 2021 received 901 submissions and accepted 22.1% of them.\n"
+    with open_store(topics_db) as store:
+        assert "list puts" in " ".join(verify_text(store, swapped).failures)
+        assert "list puts" in " ".join(verify_text(store, html_swapped).failures)
+        assert "a note the store does not give" in " ".join(verify_text(store, noted).failures)
+        assert "901, 22.1" in " ".join(verify_text(store, after).failures)
+        if overview.notes:  # a note extended with a claim of its own
+            note = re.search(r"^> (.*)$", markdown, re.M)
+            assert note is not None
+            extended = markdown.replace(note.group(0), f"{note.group(0)} The acceptance rate was 22.1%.", 1)
+            assert "a note the store does not give" in " ".join(verify_text(store, extended).failures)
+
+
 def test_a_character_reference_ends_no_clause() -> None:
     """In HTML a quoted name ends on "&quot;": its semicolon ends no clause (a count in words before it was cut off
     from the citation that backs it)."""

@@ -16,6 +16,7 @@ from confnav.rank.mode import RankMode
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.claims import claim_failures
 from confnav.reports.marked import CLAUSE_SEMICOLON, HTML_FACT, MD_FACT, marked
+from confnav.reports.model import LLM_NOTES
 from confnav.reports.overview import START_PAPERS, closest_papers
 from confnav.reports.ranked import RankedView, order_failures
 from confnav.reports.shown import ID, NUMBER, Page, Tldrs, html_papers, md_papers, paper_numbers, squeeze
@@ -118,7 +119,7 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
             mode, lambda theme: ranking(theme)[2], top, lambda: closest_papers(store, ground.venue, top[:START_PAPERS])
         )
         order_failures(page, view, ground.kind, ranked, section_of(page))
-    _numbers(page, papers, tldrs, unchecked)
+    _numbers(page, papers, tldrs, unchecked, _notes(page, venue_notes(store, ground.venue)))
     return page.failures
 
 
@@ -272,12 +273,34 @@ def _own_counts(page: Page) -> set[str]:
     return {str(n) for n in [themes, lists[0] if len(lists) == 1 else 0] if n}
 
 
-def _numbers(page: Page, papers: dict[str, Paper], tldrs: Tldrs, unchecked: list[str]) -> None:
+_LLM_NOTES = [re.compile(re.escape(note).replace(r"\{\}", r"[\d,]+")) for note in LLM_NOTES]
+
+
+def _notes(page: Page, given: list[str]) -> list[tuple[int, int]]:
+    """Every note of the report (a `> ` line; an item of the HTML notes) is one the store gives (`given`: what the
+    venue's data lacks) or one of the forms a report notes how an LLM wrote it (LLM_NOTES); any other fails. The
+    spans of the latter, whose counts the store does not keep."""
+    known, runs = {squeeze(n) for n in given}, []
+    pattern = re.compile(r'<p class="notes">(.*?)</p>' if page.html else r"^> ([^\n]*)$", re.M | re.S)
+    for found in pattern.finditer(page.text):
+        start = found.start(1)
+        for item in found.group(1).split("<br>") if page.html else [found.group(1)]:
+            said = page.plain(re.sub(r"<[^>]*>", " ", item))
+            if any(note.fullmatch(said) for note in _LLM_NOTES):
+                runs.append((start, start + len(item)))
+            elif said not in known:
+                page.fail(start, f"a note the store does not give: “{said[:100]}”")
+            start += len(item) + len("<br>")
+    return runs
+
+
+def _numbers(
+    page: Page, papers: dict[str, Paper], tldrs: Tldrs, unchecked: list[str], in_notes: list[tuple[int, int]]
+) -> None:
     """Every number left is unverified unless the papers its sentence cites give it in their own words, or it
-    counts the report's own lists or sections; in a note the verifier cannot recompute, it is listed as not checked."""
+    counts the report's own lists or sections; in a note on how an LLM wrote the report (`in_notes`), whose counts
+    the store does not keep, it is listed as not checked."""
     flat, own = page.remaining(), _own_counts(page)
-    notes = re.compile(r'<p class="notes">.*?</p>' if page.html else r"^> .*$", re.M | re.S)
-    in_notes = [(m.start(), m.end()) for m in notes.finditer(page.text)]
     wrong: dict[int, list[str]] = {}
     noted: set[tuple[int, int]] = set()
     for pos, number in numbers_outside(flat):

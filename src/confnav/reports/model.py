@@ -85,6 +85,16 @@ class Report:
     context: list[Fact] = field(default_factory=list)  # facts its prose cites that its facts block does not list
 
 
+# The notes a report writes on how an LLM wrote it: their counts are of that run, which the store does not keep, so
+# `verify` accepts a note of these forms (listing it as not checked) and refuses any other note the store does not give.
+LLM_NOTES = (
+    "The LLM wrote {} paragraphs, checked sentence by sentence, {} of them shown: of its {} sentences, {} were dropped"
+    " and {} replaced by a paper's own sentence for failing a check.",
+    "The LLM could not be reached: the prose and TL;DRs are extractive.",
+    "{} LLM TL;DRs failed a check and were replaced by extractive ones.",
+)
+
+
 class Shown(str):
     """A number as a report shows it ("3,014", "28.7%", "7.40") that keeps its value for JSON (3014, 0.287, 7.4)."""
 

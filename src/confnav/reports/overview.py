@@ -15,7 +15,7 @@ from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import data_gaps, theme_facts_of, trend_facts, venue_facts
-from confnav.reports.model import Citation, Fact, Report, Section, decision_words
+from confnav.reports.model import LLM_NOTES, Citation, Fact, Report, Section, decision_words
 from confnav.reports.narrative import Lead, Vocabulary, handle, listing, theme_opening, theme_story
 from confnav.reports.prose import method_name
 from confnav.reports.written import Paragraph, Written, write_paragraph
@@ -216,17 +216,11 @@ def build_overview(
     if written:
         generated, dropped = sum(w.checked.generated for w in written), sum(w.checked.dropped for w in written)
         replaced, visible = sum(w.checked.replaced for w in written), sum(bool(w.text) for w in written)
-        report.notes.append(
-            f"The LLM wrote {len(written)} paragraphs, checked sentence by sentence, {visible} of them shown: of its "
-            f"{generated} sentences, {dropped} were dropped and {replaced} replaced by a paper's own sentence for "
-            "failing a check."
-        )
+        report.notes.append(LLM_NOTES[0].format(len(written), visible, generated, dropped, replaced))
     if client is not None and client.down:
-        report.notes.append("The LLM could not be reached: the prose and TL;DRs are extractive.")
+        report.notes.append(LLM_NOTES[1])
     if isinstance(summarizer, LLMSummarizer) and summarizer.failures:
-        report.notes.append(
-            f"{len(summarizer.failures)} LLM TL;DRs failed a check and were replaced by extractive ones."
-        )
+        report.notes.append(LLM_NOTES[2].format(len(summarizer.failures)))
     return report
 
 

@@ -1,7 +1,8 @@
 """What a report says the must-read ranking puts first, checked against the ranking in the mode the report states:
 a theme's first two papers, the venue's first three with their themes, each smaller theme's first, the paper
-closest to each large theme's centre, and a digest's list in order; and every place naming the mode names the
-report's own. Read from the report's template view (marked.py), the phrases the overview and digest write."""
+closest to each large theme's centre, a digest's list and each theme's list in order; and every place naming the
+mode names the report's own. Read from the report's template view (marked.py), the phrases the overview and digest
+write."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ _VENUE_FIRST = re.compile(rf"the ranking (?:{_MODE_WORDS}) puts first ([^\n]*?)\
 _SMALLER_FIRST = re.compile(rf"\{{theme\.([\w\-]+)\.size\}} papers; first: [^\n]*?{_CITE}")
 _CLOSEST = re.compile(r"closest to each theme's centre: ([^\n]*?)\.(?=\s|$)")
 _DIGEST_SCOPE = re.compile(rf"must-read digest(?: in theme ([\w.\-]+)| (for your reading profile))?, (?:{_MODE_WORDS})")
+_CITED = re.compile(rf'data-paper="({ID})"|\[\^({ID})\]')
+_LISTS = (re.compile(r"(?:^\d+\. [^\n]*(?:\n|$))+", re.M), re.compile(r"<ol\b.*?</ol>", re.S))
 _LISTED = (
     re.compile(rf"^\d+\. [^\n]*?\[\^({ID})\]", re.M),
     re.compile(rf'<li><span class="cite[^"]*" data-paper="({ID})"'),
@@ -83,11 +86,41 @@ def order_failures(
     if kind == "digest" and (scope := _DIGEST_SCOPE.search(text)) and not scope.group(2):
         in_list = _LISTED[page.html].findall(page.text)
         ranked_ids = [p.id for p in (ranked.ranking(scope.group(1)) if scope.group(1) else by_id.values())]
-        if in_list != (expected := ranked_ids[: len(in_list)]):
-            pairs = enumerate(zip(in_list, expected, strict=False))
-            wrong = next((i for i, (a, b) in pairs if a != b), len(expected))
-            put = expected[wrong] if wrong < len(expected) else "nothing"
-            page.fail(0, f"the digest lists {in_list[wrong]} at {wrong + 1}; the ranking puts {put} there")
+        _list_order(page, 0, "the digest", in_list, ranked_ids[: len(in_list)])
+    for block in _LISTS[page.html].finditer(page.text) if kind == "overview" else ():
+        if (theme := section_at(block.start())) in members:
+            _theme_list(page, block, theme, first(theme, len(members[theme])))
+
+
+def _theme_list(page: Page, block: re.Match[str], theme: str, ranked: list[str]) -> None:
+    """A theme's list, as the overview makes it: the theme's first papers in the ranking, then papers its prose
+    cites, all in the ranking's order."""
+    in_list = _LISTED[page.html].findall(block.group())
+    opened = page.text.rfind("data-theme=" if page.html else "<!-- theme:", 0, block.start())
+    told = {c for pair in _CITED.findall(page.text[opened : block.start()]) for c in pair if c}
+    if stray := [p for p in in_list if p not in ranked]:
+        page.fail(block.start(), f"theme {theme}'s list has {stray[0]}, which is not a paper of the theme")
+        return
+    lead = next((i for i, p in enumerate(in_list) if p != ranked[i]), len(in_list))
+    for at in range(lead, len(in_list)):
+        paper, before = in_list[at], ranked.index(in_list[at - 1]) if at else -1
+        if ranked.index(paper) < before:
+            said = f"puts {paper} at {at + 1}, after {in_list[at - 1]}, which the ranking puts later"
+        elif paper not in told:  # after its first papers, a theme lists only papers its prose cites
+            said = f"has {paper} at {at + 1}, where the ranking puts {ranked[at]}"
+        else:
+            continue
+        page.fail(block.start(), f"theme {theme}'s list {said}")
+        return
+
+
+def _list_order(page: Page, at: int, what: str, in_list: list[str], expected: list[str]) -> None:
+    """Fail a list of papers that is not the ranking's first papers in its order, naming the first place it errs."""
+    if in_list != expected:
+        pairs = enumerate(zip(in_list, expected, strict=False))
+        wrong = next((i for i, (a, b) in pairs if a != b), len(expected))
+        put = expected[wrong] if wrong < len(expected) else "nothing"
+        page.fail(at, f"{what} has {in_list[wrong]} at {wrong + 1}; the ranking puts {put} there")
 
 
 def _closest(page: Page, view: Marked, match: re.Match[str], ranked: RankedView, by_id: dict[str, Paper]) -> None:
