@@ -69,3 +69,21 @@ def test_iclr2021_statistics_keep_every_section(iclr2021_db: Location) -> None:
     assert set(tables["keywords"][0]) == {"Keyword", "Papers", "Accepted", "Mean rating"}
     assert "Share of decided" in tables["decisions"][0] and data["notes"] == []
     assert {row["Decision"]: row["Papers"] for row in tables["decisions"]}["oral"] == 53
+
+
+def test_spellings_of_one_keyword_are_one_row_as_trends_count_them(light_topics_db: Location) -> None:
+    """ICLR 2020's authors wrote "graph neural network" and "graph neural networks": one keyword, one row, counting
+    each paper once (as `trends` does), where the statistics once showed two rows."""
+    from confnav.reports.stats import counted_papers, keyword_table
+
+    records = json.loads((DATA / "iclr2020" / "paperlists-iclr2020.json").read_text())
+    said = {
+        r["id"]
+        for r in records
+        if {" ".join(k.lower().split()) for k in r["keywords"].split(";")}
+        & {"graph neural network", "graph neural networks"}
+    }
+    with open_store(light_topics_db) as store:
+        table = keyword_table(counted_papers(store, "iclr2020"))
+    rows = [row for row in table.rows if str(row[0]).startswith("graph neural network")]
+    assert len(rows) == 1 and int(str(rows[0][1]).replace(",", "")) >= len(said)

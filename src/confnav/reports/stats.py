@@ -20,6 +20,7 @@ from confnav.reports.model import Chart, Report, Table, count, decimal, percent,
 from confnav.reports.rebuttal import rating_order
 from confnav.reports.rebuttal_stats import RebuttalStatsStore, rebuttal_section, rebuttal_tables, venue_rebuttal
 from confnav.store.protocols import PaperReader
+from confnav.topics.spellings import Spellings
 
 TOP = 15
 
@@ -202,15 +203,17 @@ def institution_table(papers: list[Paper]) -> Table:
 
 
 def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, min_papers: int = 15) -> Table:
-    """Keywords by papers (or by mean rating); accepted counts only when the data lists more than accepted papers,
-    ratings only when it holds them; no rows by rating without ratings."""
+    """Keywords by papers (or by mean rating), spellings of one keyword counted as one as `trends` counts them
+    (plurals, hyphens, an acronym the papers pair with its expansion); accepted counts only when the data lists
+    more than accepted papers, ratings only when it holds them; no rows by rating without ratings."""
     holds = Holds.of(papers)
+    spellings = Spellings(papers)
     groups: dict[str, list[Paper]] = defaultdict(list)
     shown: dict[str, Counter[str]] = defaultdict(Counter)
     for paper in papers:
-        for keyword in {fold(k): k.strip().lower() for k in paper.keywords if fold(k)}.items():
-            groups[keyword[0]].append(paper)
-            shown[keyword[0]][keyword[1]] += 1
+        for group, spelling in {spellings.group(k): k.strip().lower() for k in paper.keywords if fold(k)}.items():
+            groups[group].append(paper)
+            shown[group][spelling] += 1
 
     def mean_rating(key: str) -> float:
         values = [p.rating_mean for p in groups[key] if p.rating_mean is not None]
