@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from confnav.cli import cli
-from confnav.errors import InputError
+from confnav.errors import ConfnavError, InputError
 from confnav.ingest import ingest
 from confnav.model import Session
 from confnav.plan import build_plan, import_schedule, plan_calendar
@@ -297,13 +297,19 @@ def test_untimed_sessions_from_the_paper_list_and_no_schedule(tmp_path: Path) ->
         plan = build_plan(store, "cvpr2019", top=5)
         assert plan.schedule == "untimed" and "have no times" in plan.notice
         assert sum(len(s.papers) for s in plan.sessions) == 5 and plan.conflicts == 0
-        assert plan_calendar(plan).count("BEGIN:VEVENT") == 0
+        with pytest.raises(ConfnavError, match="its sessions have no times"):  # no calendar of no event
+            plan_calendar(plan)
         none = build_plan(store, "corl2023", top=5)
         assert none.schedule == "none" and none.sessions == []
         assert none.notice.startswith("corl2023 has no schedule in the store") and "by theme" in none.notice
         assert sum(len(papers) for _, papers in none.themes) == 5
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "lists.db"), "plan", "--venue", "corl2023"])
     assert result.exit_code == 0 and "has no schedule" in result.output
+    ics = tmp_path / "cvpr.ics"
+    refused = CliRunner().invoke(
+        cli, ["--db", str(tmp_path / "lists.db"), "plan", "--venue", "cvpr2019", "--ics", str(ics)]
+    )
+    assert refused.exit_code == 1 and "no calendar" in refused.stderr and not ics.exists()
 
 
 def test_list_sessions_follow_the_papers_that_name_them(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import hashlib
 from datetime import UTC, datetime
 
 from confnav import __version__
+from confnav.errors import ConfnavError
 from confnav.plan.planner import Plan, PlannedSession
 
 LINE_OCTETS = 75  # RFC 5545 §3.1: lines longer than this are folded
@@ -51,7 +52,11 @@ def _description(planned: PlannedSession) -> str:
 
 
 def plan_calendar(plan: Plan, now: datetime | None = None) -> str:
-    """The plan's timed sessions as a VCALENDAR text with CRLF line ends."""
+    """The plan's timed sessions as a VCALENDAR text with CRLF line ends; ConfnavError when none has a time (a
+    calendar of no event)."""
+    if not any(planned.session.start is not None for planned in plan.sessions):
+        held = "its sessions have no times" if plan.sessions else "it has no sessions"
+        raise ConfnavError(f"no calendar for the plan of {plan.venue}: {held} (see confnav schedule import)")
     stamp = _stamp(now or datetime.now(UTC))
     lines = [
         "BEGIN:VCALENDAR",
