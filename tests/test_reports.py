@@ -318,6 +318,24 @@ def test_report_errors(iclr2021_copy: Path, topics_db: Path, tmp_path: Path) -> 
     assert result.exit_code == 1 and "not a confnav report" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("toml", "said"),
+    [
+        ("[venue]\ndates = 5\n", "[venue] dates: expected text"),
+        ('[venue]\nlocation = ""\n', "[venue] location: expected text"),
+        ("venue = 5\n", "expected a [venue] table"),
+    ],
+)
+def test_a_venue_config_value_of_the_wrong_kind_is_named(tmp_path: Path, toml: str, said: str) -> None:
+    from confnav.errors import InputError
+    from confnav.reports.overview import load_venue_config
+
+    config = tmp_path / "venue.toml"
+    config.write_text(toml)
+    with pytest.raises(InputError, match=re.escape(said)):
+        load_venue_config(config)
+
+
 def test_venue_config_supplies_dates_never_guessed(topics_db: Path, tmp_path: Path) -> None:
     copy = clone(topics_db, tmp_path, "copy")
     config = tmp_path / "venue.toml"

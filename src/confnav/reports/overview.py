@@ -34,6 +34,7 @@ BYLINE = 3  # authors named on a paper's card before "et al."
 MOVED = 0.005  # a theme's change of share against the previous edition that the opening mentions
 ACCEPTED_AS = "Accepted as "  # how facts.py labels the count of each accepted kind
 CONFIG_KEYS = ("dates", "location", "website")
+CONFIG_EXAMPLES = {"dates": "May 3-7, 2021", "location": "Vienna, Austria", "website": "https://iclr.cc"}
 
 
 def load_venue_config(path: Path | None) -> list[Fact]:
@@ -46,9 +47,14 @@ def load_venue_config(path: Path | None) -> list[Fact]:
         raise InputError(path, "no such file") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InputError(path, f"cannot read the venue config: {exc}") from None
+    if not isinstance(table, dict):
+        raise InputError(path, "venue: expected a [venue] table")
     unknown = sorted(set(table) - set(CONFIG_KEYS))
     if unknown:
         raise InputError(path, f"unknown key(s) {', '.join(unknown)} in [venue] (allowed: {', '.join(CONFIG_KEYS)})")
+    for key in CONFIG_KEYS:
+        if key in table and not (isinstance(table[key], str) and table[key].strip()):
+            raise InputError(path, f'[venue] {key}: expected text, e.g. {key} = "{CONFIG_EXAMPLES[key]}"')
     return [Fact(f"config.{key}", key.capitalize(), str(table[key])) for key in CONFIG_KEYS if key in table]
 
 
