@@ -140,6 +140,15 @@ def test_the_decision_table_can_be_overridden_per_venue_in_a_config(write: Write
         load_decision_table(misspelt)
 
 
+def test_the_decisions_table_counts_as_every_count_does(venues_db: Path) -> None:
+    """ICLR 2018's 69 "Withdraw" records hold 7 placeholders: the decisions table counts 62 and says so, as
+    `venues` does."""
+    shown = CliRunner().invoke(cli, ["decisions", "--db", str(venues_db), "--venue", "iclr2018"])
+    assert shown.exit_code == 0, shown.stderr
+    withdrawn = next(line for line in shown.stdout.splitlines() if " Withdraw " in line)
+    assert withdrawn.split()[4] == "62" and "iclr2018: 7 placeholder records not counted" in shown.stdout
+
+
 def test_default_decision_table() -> None:
     table = DecisionTable()
     meanings = {

@@ -178,6 +178,9 @@ def decisions_cmd(store: Store, venue: str | None, as_json: bool) -> None:
             f" {row['papers']!s:>6}  {row['source']}",
             markup=False,
         )
+    for summary in store.venues():
+        if summary.note and summary.venue.id in {row["venue"] for row in rows}:
+            out.print(f"{summary.venue.id}: {summary.note}", style="dim", markup=False)
     out.print(
         "Override a label with [decisions.VENUE] in a config file: confnav ingest --config FILE (docs/ingest.md)",
         style="dim",

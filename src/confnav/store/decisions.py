@@ -79,14 +79,17 @@ class DecisionTables:
         return [(Decision(name, Outcome(outcome), name, tier), n) for (name, outcome), (tier, n) in counts.items()]
 
     def decision_labels(self, venue: str | None = None) -> list[dict[str, object]]:
-        """Each venue's decision labels as the sources give them, what they mean, how many papers, and whether
-        the meaning is the user's (an override) or the default table's."""
+        """Each venue's decision labels as the sources give them, what they mean, how many papers (placeholder
+        records left out, as every count), and whether the meaning is the user's (an override) or the default
+        table's."""
         return self._memo(("labels", venue), lambda: self._decision_labels(venue))
 
     def _decision_labels(self, venue: str | None) -> list[dict[str, object]]:
         counts: dict[tuple[str, str, str, str, str], int] = {}
         tiers: dict[tuple[str, str, str, str, str], int] = {}
         for _, paper in self.paper_rows(venue):
+            if paper.placeholder:
+                continue
             d = paper.decision
             key = (paper.venue, d.label, d.outcome.value, d.name, d.kind)
             counts[key] = counts.get(key, 0) + 1
