@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from tests.backends import Location, freeze, new_location
 from tests.conftest import DATA, ICLR2020
 
 LISTS = sorted((DATA / "paperlists").glob("*.json"))
+CODE_HOSTS = {"github.com", "www.github.com", "gitlab.com", "bitbucket.org", "huggingface.co"}
 ICLR2021_LIST = DATA / "iclr2021" / "paperlists-iclr2021.json"
 MINICONF = DATA / "miniconf" / "iclr2020" / "papers.csv"
 HOSTILE_ID = "hostile-links"
@@ -42,10 +44,17 @@ def links_db(tmp_path_factory: pytest.TempPathFactory) -> Location:
 
 
 def with_code(records: list[dict[str, object]]) -> int:
-    """Records whose `github` field holds an address: a URL, or an address without its scheme that names a path
-    (a bare host such as "github.com" or "keypointnet.github.io" names no repository)."""
-    values = [str(r.get("github") or "").strip() for r in records]
-    return sum(1 for v in values if "://" in v or "/" in v or ":" in v.split(".", 1)[-1])
+    """Records whose `github` field holds the address of a repository on a code host: a URL, or an address without
+    its scheme that names a path (a bare host such as "github.com" names no repository; a project page such as
+    "keypointnet.github.io" or a Google Sites page is no code, nor is a Papers with Code listing)."""
+    found = 0
+    for record in records:
+        value = str(record.get("github") or "").strip()
+        url = re.search(r"https?://[^\s)\]]+", value)
+        address = url.group(0).split("://", 1)[1] if url else value.removeprefix("git@")
+        host, _, path = re.split(r"[/:]", address, maxsplit=1)[0], None, re.split(r"[/:]", address, maxsplit=1)[1:]
+        found += host.lower() in CODE_HOSTS and bool(path and path[0].strip("/"))
+    return found
 
 
 def test_code_links_per_venue_match_the_files(links_db: Location) -> None:
@@ -56,10 +65,10 @@ def test_code_links_per_venue_match_the_files(links_db: Location) -> None:
         records = json.loads(path.read_text())
         expected[path.stem.replace("nips", "neurips")] = with_code(records)
     assert expected == {k: v for k, v in counts.items() if k in expected}
-    assert counts["acl2022"] == 415  # bare `github.com/…` and `github.com:owner/repo` read as https
-    assert counts["iclr2018"] == 257  # Markdown links `[![github](icon) owner/repo](https://github.com/…)`
-    assert counts["cvpr2019"] == 175  # one record's `github` is the bare host "github.com": no repository
-    assert counts["neurips2018"] == 61
+    assert counts["acl2022"] == 411  # bare `github.com/…`, `github.com:owner/repo` read as https; not `github.io`
+    assert counts["iclr2018"] == 197  # Markdown links `[![github](icon) owner/repo](https://github.com/…)`
+    assert counts["cvpr2019"] == 166  # not a bare "github.com" (no repository), nor 9 `github.io` project pages
+    assert counts["neurips2018"] == 60  # not a `github.io` project page
     assert counts["siggraph2022"] == 0 and counts["iclr2021"] == 0 and counts["iclr2020"] == 0
 
 
@@ -67,11 +76,15 @@ def test_every_kind_of_link_is_kept_and_merged(links_db: Location) -> None:
     with open_store(links_db) as store:
         iclr2018 = store.get_paper("B12Js_yRb", "iclr2018")
         assert iclr2018.resources == {"code": "https://github.com/Cyanogenoid/vqa-counting"}
+        listed = store.get_paper("B18WgG-CZ", "iclr2018")  # its code, and a listing of others' implementations
+        assert listed.links["code"].startswith("https://github.com/facebookresearch/")
+        assert listed.links["implementations"].startswith("https://paperswithcode.com/")
         accepted = store.get_paper("Ua6zuk0WRH", "iclr2021")
         assert set(accepted.resources) == {"video", "slides"}
         assert accepted.links["forum"] == "https://openreview.net/forum?id=Ua6zuk0WRH"
         projects = store.papers(PaperFilter(venue="cvpr2019"))
-        assert sum("project" in p.resources for p in projects) == 95  # `www.eth3d.net` and the like read as https
+        assert sum("project" in p.resources for p in projects) == 104  # `www.eth3d.net` read as https, and 9
+        # project pages (`*.github.io`) given as the code's address
         assert sum("supplement" in p.links for p in projects) == 621
         hostile = store.get_paper(HOSTILE_ID, "iclr2021")
         assert set(hostile.links) == {"project"}  # javascript:, data: and scheme-relative links are dropped
@@ -142,7 +155,7 @@ def test_has_code_filter_in_the_store(store: SqlStore) -> None:
     """The filter is answered inside the database, on either backend."""
     ingest(store, [DATA / "paperlists" / "corl2023.json", ICLR2020])
     found = store.papers(PaperFilter(has_code=True))
-    assert len(found) == 103 and all(p.has_code and p.venue == "corl2023" for p in found)
+    assert len(found) == 93 and all(p.has_code and p.venue == "corl2023" for p in found)  # not its Google Sites pages
     assert store.papers(PaperFilter(venue="iclr2020", has_code=True)) == []
     assert len(store.filter_pks(PaperFilter(venue="corl2023", has_code=True, decision="oral"))) == sum(
         p.decision.kind == "oral" for p in found

@@ -362,7 +362,7 @@ def doi_url(value: str | None) -> str | None:
 
 
 # A URL written as a Markdown link (`[![github](icon.svg) owner/repo](https://github.com/owner/repo)`).
-_MARKDOWN_LINK = re.compile(r"\]\((\S+?)\)\s*$")
+_MARKDOWN_LINK = re.compile(r"\]\((\S+?)\)")
 # A web address given without its scheme (`github.com/owner/repo`), taken as https for the links that come with
 # a paper (code, project, video, slides, poster), where sources often drop it.
 # `git@github.com:owner/repo.git` (a clone address) is read as the repository's page.
@@ -396,15 +396,37 @@ def resource_fields(names: Iterable[str]) -> dict[str, str]:
 
 def resource_links(record: Mapping[str, Any]) -> dict[str, str]:
     """A record's code, project, video, slides, poster and supplement links, from whichever of its fields hold
-    them (see RESOURCE_FIELDS); a list of URLs gives its first."""
+    them (see RESOURCE_FIELDS); of several URLs, the first of each name (see link_name)."""
     links: dict[str, str] = {}
     for name, kind in resource_fields(record).items():
         value = record[name]
         if isinstance(value, list):
             value = " ".join(v for v in value if isinstance(v, str))
-        if kind not in links and isinstance(value, str) and (url := link_url(value, True, kind)):
-            links[kind] = url
+        if kind not in links and isinstance(value, str):
+            for url in link_urls(value, True, kind):
+                links.setdefault(link_name(kind, url), url)
     return links
+
+
+# Where code is kept: a code field's address elsewhere is a page about the paper, not its code.
+_CODE_HOST = re.compile(
+    r"(?:www\.)?(?:github\.com|gitlab\.[a-z.]+|bitbucket\.org|codeberg\.org|sourceforge\.net|huggingface\.co"
+    r"|gitee\.com|code\.google\.com|git\.[\w.\-]+)",
+    re.I,
+)
+_LISTINGS = re.compile(r"(?:[\w\-]+\.)?paperswithcode\.com", re.I)  # lists others' implementations of a paper
+
+
+def link_name(name: str, url: str) -> str:
+    """The name a link is kept under: a code field's link is `code` on a code host (GitHub, GitLab, Hugging Face,
+    an institution's git server), `implementations` on Papers with Code (a listing of implementations, not the
+    authors' code), else `project` (a project page given as the code's address, a `github.io` site)."""
+    if name != "code":
+        return name
+    host = url.split("://", 1)[-1].split("/", 1)[0].split("@")[-1].split(":")[0]
+    if _LISTINGS.fullmatch(host):
+        return "implementations"
+    return "code" if _CODE_HOST.fullmatch(host) else "project"
 
 
 def _bare_url(text: str, kind: str) -> str | None:
@@ -417,33 +439,36 @@ def _bare_url(text: str, kind: str) -> str | None:
     return web_url(f"https://{match.group(1)}/{path}")
 
 
-def link_url(value: str | None, bare_hosts: bool = False, kind: str = "") -> str | None:
-    """The first absolute http(s) URL a source's field holds: a URL, a Markdown link, one of several URLs
-    separated by spaces, `;`, `,` or `|`, or with `bare_hosts` an address without its scheme (`github.com/a/b`,
-    `git@github.com:a/b.git`) for a link of this `kind`; None otherwise."""
+def link_urls(value: str | None, bare_hosts: bool = False, kind: str = "") -> list[str]:
+    """The absolute http(s) URLs a source's field holds, in order: its Markdown links' targets, else the field as
+    a URL or its parts separated by spaces, `;`, `,` or `|`, or with `bare_hosts` addresses without their scheme
+    (`github.com/a/b`, `git@github.com:a/b.git`) for a link of this `kind`."""
     text = (value or "").strip()
-    if match := _MARKDOWN_LINK.search(text):
-        text = match.group(1)
-    for part in [text, *_URL_SEPARATORS.split(text)[:8]]:
-        if url := web_url(part):
-            return url
-        if bare_hosts and (url := _bare_url(part, kind)):
-            return url
-    return None
+    found: list[str] = []
+    for part in _MARKDOWN_LINK.findall(text) or [text, *_URL_SEPARATORS.split(text)[:8]]:
+        url = web_url(part) or (_bare_url(part, kind) if bare_hosts else None)
+        if url and url not in found:
+            found.append(url)
+    return found
+
+
+def link_url(value: str | None, bare_hosts: bool = False, kind: str = "") -> str | None:
+    """The first URL a source's field holds (see link_urls); None when it holds none."""
+    return next(iter(link_urls(value, bare_hosts, kind)), None)
 
 
 def links_from(urls: Mapping[str, str | None]) -> dict[str, str]:
     """Links by name from a source's URL fields; OpenReview URLs become `forum` and `pdf` whatever field held them."""
     links: dict[str, str] = {}
     for name, value in urls.items():
-        url = doi_url(value) if name == "doi" else link_url(value, name in RESOURCE_KINDS, name)
-        if url is None:
-            continue
-        if forum := openreview_id(url):
-            links.setdefault("forum", f"https://openreview.net/forum?id={forum}")
-            links.setdefault("pdf", f"https://openreview.net/pdf?id={forum}")
-        else:
-            links.setdefault(name, url)
+        found = [doi_url(value)] if name == "doi" else link_urls(value, name in RESOURCE_KINDS, name)[:1]
+        found = link_urls(value, True, name) if name == "code" else found  # each URL of code under its own name
+        for url in (u for u in found if u):
+            if forum := openreview_id(url):
+                links.setdefault("forum", f"https://openreview.net/forum?id={forum}")
+                links.setdefault("pdf", f"https://openreview.net/pdf?id={forum}")
+            else:
+                links.setdefault(link_name(name, url), url)
     return links
 
 
