@@ -124,3 +124,11 @@ def test_web_digest_and_api_follow_the_mode(cited_db: Path) -> None:
     assert bad.status_code == 400 and "unknown ranking mode" in bad.json()["error"]
     paper = client.get(f"/paper/{back[0]['id']}", params={"venue": "iclr2018"}).text
     assert "Must-read, looking back</strong>: #1 of" in paper and "mode=at-conference" in paper
+
+
+def test_papers_without_themes_lose_no_score_to_diversity(cited_db: Path) -> None:
+    """Without an index no paper has a theme: the diversity step leaves the scores as they are (it took 0.03 per
+    paper picked before, as if they all shared one theme, down to -2.4)."""
+    with open_store(cited_db) as store:
+        ranking = WeightedRanker(mode="at-conference").rank(store, "siggraph2022")
+    assert all(r.theme is None and r.score == r.base_score >= 0 for r in ranking.papers)

@@ -191,15 +191,15 @@ def _in_theme(item: PaperSignals, theme: str) -> bool:
 
 
 def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
-    """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked,
-    and may pass only papers of its own decision tier or lower. Scores become the penalised ones, never rising
-    (the papers are updated in place: they are the ranking's own)."""
+    """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked (papers
+    without a theme share none), and may pass only papers of its own decision tier or lower. Scores become the
+    penalised ones, never rising (the papers are updated in place: they are the ranking's own)."""
     pool, picked, seen = list(ranked[: head * 3]), list[RankedPaper](), Counter[str | None]()
     while pool and len(picked) < head:
         best, best_score, highest = 0, -np.inf, -np.inf
         for i, item in enumerate(pool):
             if _decision(item) >= highest:  # no paper of a higher tier is above it in the pool
-                adjusted = item.score - DIVERSITY_PENALTY * seen[item.theme]
+                adjusted = item.score - DIVERSITY_PENALTY * seen[item.theme] * (item.theme is not None)
                 if adjusted > best_score:
                     best, best_score = i, adjusted
             highest = max(highest, _decision(item))
