@@ -126,6 +126,21 @@ def test_web_digest_and_api_follow_the_mode(cited_db: Path) -> None:
     assert "Must-read, looking back</strong>: #1 of" in paper and "mode=at-conference" in paper
 
 
+def test_decision_follows_the_venues_tiers(cited_db: Path) -> None:
+    """SIGGRAPH 2022's posters (1-page abstracts) are a side track beside its Technical and TOG papers, ranked
+    below them; at CoRL 2023, whose papers are orals and posters, a poster is one of its papers."""
+    with open_store(cited_db) as store:
+        siggraph = WeightedRanker(mode="at-conference").rank(store, "siggraph2022")
+        back = WeightedRanker(mode="looking-back").rank(store, "siggraph2022")
+        corl = WeightedRanker(mode="at-conference").rank(store, "corl2023")
+    values = {(r.paper.decision.kind, r.values["decision"]) for r in siggraph.papers}
+    assert values == {("technical", 1 / 3), ("journal", 1 / 3), ("poster", 1 / 6)}
+    place = [i for i, r in enumerate(siggraph.papers) if r.paper.decision.kind == "poster"]
+    assert len(place) == 66 and min(place) > 40 and place[33] > 270, place  # was 2nd, and a median of 256
+    assert {(r.paper.decision.kind, r.values["decision"]) for r in corl.papers} == {("oral", 1.0), ("poster", 1 / 3)}
+    assert "so its decisions decide" in back.explanation  # SIGGRAPH 2022 has no reviews
+
+
 def test_papers_without_themes_lose_no_score_to_diversity(cited_db: Path) -> None:
     """Without an index no paper has a theme: the diversity step leaves the scores as they are (it took 0.03 per
     paper picked before, as if they all shared one theme, down to -2.4)."""

@@ -88,8 +88,12 @@ def explanation(signals: VenueSignals, weights: dict[str, float], mode: RankMode
     if mode is RankMode.LOOKING_BACK:
         counted = [p.citations for p in signals.papers if p.citations is not None]
         if "citations" not in used or not counted:
+            deciding = [
+                words for name, words in (("decision", "decisions"), ("rating_mean", "reviews")) if name in used
+            ]
+            who = f"its {' and '.join(deciding)}" if deciding else "the other signals"
             return (
-                f"{venue.name} has no citation counts in the store, so its decisions and reviews decide "
+                f"{venue.name} has no citation counts in the store, so {who} decide "
                 "(ingest counts or run 'confnav fetch citations')."
             )
         sources = sorted({c.source + (f", as of {c.as_of}" if c.as_of else "") for c in counted})

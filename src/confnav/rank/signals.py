@@ -4,7 +4,7 @@
 | --- | --- |
 | citations | the paper's citation count (looking back only, never with `at_conference`) |
 | impact | predicted citation percentile from what was known at the conference (see impact.py) |
-| decision | by the decision's tier: oral 1, spotlight 2/3, poster and other accepted kinds 1/3, findings 1/6, else 0 |
+| decision | by the decision's tier in its venue: oral 1, spotlight 2/3, its papers 1/3, side tracks 1/6, else 0 |
 | rating_mean, rating_min | mean and lowest reviewer rating |
 | confidence_weighted | ratings averaged with the reviewers' confidences as weights |
 | agreement | 1 − standard deviation of the ratings / 4.5 (1: all reviewers agree) |
@@ -27,7 +27,7 @@ import numpy as np
 from confnav.errors import ConfnavError
 from confnav.model import CitationCount, Paper, Venue, name_key, real_papers
 from confnav.people import PeopleIndex
-from confnav.rank.features import TIER_VALUES, novelty, text_vectors
+from confnav.rank.features import decision_values, novelty, text_vectors
 from confnav.rank.impact import Contribution, impact_estimates
 from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import topic_vectors
@@ -99,7 +99,9 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
     )
     papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id) if not p.placeholder]
     result = VenueSignals(venue, papers, earlier)
-    for item in papers:
+    decided = decision_values([item.paper.decision for item in papers])
+    for item, decision in zip(papers, decided, strict=True):
+        item.values["decision"] = decision
         item.values.update(_review_signals(item.paper))
         item.values["code"] = 1.0 if item.paper.links.get("code") else None
     _track_record(store, result)
@@ -134,11 +136,11 @@ def _impact(store: AnalysisStore, result: VenueSignals) -> None:
 
 
 def _review_signals(paper: Paper) -> dict[str, float | None]:
-    decision = paper.decision
-    values: dict[str, float | None] = {"decision": TIER_VALUES.get(decision.tier, 0.0) if decision.accepted else 0.0}
+    """The signals of a paper's reviews (None each without ratings)."""
+    values: dict[str, float | None] = {}
     ratings = paper.ratings
     if not ratings:
-        return values | dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
+        return dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
     mean = sum(ratings) / len(ratings)  # plain arithmetic: numpy costs more than it saves on a few numbers
     values["rating_mean"] = float(mean)
     values["rating_min"] = float(min(ratings))
