@@ -147,3 +147,51 @@ def test_papers_without_themes_lose_no_score_to_diversity(cited_db: Path) -> Non
     with open_store(cited_db) as store:
         ranking = WeightedRanker(mode="at-conference").rank(store, "siggraph2022")
     assert all(r.theme is None and r.score == r.base_score >= 0 for r in ranking.papers)
+
+
+@pytest.fixture(scope="module")
+def acl_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ACL 2022, whose data flags 12 papers with an award, and CoRL 2023 to learn predicted impact from."""
+    path = tmp_path_factory.mktemp("awards") / "awards.db"
+    with open_store(path, create=True) as store:
+        ingest(store, [DATA / "acl2022.json", DATA / "corl2023.json"])
+    return path
+
+
+def test_awards_lead_in_both_modes_with_their_reason(acl_db: Path) -> None:
+    """ACL 2022's best paper ranked 576th looking back, its award ignored; an award is read in both modes."""
+    with open_store(acl_db) as store:
+        conference = WeightedRanker(mode="at-conference").rank(store, "acl2022")
+        back = WeightedRanker(mode="looking-back").rank(store, "acl2022")
+    awarded = {r.paper.id for r in back.papers if r.paper.award}
+    assert len(awarded) == 12 and {r.paper.id for r in conference.papers[:12]} == awarded
+    assert max(i for i, r in enumerate(back.papers) if r.paper.award) < 40
+    assert "awards its data names" in conference.explanation and "An award" in back.explanation
+    for ranking in (conference, back):
+        for r in ranking.papers:
+            assert ("marked with an award in its data" in r.reasons) == (r.paper.id in awarded), r.reasons
+    cited = sorted((r for r in back.papers if r.paper.citations), key=lambda r: -r.paper.citations.count)  # type: ignore[union-attr]
+    assert sum(r in back.papers[:20] for r in cited[:10]) >= 8  # citations still lead looking back
+
+
+def test_a_forged_award_reason_fails_verify(acl_db: Path, tmp_path: Path) -> None:
+    digest = tmp_path / "digest.md"
+    made = CliRunner().invoke(
+        cli, ["report", "digest", "--db", str(acl_db), "--venue", "acl2022", "--top", "15", "-o", str(digest)]
+    )
+    assert made.exit_code == 0, made.stderr
+    text = digest.read_text()
+    items = re.findall(r"^\d+\. .*$", text, re.M)
+    shown = [line for line in items if "; marked with an award in its data" in line]
+    plain = next(line for line in items if "award" not in line)
+    assert len(shown) >= 8
+    for old, new in (
+        (plain, plain.replace(" — accepted (long)", " — accepted (long); marked with an award in its data")),
+        (shown[0], shown[0].replace("marked with an award in its data", "award: Best Paper")),
+    ):
+        assert new != old
+        forged = tmp_path / "forged.md"
+        forged.write_text(text.replace(old, new))
+        result = CliRunner().invoke(cli, ["verify", "--db", str(acl_db), str(forged)])
+        assert result.exit_code == 1 and "are not the ranking's reasons" in result.stderr, (new, result.stderr)
+    assert CliRunner().invoke(cli, ["verify", "--db", str(acl_db), str(digest)]).exit_code == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from confnav.model import AWARD_UNNAMED
 from confnav.rank.mode import RankMode
 from confnav.rank.signals import PaperSignals, VenueSignals
 from confnav.summarize.base import Summarizer
@@ -29,6 +30,8 @@ def reasons(
     """Plain-word reasons for what raises this paper above the venue's average; `shares` are its percentiles."""
     paper, values, said = item.paper, item.values, []
     venue = signals.venue.name
+    if values.get("award") and "award" in raised and paper.award:
+        said.append("marked with an award in its data" if paper.award == AWARD_UNNAMED else f"award: {paper.award}")
     if "citations" in raised and item.citations is not None and shares.get("citations", 0) >= 0.5:
         when = f", as of {item.citations.as_of}" if item.citations.as_of else ""
         said.append(
@@ -101,8 +104,10 @@ def explanation(signals: VenueSignals, weights: dict[str, float], mode: RankMode
             f"Led by citation counts ({'; '.join(sources)}) on a log scale from the least to the most cited "
             f"paper ({max(c.count for c in counted):,}), so the most cited papers lead whatever their decision; "
             "decision and reviews refine."
+            + (" An award its data names counts as half the citation range." if "award" in used else "")
         )
     known = [
+        ("award", "awards its data names"),
         ("decision", "decisions"),
         ("rating_mean", "reviews"),
         ("track_record", f"authors' earlier {venue.series} papers"),

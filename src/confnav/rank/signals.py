@@ -4,6 +4,7 @@
 | --- | --- |
 | citations | the paper's citation count (looking back only, never with `at_conference`) |
 | impact | predicted citation percentile from what was known at the conference (see impact.py) |
+| award | 1 for a paper its venue's data names an award for, 0 for the others (a venue whose data names none: absent) |
 | decision | by the decision's tier in its venue: oral 1, spotlight 2/3, its papers 1/3, side tracks 1/6, else 0 |
 | rating_mean, rating_min | mean and lowest reviewer rating |
 | confidence_weighted | ratings averaged with the reviewers' confidences as weights |
@@ -37,6 +38,7 @@ from confnav.topics.trends import theme_changes
 CORE_SIGNALS = (
     "citations",
     "impact",
+    "award",
     "decision",
     "rating_mean",
     "rating_min",
@@ -100,9 +102,11 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
     papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id) if not p.placeholder]
     result = VenueSignals(venue, papers, earlier)
     decided = decision_values([item.paper.decision for item in papers])
+    awarded = any(item.paper.award for item in papers)  # known when the venue opens: read in both modes
     for item, decision in zip(papers, decided, strict=True):
         item.values["decision"] = decision
         item.values.update(_review_signals(item.paper))
+        item.values["award"] = float(item.paper.award is not None) if awarded else None
         item.values["code"] = 1.0 if item.paper.links.get("code") else None
     _track_record(store, result)
     _topic_signals(store, result)
