@@ -195,3 +195,22 @@ def test_a_forged_award_reason_fails_verify(acl_db: Path, tmp_path: Path) -> Non
         result = CliRunner().invoke(cli, ["verify", "--db", str(acl_db), str(forged)])
         assert result.exit_code == 1 and "are not the ranking's reasons" in result.stderr, (new, result.stderr)
     assert CliRunner().invoke(cli, ["verify", "--db", str(acl_db), str(digest)]).exit_code == 0
+
+
+def test_signals_say_which_citations_the_ranking_uses(cited_db: Path, tmp_path: Path) -> None:
+    """A file's citations are used only for papers without a count of their own, and the import says so; a word
+    where a count should be is an error naming the file, line and field, the store untouched."""
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(cited_db.read_bytes())
+    given = tmp_path / "citations.csv"
+    given.write_text("id,citations,mentions\nhRZ1YjDZmTo,120,5\ndk-2R1f_LR,80,3\nnosuch,5,1\n")
+    run = CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "corl2023", str(given)])
+    assert run.exit_code == 0, run.stderr
+    assert "4 values of citations, mentions stored for corl2023" in run.stdout
+    assert "citations used for 0 papers without a count of their own; not for 2 that keep their own" in run.stdout
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,citations\nhRZ1YjDZmTo,n/a\ndk-2R1f_LR,abc\n")
+    before = copy.read_bytes()
+    refused = CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "corl2023", str(bad)])
+    assert refused.exit_code == 1 and "bad.csv, line 3, field 'citations'" in refused.stderr, refused.stderr
+    assert "'abc' is not a number" in refused.stderr and copy.read_bytes() == before
