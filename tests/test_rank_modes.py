@@ -214,3 +214,21 @@ def test_signals_say_which_citations_the_ranking_uses(cited_db: Path, tmp_path: 
     refused = CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "corl2023", str(bad)])
     assert refused.exit_code == 1 and "bad.csv, line 3, field 'citations'" in refused.stderr, refused.stderr
     assert "'abc' is not a number" in refused.stderr and copy.read_bytes() == before
+
+
+def test_explain_gives_percentiles_and_places_among_papers_with_a_signal(cited_db: Path, tmp_path: Path) -> None:
+    """CoRL 2023's predicted impact ran from -0.01 to 1.15 though it is a percentile, and mentions given for 2 of
+    its 199 papers were called "top 1% of CoRL 2023"."""
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(cited_db.read_bytes())
+    given = tmp_path / "mentions.csv"
+    given.write_text("id,mentions\nhRZ1YjDZmTo,5\ndk-2R1f_LR,3\n")
+    assert CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "corl2023", str(given)]).exit_code == 0
+    ranked = json.loads(
+        CliRunner().invoke(cli, ["rank", "--db", str(copy), "--venue", "corl2023", "--json", "--top", "300"]).stdout
+    )
+    impact = [r["signals"]["impact"] for r in ranked if r["signals"].get("impact") is not None]
+    assert len(impact) == 199 and min(impact) >= 0.0 and max(impact) <= 1.0
+    reasons = {r["id"]: r["reasons"] for r in ranked}
+    assert "mentions 5 (top 1 of 2 papers with mentions)" in reasons["hRZ1YjDZmTo"]
+    assert not any("mentions" in x and "% of" in x for said in reasons.values() for x in said)

@@ -60,7 +60,7 @@ def reasons(
     if shares.get("novelty", 0) >= 0.9:
         said.append(f"far from earlier papers{_top(shares['novelty'], venue)}")
     for name in sorted(n for n in values if n.startswith("external:") and values[n] is not None and n in raised):
-        said.append(f"{name.split(':', 1)[1]} {values[name]:g}{_top(shares.get(name), venue)}")
+        said.append(_external(name, values[name] or 0.0, shares.get(name), signals))
     return said
 
 
@@ -77,6 +77,16 @@ def _impact(item: PaperSignals, share: float | None, venue: str) -> str:
     top = _top(share, venue) or " above the median"
     drivers = [c.words for c in item.impact if c.points > 0 and c.feature not in REVIEW_INPUTS][:DRIVERS_SHOWN]
     return f"predicted impact{top}" + (f": {'; '.join(drivers)}" if drivers else "")
+
+
+def _external(name: str, value: float, share: float | None, signals: VenueSignals) -> str:
+    """An imported signal with its standing: among the venue's papers when all have it, else among those that do
+    ("top 1 of 2 papers with mentions"), never a share of the venue that the data does not give."""
+    label = name.split(":", 1)[1]
+    place, having = signals.place(name, value)
+    if having == len(signals.papers):
+        return f"{label} {value:g}{_top(share, signals.venue.name)}"
+    return f"{label} {value:g} (top {place} of {having} paper{'s' * (having > 1)} with {label})"
 
 
 def _top(percentile: float | None, venue: str) -> str:

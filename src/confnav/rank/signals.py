@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -85,6 +86,17 @@ class VenueSignals:
     earlier: list[Venue]
     missing: dict[str, str] = field(default_factory=dict)
     impact_source: str | None = None
+    _present: dict[str, list[float]] = field(
+        default_factory=dict, init=False, repr=False
+    )  # each signal's values, sorted
+
+    def place(self, name: str, value: float) -> tuple[int, int]:
+        """A value's place among the papers that have the signal (1: the highest; ties share the best) and how
+        many have it."""
+        if name not in self._present:
+            self._present[name] = sorted(v for p in self.papers if (v := p.values.get(name)) is not None)
+        present = self._present[name]
+        return len(present) - bisect.bisect_right(present, value) + 1, len(present)
 
     def names(self) -> list[str]:
         present = {name for p in self.papers for name, v in p.values.items() if v is not None}
