@@ -8,10 +8,11 @@
     of (a) measured on the diversified order.
 (d) The default order against plain decision tier + mean rating, at 100 papers: orals and spotlights
     among the top 100, mean rating of the top 100, distinct themes, and the stability of (b).
-(e) Both modes on the venues with citation counts (ICLR 2018, NeurIPS 2018; CoRL 2023 loaded too, to learn
-    predicted impact from): how many of the 10 most cited papers are in the top 20, and the share of the 50
+(e) Both modes on the venues with citation counts (ICLR 2018, NeurIPS 2018, ACL 2022; CoRL 2023 loaded too, to
+    learn predicted impact from): how many of the 10 most cited papers are in the top 20, and the share of the 50
     most cited in the top 100, for looking back, at the conference, the previous looking-back score (citations
-    as one percentile among the signals) and decision tier + mean rating. `--modes` runs only this part.
+    as one percentile among the signals) and decision tier + mean rating; and ACL 2022's 12 award papers' places
+    with the award signal and without it. `--modes` runs only this part.
 Speed: ranking all papers, warm; and a 10,000-paper venue (ICLR 2021 replicated, vectors copied), warm.
 """
 
@@ -139,9 +140,9 @@ def modes_on_cited(folder: Path) -> None:
     names = ["looking back", "at the conference", "previous score", "tier + mean rating"]
     print(f"  {'venue':<14}" + "".join(f"{n:>22}" for n in names))
     with SqliteStore(folder / "cited.db") as store:
-        for name in ("iclr2018", "nips2018", "corl2023"):
+        for name in ("iclr2018", "nips2018", "corl2023", "acl2022"):
             ingest(store, [DATA / "paperlists" / f"{name}.json"])
-        for venue in ("iclr2018", "neurips2018"):
+        for venue in ("iclr2018", "neurips2018", "acl2022"):
             signals = compute_signals(store, venue)
             papers = [p.paper for p in signals.papers]
             counts = np.array([p.citations.count if p.citations else -1 for p in papers], dtype=float)
@@ -160,6 +161,23 @@ def modes_on_cited(folder: Path) -> None:
                 found = sum(int(i in top20) for i in most)
                 cells.append(f"{found:>14d} / {expected_recall(scores[n][known], counts[known]):.2f}")
             print(f"  {venue:<14}" + "".join(f"{c:>22}" for c in cells))
+        awards(store, "acl2022")
+
+
+def awards(store: SqliteStore, venue: str) -> None:
+    """(e, awards): where the papers the venue's data names an award for are placed, and the 10 most cited in the
+    top 20, with the award signal (its weight by the rule of docs/ranking.md) and without it, same run."""
+    print(f"\n(e) {venue}: places of its awarded papers / 10 most cited in the top 20, without and with the award")
+    for mode in RankMode:
+        cells = []
+        for exclude in (("award",), ()):
+            ranked = WeightedRanker(mode=mode, exclude=exclude).rank(store, venue).papers
+            places = [i + 1 for i, r in enumerate(ranked) if r.paper.award]
+            counted = sorted((r for r in ranked if r.paper.citations), key=lambda r: -r.paper.citations.count)  # type: ignore[union-attr]
+            top20 = {r.paper.id for r in ranked[:20]}
+            found = sum(r.paper.id in top20 for r in counted[:10])
+            cells.append(f"{'without' if exclude else 'with'}: {places} / {found}")
+        print(f"  {mode.label:<18} " + "; ".join(cells))
 
 
 def main() -> None:

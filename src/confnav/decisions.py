@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,6 +114,20 @@ def label_key(label: str) -> str:
 
 def tier_of(outcome: Outcome, kind: str) -> int:
     return KIND_TIERS.get(kind, OUTCOME_TIERS[outcome])
+
+
+PAPER_TRACKS = frozenset({"main", "long", "short", "technical", "journal"})  # kinds that name a track of papers
+SIDE_TRACKS = frozenset({"findings", "demo", "industry"})  # accepted beside a venue's papers, not among them
+SIDE_TIER = KIND_TIERS["findings"]
+
+
+def venue_tier(decision: Decision, venue_kinds: Collection[str]) -> int:
+    """A decision's tier among its venue's accepted kinds: the table's, except that a side track (findings, demos,
+    industry) and a poster at a venue whose papers are a paper track (SIGGRAPH's Technical and TOG papers) come
+    below the venue's papers; at a venue of orals, spotlights and posters a poster is one of its papers."""
+    if decision.kind in SIDE_TRACKS or (decision.kind == "poster" and not PAPER_TRACKS.isdisjoint(venue_kinds)):
+        return max(decision.tier, SIDE_TIER)
+    return decision.tier
 
 
 def default_meaning(label: str) -> tuple[Outcome, str]:

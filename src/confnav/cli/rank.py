@@ -104,8 +104,17 @@ def signals(store: Store, file: Path, venue: str | None, as_json: bool) -> None:
     venue = store.pick_venue(venue)
     result = import_external(store, venue, file)
     if as_json:
-        print_json({"stored": result.stored, "signals": result.signals, "unknown_ids": result.unknown_ids})
+        print_json(
+            {
+                "stored": result.stored,
+                "signals": result.signals,
+                "unknown_ids": result.unknown_ids,
+                "citations_used": result.citations_used,
+                "citations_not_used": result.citations_not_used,
+            }
+        )
         return
     for paper_id in result.unknown_ids:
         click.echo(f"skipped: {file}: id {paper_id!r} is not a paper of {venue}", err=True)
-    out.print(f"{result.stored} values of {', '.join(result.signals) or 'no signal'} stored for {venue}", markup=False)
+    for line in result.summary(str(file), venue):
+        out.print(line, markup=False)

@@ -9,21 +9,41 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from confnav.errors import InputError
+from confnav.errors import InputError, excerpt
 from confnav.sources.base import load_text
-from confnav.sources.values import citation_count, parse_number
+from confnav.sources.values import citation_count, parse_number, to_float
 from confnav.store.protocols import AnalysisStore
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
+UNKNOWN_MARKS = {"n/a", "na", "-", "?", "unknown", "none", "null", "nan"}  # a count the file does not know
+
+
 @dataclass
 class ExternalImport:
-    """What an import stored, and the ids it did not know (reported, not stored)."""
+    """What an import stored, the ids it did not know (reported, not stored), and which of its citation counts the
+    ranking will use: a paper's own count (with its source and date) wins over a file's."""
 
     stored: int
     signals: list[str]
     unknown_ids: list[str] = field(default_factory=list)
+    citations_used: int = 0  # papers without a count of their own
+    citations_not_used: dict[str, int] = field(default_factory=dict)  # papers keeping their own count, by its source
+
+    def summary(self, file: str, venue: str) -> list[str]:
+        """What was stored and what the ranking will use of it, in plain lines."""
+        said = [f"{file}: {self.stored} values of {', '.join(self.signals) or 'no signal'} stored for {venue}"]
+        if "citations" in self.signals:
+            kept = sum(self.citations_not_used.values())
+            sources = ", ".join(sorted(self.citations_not_used))
+            said.append(
+                f"{file}: citations used for {self.citations_used} papers without a count of their own"
+                + (f"; not for {kept} that keep their own ({sources}), which the ranking reads instead" if kept else "")
+            )
+        if any(name != "citations" for name in self.signals):
+            said.append(f"{file}: every other signal is read looking back (never at the conference)")
+        return said
 
 
 def _rows(path: Path) -> list[tuple[int, dict[str, object]]]:
@@ -44,7 +64,8 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
     """Store every numeric column (besides `id`) as `external:COLUMN`; unknown ids are skipped and listed."""
     store.get_venue(venue)
     rows = _rows(path)
-    known = {p.id for p in store.iter_papers(venue)}
+    known = {p.id: p for p in store.iter_papers(venue)}
+    result = ExternalImport(0, [])
     stored: list[tuple[str, str, float]] = []
     unknown: list[str] = []
     names: set[str] = set()
@@ -61,14 +82,14 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
             name = column.strip().lower()
             if not _NAME.match(name):
                 raise InputError(path, f"signal name {column!r} must be lower-case letters, digits, _", field=column)
-            if name == "citations":  # -1, "n/a" and the like mean unknown: left out, never zero, never an error
-                try:
-                    counted = citation_count(raw, path.name)
-                except ValueError as exc:  # a count no paper has (fractional, infinite, absurdly large)
-                    raise InputError(path, str(exc), line=line, field=column) from None
-                if counted:
-                    stored.append((paper_id, name, float(counted["count"])))
+            if name == "citations":  # -1, "n/a" and the like mean unknown: left out, never zero
+                if (count := _citations(raw, path, line, column)) is not None:
+                    stored.append((paper_id, name, count))
                     names.add(name)
+                    if (own := known[paper_id].citations) is None:
+                        result.citations_used += 1
+                    else:
+                        result.citations_not_used[own.source] = result.citations_not_used.get(own.source, 0) + 1
                 continue
             try:
                 stored.append((paper_id, name, parse_number(raw)))
@@ -77,4 +98,21 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
             names.add(name)
     with store.transaction():
         store.put_external_signals(venue, path.name, stored)
-    return ExternalImport(len(stored), sorted(names), unknown)
+    result.stored, result.signals, result.unknown_ids = len(stored), sorted(names), unknown
+    return result
+
+
+def _citations(raw: object, path: Path, line: int, column: str) -> float | None:
+    """A file's citation count; None for one it marks unknown (negative, "n/a", ...); an error naming the line and
+    field for anything else that is no count (a word, a fraction, an absurd number)."""
+    if isinstance(raw, str) and raw.strip().lower() in UNKNOWN_MARKS:
+        return None
+    try:
+        counted = citation_count(raw, path.name)
+        if counted is None:
+            to_float(raw)  # a negative number: unknown; anything else raises
+            return None
+    except ValueError as exc:  # a word, or a count no paper has (fractional, infinite, absurdly large)
+        message = str(exc) if "citation count" in str(exc) else f"citation count {excerpt(raw)} is not a number"
+        raise InputError(path, f"{message} (-1, 'n/a' or empty: unknown)", line=line, field=column) from None
+    return float(counted["count"])

@@ -6,7 +6,7 @@ for counts, the venue itself: who submits many papers is known when it opens).
 
 | feature | value |
 | --- | --- |
-| decision, accepted | the decision's tier value (as in the ranking) and 1 for an acceptance |
+| decision, accepted | the decision's value by its tier in the venue (as in the ranking) and 1 for an acceptance |
 | rating, confidence, spread | mean rating, mean confidence and rating spread, as percentiles in the venue |
 | authors | log(1 + number of authors) |
 | author_papers | log(1 + most papers by one author at this and earlier loaded venues) |
@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from confnav.model import Paper, Venue, fold
+from confnav.decisions import venue_tier
+from confnav.model import Decision, Paper, Venue, fold
 from confnav.people import PeopleIndex
 from confnav.store.protocols import AnalysisStore
 
@@ -46,6 +47,13 @@ FEATURES: dict[str, str] = {
 }
 NEIGHBOURS = 10
 TIER_VALUES = {0: 1.0, 1: 2 / 3, 2: 1 / 3, 3: 1 / 6}  # the decision's value by tier (oral, spotlight, ...)
+
+
+def decision_values(decisions: Sequence[Decision]) -> list[float]:
+    """Each decision's value by its tier among its venue's (decisions.venue_tier): oral 1, spotlight 2/3, the
+    venue's papers 1/3, side tracks 1/6, not accepted 0; `decisions` are one venue's."""
+    kinds = {d.kind for d in decisions if d.accepted}
+    return [TIER_VALUES.get(venue_tier(d, kinds), 0.0) if d.accepted else 0.0 for d in decisions]
 
 
 @dataclass
@@ -106,9 +114,7 @@ class FeatureBuilder:
         """Features of one venue's papers; `with_target=False` leaves its citation counts unread."""
         venue, papers = self.venues[venue_id], self.papers[venue_id]
         columns: dict[str, np.ndarray] = {}
-        columns["decision"] = np.array(
-            [TIER_VALUES.get(p.decision.tier, 0.0) if p.decision.accepted else 0.0 for p in papers]
-        )
+        columns["decision"] = np.array(decision_values([p.decision for p in papers]))
         columns["accepted"] = np.array([float(p.decision.accepted) for p in papers])
         columns["rating"] = percentile_in([float(np.mean(p.ratings)) if p.ratings else None for p in papers])
         columns["confidence"] = percentile_in(

@@ -98,7 +98,7 @@ def _estimate(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
         return none
     model = fit(training)
     target = builder.build(venue, with_target=False)  # its own citations are never read
-    predicted = model.predict(target)
+    predicted = np.clip(model.predict(target), 0.0, 1.0)  # a percentile: the ridge's line runs past both ends
     order = np.argsort(np.argsort(predicted, kind="stable"), kind="stable")
     percentile = order / max(1, len(order) - 1)
     parts = model.contributions(target)

@@ -26,7 +26,7 @@ from confnav.rank.features import percentile_in
 from confnav.rank.mode import RankMode, resolve_mode
 from confnav.rank.reasons import add_tldrs, explanation, reasons
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
-from confnav.rank.weights import weight_of, weights_for
+from confnav.rank.weights import award_weight, weight_of, weights_for
 from confnav.registry import Registry
 from confnav.settings import Settings
 from confnav.store.protocols import AnalysisStore
@@ -134,10 +134,13 @@ class WeightedRanker:
         items = signals.papers
         mode = mode or self.mode or _mode_of(signals)
         chosen = weights_for(mode is RankMode.LOOKING_BACK) | self.overrides
-        names = [n for n in signals.names() if n not in self.exclude and weight_of(chosen, n) > 0]
+        weights = {n: weight_of(chosen, n) for n in signals.names() if n not in self.exclude}
+        if "award" in weights and "award" not in self.overrides:  # a rule over the others, not a number
+            weights["award"] = award_weight(weights, mode is RankMode.LOOKING_BACK)
+        weights = {n: w for n, w in weights.items() if w > 0}
+        names = list(weights)
         shares = {n: percentiles([p.values.get(n) for p in items]) for n in names}  # what reasons say ("top 3%")
         normalized = {n: _normalized(n, items, shares[n]) for n in names}
-        weights = {n: weight_of(chosen, n) for n in names}
         total = sum(weights.values()) or 1.0
         typical = {n: float(np.mean(normalized[n])) for n in names}  # a reason must beat the venue's average
         ranked = []
@@ -170,10 +173,10 @@ def _mode_of(signals: VenueSignals) -> RankMode:
 
 
 def _normalized(name: str, items: list[PaperSignals], shares: np.ndarray) -> np.ndarray:
-    """A signal's values on the scale the score adds: the decision's tier value, citation counts on a log scale
-    from the venue's least to its most cited paper (so a venue of any age scales to 0-1, and 45,000 citations
-    stand well above 7,000; an unknown count is 0), anything else its percentile."""
-    if name == "decision":
+    """A signal's values on the scale the score adds: the decision's tier value, an award's 1 or 0, citation counts
+    on a log scale from the venue's least to its most cited paper (so a venue of any age scales to 0-1, and 45,000
+    citations stand well above 7,000; an unknown count is 0), anything else its percentile."""
+    if name in ("decision", "award"):
         return np.array([p.values.get(name) or 0.0 for p in items])
     if name == "citations":
         known = [p.values.get(name) for p in items]
@@ -191,15 +194,15 @@ def _in_theme(item: PaperSignals, theme: str) -> bool:
 
 
 def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
-    """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked,
-    and may pass only papers of its own decision tier or lower. Scores become the penalised ones, never rising
-    (the papers are updated in place: they are the ranking's own)."""
+    """Greedy re-order of the head: each pick loses DIVERSITY_PENALTY per paper of its theme already picked (papers
+    without a theme share none), and may pass only papers of its own decision tier or lower. Scores become the
+    penalised ones, never rising (the papers are updated in place: they are the ranking's own)."""
     pool, picked, seen = list(ranked[: head * 3]), list[RankedPaper](), Counter[str | None]()
     while pool and len(picked) < head:
         best, best_score, highest = 0, -np.inf, -np.inf
         for i, item in enumerate(pool):
             if _decision(item) >= highest:  # no paper of a higher tier is above it in the pool
-                adjusted = item.score - DIVERSITY_PENALTY * seen[item.theme]
+                adjusted = item.score - DIVERSITY_PENALTY * seen[item.theme] * (item.theme is not None)
                 if adjusted > best_score:
                     best, best_score = i, adjusted
             highest = max(highest, _decision(item))

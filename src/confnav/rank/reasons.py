@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from confnav.model import AWARD_UNNAMED
 from confnav.rank.mode import RankMode
 from confnav.rank.signals import PaperSignals, VenueSignals
 from confnav.summarize.base import Summarizer
@@ -29,6 +30,8 @@ def reasons(
     """Plain-word reasons for what raises this paper above the venue's average; `shares` are its percentiles."""
     paper, values, said = item.paper, item.values, []
     venue = signals.venue.name
+    if values.get("award") and "award" in raised and paper.award:
+        said.append("marked with an award in its data" if paper.award == AWARD_UNNAMED else f"award: {paper.award}")
     if "citations" in raised and item.citations is not None and shares.get("citations", 0) >= 0.5:
         when = f", as of {item.citations.as_of}" if item.citations.as_of else ""
         said.append(
@@ -57,7 +60,7 @@ def reasons(
     if shares.get("novelty", 0) >= 0.9:
         said.append(f"far from earlier papers{_top(shares['novelty'], venue)}")
     for name in sorted(n for n in values if n.startswith("external:") and values[n] is not None and n in raised):
-        said.append(f"{name.split(':', 1)[1]} {values[name]:g}{_top(shares.get(name), venue)}")
+        said.append(_external(name, values[name] or 0.0, shares.get(name), signals))
     return said
 
 
@@ -76,6 +79,16 @@ def _impact(item: PaperSignals, share: float | None, venue: str) -> str:
     return f"predicted impact{top}" + (f": {'; '.join(drivers)}" if drivers else "")
 
 
+def _external(name: str, value: float, share: float | None, signals: VenueSignals) -> str:
+    """An imported signal with its standing: among the venue's papers when all have it, else among those that do
+    ("top 1 of 2 papers with mentions"), never a share of the venue that the data does not give."""
+    label = name.split(":", 1)[1]
+    place, having = signals.place(name, value)
+    if having == len(signals.papers):
+        return f"{label} {value:g}{_top(share, signals.venue.name)}"
+    return f"{label} {value:g} (top {place} of {having} paper{'s' * (having > 1)} with {label})"
+
+
 def _top(percentile: float | None, venue: str) -> str:
     if percentile is None or percentile < 0.5:
         return ""
@@ -88,8 +101,12 @@ def explanation(signals: VenueSignals, weights: dict[str, float], mode: RankMode
     if mode is RankMode.LOOKING_BACK:
         counted = [p.citations for p in signals.papers if p.citations is not None]
         if "citations" not in used or not counted:
+            deciding = [
+                words for name, words in (("decision", "decisions"), ("rating_mean", "reviews")) if name in used
+            ]
+            who = f"its {' and '.join(deciding)}" if deciding else "the other signals"
             return (
-                f"{venue.name} has no citation counts in the store, so its decisions and reviews decide "
+                f"{venue.name} has no citation counts in the store, so {who} decide "
                 "(ingest counts or run 'confnav fetch citations')."
             )
         sources = sorted({c.source + (f", as of {c.as_of}" if c.as_of else "") for c in counted})
@@ -97,8 +114,10 @@ def explanation(signals: VenueSignals, weights: dict[str, float], mode: RankMode
             f"Led by citation counts ({'; '.join(sources)}) on a log scale from the least to the most cited "
             f"paper ({max(c.count for c in counted):,}), so the most cited papers lead whatever their decision; "
             "decision and reviews refine."
+            + (" An award its data names counts as half the citation range." if "award" in used else "")
         )
     known = [
+        ("award", "awards its data names"),
         ("decision", "decisions"),
         ("rating_mean", "reviews"),
         ("track_record", f"authors' earlier {venue.series} papers"),

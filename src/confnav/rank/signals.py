@@ -4,7 +4,8 @@
 | --- | --- |
 | citations | the paper's citation count (looking back only, never with `at_conference`) |
 | impact | predicted citation percentile from what was known at the conference (see impact.py) |
-| decision | by the decision's tier: oral 1, spotlight 2/3, poster and other accepted kinds 1/3, findings 1/6, else 0 |
+| award | 1 for a paper its venue's data names an award for, 0 for the others (a venue whose data names none: absent) |
+| decision | by the decision's tier in its venue: oral 1, spotlight 2/3, its papers 1/3, side tracks 1/6, else 0 |
 | rating_mean, rating_min | mean and lowest reviewer rating |
 | confidence_weighted | ratings averaged with the reviewers' confidences as weights |
 | agreement | 1 − standard deviation of the ratings / 4.5 (1: all reviewers agree) |
@@ -18,6 +19,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,7 +29,7 @@ import numpy as np
 from confnav.errors import ConfnavError
 from confnav.model import CitationCount, Paper, Venue, name_key, real_papers
 from confnav.people import PeopleIndex
-from confnav.rank.features import TIER_VALUES, novelty, text_vectors
+from confnav.rank.features import decision_values, novelty, text_vectors
 from confnav.rank.impact import Contribution, impact_estimates
 from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import topic_vectors
@@ -37,6 +39,7 @@ from confnav.topics.trends import theme_changes
 CORE_SIGNALS = (
     "citations",
     "impact",
+    "award",
     "decision",
     "rating_mean",
     "rating_min",
@@ -83,6 +86,17 @@ class VenueSignals:
     earlier: list[Venue]
     missing: dict[str, str] = field(default_factory=dict)
     impact_source: str | None = None
+    _present: dict[str, list[float]] = field(
+        default_factory=dict, init=False, repr=False
+    )  # each signal's values, sorted
+
+    def place(self, name: str, value: float) -> tuple[int, int]:
+        """A value's place among the papers that have the signal (1: the highest; ties share the best) and how
+        many have it."""
+        if name not in self._present:
+            self._present[name] = sorted(v for p in self.papers if (v := p.values.get(name)) is not None)
+        present = self._present[name]
+        return len(present) - bisect.bisect_right(present, value) + 1, len(present)
 
     def names(self) -> list[str]:
         present = {name for p in self.papers for name, v in p.values.items() if v is not None}
@@ -99,8 +113,12 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
     )
     papers = [PaperSignals(p, pk=pk) for pk, p in store.paper_rows(venue_id) if not p.placeholder]
     result = VenueSignals(venue, papers, earlier)
-    for item in papers:
+    decided = decision_values([item.paper.decision for item in papers])
+    awarded = any(item.paper.award for item in papers)  # known when the venue opens: read in both modes
+    for item, decision in zip(papers, decided, strict=True):
+        item.values["decision"] = decision
         item.values.update(_review_signals(item.paper))
+        item.values["award"] = float(item.paper.award is not None) if awarded else None
         item.values["code"] = 1.0 if item.paper.links.get("code") else None
     _track_record(store, result)
     _topic_signals(store, result)
@@ -134,11 +152,11 @@ def _impact(store: AnalysisStore, result: VenueSignals) -> None:
 
 
 def _review_signals(paper: Paper) -> dict[str, float | None]:
-    decision = paper.decision
-    values: dict[str, float | None] = {"decision": TIER_VALUES.get(decision.tier, 0.0) if decision.accepted else 0.0}
+    """The signals of a paper's reviews (None each without ratings)."""
+    values: dict[str, float | None] = {}
     ratings = paper.ratings
     if not ratings:
-        return values | dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
+        return dict.fromkeys(("rating_mean", "rating_min", "confidence_weighted", "agreement"))
     mean = sum(ratings) / len(ratings)  # plain arithmetic: numpy costs more than it saves on a few numbers
     values["rating_mean"] = float(mean)
     values["rating_min"] = float(min(ratings))

@@ -44,6 +44,15 @@ LOOKING_BACK_WEIGHTS: dict[str, float] = DEFAULT_WEIGHTS | {
 EXTERNAL_DEFAULT = 1.0
 
 
+def award_weight(others: dict[str, float], looking_back: bool) -> float:
+    """An award's weight, by the rule of docs/ranking.md: the sum of the other signals' weights (an awarded paper
+    comes before every paper without one), except looking back with citation counts, which lead: half their
+    weight (an award counts as half the venue's citation range on the log scale)."""
+    if looking_back and others.get("citations"):
+        return others["citations"] / 2
+    return sum(w for name, w in others.items() if name != "award")
+
+
 def weights_for(looking_back: bool) -> dict[str, float]:
     """The default weights of a mode."""
     return dict(LOOKING_BACK_WEIGHTS if looking_back else DEFAULT_WEIGHTS)
