@@ -310,6 +310,13 @@ def test_untimed_sessions_from_the_paper_list_and_no_schedule(tmp_path: Path) ->
         cli, ["--db", str(tmp_path / "lists.db"), "plan", "--venue", "cvpr2019", "--ics", str(ics)]
     )
     assert refused.exit_code == 1 and "no calendar" in refused.stderr and not ics.exists()
+    from fastapi.testclient import TestClient
+
+    from confnav.web.app import create_app
+
+    served = TestClient(create_app(tmp_path / "lists.db", allowed_hosts=None), base_url="http://127.0.0.1")
+    answer = served.get("/venues/cvpr2019/plan.ics")  # the page offers no calendar; asked anyway, it says why
+    assert answer.status_code == 400 and "its sessions have no times" in answer.text
 
 
 def test_list_sessions_follow_the_papers_that_name_them(tmp_path: Path) -> None:
