@@ -118,6 +118,7 @@ def _create(path: Path) -> None:
     try:
         conn = sqlite3.connect(made, isolation_level=None)
         try:
+            conn.execute("PRAGMA foreign_keys = ON")  # as every open migrates
             conn.execute("PRAGMA journal_mode = WAL")
             migrate(conn)
         finally:
