@@ -90,3 +90,16 @@ def test_a_failed_ingest_into_a_new_store_leaves_no_store(tmp_path: Path) -> Non
     result = CliRunner().invoke(cli, ["ingest", "--db", str(tmp_path / "new.db"), str(bad)])
     assert result.exit_code != 0 and "nothing was written" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corl2023.json"]
+
+
+def test_a_repeatable_option_given_two_values_says_to_repeat_it(iclr2021_db: Path) -> None:
+    """`--ids A B` (as `profile like A B` takes ids) is refused saying how to give several; repeated, both export."""
+    db = str(iclr2021_db)
+    for verb, flag in ((["export", "--format", "csv"], "--ids"), (["recommend"], "--like")):
+        result = CliRunner().invoke(cli, ["--db", db, *verb, flag, "nIAxjsniDzg", "Ua6zuk0WRH"])
+        assert result.exit_code == 2
+        assert f"{flag} takes one value each time; repeat it for each: {flag} nIAxjsniDzg {flag} Ua6zuk0WRH" in (
+            result.stderr
+        )
+    rows = invoke("--db", db, "export", "--format", "csv", "--ids", "nIAxjsniDzg", "--ids=Ua6zuk0WRH").splitlines()
+    assert [row.split(",")[0] for row in rows[1:]] == ["nIAxjsniDzg", "Ua6zuk0WRH"]

@@ -51,6 +51,38 @@ def test_bad_queries(raw: str, message: str) -> None:
         parse_query(raw)
 
 
+@pytest.mark.parametrize("raw", ["foo:bar", 'foo:"bar baz"', "graphs method:attention", "Year:2021"])
+def test_any_name_written_as_a_field_is_a_field(raw: str) -> None:
+    """Not only the names listed: any lowercase `name:word` is a field the language lacks, said so with the fields."""
+    with pytest.raises(QueryError, match=r"unknown field '[A-Za-z]+:' \(fields: author:, title:, keyword:\)"):
+        parse_query(raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "free"),
+    [  # real titles' colons, a URL, a time, an arXiv id, a DOI, "TL;DR:", a phrase typed with a colon
+        ("SiamCAN:Simple yet Effective", ["SiamCAN: Simple", "yet", "Effective"]),
+        ("Learning N:M Sparse", ["Learning", "N: M", "Sparse"]),
+        ("https://arxiv.org/abs/2101.00001", ["https: //arxiv.org/abs/2101.00001"]),
+        ("oral at 10:30", ["oral", "at", "10:30"]),
+        ("arXiv:2101.00001", ["arXiv: 2101.00001"]),
+        ("doi:10.1145/3528223", ["doi: 10.1145/3528223"]),
+        ("TL;DR: graphs", ["TL;DR:", "graphs"]),
+        ("Performers: linear attention", ["Performers:", "linear", "attention"]),
+    ],
+)
+def test_colons_of_text_stay_text(raw: str, free: list[str]) -> None:
+    assert parse_query(raw).free == free
+    assert parse_query('"foo:bar"').phrases == ["foo:bar"]  # what the error says to type
+
+
+def test_a_kept_watch_query_reads_as_it_was_accepted() -> None:
+    """A watch kept before any `name:word` was a field is still words, so an ingest never fails on it."""
+    assert parse_query("method:attention", listed_fields_only=True).free == ["method: attention"]
+    with pytest.raises(QueryError, match="unknown field 'venue:'"):
+        parse_query("venue:iclr graphs", listed_fields_only=True)
+
+
 def test_terms_fold_stem_and_drop_stop_words() -> None:
     assert terms("The Graph Neural Networks of Gödel") == ["graph", "neural", "network", "godel"]
 

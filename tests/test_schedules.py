@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -142,6 +145,38 @@ def test_files_that_are_no_schedule_of_the_venue(iclr2020_copy: Location, write)
     with open_store(iclr2020_copy) as store:
         assert import_schedule(store, untimed, "iclr2020").links == 1
         assert import_schedule(store, timed, "iclr2020").timed == 1
+
+
+def test_ingest_refuses_a_schedule_and_names_schedule_import(iclr2020_copy: Location, write) -> None:  # type: ignore[no-untyped-def]
+    """MiniConf's ICLR 2020 `main_calendar.json` (events with start and end times, no authors), as given and as
+    JSONL or CSV, is no paper list: ingest refuses it in one line pointing to `schedule import`, nothing written.
+    A paper list holding one event among its papers names that record; its papers are papers."""
+    calendar = MINICONF / "iclr2020" / "main_calendar.json"
+    events = json.loads(calendar.read_text(encoding="utf-8"))
+    lines = write("calendar.jsonl", "".join(json.dumps(e) + "\n" for e in events))
+    table = io.StringIO()
+    writer = csv.DictWriter(table, fieldnames=list(events[0]))
+    writer.writeheader()
+    writer.writerows(events)
+    spreadsheet = write("calendar.csv", table.getvalue())
+    with open_store(iclr2020_copy) as store:
+        before = (store.generation(), store.venues()[0].papers)
+    for path in (calendar, lines, spreadsheet):
+        result = CliRunner().invoke(cli, ["--db", str(iclr2020_copy), "ingest", "--venue", "iclr2020", str(path)])
+        assert result.exit_code == 1
+        (line,) = result.stderr.strip().splitlines()
+        assert f"{path}: a schedule, not a paper list: its 56 records are events with a start time" in line
+        assert f"'confnav schedule import {path}'" in line and "nothing was written" in line
+    paper = {"id": "B1xSperKvH", "title": TITLES["B1xSperKvH"], "authors": ["Nitin Rathi"], "start": "2020-04-27"}
+    mixed = write("mixed.json", json.dumps([paper, events[0]]))
+    result = CliRunner().invoke(cli, ["--db", str(iclr2020_copy), "ingest", "--venue", "iclr2020", str(mixed)])
+    assert result.exit_code == 1
+    assert (
+        f"{mixed}, record 2, field 'start': a schedule's event (a start time, no authors or abstract)" in result.stderr
+    )
+    with open_store(iclr2020_copy) as store:
+        assert (store.generation(), store.venues()[0].papers) == before
+        assert import_schedule(store, calendar, "iclr2020").timed == len(events)  # what it is for
 
 
 def _calendar(*events: str) -> str:

@@ -20,6 +20,7 @@ CASES = {
     "too long": (["search", "word " * 2000], "the limit is 4,000"),
     "unbalanced quotes": (["search", '"graph neural'], "unbalanced quote"),
     "unknown field": (["search", "venue:neurips graphs"], "unknown field 'venue:'"),
+    "any unknown field": (["search", "foo:bar"], "unknown field 'foo:' (fields: author:, title:, keyword:); to search"),
     "unknown id for similar": (["similar", "no-such-id"], "no paper with id 'no-such-id'"),
     "unknown venue filter": (["search", "graphs", "--venue", "neurips1999"], "unknown venue 'neurips1999'"),
     "recommend without input": (["recommend"], "needs at least one --like"),

@@ -281,3 +281,63 @@ def test_stored_json_that_the_fast_reader_refuses_is_still_read(iclr2021_db: Loc
     crafted = json.dumps({**data, "title": data["title"] + "\ud800"})
     assert paper_from_json(crafted).title == paper.title + "\ud800"
     assert read_json('{"a": NaN, "b": 7}')["b"] == 7
+
+
+def _foreign_database(location: Location) -> None:
+    """Another program's database at the location: one table of a reference manager's (Zotero's `items`)."""
+    if isinstance(location, str):
+        import psycopg
+
+        with psycopg.connect(location, autocommit=True) as conn:
+            conn.execute("CREATE TABLE items (itemID integer PRIMARY KEY, key text)")
+            conn.execute("INSERT INTO items VALUES (1, 'ABCD2345')")
+        return
+    import sqlite3
+
+    conn = sqlite3.connect(location)
+    conn.execute("CREATE TABLE items (itemID integer PRIMARY KEY, key text)")
+    conn.execute("INSERT INTO items VALUES (1, 'ABCD2345')")
+    conn.commit()
+    conn.close()
+
+
+def _fingerprint(location: Location) -> object:
+    """The file's bytes (and its journal files' presence), or a database's tables and their rows."""
+    if isinstance(location, str):
+        import psycopg
+
+        with psycopg.connect(location, autocommit=True) as conn:
+            tables = conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            ).fetchall()
+            return tables, conn.execute("SELECT * FROM items").fetchall()
+    siblings = sorted(p.name for p in location.parent.iterdir() if p.name.startswith(location.name))
+    return location.read_bytes(), siblings
+
+
+@pytest.mark.parametrize("kind", ["another program's database", "an empty file"])
+def test_a_file_that_is_not_a_store_is_refused_by_every_verb_and_left_as_it_was(
+    kind: str, fresh_location: Location, tmp_path: Path
+) -> None:
+    """A --db naming another program's database, or a 0-byte file, is never migrated: read-only verbs and ingest
+    alike refuse it in one line, and its bytes are as before (only a path with no file becomes a store)."""
+    if kind == "an empty file":
+        if isinstance(fresh_location, str):
+            pytest.skip("a PostgreSQL database is never a 0-byte file (an empty one is given the schema)")
+        fresh_location.touch()
+    else:
+        _foreign_database(fresh_location)
+    before = _fingerprint(fresh_location)
+    papers = str(DATA / "paperlists" / "corl2023.json")
+    for verb in (["ls"], ["venues"], ["search", "robot"], ["ingest", "-q", papers]):
+        result = CliRunner().invoke(cli, ["--db", str(fresh_location), *verb])
+        assert result.exit_code == 1, (verb, result.output)
+        (line,) = result.stderr.strip().splitlines()
+        assert "not a confnav store (" in line, line
+        assert ("an empty file" if kind == "an empty file" else "another program's tables (items)") in line
+        assert _fingerprint(fresh_location) == before, verb
+    if isinstance(fresh_location, Path):
+        new = tmp_path / "new.db"
+        assert CliRunner().invoke(cli, ["--db", str(new), "ingest", "-q", papers]).exit_code == 0
+        assert CliRunner().invoke(cli, ["--db", str(new), "ls"]).exit_code == 0  # a store confnav made
+        assert sorted(p.name for p in tmp_path.iterdir() if ".new" in p.name) == []  # no store left half made

@@ -126,8 +126,42 @@ def themes_with_progress(store: Any, venue: str, required: bool = True) -> None:
                 raise
 
 
+class ConfnavCommand(click.Command):
+    """A verb whose complaint about extra arguments says how a repeatable option takes several values."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            if exc.message.startswith("Got unexpected extra argument") and (hint := repeat_hint(self, ctx, given)):
+                raise click.UsageError(f"{exc.message}: {hint}", exc.ctx) from None
+            raise
+
+
+def repeat_hint(command: click.Command, ctx: click.Context, args: list[str]) -> str | None:
+    """How to give a repeatable option (`--ids`, `--like`) several values, when one is followed by two of them
+    (`--ids A B`), as the other verbs' notation `ID...` might suggest; None otherwise."""
+    repeatable = {
+        name for p in command.get_params(ctx) if isinstance(p, click.Option) and p.multiple for name in p.opts
+    }
+    for position, token in enumerate(args):
+        flag, equals, value = token.partition("=")
+        if flag not in repeatable:
+            continue
+        if not equals:
+            value = args[position + 1] if position + 1 < len(args) else ""
+        following = args[position + (1 if equals else 2) :]
+        if value and following and not following[0].startswith("-"):
+            return f"{flag} takes one value each time; repeat it for each: {flag} {value} {flag} {following[0]}"
+    return None
+
+
 class ConfnavGroup(click.Group):
     """Turns every error a user can cause into one line on stderr and exit status 1."""
+
+    command_class = ConfnavCommand
+    group_class = type  # its groups (`confnav profile …`) are ConfnavGroups too, their verbs ConfnavCommands
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

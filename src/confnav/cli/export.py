@@ -19,7 +19,12 @@ from confnav.store.protocols import Store
 @click.option("--list", "list_name", metavar="NAME", help="The papers of this reading list.")
 @click.option("--search", "query", metavar="QUERY", help="The hits of this search (the filters below narrow it).")
 @click.option("--theme", metavar="ID", help="The papers of this theme of --venue (e.g. t3).")
-@click.option("--ids", multiple=True, metavar="ID", help="This paper (repeatable; --venue tells apart shared ids).")
+@click.option(
+    "--ids",
+    multiple=True,
+    metavar="ID",
+    help="This paper; repeat for several (--ids A --ids B); --venue tells apart shared ids.",
+)
 @click.option(
     "--limit", type=click.IntRange(1, EXPORT_LIMIT), default=100, show_default=True, help="At most this many hits."
 )

@@ -12,7 +12,13 @@ from confnav.errors import InputError
 from confnav.ingest.results import FileResult
 from confnav.model import Venue
 from confnav.sources import SourceRecord, read_file
-from confnav.sources.base import Untitled, printable_name, venue_and_track_from_path
+from confnav.sources.base import (
+    ScheduleEvent,
+    Untitled,
+    printable_name,
+    schedule_hint,
+    venue_and_track_from_path,
+)
 
 
 def source_keys(paths: Sequence[str | Path]) -> list[str]:
@@ -59,9 +65,13 @@ def read_one(
     good: list[SourceRecord] = []
     file_venue, file_track = (default_venue, default_track) if default_venue else venue_and_track_from_path(path)
     venue_problems: dict[str, str | None] = {}
+    events: list[ScheduleEvent] = []
     try:
         result.format, items = read_file(path, fmt, mapping, lines)
         for item in items:
+            if isinstance(item, ScheduleEvent):
+                events.append(item)
+                continue
             if isinstance(item, Untitled):
                 result.skip(item, strict)
                 continue
@@ -83,5 +93,16 @@ def read_one(
     except InputError as exc:
         result.errors.append(exc)
         return []
+    if events and not good:  # nothing but events: the file is a schedule, said once
+        noun = "record is an event" if len(events) == 1 else f"{len(events)} records are events"
+        result.errors.append(
+            InputError(
+                path,
+                f"a schedule, not a paper list: its {noun} with a start time and no authors or abstract;"
+                f" {schedule_hint(path)}",
+            )
+        )
+        return []
+    result.errors.extend(events)
     result.records = len(good)
     return good

@@ -118,8 +118,10 @@ class _QueryWatch:
     """A query watch: every word of the query (stemmed, as keyword search reads it) in the paper's title, abstract
     or keywords, and every phrase or field condition of the query language met."""
 
-    def __init__(self, raw: str) -> None:
-        self.query = parse_query(raw)  # QueryError (one line) for an empty or malformed query
+    def __init__(self, raw: str, stored: bool = False) -> None:
+        # QueryError (one line) for an empty or malformed query; a stored one was accepted when added, and an
+        # ingest never fails on it: `foo:bar` kept before every lowercase `name:word` was a field stays words
+        self.query = parse_query(raw, listed_fields_only=stored)
         self.terms = set(terms(" ".join(self.query.free)))
         if not self.terms and not self.query.narrows:
             raise ConfnavError(f"query {raw!r} has only common words; a watch needs words that pick papers")
@@ -209,7 +211,7 @@ class NewsRecorder:
         watches = self._watches if self._watches is not None else self.store.watches()
         if not changes or not watches:
             return
-        queries = {w.id: _QueryWatch(w.value) for w in watches if w.kind == "query"}
+        queries = {w.id: _QueryWatch(w.value, stored=True) for w in watches if w.kind == "query"}
         themes: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
         for venue in {w.venue for w in watches if w.kind == "theme" and w.venue}:
             themes[venue] = self.store.themes_of(venue, [c.after.id for c in changes if c.after.venue == venue])

@@ -18,8 +18,8 @@ _FIELD_ALIASES = {
     "keyword": "keyword",
     "keywords": "keyword",
 }
-# Words a user would take for a field: an error saying which fields exist. Any other `Word:` is text
-# (titles such as "SiamCAN:Simple yet Effective ..." or "Learning N:M Sparse ...").
+# Words a user would take for a field in any case (`Venue:`): an error saying which fields exist. Beyond them a
+# `name:value` is read as a field when it is written as fields are (`_written_as_field`), else as text.
 _FIELD_LIKE = {"venue", "conference", "year", "decision", "abstract", "rating", "track", "id", "tldr"}
 # Inside a "phrase", \" stands for a quote and \\ for a backslash (any other backslash is itself).
 _QUOTED = r'"(?P<quoted>(?:\\["\\]|[^"\\]|\\(?!["\\]))*)"'
@@ -88,6 +88,16 @@ def phrase(text: str) -> str:
     return '"' + re.sub(r'(["\\])', r"\\\1", text) + '"'
 
 
+def _written_as_field(name: str, value: str, quoted: bool, listed_only: bool = False) -> bool:
+    """Whether `name:value` is written as a field is (`foo:bar`, `foo:"a b"`: a lowercase name of two letters or
+    more, a word or phrase right after the colon), so an unknown one is an error, not words. Colons of text stay
+    text: a capital in the name (titles' "SiamCAN:Simple", "N:M", ids such as arXiv:2101.00001), a value not
+    starting with a letter (URLs' `https://`, `doi:10.1145/…`), a space after it ("Title: Subtitle"), `10:30`."""
+    if name.lower() in _FIELD_LIKE:
+        return True
+    return not listed_only and len(name) > 1 and name.islower() and (quoted or value[:1].isalpha())
+
+
 def _name_part(match: re.Match[str]) -> bool:
     word = match.group("word")
     return match.group("field") is None and bool(word) and word[0].isupper()
@@ -97,8 +107,10 @@ def _has_tokens(author_key: str, wanted: str) -> bool:
     return all(f" {token} " in author_key for token in wanted.split())
 
 
-def parse_query(raw: str) -> Query:
-    """Parse a query string; QueryError for empty, too long, unbalanced or unknown-field queries."""
+def parse_query(raw: str, listed_fields_only: bool = False) -> Query:
+    """Parse a query string; QueryError for empty, too long, unbalanced or unknown-field queries. With
+    `listed_fields_only`, only the names in _FIELD_LIKE are unknown fields (as before any `name:word` was): a
+    query kept from then (a watch) is read as it was accepted."""
     if not raw or not raw.strip():
         raise QueryError('empty query: type some words, a "phrase", or author:NAME, title:WORDS, keyword:WORDS')
     if len(raw) > MAX_QUERY_CHARS:
@@ -126,13 +138,17 @@ def parse_query(raw: str) -> Query:
             (query.phrases if quoted else query.free).append(value)
             continue
         target = _FIELD_ALIASES.get(name.lower())
-        if target is None and name.lower() not in _FIELD_LIKE:
+        if target is None and not _written_as_field(name, value, quoted, listed_fields_only):
             (query.phrases if quoted else query.free).append(f"{name}: {value}" if not quoted else value)
             if quoted:
                 query.free.append(name)
             continue
         if target is None:
-            raise QueryError(f"unknown field '{name}:' (fields: {', '.join(f + ':' for f in FIELDS)})")
+            words_of = phrase(f"{name}:{value}") if not quoted else f"{name} {phrase(value)}"
+            raise QueryError(
+                f"unknown field '{name}:' (fields: {', '.join(f + ':' for f in FIELDS)});"
+                f" to search the words, quote them: {words_of}"
+            )
         if target == "author" and not quoted:
             # author:Yang Song — a name runs on over the following capitalised words.
             while index < len(parts) and _name_part(parts[index]):

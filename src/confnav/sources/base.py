@@ -64,6 +64,27 @@ class Untitled(InputError):
     one line per file; `--strict` makes it bad input again."""
 
 
+class ScheduleEvent(InputError):
+    """A record that is a schedule's event (a session, a talk), not a paper: it gives a start time and neither
+    authors nor an abstract. A file of nothing else is a schedule, refused by ingest in one line."""
+
+
+def schedule_hint(path: str | Path) -> str:
+    """What to do with a schedule given to ingest."""
+    return f"import it with 'confnav schedule import {path}'"
+
+
+def schedule_event(path: str | Path, record: SourceRecord, field_name: str | None) -> ScheduleEvent:
+    """The error of a record that is a schedule's event, located like any other."""
+    return ScheduleEvent(
+        path,
+        f"a schedule's event (a start time, no authors or abstract), not a paper; {schedule_hint(path)}",
+        line=record.line,
+        record=record.record,
+        field=field_name,
+    )
+
+
 def untitled(path: str | Path, record: SourceRecord, field_name: str | None = "title") -> Untitled:
     """The skip notice of a record without a title, located like an error."""
     return Untitled(path, "missing title", line=record.line, record=record.record, field=field_name)

@@ -169,6 +169,12 @@ def _value(obj: dict[str, Any], key: str) -> tuple[str | None, Any]:
     return None, None
 
 
+def event_start(obj: dict[str, Any]) -> str | None:
+    """The key under which an object gives a session's start as schedules name it (`start`, `Start Time`,
+    `dtstart`, …), else None: what tells a schedule's event from a paper record."""
+    return _value(obj, "start")[0]
+
+
 def _text(path: Path, obj: dict[str, Any], key: str, where: str, line: int | None = None) -> str:
     name, value = _value(obj, key)
     try:

@@ -29,11 +29,13 @@ from confnav.sources.base import (
     read_citations,
     read_venue,
     resource_links,
+    schedule_event,
     untitled,
     url_id,
     web_url,
 )
 from confnav.sources.openreview_notes import value
+from confnav.sources.schedules import event_start
 from confnav.sources.values import (
     FieldError,
     as_authors,
@@ -98,7 +100,12 @@ def resolve_columns(columns: list[str], overrides: dict[str, str] | None = None)
 
 
 def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[str, str]) -> ReadItem:
-    """Fill a record from one row through the mapping; errors name the offending column."""
+    """Fill a record from one row through the mapping; errors name the offending column. A row with a start time
+    and neither authors nor an abstract is a schedule's event, not a paper."""
+    if not (row.get(mapping.get("authors", "")) or row.get(mapping.get("abstract", ""))) and (
+        start := event_start(row)
+    ):
+        return schedule_event(path, record, start)
     try:
         return _fill(path, record, row, mapping)
     except FieldError as exc:

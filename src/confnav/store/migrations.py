@@ -8,6 +8,7 @@ and PostgreSQL's matching step `schema.ddl("postgres", (table,))`.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -321,6 +322,19 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
 Migration = tuple[int, str, str]
+VERSIONS_TABLE = "schema_migrations"  # every confnav store has had it from its first step
+
+
+def not_a_store(tables: Collection[str]) -> str | None:
+    """Why a database with these tables is not a confnav store, in words (None when it is one: it records its
+    schema steps), so that another program's database is refused rather than migrated."""
+    if VERSIONS_TABLE in tables:
+        return None
+    if not tables:
+        return "a database with no tables"
+    shown = sorted(tables)
+    more = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return f"no {VERSIONS_TABLE} table: it holds another program's tables ({', '.join(shown[:3])}{more})"
 
 
 def migrate(

@@ -18,7 +18,7 @@ from confnav.errors import ConfnavError, MissingExtraError, StoreBusyError, Stor
 from confnav.store.base import PaperFilter, StoreCaches
 from confnav.store.connection import PostgresConnection
 from confnav.store.deferred import DeferredWrites
-from confnav.store.migrations import migrate
+from confnav.store.migrations import migrate, not_a_store
 from confnav.store.postgres_schema import MIGRATIONS
 from confnav.store.postgres_writes import CopyWrites
 
@@ -94,19 +94,33 @@ class PostgresStore(CopyWrites):
         self.deferred = DeferredWrites()
         self.conn.settle = self.deferred.settle
         try:
+            self._require_store()
             if not read_only:
                 migrate(self.conn, MIGRATIONS, begin="BEGIN", lock=MIGRATION_LOCK)
-            elif self.conn.execute("SELECT to_regclass('papers')").fetchone()[0] is None:
-                raise ConfnavError(f"{self.location}: not a confnav store (no papers table)")
             register_vector(raw)
         except psycopg.Error as exc:
             raw.close()
             raise ConfnavError(f"{self.location}: not a usable confnav store ({exc})") from None
+        except ConfnavError:
+            raw.close()
+            raise
         if read_only:
             raw.execute("SET default_transaction_read_only = on")
         raw.execute(f"SET hnsw.ef_search = {BEAM}")
         self._counts: dict[str, int] = {}
         self._sizes: dict[str, int | None] = {}  # vector size per model, as this connection last read it
+
+    def _require_store(self) -> None:
+        """Refuse a database whose tables are another program's (nothing written to it); an empty database is
+        given the schema when opened for writing, a read-only open needs a store."""
+        tables = [
+            row[0]
+            for row in self.conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            )
+        ]
+        if (tables or self.read_only) and (reason := not_a_store(tables)):
+            raise ConfnavError(f"{self.location}: not a confnav store ({reason})")
 
     def close(self) -> None:
         self.deferred.close()

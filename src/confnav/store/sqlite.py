@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -9,8 +11,10 @@ from pathlib import Path
 
 from confnav.errors import ConfnavError, StoreBusyError, StoreFullError
 from confnav.store.base import StoreCaches
-from confnav.store.migrations import migrate
+from confnav.store.migrations import migrate, not_a_store
 from confnav.store.sql import SqlStore
+
+MEMORY = ":memory:"  # SQLite's database of one connection, never a file
 
 
 class SqliteStore(SqlStore):
@@ -29,6 +33,8 @@ class SqliteStore(SqlStore):
     )
 
     def __init__(self, path: str | Path, read_only: bool = False, caches: StoreCaches | None = None) -> None:
+        """Open the store file; a path with no file yet (not read-only) is given a new, whole store first, and an
+        existing file that is not a confnav store is refused and left as it is."""
         self.caches = caches if caches is not None else StoreCaches()
         self.path = Path(path)
         self.location = str(self.path)
@@ -38,11 +44,15 @@ class SqliteStore(SqlStore):
         if not self.path.parent.exists():
             raise ConfnavError(f"{self.path}: folder {self.path.parent} does not exist")
         try:
+            if not read_only and self.location != MEMORY and not self.path.exists():
+                _create(self.path)
             if read_only:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
                 self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             else:
                 self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            if self.location != MEMORY:
+                self._require_store()
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.wait_for_writers(self.write_wait)
             if not read_only:
@@ -53,6 +63,16 @@ class SqliteStore(SqlStore):
             if _disk_full(exc) or _disk_full(exc.__context__):  # a migration's rollback may hide the cause
                 raise StoreFullError(self.location) from None
             raise ConfnavError(f"{self.path}: not a confnav store ({exc})") from None
+
+    def _require_store(self) -> None:
+        """Refuse, before anything is written, a file that holds no confnav schema (another program's database,
+        an empty file): only a store confnav made is migrated, so a wrong --db never alters someone's data."""
+        tables = [row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if reason := not_a_store(tables):
+            self.conn.close()
+            if not tables and self.path.stat().st_size == 0:
+                reason = "an empty file; ingest makes a store only at a path where no file is yet"
+            raise ConfnavError(f"{self.path}: not a confnav store ({reason})")
 
     def close(self) -> None:
         self.conn.close()
@@ -89,6 +109,33 @@ class SqliteStore(SqlStore):
             if _disk_full(exc):
                 raise StoreFullError(self.location) from None
             raise
+
+
+def _create(path: Path) -> None:
+    """Make a whole store beside `path`, then link it there unless a file came meanwhile (another ingest's
+    store, kept): a file at a store's path is never a store half made, so it is either confnav's or refused."""
+    made = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.new")  # the mode a new file gets
+    try:
+        conn = sqlite3.connect(made, isolation_level=None)
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")  # as every open migrates
+            conn.execute("PRAGMA journal_mode = WAL")
+            migrate(conn)
+        finally:
+            conn.close()
+        try:
+            os.link(made, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links: claim the path, then move the store onto it
+            try:
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                return
+            os.replace(made, path)
+    finally:
+        for part in (made, made.with_name(made.name + "-wal"), made.with_name(made.name + "-shm")):
+            part.unlink(missing_ok=True)
 
 
 def _disk_full(exc: BaseException | None) -> bool:
