@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from confnav.model import Outcome, Paper, RatingScale, fold, is_placeholder_place, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
-from confnav.reports.facts import data_gaps, lists_rejections, placeholder_note, rate_basis, venue_facts
+from confnav.reports.facts import (
+    data_gaps,
+    lists_rejections,
+    namesake_note,
+    placeholder_note,
+    rate_basis,
+    venue_facts,
+)
 from confnav.reports.institutions import normalize_institution, paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.reports.rebuttal import rating_order
@@ -61,8 +68,9 @@ def counted_papers(store: PaperReader, venue: str) -> list[Paper]:
 def venue_notes(store: PaperReader, venue: str) -> list[str]:
     """What a venue's statistics cannot show: the data it lacks, and the placeholder records left out (one read)."""
     papers = list(store.iter_papers(venue))
-    note = placeholder_note(papers)
-    return [*data_gaps(real_papers(papers)), *([note] if note else [])]
+    counted = real_papers(papers)
+    notes = (namesake_note(counted), placeholder_note(papers))
+    return [*data_gaps(counted), *(note for note in notes if note)]
 
 
 def _mean(values: list[float]) -> str:
