@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from confnav.model import Outcome, Paper, RatingScale, fold, is_placeholder_place, name_key, real_papers
+from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
 from confnav.reports.facts import (
@@ -166,8 +166,7 @@ def author_rows(papers: list[Paper], people: PeopleIndex | None = None) -> list[
     for paper in papers:
         for key, author in {people.key(a): a for a in reversed(paper.authors)}.items():  # a person once a paper
             names[key][author.name] += 1
-            given = [p for p in (author.institution, (author.affiliation or "").split("+")[0]) if p]
-            if place := next((p.strip() for p in given if not is_placeholder_place(p)), None):
+            if place := author.place:
                 places[key][normalize_institution(place)] += 1
             submitted[key] += 1
             accepted[key] += paper.decision.accepted
