@@ -123,6 +123,8 @@ def _print_ingest(result: IngestResult, db: str) -> None:
         f" ({', '.join(result.venues) or 'no venue'})",
         markup=False,
     )
+    if remerged := result.remerged_line():  # other venues' papers, never counted under the files' venues
+        out.print(f"{db}: {remerged}", markup=False)
 
 
 @cli.command()
