@@ -14,12 +14,15 @@ from confnav.embed.sparse import SparseEmbedder
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.index import build_index
 from confnav.ingest import ingest
+from confnav.keys import is_placeholder_place
+from confnav.reports.stats import author_rows
 from confnav.search.engine import Searcher
 from confnav.search.experts import EVIDENCE, WEIGHTS, candidates, find_experts
 from confnav.search.text import terms
 from confnav.store import open_store
 from confnav.web.app import create_app
 from tests.backends import Location, clone
+from tests.conftest import DATA
 
 STORM = "Tropical cyclone track forecasting with {} neural weather models"
 ABSTRACT = "We forecast tropical cyclone tracks and intensity from satellite imagery with {} neural weather models."
@@ -180,3 +183,24 @@ def test_api_and_page_answer_and_escape(experts_db: Location, tmp_path: Path) ->
     assert client.get("/api/experts", params={"q": " "}).status_code == 400
     assert client.get("/experts", params={"q": ""}).status_code == 400
     assert client.get("/api/experts", params={"q": "graphs", "venue": "nope"}).status_code == 404
+
+
+def test_a_placeholder_is_no_ones_institution_in_experts_show_and_pages(tmp_path: Path) -> None:
+    """CoRL 2023's data gives "Unknown Institution" for some authors (Dieter Fox's normalised institution): experts
+    showed it as his institution; no list of places (experts, show, the paper and author pages) shows it now, and
+    experts name what the statistics count for the person."""
+    location = tmp_path / "corl.db"
+    with open_store(location, create=True) as store:
+        ingest(store, [DATA / "paperlists" / "corl2023.json"])
+        build_index(store, SparseEmbedder())
+        found = find_experts(Searcher(store), "imitation learning", "corl2023", 10)
+        fox = next(e for e in found.experts if e.name == "Dieter Fox")
+        assert fox.institutions and not any(is_placeholder_place(p) for e in found.experts for p in e.institutions)
+        assert fox.institutions == ["Department of Computer Science"]  # his own entries' place, as the data gives it
+        assert any(row.name == "Dieter Fox" for row in author_rows(list(store.iter_papers("corl2023"))))
+    shown = CliRunner().invoke(cli, ["--db", str(location), "show", "0hPkttoGAf"])
+    assert "Institutions: NVIDIA; University of Michigan\n" in shown.output and "Unknown" not in shown.output
+    client = TestClient(create_app(location), base_url="http://127.0.0.1")
+    for page in ("/paper/0hPkttoGAf", "/author/Dieter Fox", "/experts?q=imitation+learning&venue=corl2023"):
+        text = client.get(page).text
+        assert "Dieter Fox" in text and "Unknown Institution" not in text, page

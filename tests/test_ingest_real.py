@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from confnav.cli import cli
+from confnav.decisions import load_decision_table
 from confnav.ingest import ingest
 from confnav.store import PaperFilter, open_store
 from confnav.store.copy import table_counts
 from tests.backends import BACKEND, Location, new_location
-from tests.conftest import ICLR2020, ICLR2021, MARKDOWN_PAGE, snapshot
+from tests.conftest import DATA, ICLR2020, ICLR2021, MARKDOWN_PAGE, snapshot
 
 
 def test_iclr2021_counts(iclr2021_db: Path) -> None:
@@ -126,3 +129,28 @@ def test_the_sqlite_store_offers_every_store_protocol(store) -> None:  # type: i
     from confnav.store.protocols import Store
 
     assert isinstance(store, Store)  # every method the protocols name exists on the backend
+
+
+def test_a_config_override_counts_only_real_changes_and_names_other_venues(tmp_path: Path) -> None:
+    """docs/ingest.md's config (`[decisions.iclr2018]` + `[decisions.acl]`) with ICLR 2018's real file, ACL 2022
+    stored: the summary counted ACL's papers, merged again, under iclr2018 ("2026 updated (iclr2018)"); now the
+    file's venue counts its own papers, of which only the 3 "Active" ones change, and ACL's are named apart."""
+    config = tmp_path / "confnav.toml"
+    config.write_text(
+        '[decisions.iclr2018]\n"Active" = "not-accepted:withdrawn"\n\n'
+        '[decisions.acl]\n"Findings" = "accepted:findings"\n"Demo" = "workshop"\n'
+    )
+    iclr2018, acl2022 = DATA / "paperlists" / "iclr2018.json", DATA / "paperlists" / "acl2022.json"
+    location = new_location(tmp_path, "config")
+    with open_store(location, create=True) as store:
+        ingest(store, [iclr2018, acl2022])
+        result = ingest(store, [iclr2018], decisions=load_decision_table(config))
+        iclr = store.venues()
+    assert (result.added, result.updated, result.unchanged) == (0, 3, 992), result.to_dict()
+    assert {v: dict(c) for v, c in result.remerged.items()} == {"acl2022": {"unchanged": 1031}}
+    assert result.to_dict()["merged_again"] == {"acl2022": {"updated": 0, "unchanged": 1031}}
+    assert next(s for s in iclr if s.venue.id == "iclr2018").by_decision["withdrawn"] >= 3
+    run = CliRunner().invoke(cli, ["--db", str(location), "ingest", "--config", str(config), str(iclr2018)])
+    assert run.exit_code == 0, run.output
+    assert ": 0 papers added, 0 updated, 995 unchanged (iclr2018)\n" in run.stdout, run.stdout
+    assert "merged again with the decision table given: acl2022 0 updated, 1,031 unchanged" in run.stdout

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+import json
+import re
 
-from confnav.search.engine import Searcher
-from confnav.store import open_store
+import pytest
+from click.testing import CliRunner
+
+from confnav.cli import cli
+from confnav.search.engine import BROWSE_ORDER, Searcher
+from confnav.store import PaperFilter, open_store
 from tests.backends import Location
 
 
@@ -33,3 +38,20 @@ def test_words_no_paper_holds_and_no_index_knows_find_nothing(sparse_template_db
             assert results.hits == [] and results.matching in (0, None), mode
         hits = searcher.search("graph neural networks", limit=50).hits
         assert len(hits) == 50 and all(h.score > 0 for h in hits)
+
+
+def test_filters_alone_show_no_relevance_and_say_their_order(iclr2021_db: Location) -> None:
+    """A search without words has no relevance: no hit shows a score (it showed 100 + mean rating, e.g. 107.500,
+    under "(relevance)"), and the listing says the order it follows; word searches keep their scores."""
+    with open_store(iclr2021_db, read_only=True) as store:
+        results = Searcher(store).search("", where=PaperFilter(decision="oral"), limit=5)
+        assert results.order == BROWSE_ORDER and results.to_dict()["order"] == BROWSE_ORDER
+        assert [h.to_dict()["score"] for h in results.hits] == [None] * 5
+        assert Searcher(store).search("", where=PaperFilter(decision="oral"), sort="year").order is None
+        assert all(isinstance(h.to_dict()["score"], float) for h in Searcher(store).search("attention").hits)
+    run = CliRunner().invoke(cli, ["--db", str(iclr2021_db), "search", "", "--decision", "oral", "--limit", "3"])
+    assert run.exit_code == 0, run.output
+    assert f"showing 1–3 ({BROWSE_ORDER})" in run.stdout and "(relevance)" not in run.stdout
+    assert not re.search(r" · \d+\.\d{3}\]", run.stdout), run.stdout
+    run = CliRunner().invoke(cli, ["--db", str(iclr2021_db), "--json", "search", "", "--decision", "oral"])
+    assert {hit["score"] for hit in json.loads(run.stdout)} == {None}

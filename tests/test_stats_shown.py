@@ -87,3 +87,18 @@ def test_spellings_of_one_keyword_are_one_row_as_trends_count_them(light_topics_
         table = keyword_table(counted_papers(store, "iclr2020"))
     rows = [row for row in table.rows if str(row[0]).startswith("graph neural network")]
     assert len(rows) == 1 and int(str(rows[0][1]).replace(",", "")) >= len(said)
+
+
+def test_iclr2020_authors_are_named_without_marks_and_counted_by_name_as_the_notes_say(iclr2020_db: Location) -> None:
+    """ICLR 2020's byline marks equal contribution ("Ryan Lowe*"), and its authorids are e-mail addresses, which do
+    not tell namesakes apart (one person signs with several): no name keeps a mark, and the notes say authors are
+    counted by name, so the author pages and ask's people agree with the table."""
+    with open_store(iclr2020_db) as store:
+        paper = store.get_paper("rJxGLlBtwH")
+        assert [a.name for a in paper.authors][:2] == ["Ryan Lowe", "Abhinav Gupta"]
+        assert not any(a.name.endswith(("*", "†")) for p in store.iter_papers("iclr2020") for a in p.authors)
+        assert not any(a.profile and "@" in a.profile for p in store.iter_papers("iclr2020") for a in p.authors)
+    data = json.loads(run(iclr2020_db, "stats", "--json"))
+    assert any(n.startswith("Only 2 of ") and "counted by name" in n for n in data["notes"]), data["notes"]
+    row = next(r for r in data["tables"]["authors"] if r["Author"].startswith("Abhinav Gupta"))
+    assert row == {"Author": "Abhinav Gupta", "Accepted": 6, "Orals": 0, "Submitted": 8}  # one name, one row

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 # Display names of conference series whose form is not plain upper case, and ids that
@@ -85,7 +86,14 @@ _PLACEHOLDER_KEYS = frozenset(fold(title) for title in PLACEHOLDER_TITLES)
 
 
 # Affiliations that only hold an institution's place (CoRL 2023's "Unknown Institution"), compared as titles are.
-PLACEHOLDER_PLACES = ("unknown", "unknown institution", "unknown affiliation", "no affiliation", "not available")
+PLACEHOLDER_PLACES = (
+    "unknown",
+    "unknown institution",
+    "unknown university",  # NeurIPS 2018's
+    "unknown affiliation",
+    "no affiliation",
+    "not available",
+)
 _PLACE_KEYS = frozenset(fold(place) for place in (*PLACEHOLDER_TITLES, *PLACEHOLDER_PLACES))
 
 
@@ -93,6 +101,11 @@ def is_placeholder_place(place: str) -> bool:
     """Whether an affiliation names no institution: a placeholder, or no letter or digit at all."""
     key = fold(place)
     return not key or key in _PLACE_KEYS
+
+
+def named_places(places: Iterable[str | None]) -> list[str]:
+    """The places that name an institution, stripped, placeholders and blanks left out, in their order."""
+    return [place.strip() for place in places if place and not is_placeholder_place(place)]
 
 
 @lru_cache(maxsize=1 << 16)

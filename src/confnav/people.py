@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from confnav.model import Author, Paper, name_key
+from confnav.model import Author, Paper, name_key, named_places
 
 
 @dataclass
@@ -62,8 +62,8 @@ class PeopleIndex:
                 if not person.papers or person.papers[-1] is not paper:
                     person.papers.append(paper)
                     partners[key].update({a.name for a in paper.authors if name_key(a.name) != wanted})
-                if author.affiliation:
-                    places[key][author.affiliation.strip()] += 1
+                for place in named_places([author.affiliation]):  # "Unknown Institution" names no place
+                    places[key][place] += 1
         for key, person in found.items():
             person.papers.sort(key=lambda p: (-p.year, p.venue, p.title))
             person.affiliations = [place for place, _ in places[key].most_common(5)]

@@ -116,6 +116,8 @@ def _report(result: FetchResult, as_json: bool) -> None:
         f" ({', '.join(ingested.venues) or 'no venue'})",
         markup=False,
     )
+    if line := ingested.remerged_line():  # other venues' papers, merged again under newer merge rules
+        out.print(line, markup=False)
     if result.decided:
         out.print(f"{result.decided} pending papers decided since the last fetch", markup=False)
     if result.source == "openreview":

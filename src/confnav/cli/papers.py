@@ -23,7 +23,7 @@ from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
-from confnav.model import DecisionsArrived, Outcome, Paper
+from confnav.model import DecisionsArrived, Outcome, Paper, named_places
 from confnav.personal.news import NewsRecorder
 from confnav.search.engine import Searcher
 from confnav.sources import FORMATS, READERS
@@ -123,6 +123,8 @@ def _print_ingest(result: IngestResult, db: str) -> None:
         f" ({', '.join(result.venues) or 'no venue'})",
         markup=False,
     )
+    if remerged := result.remerged_line():  # other venues' papers, never counted under the files' venues
+        out.print(f"{db}: {remerged}", markup=False)
 
 
 @cli.command()
@@ -246,17 +248,19 @@ def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     decision = paper.decision.name + (f" ({label!r} in the source)" if label and label != paper.decision.name else "")
     track = f" · {paper.track}" if paper.track else ""
     out.print(f"{paper.venue_name}{track} · {decision} · id {paper.id}", markup=False)
-    authors = ", ".join(f"{a.name} ({a.affiliation})" if a.affiliation else a.name for a in paper.authors)
+    authors = ", ".join(
+        f"{a.name} ({a.affiliation})" if named_places([a.affiliation]) else a.name for a in paper.authors
+    )
     rows = [
         ("Authors", authors),
-        ("Affiliations", "" if paper.affiliations_by_author else "; ".join(paper.affiliations)),
+        ("Affiliations", "" if paper.affiliations_by_author else "; ".join(named_places(paper.affiliations))),
         ("Keywords", ", ".join(paper.keywords)),
         (
             "Ratings",
             ", ".join(f"{r:g}" for r in paper.ratings) + (f" (mean {paper.rating_mean:.2f})" if paper.ratings else ""),
         ),
         ("Confidences", ", ".join(f"{c:g}" for c in paper.confidences)),
-        ("Institutions", "; ".join(paper.institutions)),
+        ("Institutions", "; ".join(named_places(paper.institutions))),  # "Unknown Institution" is none
         ("Countries", "; ".join(paper.countries)),
         ("Primary area", paper.primary_area or ""),
         ("Session", paper.session or ""),

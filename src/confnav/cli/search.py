@@ -81,9 +81,11 @@ def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
         said = f"{n:,} paper{'' if one else 's'} " + (
             f"match{'es' if one else ''} some of these words" if words else f"meet{'s' if one else ''} these filters"
         )
-        out.print(f"{said}; showing {shown} ({results.sort})", style="dim")
+        out.print(f"{said}; showing {shown} ({results.order_shown})", style="dim")
     elif results.matching == 0 and results.hits:
-        out.print(f"no paper matches these words; showing {shown}, close in meaning ({results.sort})", style="dim")
+        out.print(
+            f"no paper matches these words; showing {shown}, close in meaning ({results.order_shown})", style="dim"
+        )
     if not results.hits:
         past = results.offset and results.matching
         out.print(f"No papers past the first {results.offset:,}." if past else "No papers match.")
@@ -93,14 +95,17 @@ def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
         out.print(paper.title, style="bold", markup=False, end="")
         shape = "" if paper.abstract else " · title only"
         marks = "".join(f" · {kind}" for kind in paper.resources)
+        score = f" · {hit.score:.3f}" if hit.scored else ""  # a search without words has no relevance to show
         out.print(
-            f"  [{paper.id} · {paper.venue_name} · {paper.decision.name}{shape}{marks} · {hit.score:.3f}]",
+            f"  [{paper.id} · {paper.venue_name} · {paper.decision.name}{shape}{marks}{score}]",
             style="dim",
             markup=False,
         )
         if hit.snippet:
             out.print("    " + hit.snippet.replace("**", ""), markup=False, style="")
-    out.print(f"({len(results.hits)} papers, {results.mode})", style="dim")
+    out.print(
+        f"({len(results.hits)} papers, {results.mode})" if words else f"({len(results.hits)} papers)", style="dim"
+    )
 
 
 @cli.command()

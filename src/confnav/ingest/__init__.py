@@ -3,7 +3,7 @@ its phases are `read` (files into records), `keying` (records to papers) and `re
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
@@ -113,8 +113,11 @@ def ingest(
             sources = apply_records(stored, changed)
             everything = stale_rules or bool(scopes & {parsed.id, parsed.conference})
             redo = sorted(sources) if everything else sorted({r.id for r in changed if r.id})
-            touched = _merge_into(store, parsed, sources, redo, table, outcome, watching, lines is not None, new)
-            outcome.unchanged += len({r.id for r in keyed} - set(redo))
+            tally: Counter[str] = Counter()
+            touched = _merge_into(store, parsed, sources, redo, table, tally, watching, lines is not None, new)
+            outcome.added += tally["added"]
+            outcome.updated += tally["updated"]
+            outcome.unchanged += tally["unchanged"] + len({r.id for r in keyed} - set(redo))
             _count_other(keyed, parsed, table, outcome)
             named = any(t.after.session for t in touched)  # the sessions the papers' own `session` field names
             if _sessions_moved(touched, lines is not None) and (named or not new):
@@ -131,9 +134,10 @@ def ingest(
             raise IngestError([e for f in files for e in f.errors])  # rolls back everything written above
         for in_store in store.venue_list() if stale_rules or scopes else []:  # changed overrides (or rules) apply to
             applies = stale_rules or scopes & {in_store.id, in_store.conference}  # every paper of a venue
-            if in_store.id not in by_venue and applies:
+            if in_store.id not in by_venue and applies:  # counted apart: the files listed none of its papers
                 sources = stored_records(store, in_store.id)
-                _merge_into(store, in_store, sources, sorted(sources), table, outcome, watching)
+                outcome.remerged_by = "newer merge rules" if stale_rules else "the decision table given"
+                _merge_into(store, in_store, sources, sorted(sources), table, outcome.remerged[in_store.id], watching)
         store.set_merge_version(MERGE_VERSION)
     outcome.warnings = warning_lines(records, outcome.others) + outcome.dropped_lines()
     return outcome
@@ -153,20 +157,20 @@ def _merge_into(
     sources: dict[str, list[SourceRecord]],
     paper_ids: list[str],
     table: DecisionTable,
-    outcome: IngestResult,
+    tally: Counter[str],
     watcher: ChangeWatcher | None = None,
     compare: bool = False,
     new: bool = False,
 ) -> list[PaperChange]:
-    """Merge and write the papers `paper_ids` of a venue from their records, counting what changed, and return
+    """Merge and write the papers `paper_ids` of a venue from their records, counting in `tally` how many were
+    added, updated (really changed: put_papers compares each with the paper stored) or unchanged, and return
     the papers added or changed; the watcher hears of them (only those are read before the write, and all of
     them when `compare`: then each change holds the paper as stored before). A `new` venue holds no papers yet."""
     papers = [merge_records(venue, paper_id, sources[paper_id], table) for paper_id in paper_ids]
     looked_up = (watcher is not None or compare) and not new
     before = store.papers_by_id(venue.id, paper_ids) if looked_up else {}
     changes = store.put_papers(papers, new_venues=[venue.id] if new else ())
-    for change in changes:
-        setattr(outcome, change, getattr(outcome, change) + 1)
+    tally.update(changes)
     touched = [PaperChange(before.get(p.id), p) for p, c in zip(papers, changes, strict=True) if c != "unchanged"]
     if watcher is not None and touched:
         watcher.record(touched)

@@ -56,6 +56,20 @@ class IngestResult:
     warnings: list[str] = field(default_factory=list)
     others: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter), repr=False)
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (file, venue/id) of each paper a file dropped
+    # Papers of venues the files do not list, merged again with the decision table given (a --config override of
+    # their venue) or newer merge rules: by venue, how many were updated and unchanged; never in the counts above.
+    remerged: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    remerged_by: str = "the decision table given"
+
+    def remerged_line(self) -> str | None:
+        """One line naming the other venues whose papers were merged again, with what changed in each."""
+        if not self.remerged:
+            return None
+        counts = [
+            f"{venue} {c['updated']:,} updated, {c['unchanged']:,} unchanged"
+            for venue, c in sorted(self.remerged.items())
+        ]
+        return f"other venues' papers merged again with {self.remerged_by}: {'; '.join(counts)}"
 
     def dropped_lines(self) -> list[str]:
         """One line per file that no longer lists papers it listed before, naming a few."""
@@ -88,6 +102,10 @@ class IngestResult:
             "untitled": self.untitled,
             "warnings": self.warnings,
             "no_longer_listed": [f"{name}: {paper}" for name, paper in self.dropped],
+            "merged_again": {
+                venue: {"updated": c["updated"], "unchanged": c["unchanged"]}
+                for venue, c in sorted(self.remerged.items())
+            },
         }
 
 

@@ -17,6 +17,7 @@ from confnav.keys import fold as fold
 from confnav.keys import is_placeholder_place as is_placeholder_place
 from confnav.keys import is_placeholder_title as is_placeholder_title
 from confnav.keys import name_key as name_key
+from confnav.keys import named_places as named_places
 from confnav.keys import series_key as series_key
 from confnav.keys import synthetic_id as synthetic_id
 from confnav.keys import title_key as title_key
@@ -149,6 +150,13 @@ class Author:
 
     def to_dict(self) -> dict[str, str | None]:
         return {k: v for k, v in self.__dict__.items() if v is not None or k in ("name", "affiliation")}
+
+    @property
+    def place(self) -> str | None:
+        """The institution this entry names: its normalised institution, else its affiliation (the first of several
+        joined by "+"); never a placeholder such as "Unknown Institution", which names none."""
+        given = named_places((self.institution, (self.affiliation or "").split("+")[0]))
+        return given[0] if given else None
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from confnav.decisions import venue_tier
-from confnav.model import Decision, Paper, Venue, fold
+from confnav.model import Decision, Paper, Venue, fold, named_places
 from confnav.people import PeopleIndex
 from confnav.store.protocols import AnalysisStore
 
@@ -214,4 +214,5 @@ def _closest_mean(
 
 
 def _institutions(paper: Paper) -> set[str]:
-    return {fold(name) for name in (paper.institutions or paper.affiliations) if fold(name)}
+    """The institutions a paper names (a placeholder such as "Unknown Institution" is none: it joins no papers)."""
+    return {fold(name) for name in (named_places(paper.institutions) or named_places(paper.affiliations))}

@@ -94,6 +94,22 @@ def placeholder_note(papers: list[Paper], shown: int = 3) -> str | None:
     return placeholders_left_out(len(titles), ", ".join(distinct[:shown]) + (", …" if len(distinct) > shown else ""))
 
 
+def namesake_note(papers: list[Paper]) -> str | None:
+    """The line saying authors are counted by name where most of a venue's authors have no profile id (people.py
+    tells namesakes apart by profile ids only: e-mail addresses do not, as one person signs with several); None
+    when most have one."""
+    authors = [a for p in papers for a in p.authors]
+    with_ids = sum(bool(a.profile) for a in authors)
+    if not authors or with_ids >= len(authors) / 2:
+        return None
+    who = (
+        f"Only {with_ids:,} of {len(authors):,} authors of its papers have"
+        if with_ids
+        else "No author of its papers has"
+    )
+    return f"{who} a profile id in the data, so authors are counted by name: people who share a name are one row."
+
+
 def data_gaps(papers: list[Paper]) -> list[str]:
     """Plain statements of what a venue's data does not hold, so that reports say it instead of showing zeros."""
     n = len(papers)

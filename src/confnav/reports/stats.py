@@ -11,10 +11,17 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from confnav.model import Outcome, Paper, RatingScale, fold, is_placeholder_place, name_key, real_papers
+from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
-from confnav.reports.facts import data_gaps, lists_rejections, placeholder_note, rate_basis, venue_facts
+from confnav.reports.facts import (
+    data_gaps,
+    lists_rejections,
+    namesake_note,
+    placeholder_note,
+    rate_basis,
+    venue_facts,
+)
 from confnav.reports.institutions import normalize_institution, paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.reports.rebuttal import rating_order
@@ -62,8 +69,9 @@ def counted_papers(store: PaperReader, venue: str) -> list[Paper]:
 def venue_notes(store: PaperReader, venue: str) -> list[str]:
     """What a venue's statistics cannot show: the data it lacks, and the placeholder records left out (one read)."""
     papers = list(store.iter_papers(venue))
-    note = placeholder_note(papers)
-    return [*data_gaps(real_papers(papers)), *([note] if note else [])]
+    counted = real_papers(papers)
+    notes = (namesake_note(counted), placeholder_note(papers))
+    return [*data_gaps(counted), *(note for note in notes if note)]
 
 
 def _mean(values: list[float]) -> str:
@@ -159,8 +167,7 @@ def author_rows(papers: list[Paper], people: PeopleIndex | None = None) -> list[
     for paper in papers:
         for key, author in {people.key(a): a for a in reversed(paper.authors)}.items():  # a person once a paper
             names[key][author.name] += 1
-            given = [p for p in (author.institution, (author.affiliation or "").split("+")[0]) if p]
-            if place := next((p.strip() for p in given if not is_placeholder_place(p)), None):
+            if place := author.place:
                 places[key][normalize_institution(place)] += 1
             submitted[key] += 1
             accepted[key] += paper.decision.accepted

@@ -36,6 +36,8 @@ AnyVectors = Vectors | StoredVectors  # in this process's memory, or searched in
 
 # Relevance lifts accepted papers by 10% (benchmarks/search_standing.py); "match" is words and meaning alone.
 ACCEPTED_LIFT = 0.1
+# The order of a search without words under relevance or match (browse): the standing of each outcome, then the rating.
+BROWSE_ORDER = "accepted first, then undecided, then not accepted; each by mean rating"
 
 
 class Searcher:
@@ -270,7 +272,8 @@ class Searcher:
         self, where: PaperFilter, *, mode: Mode = "hybrid", limit: int = 10, offset: int = 0, sort: str = "relevance"
     ) -> Results:
         """The papers that meet the filters alone (a search without words): accepted first, then by mean rating
-        (as `confnav ls` lists them), a page at a time, with how many meet them; `sort` as in `search`."""
+        (as `confnav ls` lists them), a page at a time, with how many meet them; `sort` as in `search`, relevance
+        and match meaning BROWSE_ORDER. No hit has a relevance score: there are no words to be relevant to."""
         _check_sort(sort)
         corpus = self._snapshot()[0]
         mask = corpus.mask(self.store, where)
@@ -279,7 +282,9 @@ class Searcher:
         score = corpus.standing * 100.0 + corpus.ratings  # standing first (0, ½, 1), then the rating (0-10)
         wanted = offset + limit if sort in BY_SCORE else SORT_POOL
         hits = page_of(self._collect(corpus, score, mask, None, None, wanted, None), sort, offset, limit)
-        return Results(hits, mode, [], int(mask.sum()), offset, sort)
+        for hit in hits:
+            hit.scored = False
+        return Results(hits, mode, [], int(mask.sum()), offset, sort, order=BROWSE_ORDER if sort in BY_SCORE else None)
 
     def similar(
         self,

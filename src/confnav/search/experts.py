@@ -171,7 +171,7 @@ def _describe(searcher: Searcher, venue: str | None, experts: dict[str, Expert],
             expert.papers += 1
             expert.accepted += paper.decision.outcome is Outcome.ACCEPTED
             for author in paper.authors:
-                place = (author.institution or author.affiliation or "").strip()
+                place = author.place  # never a placeholder such as "Unknown Institution"
                 if place and people.key(author) == key:
                     places[key][place] += 1
     for key, expert in experts.items():

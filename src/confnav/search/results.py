@@ -23,7 +23,8 @@ def as_mode(text: str) -> Mode:
 
 @dataclass
 class Hit:
-    """One result: the paper, its fused score, the parts it came from, and a marked snippet."""
+    """One result: the paper, its fused score, the parts it came from, and a marked snippet. A hit of a search
+    without words (`scored` False) has no relevance: its score only orders it, and is never shown."""
 
     paper: Paper
     score: float
@@ -31,6 +32,7 @@ class Hit:
     semantic_score: float | None
     snippet: str
     rating_scale: str | None = None
+    scored: bool = True
 
     def to_dict(self) -> dict[str, object]:
         p = self.paper
@@ -47,7 +49,7 @@ class Hit:
             "rating_scale": self.rating_scale,
             "fields": p.fields_present(),
             "resources": p.resources,
-            "score": round(self.score, 6),
+            "score": round(self.score, 6) if self.scored else None,
             "keyword_score": None if self.keyword_score is None else round(self.keyword_score, 6),
             "semantic_score": None if self.semantic_score is None else round(self.semantic_score, 6),
             "snippet": self.snippet,
@@ -58,7 +60,8 @@ class Hit:
 class Results:
     """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), how many papers
     contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning), and
-    the model whose vectors ranked them by meaning (`model`: the one that reads the query's language)."""
+    the model whose vectors ranked them by meaning (`model`: the one that reads the query's language), and the
+    order of the hits in words where the sort's name does not say it (`order`: a search without words)."""
 
     hits: list[Hit]
     mode: Mode
@@ -67,6 +70,12 @@ class Results:
     offset: int = 0
     sort: str = "relevance"
     model: str | None = None
+    order: str | None = None
+
+    @property
+    def order_shown(self) -> str:
+        """The order of the hits as a reader is told it."""
+        return self.order or self.sort
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -77,6 +86,7 @@ class Results:
             "offset": self.offset,
             "sort": self.sort,
             "model": self.model,
+            "order": self.order_shown,
         }
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from confnav import limits
 from confnav.errors import InputError
 from confnav.sources.base import RAW_BYTE, ReadItem, SourceRecord, bad_bytes
-from confnav.sources.values import ENTITY
+from confnav.sources.values import ENTITY, author_name
 
 _NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 # A JSON escape of _NOT_TEXT (searched for by its literal start, fast even over megabytes).
@@ -130,14 +130,15 @@ class RecordCheck:
                 record.fields[name] = self._cut(record, name, kept, limits.TEXT_LIMITS[name].chars, name)
 
     def _check_authors(self, record: SourceRecord) -> None:
-        """Authors within their limits, each name trimmed (of every format: a control character dropped before
-        a name, `\x06 Daniel Crawford`, leaves a space the reader's trim came too early to see)."""
+        """Authors within their limits, each name trimmed of spaces and footnote marks (of every format: a control
+        character dropped before a name, `\x06 Daniel Crawford`, leaves a space the reader's trim came too early to
+        see; an equal-contribution star, `Ryan Lowe*`, is no part of the name)."""
         if not isinstance(authors := record.fields.get("authors"), list):
             return
         authors = self._counted(record, "authors", authors)
         for author in authors:
             if isinstance(author, dict) and isinstance(name := author.get("name"), str):
-                author["name"] = name.strip()
+                author["name"] = author_name(name)
         longest = max((len(v) for a in authors for v in a.values() if isinstance(v, str)), default=0)
         for key, limit in limits.AUTHOR_LIMITS.items() if longest > _SHORTEST_AUTHOR_LIMIT else ():
             if any(len(a.get(key) or "") > limit.chars for a in authors):

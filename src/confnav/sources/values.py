@@ -98,6 +98,15 @@ def as_texts(value: Any, field: str, separators: str = ";", *, keep_blanks: bool
     return split_list(text, separators)
 
 
+# Footnote marks a byline puts beside a name (equal contribution, corresponding author): "Ryan Lowe*", "Yi Wu†".
+_NAME_MARKS = re.compile(r"^[\s*∗⋆†‡§¶]+|[\s*∗⋆†‡§¶]+$")
+
+
+def author_name(name: str) -> str:
+    """A byline's name without its footnote marks, which say something about the paper, not who the person is."""
+    return _NAME_MARKS.sub("", name) or name.strip()
+
+
 def as_authors(value: Any, field: str, separators: str = ";") -> list[dict[str, Any]]:
     """Authors as dicts (`name`, `affiliation`, maybe `profile`): names in a list or one string split at
     `separators`, or objects `{name | fullname, affiliation, profile | username | id}`."""

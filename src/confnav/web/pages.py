@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from confnav.errors import ConfnavError, NotFoundError
-from confnav.model import Venue, fold, n_papers, name_key
+from confnav.model import Venue, fold, n_papers, name_key, named_places
 from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
 from confnav.reports.digest import build_digest
@@ -48,6 +48,7 @@ templates.env.filters["phrase"] = lambda value: phrase(str(value))  # a query's 
 templates.env.filters["site"] = lambda url: site_name(str(url))
 templates.env.filters["paragraphs"] = paragraphs
 templates.env.filters["papers"] = lambda n: n_papers(int(n))  # "1 paper", "2 papers"
+templates.env.filters["named_places"] = named_places  # institutions without placeholders ("Unknown Institution")
 templates.env.globals["icon"] = ICON  # the icon of every page, report pages too (render.py)
 
 

@@ -65,6 +65,7 @@ def search_listing(
         "next": link(page_number + 1) if len(results.hits) > limit else None,
         "matching": results.matching,
         "mode": results.mode,
+        "order": results.order,  # a search without words: the order it follows, which "relevance" would not say
         "past_end": link(1) if page_number > 1 and not listing.hits else None,  # back to the first page
     }
     return listing
