@@ -195,7 +195,7 @@ def test_statistics_count_placeholders_apart(iclr2018: Location) -> None:
         assert sum(counts.values()) == store.count_papers("iclr2018") - 7
         assert counts["withdrawn"] == withdrawn - 7
     code, stdout, _ = run("stats", "--db", str(iclr2018), "--venue", "iclr2018", "--json")
-    assert json.loads(stdout)["notes"] == ["7 placeholder records (Placeholder, title, withdrawn, …) not counted."]
+    assert "7 placeholder records (Placeholder, title, withdrawn, …) not counted." in json.loads(stdout)["notes"]
 
 
 def test_a_real_title_of_another_source_wins_over_a_placeholder(tmp_path: Path) -> None:

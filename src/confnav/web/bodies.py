@@ -39,7 +39,7 @@ class Hit(Body):
     rating_scale: str | None
     fields: list[str] = Field(description="the fields readers look for that the record carries")
     resources: dict[str, str] = Field(description="code, project, video, slides and poster links it has")
-    score: float
+    score: float | None = Field(description="the hit's relevance; none in a listing without words, which has an order")
     keyword_score: float | None
     semantic_score: float | None
     snippet: str = Field(description="the abstract's start or its best passage, matches marked with <mark>")
@@ -55,6 +55,7 @@ class SearchAnswer(Hits):
     offset: int
     sort: str
     model: str | None = Field(description="the model whose vectors ranked the papers by meaning")
+    order: str | None = Field(description="the order of a listing without words (no relevance to rank by)")
 
 
 class ExpertPaper(Body):
