@@ -377,10 +377,13 @@ def test_labels_from_titles_alone_are_whole_phrases(themed_venues_db: Path, venu
 
 
 @pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019", "siggraph2022"])
-def test_every_label_is_used_by_two_of_its_papers(themed_venues_db: Path, venue: str) -> None:
+def test_every_label_is_used_by_two_of_its_papers_and_no_sub_theme_is_a_few_papers(
+    themed_venues_db: Path, venue: str
+) -> None:
     """QA 36: a 26-paper CVPR 2019 theme of person re-identification was "multi-person articulated" (cut from one
-    title), and SIGGRAPH 2022's themes were named by one paper's title each."""
+    title), SIGGRAPH 2022's themes were named by one paper's title each, and sub-themes of one paper were made."""
     from confnav.topics import theme_facts
+    from confnav.topics.build import MIN_SUBTHEME
     from confnav.topics.fidelity import PhraseUse, parts
 
     with open_store(themed_venues_db, create=True) as store:
@@ -392,6 +395,7 @@ def test_every_label_is_used_by_two_of_its_papers(themed_venues_db: Path, venue:
         if not theme.label.startswith("theme ") and any(uses.of(part).sum() < 2 for part in parts(theme.label)):
             unsupported.append(theme.label)
     assert not unsupported, unsupported
+    assert min(t.size for t in themes if t.level == 2) >= MIN_SUBTHEME
     if venue == "cvpr2019":
         title = "Joint Discriminative and Generative Learning for Person Re-Identification"
         (reid,) = [t for t in themes if t.level == 1 and any(papers[i].title == title for i in t.paper_ids)]
