@@ -241,6 +241,8 @@ class TopicBuilder:
             if sub[rows].max() == 0:
                 continue
             sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken, prose, **reading(rows))
+            if not all(sub_name.named for sub_name in sub_labels):  # a part no words of its papers name: kept whole
+                continue
             for part, sub_name in enumerate(sub_labels):
                 members = rows[sub[rows] == part]
                 sid = f"{tid}.{part + 1}"

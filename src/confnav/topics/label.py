@@ -63,6 +63,7 @@ class ThemeLabel:
 
     label: str
     keywords: list[str]
+    named: bool = True  # False: no phrase or word two of its papers share, the label is its number ("theme 3")
 
 
 class Labeler(Protocol):
@@ -127,6 +128,7 @@ class CTfidfLabeler:
         names: dict[int, str] = {}
         member_uses: dict[int, PhraseUse] = {}
         spelling = _CommonSpelling(counts, shown)
+        unnamed: set[int] = set()
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
             keywords = [shown[key] for key in shortlist if key in keyword_forms]
@@ -138,8 +140,11 @@ class CTfidfLabeler:
                 or self._best([shown[key] for key in shortlist], uses, own, used, members, from_titles=True)
                 or _fallback(self._supported(self._keywords(ranked[group], shown, uses, own, SUPPORT), uses, own), used)
                 or self._word(papers, own, typical[group], uses, used, members)  # no phrase two titles share
-                or f"theme {group + 1}"  # not even a word two of its papers share: no name is made up
+                or ""
             )
+            if not names[group]:  # not even a word two of its papers share: no name is made up
+                names[group] = f"theme {group + 1}"
+                unnamed.add(group)
             names[group] = spelling.of(names[group], used)
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
@@ -152,7 +157,10 @@ class CTfidfLabeler:
             )
             for g in range(groups)
         ]
-        return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]]) for g in range(groups)]
+        return [
+            ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]], g not in unnamed)
+            for g in range(groups)
+        ]
 
     def _keywords(
         self,
