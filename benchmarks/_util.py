@@ -57,8 +57,9 @@ def run_child(script: Path, *args: str, src: Path | None = None) -> str:
     return done.stdout
 
 
-def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) -> Path:
-    """An indexed store with ICLR 2021 (and 2020): a copy of `db` when given, brought up to date, else built."""
+def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True, model: str | None = None) -> Path:
+    """An indexed store with ICLR 2021 (and 2020): a copy of `db` when given, brought up to date, else built;
+    `model` as `confnav index --model` (default: the default model)."""
     import shutil
 
     from confnav.embed import choose_embedder
@@ -76,7 +77,7 @@ def prepare_store(folder: Path, db: Path | None = None, with_2020: bool = True) 
             ingest(store, ICLR2021)
         if with_2020 and "iclr2020" not in loaded:
             ingest(store, [DATA / "iclr2020" / "paperlists-iclr2020.json"])
-        Navigator(Settings()).index(store, choose_embedder()[0])  # as `confnav index`: vectors, then TL;DRs
+        Navigator(Settings()).index(store, choose_embedder(model)[0])  # as `confnav index`: vectors, then TL;DRs
     return path
 
 

@@ -32,6 +32,7 @@ from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 from _util import machine, peak_rss_mb, prepare_store
 from confnav.embed import choose_embedder
 from confnav.embed.base import normalize
+from confnav.embed.views import paper_text
 from confnav.store import SqliteStore
 from confnav.topics import TopicBuilder, theme_facts
 from confnav.topics.build import theme_range, topic_vectors
@@ -51,10 +52,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, help="An indexed ICLR 2021 store to start from (saves embedding time).")
     parser.add_argument("--skip-bertopic", action="store_true")
+    parser.add_argument("--model", help="The embedder, as `confnav index --model` (tfidf-svd: offline, no download).")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory() as name:
-        path = prepare_store(Path(name), args.db, with_2020=False)
+        path = prepare_store(Path(name), args.db, with_2020=False, model=args.model)
         with SqliteStore(path) as store:
             data = topic_vectors(store, "iclr2021")
             start = time.perf_counter()
@@ -98,7 +100,7 @@ def main() -> None:
         label_fidelity(facts, papers)
         if not args.skip_bertopic:
             run_bertopic(data, text, rows, truth)
-        title_placement(data, assigned)
+        title_placement(data, assigned, args.model)
 
 
 def seed_spread(vectors: np.ndarray, rows: list[int], truth: list[str], seeds: int = 5) -> None:
@@ -167,9 +169,11 @@ def run_bertopic(data, text: np.ndarray, rows: list[int], truth: list[str]) -> N
     )
 
 
-def title_placement(data, assigned) -> None:  # type: ignore[no-untyped-def]
+def title_placement(data, assigned, model: str | None) -> None:  # type: ignore[no-untyped-def]
     """Re-embed 2021 papers from titles only and place them by nearest theme centre."""
-    embedder = choose_embedder()[0]
+    embedder = choose_embedder(model)[0]
+    if embedder.fitted_on_corpus:  # fitted as the index was, on the store's papers (ICLR 2021 alone)
+        embedder.fit([paper_text(p) for p in data.papers])
     titles = embedder.embed([p.title for p in data.papers])
     half = data.vectors.shape[1] // 2
     keywords = data.vectors[:, half:] * np.sqrt(2)  # undo the joint normalisation (views were unit length)

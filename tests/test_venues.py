@@ -385,6 +385,33 @@ def test_labels_from_titles_alone_are_whole_phrases(themed_venues_db: Path, venu
     assert not cut and len(running) <= max(1, single // 10), (cut, running)
 
 
+@pytest.mark.parametrize("venue", ["neurips2018", "cvpr2019", "siggraph2022"])
+def test_every_label_is_used_by_two_of_its_papers_and_no_sub_theme_is_a_few_papers(
+    themed_venues_db: Path, venue: str
+) -> None:
+    """QA 36: a 26-paper CVPR 2019 theme of person re-identification was "multi-person articulated" (cut from one
+    title), SIGGRAPH 2022's themes were named by one paper's title each, and sub-themes of one paper were made."""
+    from confnav.topics import theme_facts
+    from confnav.topics.build import MIN_SUBTHEME
+    from confnav.topics.fidelity import PhraseUse, parts
+
+    with open_store(themed_venues_db, create=True) as store:
+        themes = [t for level in (1, 2) for t in theme_facts(store, venue, level=level)]
+        papers = {p.id: p for p in store.iter_papers(venue)}
+    unsupported = []
+    for theme in themes:
+        uses = PhraseUse([papers[i] for i in theme.paper_ids])
+        if not theme.label.startswith("theme ") and any(uses.of(part).sum() < 2 for part in parts(theme.label)):
+            unsupported.append(theme.label)
+    assert not unsupported, unsupported
+    assert min(t.size for t in themes if t.level == 2) >= MIN_SUBTHEME
+    assert not [t.id for t in themes if t.level == 2 and t.label.startswith("theme ")]  # unnamed parts: kept whole
+    if venue == "cvpr2019":
+        title = "Joint Discriminative and Generative Learning for Person Re-Identification"
+        (reid,) = [t for t in themes if t.level == 1 and any(papers[i].title == title for i in t.paper_ids)]
+        assert "person re-identification" in parts(reid.label), reid.label
+
+
 def test_all_venue_search_puts_full_records_first(topics_db: Path) -> None:
     """ICLR 2020 records have titles only; for topic queries over both venues, most hits carry an abstract."""
     from confnav.search.engine import Searcher

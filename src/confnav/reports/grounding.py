@@ -105,6 +105,7 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
         + venue_notes(store, ground.venue)
         + ground.captions
         + [t.label for t in ground.themes]
+        + [t.heading for t in ground.themes]  # a section's heading: its label with a capital ("Theme 10")
         + ground.venue_names
         + ([ranking(None)[1]] if mode_match else [])
     )

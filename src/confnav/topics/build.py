@@ -29,6 +29,7 @@ from confnav.topics.paper_words import one_reading
 
 NO_INDEX = "run 'confnav index' first"
 DEFAULT_TOPIC_STEPS = {"clusterer": "leiden", "labeler": "ctfidf-centroid", "layout": "tsne"}
+MIN_SUBTHEME = 5  # papers: a smaller part of a theme joins the nearest other part (a paper or two is no theme)
 
 
 def topic_steps(settings: Settings) -> dict[str, str]:
@@ -200,17 +201,20 @@ class TopicBuilder:
         return lambda rows: {"vectors": text[rows], "embed": embed}
 
     def _subthemes(self, vectors: np.ndarray, labels: np.ndarray) -> np.ndarray:
-        """Within each theme, k-means into 2–6 parts by size (themes under 6 papers stay whole)."""
+        """Within each theme, k-means into 2–6 parts by size; a part under MIN_SUBTHEME papers joins the nearest
+        other part (a paper or two is no theme to name), so a theme under twice that size stays whole."""
         from sklearn.cluster import KMeans
 
         sub = np.zeros(len(labels), dtype=np.int64)
         for theme in range(int(labels.max()) + 1):
             rows = np.flatnonzero(labels == theme)
-            k = int(np.clip(round(len(rows) / 40), 2, 6)) if len(rows) >= 6 else 1
+            k = int(np.clip(round(len(rows) / 40), 2, 6)) if len(rows) >= 2 * MIN_SUBTHEME else 1
             if k > 1:
-                parts = KMeans(k, n_init=5, random_state=self.seed).fit_predict(vectors[rows])
-                order = sorted(range(k), key=lambda c: (-int((parts == c).sum()), c))
-                sub[rows] = np.array([order.index(c) for c in parts])
+                parts = _merge_small(
+                    KMeans(k, n_init=5, random_state=self.seed).fit_predict(vectors[rows]), vectors[rows]
+                )
+                kept = sorted(set(parts.tolist()), key=lambda c: (-int((parts == c).sum()), c))
+                sub[rows] = np.array([kept.index(c) for c in parts])
         return sub
 
     def _themes(
@@ -237,6 +241,8 @@ class TopicBuilder:
             if sub[rows].max() == 0:
                 continue
             sub_labels = self.labeler.label([data.papers[r] for r in rows], sub[rows], taken, prose, **reading(rows))
+            if not all(sub_name.named for sub_name in sub_labels):  # a part no words of its papers name: kept whole
+                continue
             for part, sub_name in enumerate(sub_labels):
                 members = rows[sub[rows] == part]
                 sid = f"{tid}.{part + 1}"
@@ -246,6 +252,21 @@ class TopicBuilder:
                 for r in members:
                     sub_ids[r] = sid
         return themes, sub_ids
+
+
+def _merge_small(parts: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """The parts with each under MIN_SUBTHEME papers, smallest first, dissolved: each of its papers joins the part
+    whose centre is nearest (cosine), as k-means would place it."""
+    parts = parts.copy()
+    while True:
+        sizes = {int(c): int((parts == c).sum()) for c in np.unique(parts)}
+        small = min(sizes, key=lambda c: (sizes[c], c))
+        if len(sizes) == 1 or sizes[small] >= MIN_SUBTHEME:
+            return parts
+        others = [c for c in sizes if c != small]
+        centres = normalize(np.vstack([vectors[parts == c].mean(axis=0) for c in others]))
+        moving = np.flatnonzero(parts == small)
+        parts[moving] = np.array(others)[np.argmax(vectors[moving] @ centres.T, axis=1)]
 
 
 def phrase_embedder(store: AnalysisStore, model: str) -> Callable[[Sequence[str]], np.ndarray] | None:

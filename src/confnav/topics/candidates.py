@@ -59,17 +59,11 @@ def _candidates(title: str, keywords: tuple[str, ...]) -> tuple[tuple[str, str, 
         if display and len(display) <= 40 and not generic and "and" not in words(display):
             found.setdefault(phrase_key(" ".join(words(keyword))), (display, KEYWORD_WEIGHT))
     title_text = _PAPER_NAME.sub("", title)
-    runs = [words(run) for run in BREAK.split(title_text)]
-    for run, n in product(runs, (2, 3)):
-        for i in range(len(run) - n + 1):
-            gram = run[i : i + n]
-            if gram[0] in STOPWORDS or gram[-1] in STOPWORDS or "and" in gram:
-                continue
-            if any((len(w) < 3 and not _DIMENSION.fullmatch(w)) or w.isdigit() for w in gram):  # "3D" stays
-                continue
-            display = " ".join(gram)
-            if display not in TOO_GENERIC:
-                found.setdefault(phrase_key(display), (_as_written(title, gram) or display, TITLE_WEIGHT))
+    for gram in _title_phrases(title_text):
+        display = " ".join(text for _, text in gram)
+        key = phrase_key(" ".join(w for unit, _ in gram for w in unit))
+        if display not in TOO_GENERIC:
+            found.setdefault(key, (display, TITLE_WEIGHT))
     if not title.isupper():  # a name the title writes ("StyleGAN", "NeRF"; not an acronym): a one-word phrase
         for name in _NAME.findall(title_text):
             if not acronym(name):
@@ -80,24 +74,46 @@ def _candidates(title: str, keywords: tuple[str, ...]) -> tuple[tuple[str, str, 
 _DIMENSION = re.compile(r"\d[a-z]")  # "3d", "2d", "6d"
 _DIMENSION_WORD = re.compile(r"(?<![\w.-])\d[dD](?![\w])")
 _NAME = re.compile(r"(?<![\w'-])([A-Z][a-z]*[A-Z][A-Za-z]*)(?![\w'])")  # two capitals or more, hyphen after allowed
-_PUNCTUATION = re.compile(r"[^\w\s-]")
 _PAPER_NAME = re.compile(r"^\s*[\w'-]+\s*:")  # "DuLa-Net: A Dual-Projection Network …": the paper's own name
 
 
-def _as_written(title: str, gram: list[str]) -> str | None:
-    """The words as the title joins them, hyphens kept ("Few-Shot Learning" → "few-shot learning"); None when
-    the title has no hyphen there."""
-    if "-" not in title:
-        return None
-    text = " " + " ".join(_PUNCTUATION.sub(" ", title.lower()).split()) + " "
-    for joints in product(" -", repeat=len(gram) - 1):
-        written = gram[0] + "".join(joint + word for joint, word in zip(joints, gram[1:], strict=True))
-        at = text.find(written)
-        while at >= 0:  # whole words: a space or a hyphen on each side ("zero-shot sketch-based")
-            if text[at - 1] in " -" and text[at + len(written)] in " -":
-                return written
-            at = text.find(written, at + 1)
-    return None
+@remembered
+def title_words(title: str) -> tuple[str, ...]:
+    """A title's words as written, hyphens kept ("re-identification"), past the name it opens with; a stop word, a
+    short word or a number is none."""
+    units = (_unit(chunk) for run in BREAK.split(_PAPER_NAME.sub("", title)) for chunk in run.split())
+    return tuple(text for unit, text in units if unit and _joinable(unit, end=True) and len(text) > 2)
+
+
+def _title_phrases(title: str) -> list[list[tuple[list[str], str]]]:
+    """The 2–3 word phrases of a title, as (words, written form) of each word, where a hyphenated word is one word
+    ("person re-identification", "few-shot learning"; never "shot learning" or "person re"); none ends or starts
+    with a stop word, holds "and", runs across punctuation, or holds a short word that is no dimension ("3D")."""
+    phrases = []
+    for run in BREAK.split(title):
+        units = [unit for chunk in run.split() if (unit := _unit(chunk))[0]]
+        for n, i in product((2, 3), range(len(units))):
+            gram = units[i : i + n]
+            if len(gram) == n and all(_joinable(unit, at in (0, n - 1)) for at, (unit, _) in enumerate(gram)):
+                phrases.append(gram)
+    return phrases
+
+
+def _unit(chunk: str) -> tuple[list[str], str]:
+    """A title's word as its folded words and its written form, hyphens kept ("Re-Identification" →
+    (["re", "identification"], "re-identification"))."""
+    pieces = [" ".join(words(piece)) for piece in chunk.split("-")]
+    return words(chunk), "-".join(piece for piece in pieces if piece)
+
+
+def _joinable(unit: list[str], end: bool) -> bool:
+    """Whether a title's word can be part of a phrase (at its `end`, a first or last word: no stop word)."""
+    if len(unit) > 1:  # a hyphenated word is a word of its own, whatever its parts ("non-line-of-sight")
+        return not all(w.isdigit() for w in unit)
+    word = unit[0]
+    if word == "and" or (end and word in STOPWORDS):
+        return False
+    return not ((len(word) < 3 and not _DIMENSION.fullmatch(word)) or word.isdigit())
 
 
 class AuthorsCasing:

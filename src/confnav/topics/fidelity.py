@@ -167,6 +167,12 @@ class PhraseUse:
                 return True  # last: it reads the prose
         return False
 
+    def runs_on_in_titles(self, phrase: str, own: np.ndarray, share: float = 0.7) -> bool:
+        """Whether, in the titles of `own` holding it (two or more), the phrase is mostly followed by a word that is
+        not a stop word: a modifier ("local" arrangements, "local" scale), not a name ("meshes")."""
+        runs = self._title_runs(words(phrase), own)
+        return runs.seen >= 2 and runs.continued >= share * runs.seen
+
     def open_ends(self, phrase: str, own: np.ndarray | None = None) -> set[str]:
         """The sides ("before", "after") on which, in a title of `own` (all by default) holding the phrase, a word
         that is not a stop word joins it: "vortical flow simulation" on grids has none, "simulation made fast"

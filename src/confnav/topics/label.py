@@ -23,7 +23,7 @@ import numpy as np
 from confnav.model import Paper
 from confnav.registry import Registry
 from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.candidates import KEYWORD_WEIGHT, candidates, phrase_key
+from confnav.topics.candidates import KEYWORD_WEIGHT, candidates, phrase_key, title_words
 from confnav.topics.candidates import TOO_GENERIC as TOO_GENERIC  # named from here too
 from confnav.topics.candidates import AuthorsCasing as AuthorsCasing
 from confnav.topics.fidelity import PAIR, PhraseUse, Prose, acronym, initials, parts
@@ -31,7 +31,7 @@ from confnav.topics.paper_words import one_reading
 from confnav.topics.phrases import abbreviates, nested, one_letter_apart, spelled_alike, stems
 
 SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
-TITLE_EVIDENCE = 2  # a label from title words alone must be in this many of its theme's titles (else: too few to judge)
+SUPPORT = 2  # each part of a label must be in this many of its theme's papers (titles or keywords), or it names one
 
 
 # Words that join a phrase to the rest of its title, so a phrase holding one is rarely a name of its own.
@@ -63,6 +63,7 @@ class ThemeLabel:
 
     label: str
     keywords: list[str]
+    named: bool = True  # False: no phrase or word two of its papers share, the label is its number ("theme 3")
 
 
 class Labeler(Protocol):
@@ -127,6 +128,7 @@ class CTfidfLabeler:
         names: dict[int, str] = {}
         member_uses: dict[int, PhraseUse] = {}
         spelling = _CommonSpelling(counts, shown)
+        unnamed: set[int] = set()
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
             keywords = [shown[key] for key in shortlist if key in keyword_forms]
@@ -136,25 +138,29 @@ class CTfidfLabeler:
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
                 self._best(keywords, uses, own, used, members)
                 or self._best([shown[key] for key in shortlist], uses, own, used, members, from_titles=True)
-                or _fallback(self._keywords(ranked[group], shown, uses, own, TITLE_EVIDENCE), used)
-                or _fallback(  # from one title
-                    _whole_first([p for p in shown_beside[group] if _plain_phrase(p)], uses, own), used, most=1
-                )
-                or f"theme {group + 1}"
+                or _fallback(self._supported(self._keywords(ranked[group], shown, uses, own, SUPPORT), uses, own), used)
+                or self._word(papers, own, typical[group], uses, used, members)  # no phrase two titles share
+                or ""
             )
+            if not names[group]:  # not even a word two of its papers share: no name is made up
+                names[group] = f"theme {group + 1}"
+                unnamed.add(group)
             names[group] = spelling.of(names[group], used)
             used.update(_names(names[group]))
         casing = AuthorsCasing(papers)
         beside = [  # the phrases beside a label are judged whole as it is: on the theme's own papers and prose too
             _distinct(
-                (p for p in chain(shown_beside[g], usable[g]) if not member_uses[g].incomplete(p)),
+                (p for p in chain(shown_beside[g], usable[g]) if _whole(p, member_uses[g])),
                 uses,
                 labels == g,
                 self.top,
             )
             for g in range(groups)
         ]
-        return [ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]]) for g in range(groups)]
+        return [
+            ThemeLabel(casing.apply(names[g]), [casing.apply(k) for k in beside[g]], g not in unnamed)
+            for g in range(groups)
+        ]
 
     def _keywords(
         self,
@@ -183,6 +189,34 @@ class CTfidfLabeler:
             if not any(spelled_alike(phrase, other) for other in kept):
                 kept.append(phrase)
                 yield phrase
+
+    @staticmethod
+    def _supported(phrases: Iterable[str], uses: PhraseUse, own: np.ndarray) -> list[str]:
+        """The phrases SUPPORT of the theme's papers use or more."""
+        return [phrase for phrase in phrases if int(uses.of(phrase)[own].sum()) >= SUPPORT]
+
+    def _word(
+        self,
+        papers: Sequence[Paper],
+        own: np.ndarray,
+        typical: dict[str, float],
+        uses: PhraseUse,
+        used: set[str],
+        members: PhraseUse,
+    ) -> str | None:
+        """Where no phrase is in SUPPORT of a theme's titles: the one title word ("re-identification" is one) that
+        is, scored as a phrase is (share × lift), among the theme's most typical words (their c-TF-IDF); no stop word,
+        generic word, label taken or modifier: none its titles mostly follow by a word ("local" arrangements)."""
+        found: Counter[str] = Counter()
+        for paper in (p for p, mine in zip(papers, own, strict=True) if mine):
+            found.update(set(title_words(paper.title)))
+        ranked = sorted(
+            (word for word, n in found.items() if n >= SUPPORT and _plain_phrase(word) and word not in TOO_GENERIC),
+            key=lambda word: (-sum(typical.get(stem(w), 0.0) for w in words(word)), -found[word], word),
+        )
+        names = [word for word in ranked if not uses.runs_on_in_titles(word, own)][: self.shortlist]
+        scored = self._scored(names, uses, own, used, members=members)
+        return max(scored, key=_merit)[2] if scored else None
 
     def _best(
         self,
@@ -227,9 +261,11 @@ class CTfidfLabeler:
         scored: list[tuple[float, float, str]] = []
         for phrase in phrases:
             label = f"{first}{PAIR}{phrase}" if first else phrase
-            if _names(label, taking=False) & used or uses.incomplete(phrase, own, evidence=TITLE_EVIDENCE):
+            if _names(label, taking=False) & used or uses.incomplete(phrase, own, evidence=SUPPORT):
                 continue
             if members is not None and members.incomplete(phrase):  # cut where the theme's papers use it
+                continue
+            if int(uses.of(phrase)[own].sum()) < SUPPORT:  # one paper's phrase names that paper, not a theme
                 continue
             using = uses.of(label)
             inside, overall = float(using[own].mean()), float(using.mean())
@@ -340,10 +376,12 @@ def _names(label: str, taking: bool = True) -> set[str]:
     return found
 
 
-def _whole_first(phrases: list[str], uses: PhraseUse, own: np.ndarray) -> list[str]:
-    """Phrases from one title, those starting and ending where its words do first ("clustered vector textures"
-    before "efficiency-aware multiple" importance sampling); else in rank order."""
-    return sorted(phrases, key=lambda phrase: len(uses.open_ends(phrase, own)))
+def _whole(phrase: str, members: PhraseUse) -> bool:
+    """Whether a phrase can be shown beside a theme's label: not cut where the members use it, and, from one title
+    only, ending where its title's phrase does ("multi-person articulated" is cut from "… tracking")."""
+    if members.incomplete(phrase):
+        return False
+    return int(members.of(phrase).sum()) >= SUPPORT or "after" not in members.open_ends(phrase)
 
 
 def _distinct(phrases: Iterable[str], uses: PhraseUse, own: np.ndarray, most: int) -> list[str]:
