@@ -65,8 +65,8 @@ class Untitled(InputError):
 
 
 class ScheduleEvent(InputError):
-    """A record that is a schedule's event (a session, a talk), not a paper: it gives a start time and neither
-    authors nor an abstract. A file of nothing else is a schedule, refused by ingest in one line."""
+    """A record that is a schedule's event (a session, a talk), not a paper: it gives a start time and no authors,
+    abstract or decision. A file of nothing else is a schedule, refused by ingest in one line."""
 
 
 def schedule_hint(path: str | Path) -> str:
