@@ -106,7 +106,7 @@ def test_who_has_the_most_papers_is_answered_from_the_stats_counts(searcher: Sea
 @pytest.mark.parametrize(
     ("question", "what"),
     [
-        ("Which paper won the best paper award at ICLR 2021?", "not awards"),
+        ("Which paper won the best paper award at ICLR 2021?", "which papers of ICLR 2021 won awards: its data names"),
         ("When and where was ICLR 2021 held?", "not when or where a conference took place"),
     ],
 )
@@ -210,6 +210,16 @@ def test_papers_from_an_institution_are_counted_by_their_affiliations(searcher: 
     assert verify_answer(searcher, answer)  # a changed count is caught
 
 
+def test_an_institution_in_lower_case_or_by_its_acronym_is_counted(searcher: Searcher) -> None:
+    cmu, _ = _raw_institution("iclr2021/paperlists-iclr2021.json", r"carnegie mellon|\bcmu\b", "^$")
+    both = ask(searcher, "MIT and CMU papers at ICLR 2021")
+    assert ("carnegie mellon university", cmu) in {(c.institution, c.value) for c in both.counts if c.decision is None}
+    small = ask(searcher, "papers from google at ICLR 2021")
+    assert [c.institution for c in small.counts if c.decision is None] == ["google"]
+    topic = ask(searcher, "papers learning from amazon reviews at ICLR 2021")  # a topic, not the company
+    assert not any(c.institution for c in topic.counts)
+
+
 def test_an_institution_beside_a_topic_and_two_institutions_are_each_counted(searcher: Searcher) -> None:
     both = ask(searcher, "Google and DeepMind papers at ICLR 2021")
     assert [c.institution for c in both.counts if c.decision is None] == ["google", "deepmind"]
@@ -244,5 +254,7 @@ def test_awards_are_answered_from_the_venues_data_where_it_names_them(searcher: 
     assert verify_answer(searcher, answer)  # a changed count is caught
     both = texts(ask(searcher, "Which papers won a prize at CoRL 2023 or ACL 2022?"))
     assert "does not say which papers of CoRL 2023 won awards: its data names none" in both
+    for kind in ("outstanding paper awards at ACL 2022", "best paper at ACL 2022"):  # award words are no topic
+        assert [c.value for c in ask(searcher, kind).counts] == [len(awarded)], kind
     named = texts(ask(searcher, f"What decision did “{next(r['title'] for r in records if r['id'] in awarded)}” get?"))
     assert "its data marks it with an award" in named

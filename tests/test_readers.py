@@ -403,3 +403,15 @@ def test_an_award_is_read_as_named_or_as_a_bare_flag(write) -> None:  # type: ig
     _, items = read_file(write("paperlists-acl2022.json", json.dumps(bad)), "paperlists")
     (problem,) = list(items)
     assert not isinstance(problem, SourceRecord) and "award" in str(problem)
+
+
+def test_footnote_marks_are_no_part_of_a_name_and_code_hosts_are_code() -> None:
+    from confnav.sources.base import link_name
+    from confnav.sources.values import author_name
+
+    marked = ["Ryan Lowe*", "Yi Wu†", "Bob Ray¹", "Ann Lee^", "Jo Kim#", "Eve Li²,³"]
+    assert [author_name(n) for n in marked] == ["Ryan Lowe", "Yi Wu", "Bob Ray", "Ann Lee", "Jo Kim", "Eve Li"]
+    assert author_name("C. D. Manning") == "C. D. Manning"
+    hosts = ["https://gist.github.com/a/b", "https://anonymous.4open.science/r/x", "https://gitlab.inria.fr/a/b"]
+    assert [link_name("code", u) for u in hosts] == ["code", "code", "code"]
+    assert link_name("code", "https://team.github.io/site") == "project"

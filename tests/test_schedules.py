@@ -172,11 +172,16 @@ def test_ingest_refuses_a_schedule_and_names_schedule_import(iclr2020_copy: Loca
     result = CliRunner().invoke(cli, ["--db", str(iclr2020_copy), "ingest", "--venue", "iclr2020", str(mixed)])
     assert result.exit_code == 1
     assert (
-        f"{mixed}, record 2, field 'start': a schedule's event (a start time, no authors or abstract)" in result.stderr
+        f"{mixed}, record 2, field 'start': a schedule's event (a start time, no authors, abstract or decision)"
+        in result.stderr
     )
     with open_store(iclr2020_copy) as store:
         assert (store.generation(), store.venues()[0].papers) == before
         assert import_schedule(store, calendar, "iclr2020").timed == len(events)  # what it is for
+    timed = [paper, {"id": "p2", "title": "A Spotlight Without Its Byline", "status": "Spotlight", "start": "10:30"}]
+    listed = write("talks.json", json.dumps(timed))  # a paper list giving talk times: a decided paper is a paper
+    result = CliRunner().invoke(cli, ["--db", str(iclr2020_copy), "ingest", "--venue", "iclr2020", str(listed)])
+    assert result.exit_code == 0, result.stderr
 
 
 def _calendar(*events: str) -> str:

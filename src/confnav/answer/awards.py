@@ -15,7 +15,11 @@ from confnav.model import AWARD_UNNAMED, Paper, n_papers, real_papers
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
-AWARDS = re.compile(r"\b(?:awards?|awarded|prizes?|won|wins|winners?|winning|honou?rable mentions?)\b", re.I)
+AWARDS = re.compile(
+    r"\b(?:awards?|awarded|prizes?|won|winners?|honou?rable mentions?"
+    r"|(?:best|outstanding|distinguished) papers?|test[- ]of[- ]time)\b",
+    re.I,
+)
 
 
 def awarded_papers(store: PaperReader, venue: str) -> list[Paper]:
@@ -28,15 +32,21 @@ def award_words(paper: Paper) -> str:
     return "an award" if paper.award == AWARD_UNNAMED else f"the award “{paper.award}”"
 
 
+def no_awards(store: PaperReader, venues: Sequence[str]) -> str:
+    """Why the store cannot say which papers of `venues` won awards: their data names none."""
+    names = [store.get_venue(v).name for v in venues]
+    either = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return (
+        f"{DOES_NOT_SAY} which papers of {either} won awards: {'its' if len(names) == 1 else 'their'} data names none."
+    )
+
+
 def answer_awards(found: PersonAnswer, venues: Sequence[str], topic: str | None) -> None:
     """Per venue, the papers its data names an award for (holding the topic, if any), counted and cited; a venue
     whose data names none says so."""
     store = found.store
-    lacking = [store.get_venue(v).name for v in venues if not awarded_papers(store, v)]
-    if lacking:
-        either = lacking[0] if len(lacking) == 1 else f"{', '.join(lacking[:-1])} or {lacking[-1]}"
-        said = f"{DOES_NOT_SAY} which papers of {either} won awards: {'its' if len(lacking) == 1 else 'their'} data"
-        found.sentences.append(Sentence(f"{said} names none.", [], "count"))
+    if lacking := [v for v in venues if not awarded_papers(store, v)]:
+        found.sentences.append(Sentence(no_awards(store, lacking), [], "count"))
     for venue in venues:
         name = store.get_venue(venue).name
         if not (papers := awarded_papers(store, venue)):

@@ -12,7 +12,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from confnav.answer.authors import MOST, Named, author_names, names_in, without
-from confnav.answer.awards import AWARDS, answer_awards, awarded_papers
+from confnav.answer.awards import AWARDS, answer_awards, awarded_papers, no_awards
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.model import decided as decided_words
@@ -105,7 +105,10 @@ def ask(
         return answer
     titled = named_papers(store, question, venues)  # a title ("… Wins …") before the questions the store cannot answer
     asked = venues or [v.id for v in known]
-    if not titled and AWARDS.search(read.text) and any(awarded_papers(store, v) for v in asked):
+    if not titled and AWARDS.search(read.text) and not any(awarded_papers(store, v) for v in asked):
+        answer.unanswered = no_awards(store, asked)
+        return answer
+    if not titled and AWARDS.search(read.text):
         topic = read_question(AWARDS.sub(" ", without(rest, places)), known, decision_names(store)).topic
         found = PersonAnswer(searcher.store, lambda p: _statement(searcher, p), SHOWN)
         answer_awards(found, asked, topic or None)

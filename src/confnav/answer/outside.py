@@ -1,7 +1,7 @@
 """Questions a topic search does not answer: a venue's acceptance rate (from the facts the stats report shows), the
 decision of a paper named by its title (correcting a false premise), and what the store does not hold at all
-(awards, when or where a conference took place), which get "the store does not say" rather than papers that
-merely share a word with the question."""
+(when or where a conference took place), which gets "the store does not say" rather than papers that merely share
+a word with the question (awards: awards.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ from confnav.topics.facts import theme_facts
 RATE = re.compile(r"\bacceptance (?:rates?|ratios?)\b|\bhow (?:selective|competitive)\b", re.I)
 # What the store holds no record of, and how to say so.
 UNHELD = [
-    (re.compile(r"\b(?:awards?|prizes?|won|wins|winners?|honou?rable mentions?)\b", re.I), "awards or prizes"),
     (
         re.compile(r"^\W*(?:when|where) (?:is|was|will)\b|\b(?:held|took place|take place|located|location)\b", re.I),
         "when or where a conference took place",

@@ -12,7 +12,7 @@ from confnav.answer.authors import Named, count_of
 from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Count, Sentence, decided
 from confnav.answer.persons import PersonAnswer
-from confnav.answer.question import QUESTION_WORDS, Question
+from confnav.answer.question import EDGE_WORDS, QUESTION_WORDS, Question
 from confnav.answer.retrieve import per_state
 from confnav.model import Paper, fold, n_papers
 from confnav.reports.institutions import (
@@ -92,7 +92,33 @@ def places_in(text: str, known: Callable[[], Institutions], not_places: Collecti
             if whole_institution(name) or (spelt and (cued or listed_institution(name))):
                 found.append(Place(name, start, end, key))
                 taken |= set(range(i, i + size))
+    found += _written_small(text, words, taken, known)
     return sorted(found, key=lambda p: p.start)
+
+
+def _written_small(
+    text: str, words: list[re.Match[str]], taken: set[int], known: Callable[[], Institutions]
+) -> list[Place]:
+    """Institutions written in lower case ("papers from google"): words the institutions table names as a whole,
+    after "from", "by" or "at" and before the question's own words or its end ("from amazon reviews" is a topic)."""
+    found = []
+    for size in range(3, 0, -1):
+        for i in range(len(words) - size + 1):
+            if taken & set(range(i, i + size)) or any(w.group()[:1].isupper() for w in words[i : i + size]):
+                continue
+            start, end = words[i].start(), words[i + size - 1].end()
+            after = words[i + size].group().lower() if i + size < len(words) else ""
+            ends = not after or after in EDGE_WORDS or after in QUESTION_WORDS or bool(text[end : end + 1].strip())
+            name = text[start:end]
+            if (
+                CUE.search(text[:start])
+                and ends
+                and whole_institution(name)
+                and institution_key(name) in known().papers
+            ):
+                found.append(Place(name, start, end, institution_key(name)))
+                taken |= set(range(i, i + size))
+    return found
 
 
 def _joined(name: str, known: Collection[str]) -> bool:

@@ -48,7 +48,7 @@ QUESTION_WORDS = frozenset(
     changed changes changing invited total overall altogether
     """.split()  # noqa: SIM905
 )
-_EDGE_WORDS = frozenset(
+EDGE_WORDS = frozenset(
     "on about in at for of with to the a an that are were is and or from by as".split()  # noqa: SIM905
 )
 # "the best-rated papers on X", "with the highest ratings": the papers asked for in their reviewers' order.
@@ -144,9 +144,9 @@ def _topic(words: list[str], decided: set[str]) -> str:
             runs[-1].append(word)
     trimmed = []
     for run in runs:
-        while run and run[0].lower() in _EDGE_WORDS:
+        while run and run[0].lower() in EDGE_WORDS:
             run.pop(0)
-        while run and run[-1].lower() in _EDGE_WORDS:
+        while run and run[-1].lower() in EDGE_WORDS:
             run.pop()
         trimmed.append(run)
     return " ".join(sorted(trimmed, key=len, reverse=True)[0])  # the first of the longest

@@ -98,7 +98,7 @@ def read_one(
         result.errors.append(
             InputError(
                 path,
-                f"a schedule, not a paper list: its {noun} with a start time and no authors or abstract;"
+                f"a schedule, not a paper list: its {noun} with a start time and no authors, abstract or decision;"
                 f" {schedule_hint(path)}",
             )
         )

@@ -23,7 +23,7 @@ INSTITUTIONS: list[tuple[str, str]] = [
     (r"facebook|\bmeta\b|\bfair\b", "Meta"),
     (r"microsoft", "Microsoft"),
     (r"massachusetts institute of technology|\bmit\b", "MIT"),
-    (r"carnegie mellon", "Carnegie Mellon University"),
+    (r"carnegie mellon|\bcmu\b", "Carnegie Mellon University"),
     (r"stanford", "Stanford University"),
     (r"berkeley", "UC Berkeley"),
     (r"los angeles|\bucla\b", "UCLA"),

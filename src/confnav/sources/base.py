@@ -65,8 +65,8 @@ class Untitled(InputError):
 
 
 class ScheduleEvent(InputError):
-    """A record that is a schedule's event (a session, a talk), not a paper: it gives a start time and neither
-    authors nor an abstract. A file of nothing else is a schedule, refused by ingest in one line."""
+    """A record that is a schedule's event (a session, a talk), not a paper: it gives a start time and no authors,
+    abstract or decision. A file of nothing else is a schedule, refused by ingest in one line."""
 
 
 def schedule_hint(path: str | Path) -> str:
@@ -78,7 +78,7 @@ def schedule_event(path: str | Path, record: SourceRecord, field_name: str | Non
     """The error of a record that is a schedule's event, located like any other."""
     return ScheduleEvent(
         path,
-        f"a schedule's event (a start time, no authors or abstract), not a paper; {schedule_hint(path)}",
+        f"a schedule's event (a start time, no authors, abstract or decision), not a paper; {schedule_hint(path)}",
         line=record.line,
         record=record.record,
         field=field_name,
@@ -432,7 +432,7 @@ def resource_links(record: Mapping[str, Any]) -> dict[str, str]:
 # Where code is kept: a code field's address elsewhere is a page about the paper, not its code.
 _CODE_HOST = re.compile(
     r"(?:www\.)?(?:github\.com|gitlab\.[a-z.]+|bitbucket\.org|codeberg\.org|sourceforge\.net|huggingface\.co"
-    r"|gitee\.com|code\.google\.com|git\.[\w.\-]+)",
+    r"|gitee\.com|code\.google\.com|gist\.github\.com|anonymous\.4open\.science|git\.[\w.\-]+)",
     re.I,
 )
 _LISTINGS = re.compile(r"(?:[\w\-]+\.)?paperswithcode\.com", re.I)  # lists others' implementations of a paper

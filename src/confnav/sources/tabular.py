@@ -101,10 +101,9 @@ def resolve_columns(columns: list[str], overrides: dict[str, str] | None = None)
 
 def record_from_row(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[str, str]) -> ReadItem:
     """Fill a record from one row through the mapping; errors name the offending column. A row with a start time
-    and neither authors nor an abstract is a schedule's event, not a paper."""
-    if not (row.get(mapping.get("authors", "")) or row.get(mapping.get("abstract", ""))) and (
-        start := event_start(row)
-    ):
+    and no authors, abstract or decision is a schedule's event, not a paper (a paper list may give talk times)."""
+    paper_like = ("authors", "abstract", "decision")
+    if not any(row.get(mapping.get(name, "")) for name in paper_like) and (start := event_start(row)):
         return schedule_event(path, record, start)
     try:
         return _fill(path, record, row, mapping)

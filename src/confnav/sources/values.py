@@ -98,8 +98,10 @@ def as_texts(value: Any, field: str, separators: str = ";", *, keep_blanks: bool
     return split_list(text, separators)
 
 
-# Footnote marks a byline puts beside a name (equal contribution, corresponding author): "Ryan Lowe*", "Yi Wu†".
-_NAME_MARKS = re.compile(r"^[\s*∗⋆†‡§¶]+|[\s*∗⋆†‡§¶]+$")
+# Footnote marks a byline puts beside a name (equal contribution, corresponding author, affiliation numbers):
+# "Ryan Lowe*", "Yi Wu†", "Bob Ray¹", "Ann Lee^", "Jo Kim#".
+_MARK = "*∗⋆⁎†‡§¶#^♠♣♥♦⁰¹²³⁴⁵⁶⁷⁸⁹"
+_NAME_MARKS = re.compile(rf"^[\s{_MARK}]+|[\s{_MARK},]+$")
 
 
 def author_name(name: str) -> str:
