@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from confnav.cli import cli
 from confnav.ingest import ingest
-from confnav.sources.base import link_url, resource_kind, resource_links
+from confnav.sources.links import link_url, resource_kind, resource_links
 from confnav.store import PaperFilter, open_store
 from confnav.store.sql import SqlStore
 from confnav.web.app import create_app

@@ -406,7 +406,7 @@ def test_an_award_is_read_as_named_or_as_a_bare_flag(write) -> None:  # type: ig
 
 
 def test_footnote_marks_are_no_part_of_a_name_and_code_hosts_are_code() -> None:
-    from confnav.sources.base import link_name
+    from confnav.sources.links import link_name
     from confnav.sources.values import author_name
 
     marked = ["Ryan Lowe*", "Yi Wu†", "Bob Ray¹", "Ann Lee^", "Jo Kim#", "Eve Li²,³"]

@@ -11,7 +11,8 @@ from typing import Protocol
 from confnav.errors import InputError
 from confnav.ingest import source_keys
 from confnav.model import Paper, Session, fold, session_names, title_key
-from confnav.sources.base import openreview_id, venue_from_path
+from confnav.sources.base import venue_from_path
+from confnav.sources.links import openreview_id
 from confnav.sources.schedules import PaperRef, ScheduleEntry, read_schedule
 from confnav.store.protocols import PaperReader, ScheduleStore
 from confnav.store.schedules import session_slug, unique_id

@@ -6,16 +6,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from confnav.sources.base import (
-    ReadItem,
-    SourceRecord,
-    links_from,
-    openreview_id,
-    openreview_links,
-    read_venue,
-    untitled,
-    url_id,
-)
+from confnav.sources.base import ReadItem, SourceRecord, read_venue, untitled
+from confnav.sources.links import links_from, openreview_id, openreview_links, url_id
 
 # Values are taken to the end of the line and stripped afterwards: a lazy `.*?\s*$` would try every
 # position against every run of spaces, quadratic on a hostile line of spaces.

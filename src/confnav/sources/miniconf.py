@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 from confnav.model import SESSION_SEPARATOR
-from confnav.sources.base import ReadItem, SourceRecord, links_from
+from confnav.sources.base import ReadItem, SourceRecord
+from confnav.sources.links import links_from
 from confnav.sources.tabular import CsvReader
 from confnav.sources.values import split_list
 

@@ -14,17 +14,8 @@ from typing import Any
 
 from confnav.errors import InputError
 from confnav.model import Venue, series_key
-from confnav.sources.base import (
-    ReadItem,
-    SourceRecord,
-    clean_id,
-    numbered_lines,
-    openreview_links,
-    parse_json,
-    resource_fields,
-    resource_links,
-    untitled,
-)
+from confnav.sources.base import ReadItem, SourceRecord, clean_id, numbered_lines, parse_json, untitled
+from confnav.sources.links import openreview_links, resource_fields, resource_links
 from confnav.sources.values import FieldError, as_authors, as_text, as_texts, kind_of, parse_score
 
 SNAPSHOT_KEYS = ('"note"', '"api"', '"venue"', '"fetched"')

@@ -6,16 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from confnav.errors import InputError, excerpt
-from confnav.sources.base import (
-    ReadItem,
-    SourceRecord,
-    clean_id,
-    links_from,
-    numbered_lines,
-    openreview_id,
-    openreview_links,
-    untitled,
-)
+from confnav.sources.base import ReadItem, SourceRecord, clean_id, numbered_lines, untitled
+from confnav.sources.links import links_from, openreview_id, openreview_links
 from confnav.sources.values import parse_score, split_list
 
 PAPERLIST_COLUMNS = ("paper_id", "title")

@@ -14,18 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from confnav.errors import InputError
-from confnav.sources.base import (
-    ReadItem,
-    SourceRecord,
-    clean_id,
-    links_from,
-    openreview_links,
-    parse_json,
-    read_citations,
-    resource_links,
-    untitled,
-    url_id,
-)
+from confnav.sources.base import ReadItem, SourceRecord, clean_id, parse_json, read_citations, untitled
+from confnav.sources.links import links_from, openreview_links, resource_links, url_id
 from confnav.sources.profile_order import byline_order, reordered
 from confnav.sources.values import FieldError, as_authors, as_award, as_text, as_texts, parse_numbers
 

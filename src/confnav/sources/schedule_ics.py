@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from confnav.errors import InputError, MissingExtraError
-from confnav.sources.base import web_url
+from confnav.sources.links import web_url
 from confnav.sources.schedules import PASS_ZONE, PaperRef, ScheduleEntry, session_aliases
 
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,3}[.)])\s+")

@@ -20,7 +20,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from confnav.errors import InputError, MissingExtraError
 from confnav.limits import MAX_RECORD_CHARS
-from confnav.sources.base import load_text, parse_json, web_url
+from confnav.sources.base import load_text, parse_json
+from confnav.sources.links import web_url
 from confnav.sources.values import FieldError, as_text, delimiter_of, header_key
 
 FORMATS = ("ics", "csv", "json", "yaml")

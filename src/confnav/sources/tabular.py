@@ -20,20 +20,15 @@ from confnav.sources.base import (
     SourceRecord,
     authors_field,
     clean_id,
-    links_from,
     numbered_lines,
-    openreview_id,
-    openreview_links,
     parse_json,
     printable_name,
     read_citations,
     read_venue,
-    resource_links,
     schedule_event,
     untitled,
-    url_id,
-    web_url,
 )
+from confnav.sources.links import links_from, openreview_id, openreview_links, resource_links, url_id, web_url
 from confnav.sources.openreview_notes import value
 from confnav.sources.schedules import event_start
 from confnav.sources.values import (

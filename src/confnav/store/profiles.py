@@ -14,7 +14,7 @@ from typing import Any
 
 from confnav.errors import ConfnavError, NotFoundError
 from confnav.model import Paper
-from confnav.sources.base import openreview_id
+from confnav.sources.links import openreview_id
 from confnav.store.connection import Connection
 
 NAME_RULE = "use 1-60 letters or digits (any script, accents included), '_', '.' or '-', not beginning with '.' or '-'"
