@@ -237,6 +237,12 @@ def test_an_institution_is_read_only_where_the_data_names_one(searcher: Searcher
     few = ask(searcher, "Which papers from Google are at ICLR 2020?")  # its data names one paper's institution
     held = sum(1 for _ in json.loads(ICLR2020.read_text()))
     assert f"only 1 of its {held:,} papers lists any affiliation" in texts(few) and not verify_answer(searcher, few)
+    anywhere = ask(searcher, "Which papers from Google study attention?")  # no venue named: ICLR 2020 is said too
+    assert (
+        f"which papers of ICLR 2020 come from Google: its data gives affiliations for only 1 of its {held:,}"
+        in texts(anywhere)
+    )
+    assert not verify_answer(searcher, anywhere)
     corl = ask(searcher, "What are the papers from OpenAI at CoRL 2023?")
     assert all(c.institution == "openai" for c in corl.counts) or "does not say" in texts(corl)
     for topic in ("Which papers use BERT at ICLR 2021?", "How many papers study Meta Learning at ICLR 2021?"):

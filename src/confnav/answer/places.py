@@ -163,8 +163,9 @@ def place_facts(store: PaperReader, venue: str) -> dict[str, str]:
 
 def answer_place(found: PersonAnswer, place: Place, read: Question, venues: Sequence[str]) -> None:
     """The papers of the institution per venue (holding the topic, if any), and of the decision asked about
-    (accepted when none is), each count citing some of the papers it counts; venues without affiliations say so,
-    and venues not asked about where none of its papers holds the topic are named in one sentence."""
+    (accepted when none is), each count citing some of the papers it counts; venues without affiliations, or with
+    affiliations for under half their papers and none of the institution's, say so; venues not asked about where
+    none of its papers holds the topic are named in one sentence."""
     store = found.store
     pks = institutions(store).papers.get(place.key, [])
     mine = institution_profile(place.name, store.papers_by_pk(pks).values())
@@ -172,6 +173,14 @@ def answer_place(found: PersonAnswer, place: Place, read: Question, venues: Sequ
         said = f"{DOES_NOT_SAY} which papers of {_either(lacking)} come from {mine.name}:"
         said += f" {'its' if len(lacking) == 1 else 'their'} data gives no affiliations."
         found.sentences.append(Sentence(said, [], "count"))
+    held = {v.venue for v in mine.venues}
+    for venue in [] if venues else [v.id for v in store.venue_list() if v.id not in held]:
+        listed, papers = place_coverage(store, venue)
+        if 0 < listed < papers / 2:  # its data names too few places for "none of them" to mean anything
+            found.facts |= {f"{venue} {k}": v for k, v in place_facts(store, venue).items()}
+            said = f"{DOES_NOT_SAY} which papers of {store.get_venue(venue).name} come from {mine.name}: its data"
+            said += f" gives affiliations for only {listed:,} of its {n_papers(papers)}."
+            found.sentences.append(Sentence(said, [], "count"))
     none = []
     for venue in venues or [v.venue for v in mine.venues]:
         title = store.get_venue(venue).name
