@@ -214,6 +214,8 @@ def test_an_institution_in_lower_case_or_by_its_acronym_is_counted(searcher: Sea
     cmu, _ = _raw_institution("iclr2021/paperlists-iclr2021.json", r"carnegie mellon|\bcmu\b", "^$")
     both = ask(searcher, "MIT and CMU papers at ICLR 2021")
     assert ("carnegie mellon university", cmu) in {(c.institution, c.value) for c in both.counts if c.decision is None}
+    assert all(s.cites for s in both.sentences if s.source == "count")  # the second count cites too, past the most
+    assert not verify_answer(searcher, both)
     small = ask(searcher, "papers from google at ICLR 2021")
     assert [c.institution for c in small.counts if c.decision is None] == ["google"]
     topic = ask(searcher, "papers learning from amazon reviews at ICLR 2021")  # a topic, not the company

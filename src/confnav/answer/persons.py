@@ -28,12 +28,14 @@ class PersonAnswer:
         self.facts: dict[str, str] = {}  # "VENUE NAME": a venue's fact shown (see Answer.facts)
 
     def cite(self, papers: Sequence[Paper], first: PaperFilter, cited: Sequence[str] = ()) -> list[str]:
-        """Show `papers` (those `first` admits first) while the answer shows fewer than its most; the ids of up to
-        CITED of them shown, those already `cited` last."""
+        """Show `papers` (those `first` admits first) while the answer shows fewer than its most, and the first of
+        them even past it when none is shown (each count cites a paper it counts); the ids of up to CITED of them
+        shown, those already `cited` last."""
         ordered = sorted(papers, key=lambda p: (not first.admits(p.decision), p.decision.tier, p.title))
         have = {r.paper.id for r in self.papers}
-        for paper in ordered:
-            if paper.id not in have and len(self.papers) < self.shown:
+        for number, paper in enumerate(ordered):
+            room = len(self.papers) < self.shown or (number == 0 and not have & {p.id for p in ordered})
+            if paper.id not in have and room:
                 tldr, source = self.statement(paper)
                 self.papers.append(Retrieved(paper, 1.0, 1.0, tldr, source, ""))
         kept = {r.paper.id for r in self.papers}
