@@ -12,6 +12,7 @@ from confnav.answer.model import DOES_NOT_SAY, Count, Sentence
 from confnav.answer.persons import PersonAnswer
 from confnav.answer.retrieve import per_state
 from confnav.model import AWARD_UNNAMED, Paper, n_papers, real_papers
+from confnav.reports.narrative import listing
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
@@ -35,10 +36,8 @@ def award_words(paper: Paper) -> str:
 def no_awards(store: PaperReader, venues: Sequence[str]) -> str:
     """Why the store cannot say which papers of `venues` won awards: their data names none."""
     names = [store.get_venue(v).name for v in venues]
-    either = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-    return (
-        f"{DOES_NOT_SAY} which papers of {either} won awards: {'its' if len(names) == 1 else 'their'} data names none."
-    )
+    their = "its" if len(names) == 1 else "their"
+    return f"{DOES_NOT_SAY} which papers of {listing(names, 'or')} won awards: {their} data names none."
 
 
 def answer_awards(found: PersonAnswer, venues: Sequence[str], topic: str | None) -> None:

@@ -10,6 +10,7 @@ from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Count, Retrieved, Sentence, decided
 from confnav.answer.question import Question
 from confnav.model import Paper, n_papers
+from confnav.reports.narrative import listing
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
@@ -105,7 +106,7 @@ class PersonAnswer:
             self.counts.append(Count(venue, None, "accepted", row.accepted, row.name, row.key))
             cites += [c for c in self.cite(papers, accepted, cites)[:1] if c not in cites]
         names, most = [r.shown for r in top], top[0].accepted
-        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        listed = listing(names)
         if len(names) == 1:
             text = f"The author with the most accepted papers of {title} in the store is {listed}, with {most:,}"
         else:

@@ -5,7 +5,7 @@ as words of a topic; their papers are counted per venue and cited."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from confnav.answer.authors import Named, count_of
@@ -16,6 +16,7 @@ from confnav.answer.question import EDGE_WORDS, QUESTION_WORDS, Question
 from confnav.answer.retrieve import per_state
 from confnav.model import Paper, fold, n_papers
 from confnav.reports.institutions import (
+    Institution,
     institution_index,
     institution_key,
     institution_profile,
@@ -23,6 +24,7 @@ from confnav.reports.institutions import (
     paper_affiliations,
     whole_institution,
 )
+from confnav.reports.narrative import listing
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
@@ -133,10 +135,10 @@ def _capitalised(words: list[str]) -> bool:
     return upper[0] and upper[-1] and all(u or w.lower() in LINKS for w, u in zip(words, upper, strict=True))
 
 
-def papers_at(store: PaperReader, venue: str, key: str) -> list[Paper]:
+def papers_at(store: PaperReader, venue: str, key: str, read: Iterable[Paper] | None = None) -> list[Paper]:
     """The papers of `venue` listing an affiliation of the institution `key` (placeholder records left out, as
-    the statistics report counts)."""
-    papers = store.papers_by_pk(institutions(store).papers.get(key, [])).values()
+    the statistics report counts), of `read` when the caller has read the institution's papers already."""
+    papers = read if read is not None else store.papers_by_pk(institutions(store).papers.get(key, [])).values()
     return [
         p
         for p in papers
@@ -170,7 +172,7 @@ def answer_place(found: PersonAnswer, place: Place, read: Question, venues: Sequ
     pks = institutions(store).papers.get(place.key, [])
     mine = institution_profile(place.name, store.papers_by_pk(pks).values())
     if not venues and (lacking := [v.name for v in store.venue_list() if not place_coverage(store, v.id)[0]]):
-        said = f"{DOES_NOT_SAY} which papers of {_either(lacking)} come from {mine.name}:"
+        said = f"{DOES_NOT_SAY} which papers of {listing(lacking, 'or')} come from {mine.name}:"
         said += f" {'its' if len(lacking) == 1 else 'their'} data gives no affiliations."
         found.sentences.append(Sentence(said, [], "count"))
     held = {v.venue for v in mine.venues}
@@ -187,22 +189,18 @@ def answer_place(found: PersonAnswer, place: Place, read: Question, venues: Sequ
         if not place_coverage(store, venue)[0]:
             said = f"{DOES_NOT_SAY} which papers of {title} come from {mine.name}: its data gives no affiliations."
             found.sentences.append(Sentence(said, [], "count"))
-        elif not _venue_counted(found, mine.name, place.key, venue, read, asked=bool(venues)):
+        elif not _venue_counted(found, mine, place.key, venue, read, asked=bool(venues)):
             none.append(title)
     if none:
-        said = f"No paper of {_either(none)} in the store listing an affiliation with {mine.name} contains"
+        said = f"No paper of {listing(none, 'or')} in the store listing an affiliation with {mine.name} contains"
         found.sentences.append(Sentence(f"{said} “{read.topic}” in its title, abstract or keywords.", [], "count"))
 
 
-def _either(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-
-
-def _venue_counted(found: PersonAnswer, name: str, key: str, venue: str, read: Question, asked: bool) -> bool:
+def _venue_counted(found: PersonAnswer, mine: Institution, key: str, venue: str, read: Question, asked: bool) -> bool:
     """Count and cite the institution's papers of one venue; False (counted, not said) when the venue was not
     asked about and none of them holds the topic."""
     store, decision, phrase = found.store, read.decision or "accepted", read.topic or None
-    papers = papers_at(store, venue, key)
+    papers, name = papers_at(store, venue, key, mine.papers), mine.name
     whole = count_of(papers, phrase, None)
     found.counts.append(Count(venue, phrase, None, whole, institution=key))
     if phrase and not whole and not asked:

@@ -93,9 +93,9 @@ def handle(cite: Citation) -> str | None:
     return f'"{cite.title}"' if len(cite.title.split()) <= 12 else None
 
 
-def listing(names: list[str]) -> str:
-    """Names as a sentence lists them: "A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def listing(names: list[str], last: str = "and") -> str:
+    """Names as a sentence lists them: "A", "A and B", "A, B and C" (or "A, B or C" with `last` "or")."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 def standing(paper: Paper, members: list[Paper], mode: RankMode) -> str:
