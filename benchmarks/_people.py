@@ -4,6 +4,7 @@ venue has no author names (so only content can find their papers): the data of b
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import unicodedata
@@ -22,7 +23,7 @@ class Split:
     earlier: dict[str, Path]
     later: str
     later_list: Path
-    later_files: tuple[Path, ...] = ()
+    later_files: tuple[Path, ...] = ()  # the later venue's other files (an `authors` column is removed)
 
 
 EARLIER = {
@@ -30,13 +31,18 @@ EARLIER = {
     "neurips2018": DATA / "paperlists" / "nips2018.json",
     "iclr2020": DATA / "iclr2020" / "paperlists-iclr2020.json",
 }
+# Other files of an earlier venue, ingested with its paper list: the abstracts of ICLR 2020's accepted papers
+# (its paper list has none), so that a profile holds what a researcher's library would.
+ABSTRACTS = {"iclr2020": (DATA / "miniconf" / "iclr2020" / "papers.csv",)}
 EVALUATED = Split(
     EARLIER,
     "iclr2021",
     DATA / "iclr2021" / "paperlists-iclr2021.json",
     (DATA / "iclr2021" / "paperlist.tsv", DATA / "iclr2021" / "ratings.tsv"),
 )
-FITTED = Split({k: EARLIER[k] for k in ("iclr2018", "neurips2018")}, "iclr2020", EARLIER["iclr2020"])
+FITTED = Split(
+    {k: EARLIER[k] for k in ("iclr2018", "neurips2018")}, "iclr2020", EARLIER["iclr2020"], ABSTRACTS["iclr2020"]
+)
 LATER = EVALUATED.later
 AUTHOR_FIELDS = ("author", "authorids", "aff", "aff_domain", "position", "email", "author_site")
 ACCEPTED = ("Oral", "Spotlight", "Poster", "Talk")
@@ -111,7 +117,25 @@ def anonymous_later(folder: Path, split: Split) -> list[Path]:
             record.pop(name, None)
     path = folder / split.later_list.name
     path.write_text(json.dumps(records), encoding="utf-8")
-    return [*split.later_files, path]
+    return [*(_without_authors(folder, file) for file in split.later_files), path]
+
+
+def _without_authors(folder: Path, file: Path) -> Path:
+    """A CSV file with its `authors` column dropped (written under `folder`, in a folder of the same name as the
+    file's, which names its venue); any other file as it is."""
+    if file.suffix != ".csv":
+        return file
+    with file.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    if not rows or "authors" not in rows[0]:
+        return file
+    copy = folder / file.parent.name / file.name
+    copy.parent.mkdir(exist_ok=True)
+    with copy.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, [name for name in rows[0] if name != "authors"], extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    return copy
 
 
 def build_store(folder: Path, split: Split = EVALUATED) -> Path:
@@ -129,8 +153,8 @@ def build_store(folder: Path, split: Split = EVALUATED) -> Path:
         return path
     path.unlink(missing_ok=True)
     with SqliteStore(path) as store:
-        for file in split.earlier.values():
-            ingest(store, [file])
+        for venue, file in split.earlier.items():
+            ingest(store, [file, *ABSTRACTS.get(venue, ())])
         ingest(store, anonymous_later(folder, split))
         embedder, notice = choose_embedder()
         if notice:
