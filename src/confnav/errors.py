@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class ConfnavError(Exception):
@@ -53,6 +57,22 @@ def excerpt(value: object, width: int = 40) -> str:
     if isinstance(value, list | tuple):
         return "a list"
     return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def whole_number(name: str, value: object, least: int = 1) -> int:
+    """`value` when it is a whole number of at least `least`; else a ConfnavError naming the argument `name`
+    (a library call's bad count is one line, never a silent slice such as `ranked[:-3]`)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ConfnavError(f"{name} {excerpt(value)}: give a whole number of at least {least}")
+    return value
+
+
+def one_of(name: str, value: object, known: Sequence[T]) -> T:
+    """`value` when it is one of `known`; else a ConfnavError naming the argument `name` and the known values."""
+    for choice in known:
+        if isinstance(value, type(choice)) and not isinstance(value, bool) and value == choice:  # True is no 1
+            return choice
+    raise ConfnavError(f"{name} {excerpt(value)}: not one of {', '.join(str(choice) for choice in known)}")
 
 
 class NotFoundError(ConfnavError):

@@ -19,7 +19,7 @@ from confnav.ingest.keying import (
     stored_records,
     wanted_ids,
 )
-from confnav.ingest.read import read_one, source_keys, venue_problem
+from confnav.ingest.read import checked_paths, read_one, source_keys, venue_problem
 from confnav.ingest.results import ChangeWatcher, FileResult, IngestError, IngestResult, PaperChange, warning_lines
 from confnav.model import Outcome, Venue, split_venue
 from confnav.progress import Progress, Silent
@@ -64,6 +64,7 @@ def ingest(
     the store holds as they are (a snapshot a fetch patched), only those lines are read and only their papers
     merged again: the store ends as an ingest of the whole file leaves it (the counts are of those lines' papers).
     """
+    paths = checked_paths(paths)
     progress = progress or Silent()
     if venue and (problem := venue_problem(venue)):
         raise ConfnavError(f"--venue: {problem}")
