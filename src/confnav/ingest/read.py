@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path, PurePath
 
 from confnav import limits
-from confnav.errors import ConfnavError, InputError, excerpt
+from confnav.errors import ConfnavError, InputError, argument, excerpt
 from confnav.ingest.results import FileResult
 from confnav.model import Venue
 from confnav.sources import SourceRecord, read_file
@@ -98,7 +98,11 @@ def read_one(
                 item.fields["track"] = file_track
             item.venue = item.venue or file_venue
             if item.venue is None:
-                raise InputError(path, "the file does not name its venue; pass --venue (e.g. --venue iclr2021)")
+                raise InputError(
+                    path,
+                    f"the file does not name its venue; pass {argument('venue')}"
+                    f" (e.g. {argument('venue', 'iclr2021')})",
+                )
             if item.venue not in venue_problems:
                 venue_problems[item.venue] = venue_problem(item.venue)
             if problem := venue_problems[item.venue]:

@@ -13,7 +13,7 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.embed.views import embedder_state_cache, paper_text, text_models
-from confnav.errors import ConfnavError, NotFoundError, excerpt, whole_number
+from confnav.errors import ConfnavError, NotFoundError, argument, excerpt, whole_number
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.first_cut import KEYWORD_CUT, Exact, best_first, first_cut
@@ -317,7 +317,7 @@ class Searcher:
         """A reading list from liked papers (and an optional text), away from unliked ones; never the liked ones
         (`include_rejected` as in `similar`)."""
         if not like and not (text and text.strip()):
-            raise ConfnavError("recommend needs at least one --like ID or a --text")
+            raise ConfnavError(f"recommend needs at least one {argument('like')} ID or a {argument('text')}")
         whole_number("limit", limit)
         corpus, stored = self._snapshot()
         liked, unliked = [self._row(corpus, i) for i in like], [self._row(corpus, i) for i in unlike]
