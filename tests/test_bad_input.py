@@ -11,8 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
+from confnav.errors import ConfnavError
+from confnav.ingest import IngestError, ingest
 from confnav.store import SqlStore, open_store
-from tests.conftest import snapshot
+from tests.conftest import DATA, snapshot
 
 pytestmark = pytest.mark.failure_injection
 
@@ -90,10 +92,18 @@ def test_skip_bad_ingests_good_records_and_reports_bad_ones(iclr2021_copy: Path,
 
 
 def test_file_without_venue_asks_for_one(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]
+    """The CLI names its flags; the library, under it, its arguments (a library caller has no flags)."""
     path = write("list.csv", "id,title\n1,A title\n")
     result = CliRunner().invoke(cli, ["ingest", "--db", str(store.location), str(path)])
     assert result.exit_code == 1
-    assert "list.csv: the file does not name its venue; pass --venue" in result.stderr
+    assert "list.csv: the file does not name its venue; pass --venue (e.g. --venue iclr2021)" in result.stderr
+    with pytest.raises(IngestError) as caught:
+        ingest(store, [path, DATA / "paperlists" / "corl2023.json"])
+    assert "list.csv: the file does not name its venue; pass venue (e.g. venue='iclr2021')" in str(caught.value)
+    assert str(caught.value).endswith("nothing was written (use skip_bad=True to ingest the good records)")
+    assert "--" not in str(caught.value) and store.count_papers() == 0
+    with pytest.raises(ConfnavError, match=r"^venue: cannot read a venue from '\?\?\?'"):
+        ingest(store, [path], venue="???")
 
 
 def test_bad_venue_option(store: SqlStore, write) -> None:  # type: ignore[no-untyped-def]

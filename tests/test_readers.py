@@ -196,8 +196,12 @@ def test_format_is_detected_from_content(name: str, content: str, expected: str)
 
 
 def test_undetectable_format_names_the_flag() -> None:
-    with pytest.raises(InputError, match=r"cannot tell the format.*--format"):
+    """The library names its argument `fmt`; the CLI prints it as its flag."""
+    from confnav.cli.common import flag_of
+
+    with pytest.raises(InputError, match=r"cannot tell the format.*pass fmt \(") as caught:
         detect_format(Path("notes.txt"), "just some words\nand more\n")
+    assert "pass --format (paperlists, " in caught.value.spelled(flag_of)
 
 
 def test_json_arrays_and_wrapped_arrays_are_read_with_their_own_keys(write) -> None:  # type: ignore[no-untyped-def]

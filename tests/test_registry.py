@@ -131,7 +131,7 @@ def test_the_cli_takes_a_plugged_model_and_refuses_an_unknown_one(store: SqlStor
 
 
 def test_format_names_and_plugged_readers(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"--format: unknown format 'tsv'; known: paperlists, .*, csv"):
+    with pytest.raises(InputError, match=r"^fmt: unknown format 'tsv'; known: paperlists, .*, csv"):
         make_reader("tsv")
     table = tmp_path / "papers.csv"
     table.write_text("id,title\np1,Graph networks\n", encoding="utf-8")

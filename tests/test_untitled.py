@@ -198,19 +198,57 @@ def test_statistics_count_placeholders_apart(iclr2018: Location) -> None:
     assert "7 placeholder records (Placeholder, title, withdrawn, …) not counted." in json.loads(stdout)["notes"]
 
 
-def test_a_real_title_of_another_source_wins_over_a_placeholder(tmp_path: Path) -> None:
-    """ICLR 2021's paperlists file says "Withdraw" for two papers whose OpenReview TSV rows give their titles."""
-    wanted = {"bXbt3Bvcyud", "cQyybLUoXxc"}
+# ICLR 2021's paperlists records titled "Withdraw", "Blank" and "BLANK", whose OpenReview TSV rows give their titles.
+ICLR2021_PLACEHOLDERS = {
+    "bXbt3Bvcyud": "Withdraw",
+    "cQyybLUoXxc": "Withdraw",
+    "O_PZRnYcUCm": "Blank",
+    "klB-8BpR5N": "BLANK",
+}
+
+
+def iclr2021_files(tmp_path: Path) -> tuple[Path, Path]:
+    """The paperlists records and the TSV rows of ICLR2021_PLACEHOLDERS and ten real papers, from the real files."""
     listed = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    wanted = set(ICLR2021_PLACEHOLDERS) | {r["id"] for r in listed[:10]}
     (tmp_path / "iclr2021.json").write_text(json.dumps([r for r in listed if r["id"] in wanted]), encoding="utf-8")
     lines = (DATA / "iclr2021" / "paperlist.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
     rows = [line for line in lines[1:] if line.split("\t", 1)[0] in wanted]
     (tmp_path / "paperlist.tsv").write_text(lines[0] + "".join(rows), encoding="utf-8")
+    return tmp_path / "iclr2021.json", tmp_path / "paperlist.tsv"
+
+
+def test_a_real_title_of_another_source_wins_over_a_placeholder(tmp_path: Path) -> None:
+    """The TSV's titles win over "Withdraw", "Blank" and "BLANK", whichever file comes first."""
+    listed, tsv = iclr2021_files(tmp_path)
+    real = {"bXbt3Bvcyud": "Adaptive Tree Wasserstein", "O_PZRnYcUCm": "Learning to Generate Videos Using Neural"}
+    real["klB-8BpR5N"] = "BaSIL: Learning Incrementally using a Bayesian Memory-Based"
+    for order, paths in enumerate(([listed, tsv], [tsv, listed])):
+        with open_store(tmp_path / f"s{order}.db", create=True) as store:
+            ingest(store, paths, venue="iclr2021")
+            for paper_id, start in real.items():
+                paper = store.get_paper(paper_id)
+                assert paper.title.startswith(start) and not paper.placeholder
+            assert store.get_paper("bXbt3Bvcyud").decision.name == "withdrawn"
+            assert not any(store.get_paper(paper_id).placeholder for paper_id in ICLR2021_PLACEHOLDERS)
+
+
+def test_a_paper_titled_only_blank_is_a_placeholder(tmp_path: Path) -> None:
+    """With the paperlists file alone, "Blank" and "BLANK" hold a place as "Withdraw" does: stored, but in no
+    search, ranking or count."""
+    from confnav.rank import WeightedRanker
+    from confnav.search.engine import Searcher
+
+    listed, _ = iclr2021_files(tmp_path)
     with open_store(tmp_path / "s.db", create=True) as store:
-        ingest(store, [tmp_path / "iclr2021.json", tmp_path / "paperlist.tsv"], venue="iclr2021")
-        paper = store.get_paper("bXbt3Bvcyud")
-        assert paper.title.startswith("Adaptive Tree Wasserstein") and not paper.placeholder
-        assert paper.decision.name == "withdrawn" and not store.get_paper("cQyybLUoXxc").placeholder
+        ingest(store, [listed], venue="iclr2021")
+        assert {pid: store.get_paper(pid).title for pid in ICLR2021_PLACEHOLDERS} == ICLR2021_PLACEHOLDERS
+        assert all(store.get_paper(pid).placeholder for pid in ICLR2021_PLACEHOLDERS)
+        summary = store.venue_summary(store.get_venue("iclr2021"))
+        assert summary.placeholders == 4 and summary.papers == store.count_papers("iclr2021") - 4
+        ranked = {item.paper.id for item in WeightedRanker().rank(store, "iclr2021").papers}
+        hits = Searcher(store).search("blank", mode="keyword", limit=50).hits
+        assert len(ranked) == 10 and not (ranked | {h.paper.id for h in hits}) & set(ICLR2021_PLACEHOLDERS)
 
 
 def test_every_surface_counts_a_venue_on_one_basis(iclr2018: Location, tmp_path: Path) -> None:

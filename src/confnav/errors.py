@@ -2,11 +2,52 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+_ARGUMENT = re.compile("\ue000(\\w+)\ue002([^\ue001]*)\ue001")  # an argument named in a message, see `argument`
+_SET = "\ue003"  # a flag's value: the argument given as True
+
+
+def argument(name: str, value: str | bool | None = None) -> str:
+    """An argument of a library call, named in an error's message by the caller's spelling: `venue`,
+    `venue='iclr2021'`, `skip_bad=True` for the library, the flag (`--venue`, `--venue iclr2021`, `--skip-bad`)
+    where the CLI prints the message."""
+    shown = _SET if value is True else ("" if value is None or value is False else value)
+    return f"\ue000{name}\ue002{shown}\ue001"
+
+
+def spelled(text: str, flag: Callable[[str], str] | None = None) -> str:
+    """A message with its arguments spelled as the library takes them, or, given `flag` (an argument's name to
+    its option), as the CLI does."""
+
+    def one(match: re.Match[str]) -> str:
+        name, value = match.group(1), match.group(2)
+        if flag is not None:
+            return flag(name) if value in ("", _SET) else f"{flag(name)} {value}"
+        return name if not value else f"{name}=True" if value == _SET else f"{name}={value!r}"
+
+    return _ARGUMENT.sub(one, text)
 
 
 class ConfnavError(Exception):
-    """Base of every error the CLI prints as one line instead of a traceback."""
+    """Base of every error the CLI prints as one line instead of a traceback; arguments its message names (see
+    `argument`) read as the library spells them, or as the CLI's flags (`spelled(flag)`)."""
+
+    def marked(self) -> str:
+        """The message with its arguments marked, as raised."""
+        return super().__str__()
+
+    def spelled(self, flag: Callable[[str], str] | None = None) -> str:
+        return spelled(self.marked(), flag)
+
+    def __str__(self) -> str:
+        return self.spelled()
 
 
 class InputError(ConfnavError):
@@ -26,9 +67,9 @@ class InputError(ConfnavError):
         self.line = line
         self.record = record
         self.field = field
-        super().__init__(str(self))
+        super().__init__(self.marked())
 
-    def __str__(self) -> str:
+    def marked(self) -> str:
         where = [self.path]
         if self.line is not None:
             where.append(f"line {self.line}")
@@ -53,6 +94,22 @@ def excerpt(value: object, width: int = 40) -> str:
     if isinstance(value, list | tuple):
         return "a list"
     return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def whole_number(name: str, value: object, least: int = 1) -> int:
+    """`value` when it is a whole number of at least `least`; else a ConfnavError naming the argument `name`
+    (a library call's bad count is one line, never a silent slice such as `ranked[:-3]`)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ConfnavError(f"{name} {excerpt(value)}: give a whole number of at least {least}")
+    return value
+
+
+def one_of(name: str, value: object, known: Sequence[T]) -> T:
+    """`value` when it is one of `known`; else a ConfnavError naming the argument `name` and the known values."""
+    for choice in known:
+        if isinstance(value, type(choice)) and not isinstance(value, bool) and value == choice:  # True is no 1
+            return choice
+    raise ConfnavError(f"{name} {excerpt(value)}: not one of {', '.join(str(choice) for choice in known)}")
 
 
 class NotFoundError(ConfnavError):

@@ -68,8 +68,15 @@ PLACEHOLDER_TITLES = (
     "withdrawn",
     "withdrawn paper",
     "paper withdrawn",
+    "withdrawn submission",
+    "submission withdrawn",
     "title",
     "untitled",
+    "untitled paper",
+    "untitled submission",
+    "no title",
+    "blank",  # ICLR 2021's paperlists file: "Blank", "BLANK" where OpenReview has the submission's title
+    "blank title",
     "placeholder",
     "n/a",
     "na",
@@ -80,7 +87,9 @@ PLACEHOLDER_TITLES = (
     "to be announced",
     "to be determined",
     "deleted",
+    "deleted submission",
     "removed",
+    "removed submission",
 )
 _PLACEHOLDER_KEYS = frozenset(fold(title) for title in PLACEHOLDER_TITLES)
 

@@ -24,6 +24,14 @@ from confnav.settings import Settings
 from confnav.store import DEFAULT_DB, PaperFilter
 
 F = TypeVar("F", bound=Callable[..., Any])
+FLAGS = {"fmt": "--format", "mapping": "--map"}  # a library argument whose flag is not its name with dashes
+
+
+def flag_of(name: str) -> str:
+    """The flag a library argument named in an error message is given by (errors.argument)."""
+    return FLAGS.get(name, "--" + name.replace("_", "-"))
+
+
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 DECISION_HELP = "Only this decision: an outcome (accepted, not-accepted, workshop, pending) or a kind (oral, long, …)."
@@ -169,12 +177,12 @@ class ConfnavGroup(click.Group):
         except IngestError as exc:
             shown = exc.errors[:20]
             for problem in shown[:-1]:
-                click.echo(f"error: {problem}", err=True)
+                click.echo(f"error: {problem.spelled(flag_of)}", err=True)
             more = f" (and {len(exc.errors) - 20} more problems)" if len(exc.errors) > 20 else ""
-            click.echo(f"error: {shown[-1]}{more}; nothing was written", err=True)
+            click.echo(f"error: {shown[-1].spelled(flag_of)}{more}; nothing was written", err=True)
             sys.exit(1)
         except ConfnavError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {exc.spelled(flag_of)}", err=True)
             sys.exit(1)
         except sqlite3.OperationalError as exc:
             click.echo(f"error: the store could not be used: {exc}", err=True)

@@ -13,6 +13,7 @@ from confnav.cli.common import (
     PAPER_IDS,
     RichProgress,
     cli_navigator,
+    flag_of,
     json_option,
     out,
     print_json,
@@ -94,7 +95,7 @@ def _known_format(name: str | None) -> str | None:
         try:
             READERS.factory(name)
         except ConfnavError as exc:
-            raise click.BadParameter(str(exc)) from None
+            raise click.BadParameter(exc.spelled(flag_of)) from None
     return name
 
 
@@ -110,7 +111,7 @@ def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
 
 def _print_ingest(result: IngestResult, db: str) -> None:
     for problem in result.errors:
-        click.echo(f"skipped: {problem}", err=True)
+        click.echo(f"skipped: {problem.spelled(flag_of)}", err=True)
     for line in result.untitled:
         click.echo(f"skipped: {line}", err=True)
     for warning in result.warnings:

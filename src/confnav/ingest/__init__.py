@@ -8,7 +8,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from confnav.decisions import DecisionTable
-from confnav.errors import ConfnavError, InputError
+from confnav.errors import ConfnavError, InputError, argument
 from confnav.ingest.keying import (
     adopt_ids,
     apply_records,
@@ -19,7 +19,7 @@ from confnav.ingest.keying import (
     stored_records,
     wanted_ids,
 )
-from confnav.ingest.read import read_one, source_keys, venue_problem
+from confnav.ingest.read import checked_paths, read_one, source_keys, venue_problem
 from confnav.ingest.results import ChangeWatcher, FileResult, IngestError, IngestResult, PaperChange, warning_lines
 from confnav.model import Outcome, Venue, split_venue
 from confnav.progress import Progress, Silent
@@ -64,9 +64,10 @@ def ingest(
     the store holds as they are (a snapshot a fetch patched), only those lines are read and only their papers
     merged again: the store ends as an ingest of the whole file leaves it (the counts are of those lines' papers).
     """
+    paths = checked_paths(paths)
     progress = progress or Silent()
     if venue and (problem := venue_problem(venue)):
-        raise ConfnavError(f"--venue: {problem}")
+        raise ConfnavError(f"{argument('venue')}: {problem}")
     if lines is not None and (len(paths) != 1 or decisions is not None):
         raise ConfnavError("only one file, without decision overrides, can be ingested in part")
     if lines is not None and store.merge_version() != MERGE_VERSION:
@@ -147,7 +148,7 @@ def _no_titles(result: FileResult) -> InputError:
     return InputError(
         result.path,
         f"none of its {len(result.untitled)} records has a title: not a paper list in the {result.format} format? "
-        "(--format and --map name another; docs/ingest.md lists the column names)",
+        f"({argument('fmt')} and {argument('mapping')} name another; docs/ingest.md lists the column names)",
     )
 
 

@@ -4,11 +4,11 @@ checked."""
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path, PurePath
 
 from confnav import limits
-from confnav.errors import InputError
+from confnav.errors import ConfnavError, InputError, argument, excerpt
 from confnav.ingest.results import FileResult
 from confnav.model import Venue
 from confnav.sources import SourceRecord, read_file
@@ -19,6 +19,21 @@ from confnav.sources.base import (
     schedule_hint,
     venue_and_track_from_path,
 )
+
+
+def checked_paths(paths: object) -> list[str | Path]:
+    """The `paths` argument as a list of paths, else a ConfnavError naming it: one path given as text is not read
+    as a list of one-letter files, and an item that is no path is named by its place."""
+    if isinstance(paths, str | bytes | os.PathLike):
+        raise ConfnavError(f"paths: give a list of files ([{excerpt(str(paths))}]), not one path")
+    if not isinstance(paths, Iterable):
+        raise ConfnavError(f"paths: give a list of files, not {excerpt(paths)}")
+    checked: list[str | Path] = []
+    for number, path in enumerate(paths, start=1):
+        if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
+            raise ConfnavError(f"paths: item {number} ({excerpt(path)}) is not a file path")
+        checked.append(path if isinstance(path, str) else Path(path))  # as given: messages name it so
+    return checked
 
 
 def source_keys(paths: Sequence[str | Path]) -> list[str]:
@@ -83,7 +98,11 @@ def read_one(
                 item.fields["track"] = file_track
             item.venue = item.venue or file_venue
             if item.venue is None:
-                raise InputError(path, "the file does not name its venue; pass --venue (e.g. --venue iclr2021)")
+                raise InputError(
+                    path,
+                    f"the file does not name its venue; pass {argument('venue')}"
+                    f" (e.g. {argument('venue', 'iclr2021')})",
+                )
             if item.venue not in venue_problems:
                 venue_problems[item.venue] = venue_problem(item.venue)
             if problem := venue_problems[item.venue]:

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from confnav.errors import ConfnavError, InputError
+from confnav.errors import ConfnavError, InputError, argument
 from confnav.model import Paper
 from confnav.sources import SourceRecord
 from confnav.sources.base import Untitled
@@ -133,7 +133,10 @@ class IngestError(ConfnavError):
     def __init__(self, errors: list[InputError]) -> None:
         self.errors = errors
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-        super().__init__(f"{errors[0]}{more}; nothing was written (use --skip-bad to ingest the good records)")
+        super().__init__(
+            f"{errors[0].marked()}{more}; nothing was written"
+            f" (use {argument('skip_bad', True)} to ingest the good records)"
+        )
 
 
 def warning_lines(records: list[SourceRecord], others: dict[str, Counter[str]]) -> list[str]:

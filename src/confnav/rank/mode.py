@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt
 from confnav.store.protocols import AnalysisStore
 
 
@@ -41,7 +41,9 @@ MODE_NAMES = tuple(m.value for m in RankMode)
 
 def parse_mode(text: str | None, at_conference: bool = False) -> RankMode | None:
     """The mode a user asked for (`at_conference` is the older spelling of at-conference); None: the default.
-    An unknown name is a one-line error listing the known ones."""
+    An unknown name, or no text, is a one-line error listing the known ones."""
+    if text is not None and not isinstance(text, str):
+        raise ConfnavError(f"ranking mode {excerpt(text)}: give a RankMode or one of {', '.join(MODE_NAMES)}")
     if text is None or not text.strip():
         return RankMode.AT_CONFERENCE if at_conference else None
     name = text.strip().lower().replace("_", "-").replace(" ", "-")

@@ -23,10 +23,10 @@ from confnav.errors import NotFoundError
 from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.rank.features import percentile_in
-from confnav.rank.mode import RankMode, resolve_mode
+from confnav.rank.mode import RankMode, parse_mode, resolve_mode
 from confnav.rank.reasons import add_tldrs, explanation, reasons
 from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
-from confnav.rank.weights import award_weight, weight_of, weights_for
+from confnav.rank.weights import award_weight, checked_weights, weight_of, weights_for
 from confnav.registry import Registry
 from confnav.settings import Settings
 from confnav.store.protocols import AnalysisStore
@@ -115,10 +115,10 @@ class WeightedRanker:
         at_conference: bool = False,
         mode: RankMode | str | None = None,
     ) -> None:
-        self.overrides = dict(weights or {})
+        self.overrides = checked_weights(weights)
         self.exclude = set(exclude)
         self.diversify = diversify
-        self.mode = RankMode.AT_CONFERENCE if at_conference else (None if mode is None else RankMode(mode))
+        self.mode = parse_mode(mode, at_conference)
 
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
         mode = resolve_mode(store, venue, self.mode)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 
-from confnav.errors import InputError
+from confnav.errors import ConfnavError, InputError, excerpt
 from confnav.rank.signals import CORE_SIGNALS
 
 # Reviews and the decision carry the evidence when a conference opens; on ICLR 2021
@@ -74,13 +75,33 @@ def load_weights(path: Path | None) -> dict[str, float]:
     if not isinstance(table, dict):
         raise InputError(path, "expected a [weights] table of signal = number")
     for name, value in table.items():
-        if name not in CORE_SIGNALS and not name.startswith("external:"):
-            known = ", ".join(CORE_SIGNALS)
-            raise InputError(path, f"unknown signal {name!r} (signals: {known}, external:NAME)", field=name)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-            raise InputError(path, f"weight {value!r} is not a non-negative number", field=name)
+        if problem := weight_problem(name, value):
+            raise InputError(path, problem, field=name)
         weights[name] = float(value)
     return weights
+
+
+def weight_problem(name: object, value: object) -> str | None:
+    """What is wrong with one weight, a file's or a caller's: an unknown signal, or a value that is no
+    non-negative number; None when it is right."""
+    if not isinstance(name, str) or (name not in CORE_SIGNALS and not name.startswith("external:")):
+        return f"unknown signal {name!r} (signals: {', '.join(CORE_SIGNALS)}, external:NAME)"
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        return f"weight {value!r} is not a non-negative number"
+    return None
+
+
+def checked_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
+    """A caller's `weights` argument as the ranker keeps them, each checked as a weights file's are (a ConfnavError
+    naming the argument and the signal)."""
+    if weights is None:
+        return {}
+    if not isinstance(weights, Mapping):
+        raise ConfnavError(f"weights: give a mapping of signal to weight, not {excerpt(weights)}")
+    for name, value in weights.items():
+        if problem := weight_problem(name, value):
+            raise ConfnavError(f"weights[{name!r}]: {problem}")
+    return {name: float(value) for name, value in weights.items()}
 
 
 def weight_of(weights: dict[str, float], name: str) -> float:

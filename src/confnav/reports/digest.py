@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from confnav.errors import whole_number
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.profile import blend_with_profile
 from confnav.rank.reasons import TLDR_PREFIX
@@ -27,7 +28,8 @@ def build_digest(
 ) -> Report:
     """The top papers in a ranking mode (None: the venue's default); the mode and what it reads are said once,
     in the introduction, and each paper's note gives only its own reasons. Without a `summarizer` or `ranker`,
-    the ones the store's settings choose."""
+    the ones the store's settings choose. `top` below 1 is a ConfnavError, never a slice from the end."""
+    whole_number("top", top)
     info = store.get_venue(venue)
     summarizer = summarizer or summarizer_for(store, venue)
     ranking = (ranker or make_ranker(store.settings, mode=mode)).rank(store, venue, theme=theme)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from confnav.errors import ConfnavError, InputError
+from confnav.errors import ConfnavError, InputError, whole_number
 from confnav.model import Outcome, Paper, Venue, real_papers
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper
@@ -152,6 +152,7 @@ def build_overview(
     its largest themes, the smaller ones in brief, and where to start. Needs its themes (built on demand from the
     semantic index). Without a `summarizer` or `ranker`, the ones the store's settings choose. With an LLM (`client`,
     else an LLM summarizer's), its paragraphs are the model's prose checked sentence by sentence (written.py)."""
+    whole_number("per_theme", per_theme)
     info = store.get_venue(venue)
     summarizer = summarizer or summarizer_for(store, venue)
     try:

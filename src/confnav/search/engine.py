@@ -13,13 +13,13 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder
 from confnav.embed.views import embedder_state_cache, paper_text, text_models
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, argument, excerpt, whole_number
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
 from confnav.search.first_cut import KEYWORD_CUT, Exact, best_first, first_cut
 from confnav.search.fusion import RUN_INDEX, ConvexFusion, align_groups, lift_accepted, with_unindexed
 from confnav.search.query import Query, parse_query
-from confnav.search.results import BY_SCORE, SORT_POOL, SORTS, Hit, Mode, Results, page_of
+from confnav.search.results import BY_SCORE, SORT_POOL, Hit, Mode, Results, check_request, page_of
 from confnav.search.routing import COMMON_WORDS, route
 from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
@@ -189,7 +189,9 @@ class Searcher:
     ) -> Results:
         """Papers best matching a query (see query.py for its syntax): `limit` of them from `offset`, best first or
         by `sort` (rating, decision, year: the SORT_POOL most relevant matches ordered by that field)."""
-        _check_sort(sort)
+        check_request(mode, limit, offset, sort)
+        if not isinstance(text, str):
+            raise ConfnavError(f"query {excerpt(text)}: give the query as text ('' with filters lists what meets them)")
         where = where or PaperFilter()
         if not text.strip() and where != PaperFilter():  # filters alone: the papers that meet them
             return self.browse(where, mode=mode, limit=limit, offset=offset, sort=sort)
@@ -274,7 +276,7 @@ class Searcher:
         """The papers that meet the filters alone (a search without words): accepted first, then by mean rating
         (as `confnav ls` lists them), a page at a time, with how many meet them; `sort` as in `search`, relevance
         and match meaning BROWSE_ORDER. No hit has a relevance score: there are no words to be relevant to."""
-        _check_sort(sort)
+        check_request(mode, limit, offset, sort)
         corpus = self._snapshot()[0]
         mask = corpus.mask(self.store, where)
         if not mask.any():
@@ -297,6 +299,7 @@ class Searcher:
     ) -> Results:
         """Papers most like one paper (never the paper itself); `include_rejected=False` leaves out papers a venue
         did not accept (rejected, withdrawn), keeping accepted ones and those of venues without decisions."""
+        whole_number("limit", limit)
         corpus, stored = self._snapshot()
         rows = [self._row(corpus, paper_id, venue)]
         return self._more_like(corpus, next(iter(stored), None), rows, [], None, where, limit, include_rejected)
@@ -314,7 +317,8 @@ class Searcher:
         """A reading list from liked papers (and an optional text), away from unliked ones; never the liked ones
         (`include_rejected` as in `similar`)."""
         if not like and not (text and text.strip()):
-            raise ConfnavError("recommend needs at least one --like ID or a --text")
+            raise ConfnavError(f"recommend needs at least one {argument('like')} ID or a {argument('text')}")
+        whole_number("limit", limit)
         corpus, stored = self._snapshot()
         liked, unliked = [self._row(corpus, i) for i in like], [self._row(corpus, i) for i in unlike]
         return self._more_like(corpus, next(iter(stored), None), liked, unliked, text, where, limit, include_rejected)
@@ -462,11 +466,6 @@ def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) 
         part = rows[start : start + chunk]
         meeting[part] = corpus.meeting(query, part)
     return meeting
-
-
-def _check_sort(sort: str) -> None:
-    if sort not in SORTS:
-        raise ConfnavError(f"unknown sort {sort!r} (sorts: {', '.join(SORTS)})")
 
 
 def _not_rejected(paper: Paper) -> bool:

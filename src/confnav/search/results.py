@@ -6,19 +6,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt, whole_number
 from confnav.model import Paper
 
 Mode = Literal["keyword", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("keyword", "semantic", "hybrid")
 
 
-def as_mode(text: str) -> Mode:
+def as_mode(text: object) -> Mode:
     """The search mode named `text` (a user's input); ConfnavError naming the modes for any other."""
     for mode in MODES:
         if text == mode:
             return mode
-    raise ConfnavError(f"unknown mode {text!r} (modes: {', '.join(MODES)})")
+    raise ConfnavError(f"unknown mode {excerpt(text)} (modes: {', '.join(MODES)})")
 
 
 @dataclass
@@ -104,3 +104,13 @@ SORTS: dict[str, Callable[[Hit], tuple[float, ...]]] = {
 def page_of(hits: list[Hit], sort: str, offset: int, limit: int) -> list[Hit]:
     """The hits shown from `offset`: of the best first by score, or of the pool ordered by another sort."""
     return hits[offset:] if sort in BY_SCORE else sorted(hits, key=SORTS[sort])[offset : offset + limit]
+
+
+def check_request(mode: object, limit: object, offset: object, sort: object) -> None:
+    """A search's mode, page and sort as given, else a ConfnavError naming the argument: never a page quietly made
+    of something else (an unknown mode searched by keyword, a limit of 0 or -1 giving a hit)."""
+    as_mode(mode)
+    whole_number("limit", limit)
+    whole_number("offset", offset, least=0)
+    if not isinstance(sort, str) or sort not in SORTS:
+        raise ConfnavError(f"unknown sort {excerpt(sort)} (sorts: {', '.join(SORTS)})")

@@ -6,7 +6,7 @@ import json
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
-from confnav.errors import ConfnavError, InputError
+from confnav.errors import ConfnavError, InputError, argument
 from confnav.registry import Factory, Registry
 from confnav.sources.base import (
     RAW_BYTE,
@@ -64,7 +64,7 @@ def make_reader(name: str, mapping: dict[str, str] | None = None) -> Reader:
     try:
         factory = READERS.factory(name)
     except ConfnavError as exc:
-        raise InputError("--format", str(exc)) from None
+        raise InputError(argument("fmt"), exc.marked()) from None
     return factory(mapping=mapping) if mapping is not None or name in READERS else factory()
 
 
@@ -74,7 +74,7 @@ def detect_format(path: Path, text: str) -> str:
         if make_reader(name).sniff(path, text):
             return name
     raise (bad_bytes(path, text) if RAW_BYTE.search(text) else None) or InputError(
-        path, f"cannot tell the format from the content; pass --format ({', '.join(READERS.names())})"
+        path, f"cannot tell the format from the content; pass {argument('fmt')} ({', '.join(READERS.names())})"
     )
 
 

@@ -51,7 +51,8 @@ MERGED_FIELDS = (
 
 
 # Bumped whenever the merge rules (or the Paper they produce) change: stores merged by older rules are re-merged.
-MERGE_VERSION = 7  # 6: "Accepted as Poster" is a poster; 7: records of files that no longer list a paper
+MERGE_VERSION = 8  # 6: "Accepted as Poster" is a poster; 7: records of files that no longer list a paper;
+# 8: more placeholder titles ("Blank") give way to a real one
 
 
 REMOVED = "removed"  # set on a record of a file that listed its paper once and no longer does

@@ -16,7 +16,7 @@ from confnav.errors import InputError
 from confnav.model import Venue, series_key
 from confnav.sources.base import ReadItem, SourceRecord, clean_id, numbered_lines, parse_json, untitled
 from confnav.sources.links import openreview_links, resource_fields, resource_links
-from confnav.sources.values import FieldError, as_authors, as_text, as_texts, kind_of, parse_score
+from confnav.sources.values import FieldError, as_authors, as_text, as_texts, as_title, kind_of, parse_score
 
 SNAPSHOT_KEYS = ('"note"', '"api"', '"venue"', '"fetched"')
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -80,7 +80,7 @@ class OpenReviewNotesReader:
             return record.error(path, str(exc), "venue")
         record.venue = venue.id
         content = note["content"]
-        title = " ".join(as_text(value(content, "title"), "title").split())
+        title = " ".join(as_title(value(content, "title")).split())
         if not paper_id:
             return record.error(path, "the note has no id", "title")
         if not title:

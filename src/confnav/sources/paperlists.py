@@ -17,7 +17,7 @@ from confnav.errors import InputError
 from confnav.sources.base import ReadItem, SourceRecord, clean_id, parse_json, read_citations, untitled
 from confnav.sources.links import links_from, openreview_links, resource_links, url_id
 from confnav.sources.profile_order import byline_order, reordered
-from confnav.sources.values import FieldError, as_authors, as_award, as_text, as_texts, parse_numbers
+from confnav.sources.values import FieldError, as_authors, as_award, as_text, as_texts, as_title, parse_numbers
 
 # Keys of the paperlists schema itself: an array of papers naming none of them (`authors`, `decision`, `venue`) is
 # read as plain JSON rows by the JSONL reader, whose column names are those of CSV files.
@@ -87,7 +87,7 @@ class PaperlistsReader:
             return as_text(item.get(key), key).strip()
 
         record.id = clean_id(item.get("id"))
-        title = " ".join(text("title").split())
+        title = " ".join(as_title(item.get("title")).split())
         if not title:
             return untitled(path, record)
         fields = record.fields

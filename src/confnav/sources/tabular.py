@@ -37,6 +37,7 @@ from confnav.sources.values import (
     as_award,
     as_text,
     as_texts,
+    as_title,
     delimiter_of,
     header_key,
     parse_numbers,
@@ -119,7 +120,7 @@ def _fill(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[s
     named = {"site": url or text("site"), "pdf": text("pdf"), "doi": text("doi")}
     links = resource_links(row) | links_from(named | {kind: text(kind) for kind in RESOURCE_KINDS})
     record.id = clean_id(raw("id"), mapping.get("id", "id")) or openreview_id(url)
-    if title := " ".join(text("title").split()):
+    if title := " ".join(as_title(raw("title"), mapping.get("title", "title")).split()):
         fields["title"] = title
     if abstract := text("abstract"):
         fields["abstract"] = abstract

@@ -45,6 +45,14 @@ def as_text(value: Any, field: str) -> str:
     raise FieldError(field, f"expected text, found {kind_of(value)}")
 
 
+def as_title(value: Any, field: str = "title") -> str:
+    """A title: text, or null (none). A number is refused like a list: a title names a paper in words, so a number
+    there is another value in the wrong field, where an id or a label given as a number is written out (as_text)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise FieldError(field, f"expected the title as text, found a number ({excerpt(value)})")
+    return as_text(value, field)
+
+
 _HEADER_SEPARATORS = re.compile(r"[\s_\-]+")
 TABLE_DELIMITERS = (",", "\t", ";", "|")  # `;` as spreadsheets of many locales save CSV
 

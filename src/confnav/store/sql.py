@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError
+from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, argument
 from confnav.gc_pause import collection_paused
 from confnav.model import (
     Paper,
@@ -280,7 +280,7 @@ class SqlStore(
             where = f" in venue {venue!r}" if venue else ""
             raise NotFoundError(f"no paper with id {paper_id!r}{where}")
         if len(rows) > 1:
-            raise ConfnavError(f"id {paper_id!r} is in several venues; pass --venue")
+            raise ConfnavError(f"id {paper_id!r} is in several venues; pass {argument('venue')}")
         return paper_from_json(rows[0][0])
 
     def papers(self, where: PaperFilter | None = None, limit: int | None = None) -> list[Paper]:

@@ -13,7 +13,7 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import normalize
 from confnav.embed.views import KEYWORD_VIEW, embedder_state_cache, semantic_model
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
@@ -80,7 +80,7 @@ def theme_range(n: int, themes: int | None = None) -> tuple[int, int]:
     """How many top-level themes to aim for: about 15–40 for a conference, fewer for small lists."""
     if themes is not None:
         if themes < 1:
-            raise ConfnavError("--themes must be at least 1")
+            raise ConfnavError(f"{argument('themes')} must be at least 1")
         if themes > n:
             raise ConfnavError(f"cannot make {themes} themes from {n} papers; ask for at most {n}")
         return themes, themes

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, one_of
 from confnav.model import Decision, Paper
 from confnav.progress import Progress
 from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredTheme
 from confnav.topics.build import DEFAULT_TOPIC_STEPS, TopicBuilder, text_model, topic_steps
+
+THEME_LEVELS = (1, 2)  # themes, and the sub-themes a theme is split into
 
 
 @dataclass
@@ -136,7 +138,10 @@ def ensure_topics(
 def theme_facts(
     store: AnalysisStore, venue: str, level: int | None = None, papers: dict[int, Paper] | None = None
 ) -> list[ThemeFacts]:
-    """Every theme of a venue (optionally one level) with its facts, in id order; `papers` (by row) saves a read."""
+    """Every theme of a venue (optionally one level: 1 themes, 2 sub-themes) with its facts, in id order; `papers`
+    (by row) saves a read."""
+    if level is not None:
+        one_of("level", level, THEME_LEVELS)
     themes = store.themes(venue, level)
     if not themes and (level is None or not store.themes(venue)):
         raise NotFoundError(f"venue {venue} has no themes yet: run 'confnav topics --venue {venue}'")
