@@ -19,6 +19,13 @@ def is_import_spec(name: str) -> bool:
     return bool(sep) and all(part.isidentifier() for part in module.split(".")) and attribute.isidentifier()
 
 
+def step_name(step: object) -> str:
+    """The `module:Class` name of a step passed as an object: what built a result, recorded with it, so that a result
+    of other steps than the ones asked later is known as theirs (two settings of one class share the name)."""
+    kind = type(step)
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
 class Registry(Generic[T]):
     """Named factories of one kind of step, in the order they were registered.
 
