@@ -3,16 +3,29 @@ and a plugged step that breaks its protocol's contract is one clear error naming
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from confnav.embed.sparse import SparseEmbedder
 from confnav.index import build_index
 from confnav.ingest import ingest
+from confnav.model import Paper
+from confnav.rank import WeightedRanker
+from confnav.rank.ranker import Ranking
+from confnav.reports.digest import build_digest
+from confnav.reports.overview import build_overview
+from confnav.reports.render import to_html, to_markdown
+from confnav.reports.verify import verify_text
 from confnav.settings import Settings, Steps
 from confnav.store import SqlStore, open_store
+from confnav.store.protocols import AnalysisStore
+from confnav.summarize.tldr import Tldr
 from confnav.topics import TopicBuilder, ensure_topics, theme_facts
 from confnav.topics.label import ThemeLabel
+from tests.backends import Location, clone
 from tests.conftest import MARKDOWN_PAGE
 
 HERE = __name__
@@ -33,6 +46,32 @@ class Numbered:
 
     def label(self, papers: object, labels: np.ndarray, taken: object = None, prose: object = None) -> list[ThemeLabel]:
         return [ThemeLabel(f"plugged {c}", [f"word{c}"]) for c in range(int(labels.max()) + 1)]
+
+
+class Flagged(WeightedRanker):
+    """The weighted ranking read from the bottom, each paper with a reason of its own first."""
+
+    def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
+        ranking = super().rank(store, venue, theme=theme)
+        ranking.papers = ranking.papers[::-1]
+        for item in ranking.papers:
+            item.reasons = ["flagged by the plugged ranker", *item.reasons]
+        return ranking
+
+
+class Lead:
+    """An extractive summarizer of its own: the abstract's first sentence, word for word."""
+
+    def tldr(self, paper: Paper) -> Tldr:
+        first = re.split(r"(?<=[.!?])\s+", " ".join((paper.abstract or "").split()))[0]
+        return Tldr(paper.id, first or None, "lead")
+
+
+class Retold:
+    """A summarizer writing words of its own, not declared as an LLM's."""
+
+    def tldr(self, paper: Paper) -> Tldr:
+        return Tldr(paper.id, f"This paper is about {paper.title}.", "extractive")
 
 
 @pytest.fixture
@@ -62,3 +101,28 @@ def test_themes_built_by_steps_passed_as_objects_are_theirs_not_the_defaults(ind
     with open_store(indexed.location, settings=chosen) as same:  # chosen by name: a name of the same form
         assert ensure_topics(same, venue) and labels(same, venue) == ["plugged 0", "plugged 1"]
         assert not ensure_topics(same, venue, builder=TopicBuilder(clusterer=Halves(), labeler=Numbered()))
+
+
+def test_reports_ranked_and_summarized_by_steps_passed_as_objects_verify(
+    light_topics_db: Location, tmp_path: Path
+) -> None:
+    with open_store(clone(light_topics_db, tmp_path)) as store:
+        for render in (to_markdown, to_html):
+            text = render(build_digest(store, "iclr2021", top=8, ranker=Flagged(), summarizer=Lead()))
+            assert "flagged by the plugged ranker" in text and f"ranker={HERE}:Flagged" in text
+            check = verify_text(store, text)
+            assert check.ok, check.failures
+        overview = to_markdown(build_overview(store, "iclr2021", ranker=Flagged(), summarizer=Lead()))
+        assert verify_text(store, overview).ok
+        plain = to_markdown(build_digest(store, "iclr2021", top=3))
+        assert "ranker=weighted -->" in plain and verify_text(store, plain).ok
+        written = verify_text(store, to_markdown(build_digest(store, "iclr2021", top=3, summarizer=Retold())))
+        assert len(written.failures) == 3
+        assert all("nor sentences of its abstract" in f for f in written.failures)
+        text = to_markdown(build_digest(store, "iclr2021", top=3, ranker=Flagged()))
+        named = verify_text(store, text.replace(f"ranker={HERE}:Flagged", "ranker=not_imported.anywhere:Ranker"))
+        assert named.failures == [
+            "the report was ranked by 'not_imported.anywhere:Ranker', which cannot be made here: ranker"
+            " 'not_imported.anywhere:Ranker' is not imported here, and a name read from a file does not import"
+            " code; choose it in the settings ([steps] ranker) to use it"
+        ]

@@ -4,6 +4,7 @@ labeler, layout, ranker, summarizer), with a `module:Class` escape so a user can
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -58,21 +59,34 @@ class Registry(Generic[T]):
     def __contains__(self, name: object) -> bool:
         return name in self._factories
 
-    def factory(self, name: str) -> Factory[T]:
+    def name_of(self, step: object) -> str:
+        """The name a step passed as an object goes by: the one its class is registered under, else its
+        `module:Class` (so that a record of it leads back to its kind of step)."""
+        kind = type(step)
+        return next((name for name, factory in self._factories.items() if factory is kind), step_name(step))
+
+    def factory(self, name: str, imports: bool = True) -> Factory[T]:
         """The factory for `name` (registered, `module:Class`, or the fallback's); a one-line ConfnavError when
-        there is none."""
+        there is none. With `imports` False, a `module:Class` is found only in a module already imported (a name
+        read from a file does not choose code to load)."""
         if name in self._factories:
             return self._factories[name]
         if is_import_spec(name):
+            module = name.partition(":")[0]
+            if not imports and module not in sys.modules:
+                raise ConfnavError(
+                    f"{self.kind} {name!r} is not imported here, and a name read from a file does not import code;"
+                    f" choose it in the settings ([steps] {self.kind}) to use it"
+                )
             return self._imported(name)
         found = self.fallback(name) if self.fallback else None
         if found is None:
             raise ConfnavError(f"unknown {self.kind} {name!r}; known: {self._known()}")
         return found
 
-    def create(self, name: str, **kwargs: Any) -> T:
-        """A new step of this kind made by the factory for `name`."""
-        return self.factory(name)(**kwargs)
+    def create(self, name: str, imports: bool = True, **kwargs: Any) -> T:
+        """A new step of this kind made by the factory for `name` (`imports`: as for `factory`)."""
+        return self.factory(name, imports)(**kwargs)
 
     def _imported(self, spec: str) -> Factory[T]:
         module_name, _, attribute = spec.partition(":")
