@@ -9,8 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from confnav.embed.sparse import SparseEmbedder
-from confnav.index import build_index
+from confnav.embed import choose_embedder
+from confnav.embed.base import PretrainedEmbedder, ProgressFn
+from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
+from confnav.embed.views import KEYWORD_VIEW
+from confnav.errors import ConfnavError
+from confnav.index import build_index, semantic_model
 from confnav.ingest import ingest
 from confnav.model import Paper
 from confnav.rank import WeightedRanker
@@ -19,6 +23,7 @@ from confnav.reports.digest import build_digest
 from confnav.reports.overview import build_overview
 from confnav.reports.render import to_html, to_markdown
 from confnav.reports.verify import verify_text
+from confnav.search.engine import Searcher
 from confnav.settings import Settings, Steps
 from confnav.store import SqlStore, open_store
 from confnav.store.protocols import AnalysisStore
@@ -74,6 +79,34 @@ class Retold:
         return Tldr(paper.id, f"This paper is about {paper.title}.", "extractive")
 
 
+class Unsaid:
+    """An embedder with every member docs/architecture.md listed before `languages` joined them."""
+
+    name = f"{HERE}:Unsaid"
+    fitted_on_corpus = False
+
+    def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
+        return np.ones((len(texts), 4), dtype=np.float32) / 2  # type: ignore[arg-type]
+
+    def fit(self, texts: object) -> None:
+        return None
+
+    def dumps(self) -> bytes | None:
+        return None
+
+    def loads(self, state: bytes) -> None:
+        return None
+
+
+class Nameless(PretrainedEmbedder):
+    """An embedder whose vectors' name leads nowhere."""
+
+    name = "my-custom-thing"
+
+    def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
+        return np.ones((len(texts), 4), dtype=np.float32) / 2  # type: ignore[arg-type]
+
+
 @pytest.fixture
 def indexed(store: SqlStore) -> SqlStore:
     ingest(store, [MARKDOWN_PAGE])
@@ -126,3 +159,21 @@ def test_reports_ranked_and_summarized_by_steps_passed_as_objects_verify(
             " 'not_imported.anywhere:Ranker' is not imported here, and a name read from a file does not import"
             " code; choose it in the settings ([steps] ranker) to use it"
         ]
+
+
+def test_a_plugged_embedder_lacking_a_member_of_the_protocol_is_refused_naming_it(indexed: SqlStore) -> None:
+    with pytest.raises(ConfnavError, match=rf"^'{HERE}:Unsaid' is not an embedder: it has no 'languages'$"):
+        choose_embedder(f"{HERE}:Unsaid")
+    assert Searcher(indexed).search("graph neural networks", mode="semantic").hits
+
+
+def test_build_index_refuses_an_embedder_whose_name_leads_elsewhere_before_dropping_the_index(
+    indexed: SqlStore,
+) -> None:
+    with pytest.raises(ConfnavError, match=rf"names its vectors 'my-custom-thing'.*set its name to '{HERE}:Nameless'"):
+        build_index(indexed, Nameless())
+    assert semantic_model(indexed) == SPARSE_MODEL and sorted(indexed.embedding_models()) == [
+        SPARSE_MODEL,
+        SPARSE_MODEL + KEYWORD_VIEW,
+    ]
+    assert Searcher(indexed).search("graph neural networks", mode="semantic").hits

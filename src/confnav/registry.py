@@ -32,7 +32,8 @@ class Registry(Generic[T]):
 
     `create(name, **kwargs)` calls the factory registered under `name`; a `module:Class` name not registered is
     imported instead, and must be a class having every attribute in `members` (a stored name comes from the
-    store, so nothing else is called). `fallback` (name → factory or None) resolves further names a kind accepts
+    store, so nothing else is called), and the step it makes every one in `attributes` (data a step may set in its
+    constructor). `fallback` (name → factory or None) resolves further names a kind accepts
     without listing them, such as any sentence-transformers model name for the embedder.
     """
 
@@ -41,9 +42,11 @@ class Registry(Generic[T]):
         kind: str,
         members: tuple[str, ...] = (),
         fallback: Callable[[str], Factory[T] | None] | None = None,
+        attributes: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.members = members
+        self.attributes = attributes
         self.fallback = fallback
         self._factories: dict[str, Factory[T]] = {}
 
@@ -86,7 +89,11 @@ class Registry(Generic[T]):
 
     def create(self, name: str, imports: bool = True, **kwargs: Any) -> T:
         """A new step of this kind made by the factory for `name` (`imports`: as for `factory`)."""
-        return self.factory(name, imports)(**kwargs)
+        step = self.factory(name, imports)(**kwargs)
+        lacking = [attribute for attribute in self.attributes if not hasattr(step, attribute)]
+        if lacking and name not in self._factories:
+            raise ConfnavError(f"{name!r} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")
+        return step
 
     def _imported(self, spec: str) -> Factory[T]:
         module_name, _, attribute = spec.partition(":")
@@ -102,8 +109,11 @@ class Registry(Generic[T]):
             raise ConfnavError(f"{self.kind} {spec!r} is not a class; known: {self._known()}")
         lacking = [member for member in self.members if not hasattr(found, member)]
         if lacking:
-            raise ConfnavError(f"{spec!r} is not a {self.kind}: it has no {', '.join(map(repr, lacking))}")
+            raise ConfnavError(f"{spec!r} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")
         return found
+
+    def _a(self) -> str:
+        return f"{'an' if self.kind[0] in 'aeiou' else 'a'} {self.kind}"
 
     def _known(self) -> str:
         return ", ".join(self._factories) + ", or package.module:Class"
