@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from confnav.cli import cli
 from confnav.embed import choose_embedder
 from confnav.embed.base import PretrainedEmbedder, ProgressFn
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
@@ -107,6 +109,16 @@ class Nameless(PretrainedEmbedder):
         return np.ones((len(texts), 4), dtype=np.float32) / 2  # type: ignore[arg-type]
 
 
+class Bare:
+    """A ranker and a clusterer whose constructors take none of the documented keywords."""
+
+    def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
+        return WeightedRanker().rank(store, venue, theme=theme)
+
+    def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray:
+        return np.arange(len(vectors)) % low
+
+
 @pytest.fixture
 def indexed(store: SqlStore) -> SqlStore:
     ingest(store, [MARKDOWN_PAGE])
@@ -177,3 +189,24 @@ def test_build_index_refuses_an_embedder_whose_name_leads_elsewhere_before_dropp
         SPARSE_MODEL + KEYWORD_VIEW,
     ]
     assert Searcher(indexed).search("graph neural networks", mode="semantic").hits
+
+
+@pytest.mark.parametrize(
+    ("kind", "verb", "keywords", "error"),
+    [
+        ("ranker", ["rank"], "weights, mode", "got an unexpected keyword argument 'weights'"),
+        ("clusterer", ["topics", "--rebuild"], "seed", "got an unexpected keyword argument 'seed'"),
+    ],
+)
+def test_a_plugged_step_not_taking_the_documented_keywords_is_one_line_naming_it(
+    indexed: SqlStore, monkeypatch: pytest.MonkeyPatch, kind: str, verb: list[str], keywords: str, error: str
+) -> None:
+    monkeypatch.setenv(f"CONFNAV_STEP_{kind.upper()}", f"{HERE}:Bare")
+    result = CliRunner().invoke(cli, [*verb, "--db", str(indexed.location)])
+    assert result.exit_code == 1 and result.stderr == (
+        f"error: setting steps.{kind} ([steps] {kind} or $CONFNAV_STEP_{kind.upper()}): {kind} '{HERE}:Bare' cannot"
+        f" be made with {keywords}, as every {kind} is: {error}\n"
+    )
+    chosen = Settings(steps=Steps(ranker=f"{HERE}:Bare"))
+    with open_store(indexed.location, settings=chosen) as same, pytest.raises(ConfnavError, match=r"^ranker '"):
+        build_digest(same, same.pick_venue(None))

@@ -4,6 +4,7 @@ labeler, layout, ranker, summarizer), with a `module:Class` escape so a user can
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -33,7 +34,8 @@ class Registry(Generic[T]):
     `create(name, **kwargs)` calls the factory registered under `name`; a `module:Class` name not registered is
     imported instead, and must be a class having every attribute in `members` (a stored name comes from the
     store, so nothing else is called), and the step it makes every one in `attributes` (data a step may set in its
-    constructor). `fallback` (name → factory or None) resolves further names a kind accepts
+    constructor); a plugged class must take the keywords in `arguments`, which it is made with.
+    `fallback` (name → factory or None) resolves further names a kind accepts
     without listing them, such as any sentence-transformers model name for the embedder.
     """
 
@@ -43,10 +45,12 @@ class Registry(Generic[T]):
         members: tuple[str, ...] = (),
         fallback: Callable[[str], Factory[T] | None] | None = None,
         attributes: tuple[str, ...] = (),
+        arguments: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.members = members
         self.attributes = attributes
+        self.arguments = arguments
         self.fallback = fallback
         self._factories: dict[str, Factory[T]] = {}
 
@@ -61,6 +65,25 @@ class Registry(Generic[T]):
 
     def __contains__(self, name: object) -> bool:
         return name in self._factories
+
+    def check(self, name: str) -> None:
+        """That `name` resolves, and a plugged class takes the keywords a step of this kind is made with (what
+        `create` would refuse), without making one: a wrong step fails at start-up."""
+        factory = self.factory(name)
+        if name not in self._factories:
+            self._takes(name, factory, dict.fromkeys(self.arguments))
+
+    def _takes(self, name: str, factory: Factory[T], kwargs: dict[str, Any]) -> None:
+        """A one-line ConfnavError when `factory` cannot be called with `kwargs` (not a Python traceback)."""
+        try:
+            inspect.signature(factory).bind(**kwargs)
+        except TypeError as exc:
+            given = ", ".join(kwargs) or "no arguments"
+            raise ConfnavError(
+                f"{self.kind} {name!r} cannot be made with {given}, as every {self.kind} is: {exc}"
+            ) from None
+        except ValueError:  # no signature to read (a builtin): calling it will tell
+            return
 
     def name_of(self, step: object) -> str:
         """The name a step passed as an object goes by: the one its class is registered under, else its
@@ -89,7 +112,9 @@ class Registry(Generic[T]):
 
     def create(self, name: str, imports: bool = True, **kwargs: Any) -> T:
         """A new step of this kind made by the factory for `name` (`imports`: as for `factory`)."""
-        step = self.factory(name, imports)(**kwargs)
+        factory = self.factory(name, imports)
+        self._takes(name, factory, kwargs)
+        step = factory(**kwargs)
         lacking = [attribute for attribute in self.attributes if not hasattr(step, attribute)]
         if lacking and name not in self._factories:
             raise ConfnavError(f"{name!r} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")

@@ -217,7 +217,7 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
     return picked + rest
 
 
-RANKERS: Registry[Ranker] = Registry("ranker", ("rank",))
+RANKERS: Registry[Ranker] = Registry("ranker", ("rank",), arguments=("weights", "mode"))
 RANKERS.register("weighted", WeightedRanker)
 DEFAULT_RANKER = "weighted"
 

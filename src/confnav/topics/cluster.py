@@ -122,5 +122,5 @@ class KMeansClusterer:
         return merge_small(labels, vectors, 1)
 
 
-CLUSTERERS: Registry[Clusterer] = Registry("clusterer", ("fit_predict",))
+CLUSTERERS: Registry[Clusterer] = Registry("clusterer", ("fit_predict",), arguments=("seed",))
 CLUSTERERS.register("leiden", LeidenClusterer)
