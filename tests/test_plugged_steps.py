@@ -119,6 +119,17 @@ class Bare:
         return np.arange(len(vectors)) % low
 
 
+class Gapped:
+    """A clusterer numbering its groups 0 and 2, leaving 1 out; with `noise`, marking every third paper -1."""
+
+    def __init__(self, seed: int = 0, noise: bool = False) -> None:
+        self.noise = noise
+
+    def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray:
+        labels = np.where(np.arange(len(vectors)) % 2 == 0, 0, 2)
+        return np.where(np.arange(len(vectors)) % 3 == 0, -1, labels) if self.noise else labels
+
+
 @pytest.fixture
 def indexed(store: SqlStore) -> SqlStore:
     ingest(store, [MARKDOWN_PAGE])
@@ -210,3 +221,14 @@ def test_a_plugged_step_not_taking_the_documented_keywords_is_one_line_naming_it
     chosen = Settings(steps=Steps(ranker=f"{HERE}:Bare"))
     with open_store(indexed.location, settings=chosen) as same, pytest.raises(ConfnavError, match=r"^ranker '"):
         build_digest(same, same.pick_venue(None))
+
+
+def test_a_clusterer_s_gaps_are_closed_and_its_noise_refused_naming_it(indexed: SqlStore) -> None:
+    venue = indexed.pick_venue(None)
+    assert ensure_topics(indexed, venue, builder=TopicBuilder(clusterer=Gapped(), labeler=Numbered()))
+    assert labels(indexed, venue) == ["plugged 0", "plugged 1"]
+    sizes = [t.size for t in theme_facts(indexed, venue, level=1)]
+    assert sizes == [100, 100]
+    with pytest.raises(ConfnavError, match=rf"^clusterer '{HERE}:Gapped' left 67 papers out \(label -1\)"):
+        ensure_topics(indexed, venue, builder=TopicBuilder(clusterer=Gapped(noise=True)), rebuild=True)
+    assert labels(indexed, venue) == ["plugged 0", "plugged 1"]  # the themes as they were

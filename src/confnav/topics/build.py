@@ -22,7 +22,7 @@ from confnav.settings import Settings
 from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
-from confnav.topics.cluster import CLUSTERERS, Clusterer
+from confnav.topics.cluster import CLUSTERERS, Clusterer, group_labels
 from confnav.topics.fidelity import Prose
 from confnav.topics.label import LABELERS, Labeler
 from confnav.topics.layout import LAYOUTS, Layout
@@ -160,7 +160,7 @@ class TopicBuilder:
         n = len(data.papers)
         low, high = theme_range(n, themes)
         progress.start("clustering", 4)
-        labels = self.clusterer.fit_predict(data.vectors, low, high)
+        labels = group_labels(self.clusterer.fit_predict(data.vectors, low, high), n, self.clusterer)
         clock["cluster"] = time.perf_counter() - start
         progress.advance()
         count = int(labels.max()) + 1
