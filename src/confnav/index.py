@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from confnav.embed import check_name
 from confnav.embed.base import Embedder
 from confnav.embed.views import PRIMARY_CACHE, VIEWS, embedder_state_cache, paper_text, semantic_model, text_hash
 from confnav.errors import ConfnavError
@@ -48,6 +49,7 @@ def build_index(
     """Embed the papers whose text changed since the last run (all of them after a model change); `add` keeps
     the other models' vectors beside this one's (search sends each query to a model that reads its language)."""
     start = time.perf_counter()
+    check_name(embedder)  # before the old index is dropped
     if venue:
         store.get_venue(venue)
     rows = list(store.paper_rows(venue))

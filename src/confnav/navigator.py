@@ -45,11 +45,12 @@ REGISTRIES: dict[str, Registry[Any]] = {
 
 
 def check_steps(settings: Settings) -> None:
-    """Every chosen step's name resolves in its kind's registry (a `module:Class` is imported and checked), or
-    a one-line ConfnavError naming the setting: a wrong name fails at start-up, not halfway through a command."""
+    """Every chosen step's name resolves in its kind's registry (a `module:Class` is imported and checked for its
+    members and the keywords it is made with), or a one-line ConfnavError naming the setting: a wrong step fails
+    at start-up, not halfway through a command."""
     for kind, name in settings.steps.chosen().items():
         try:
-            REGISTRIES[kind].factory(name)
+            REGISTRIES[kind].check(name)
         except ConfnavError as exc:
             raise ConfnavError(f"setting steps.{kind} ([steps] {kind} or ${_variable(kind)}): {exc}") from None
 

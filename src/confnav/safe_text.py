@@ -105,7 +105,9 @@ def md_text(text: str, *, line_start: bool = True) -> str:
 
 # --- Checking a report's markup (the verifier) -----------------------------------------------------------------
 
-_OUR_COMMENT = re.compile(r"<!-- (?:confnav:report kind=\w+ venue=\w+|fact:[\w.\-]+|theme:[\w.\-]+|table:[\w\-]+) -->")
+_OUR_COMMENT = re.compile(
+    r"<!-- (?:confnav:report kind=\w+ venue=\w+(?: ranker=[\w.:\-]+)?|fact:[\w.\-]+|theme:[\w.\-]+|table:[\w\-]+) -->"
+)
 _MD_TAG = re.compile(r"<[A-Za-z/!?][^\s<>]{0,30}>?")
 _MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]*)")
 _MD_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")

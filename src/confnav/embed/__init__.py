@@ -12,7 +12,7 @@ from confnav.embed.onnx import ONNX_SUFFIX, OnnxEmbedder
 from confnav.embed.sentence import DEFAULT_MODEL, SentenceTransformerEmbedder, resolve_model
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
 from confnav.errors import ConfnavError
-from confnav.registry import Factory, Registry, is_import_spec
+from confnav.registry import Factory, Registry, is_import_spec, step_name
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -46,12 +46,31 @@ def choose_embedder(model: str | None = None, cache_dir: Path | None = None) -> 
             return EMBEDDERS.create(SPARSE_MODEL), FALLBACK_NOTICE
         return make_embedder(DEFAULT_MODEL + ONNX_SUFFIX, cache_dir=cache_dir), None
     embedder = make_embedder(model, cache_dir=cache_dir)
-    if is_import_spec(model) and embedder.name not in (model, *EMBEDDERS.names()):
-        raise ConfnavError(
-            f"embedder {model!r} names its vectors {embedder.name!r}, which would not lead back to it when"
-            f" searching: set its name to {model!r}"
-        )
+    check_name(embedder)
     return embedder, None
+
+
+def check_name(embedder: Embedder) -> None:
+    """Search makes an index's embedder again from the name its vectors are stored under: a plugged embedder's
+    `name` must lead back to its class (its `module:Class`, or a name whose embedder it extends), or a one-line
+    ConfnavError saying so, before any vector is written."""
+    kind = type(embedder)
+    if kind.__module__.startswith("confnav."):
+        return
+    name = embedder.name
+    try:
+        if name in EMBEDDERS:
+            made: type | None = type(EMBEDDERS.create(name))
+        else:
+            found = EMBEDDERS.factory(name) if is_import_spec(name) else None
+            made = found if isinstance(found, type) else None
+    except ConfnavError:
+        made = None
+    if made is None or not isinstance(embedder, made):
+        raise ConfnavError(
+            f"embedder {step_name(embedder)!r} names its vectors {name!r}, which would not lead back to it when"
+            f" searching: set its name to {step_name(embedder)!r}"
+        )
 
 
 def _by_model_name(name: str) -> Factory[Embedder] | None:
@@ -69,7 +88,9 @@ def _by_model_name(name: str) -> Factory[Embedder] | None:
     return lambda threads=None, cache_dir=None: SentenceTransformerEmbedder(name)
 
 
-EMBEDDERS: Registry[Embedder] = Registry("embedder", ("embed", "fit", "dumps", "loads"), _by_model_name)
+EMBEDDERS: Registry[Embedder] = Registry(
+    "embedder", ("embed", "fit", "dumps", "loads"), _by_model_name, ("name", "fitted_on_corpus", "languages")
+)
 EMBEDDERS.register(SPARSE_MODEL, lambda threads=None, cache_dir=None: SparseEmbedder())
 EMBEDDERS.register(MULTILINGUAL_MODEL, lambda threads=None, cache_dir=None: MultilingualEmbedder(threads))
 

@@ -217,7 +217,7 @@ def diversify(ranked: list[RankedPaper], head: int = 100) -> list[RankedPaper]:
     return picked + rest
 
 
-RANKERS: Registry[Ranker] = Registry("ranker", ("rank",))
+RANKERS: Registry[Ranker] = Registry("ranker", ("rank",), arguments=("weights", "mode"))
 RANKERS.register("weighted", WeightedRanker)
 DEFAULT_RANKER = "weighted"
 
@@ -228,3 +228,15 @@ def make_ranker(
     """The ranker the settings choose (`steps.ranker`, else weighted), made with `weights` and `mode` (a plugged
     `module:Class` is called with those two keywords, as WeightedRanker is)."""
     return RANKERS.create(settings.steps.ranker or DEFAULT_RANKER, weights=weights, mode=mode)
+
+
+def ranker_name(settings: Settings, ranker: Ranker | None) -> str:
+    """The name of the ranker a report ranks with (`ranker`, else the one the settings choose), recorded in the
+    report so that its reasons are checked against that ranker."""
+    return RANKERS.name_of(ranker) if ranker is not None else settings.steps.ranker or DEFAULT_RANKER
+
+
+def ranker_named(settings: Settings, name: str, mode: RankMode | str | None = None) -> Ranker:
+    """The ranker a report names, made again in `mode` to check its reasons: a registered one or the settings'
+    choice, else a plugged `module:Class` only when this process has imported it (as the caller that built it)."""
+    return RANKERS.create(name, imports=name == (settings.steps.ranker or DEFAULT_RANKER), weights=None, mode=mode)

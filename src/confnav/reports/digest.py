@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from confnav.errors import whole_number
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.profile import blend_with_profile
+from confnav.rank.ranker import ranker_name
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section, decision_words
@@ -40,7 +41,9 @@ def build_digest(
     shown = ("venue.reviewed", "venue.accepted", "venue.acceptance_rate")
     facts = [f for f in venue_facts(store, venue) if f.key in shown]
     title = f"{info.name}: must-read digest{scope}, {ranking.mode.label}"
-    report = Report("digest", info, title, facts=facts, mode=ranking.mode.value)
+    report = Report(
+        "digest", info, title, facts=facts, mode=ranking.mode.value, ranker=ranker_name(store.settings, ranker)
+    )
     report.intro = (
         f"The {min(top, len(ranked))} papers the must-read ranking puts first{scope}, with the reasons. "
         + ranking.header()

@@ -13,6 +13,7 @@ from confnav.errors import ConfnavError
 from confnav.model import Paper
 from confnav.rank import make_ranker
 from confnav.rank.mode import RankMode
+from confnav.rank.ranker import ranker_named
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.claims import claim_failures
 from confnav.reports.marked import CLAUSE_SEMICOLON, HTML_FACT, MD_FACT, marked
@@ -70,8 +71,11 @@ _MODE = re.compile(r"Mode: (at the conference|looking back)\.")
 _SENTENCE_END = re.compile(rf"(?:[.!?]|{CLAUSE_SEMICOLON})(?=\s)|\n|<|>")
 
 
-def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground, unchecked: list[str]) -> list[str]:
-    """Every place a report's words say more than the store does, naming its line."""
+def ground_failures(
+    store: AnalysisStore, text: str, html: bool, ground: Ground, unchecked: list[str], ranker: str | None = None
+) -> list[str]:
+    """Every place a report's words say more than the store does, naming its line; `ranker` is the name of the one
+    the report says ranked it (None: the settings' choice)."""
     page = Page(text, html)
     _title(page, ground)
     for match in re.finditer(r"<head>.*?</head>|<!-- .*? -->" if html else r"<!-- .*? -->", text, re.S):
@@ -93,7 +97,9 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
 
     @cache
     def ranking(theme: str | None) -> tuple[dict[str, list[str]], str, list[Paper]]:  # read when needed, once each
-        found = make_ranker(store.settings, mode=_mode(mode_match)).rank(store, ground.venue, theme=theme)
+        mode = _mode(mode_match)
+        made = ranker_named(store.settings, ranker, mode) if ranker else make_ranker(store.settings, mode=mode)
+        found = made.rank(store, ground.venue, theme=theme)
         reasons = {r.paper.id: [x for x in r.reasons if not x.startswith(TLDR_PREFIX)] for r in found.papers}
         return reasons, found.header(), [r.paper for r in found.papers]
 
@@ -109,7 +115,7 @@ def ground_failures(store: AnalysisStore, text: str, html: bool, ground: Ground,
         + ground.venue_names
         + ([ranking(None)[1]] if mode_match else [])
     )
-    told = {c: tldr for c, (tldr, _) in tldrs.items()}
+    told = {c: page.tldrs.get(c, tldr) for c, (tldr, _) in tldrs.items()}  # as the report's summarizer made it
     mode = _mode(mode_match)
     claim_failures(page, papers, _theme_papers(store, page, ground), told, mode)
     view = marked(text, html)

@@ -82,6 +82,7 @@ class Report:
     charts: list[Chart] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     mode: str | None = None  # the ranking mode of the papers it cites, for reports that rank
+    ranker: str | None = None  # the name of the ranker that ranked them (registered or `module:Class`)
     context: list[Fact] = field(default_factory=list)  # facts its prose cites that its facts block does not list
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from confnav.errors import ConfnavError, InputError, whole_number
 from confnav.model import Outcome, Paper, Venue, real_papers
 from confnav.rank import Ranker, RankMode, make_ranker
-from confnav.rank.ranker import RankedPaper
+from confnav.rank.ranker import RankedPaper, ranker_name
 from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import data_gaps, theme_facts_of, trend_facts, venue_facts
 from confnav.reports.model import LLM_NOTES, Citation, Fact, Report, Section, decision_words
@@ -167,7 +167,7 @@ def build_overview(
     previous, trend = trend_facts(store, venue, top)
     report = Report("overview", info, f"{info.name}: an overview", facts=[*(config or []), *facts])
     report.context = trend
-    report.mode = ranking.mode.value
+    report.mode, report.ranker = ranking.mode.value, ranker_name(store.settings, ranker)
     opening = venue_opening(info, facts, top, previous, {f.key: f for f in trend})
     client = client or (summarizer.client if isinstance(summarizer, LLMSummarizer) else None)
     shown = {f.key: f.value for f in [*facts, *trend]} | {

@@ -38,6 +38,7 @@ class Page:
     html: bool
     left: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    tldrs: dict[str, str] = field(default_factory=dict)  # each paper's TL;DR as shown, once checked
 
     def __post_init__(self) -> None:
         self.left = list(self.text)
@@ -135,13 +136,39 @@ Tldrs = dict[str, tuple[str | None, str]]
 def _tldr_failure(
     page: Page, pos: int, paper: Paper, shown: str, source: str, truth: tuple[str | None, str], unchecked: list[str]
 ) -> None:
-    """A TL;DR shown for a paper must be the one the store gives it, from the source it names."""
+    """A TL;DR shown for a paper is the one the store gives it from the source it names (the authors', the kept
+    extractive one), an LLM's (checked as it was written; listed as not checked), or, from any other summarizer,
+    whole sentences or clauses of the paper's own abstract or title: nothing a summarizer wrote itself."""
     if source == "llm":
         unchecked.append(f"the LLM's TL;DR of {paper.id} (line {page.line(pos)})")
         return
     text, made_by = truth
-    if source != made_by or page.plain(shown) != squeeze(text or NO_TLDR):
-        page.fail(pos, f"the TL;DR shown for {paper.id} is not its {made_by} TL;DR in the store")
+    said = page.plain(shown)
+    kept = said == squeeze(text or NO_TLDR)  # the store's (none: no abstract), under any name but the authors'
+    if (kept and (source == made_by or "author" not in (source, made_by))) or (
+        source != "author" and extracted(said, paper)
+    ):
+        page.tldrs[paper.id] = said
+        return
+    page.fail(
+        pos,
+        f"the TL;DR shown for {paper.id} ({source}) is neither its {made_by} TL;DR in the store nor sentences of its"
+        " abstract; only the LLM summarizer, which checks what it writes, may show words of its own",
+    )
+
+
+_PIECE = re.compile(r"(?<=[.!?])\s+")
+
+
+def extracted(tldr: str, paper: Paper) -> bool:
+    """Whether every sentence of a TL;DR is a whole sentence or clause of the paper's abstract or title, word for
+    word: what an extractive summarizer of any kind shows (a clause ends where the abstract puts punctuation)."""
+    own = [squeeze(t) for t in (paper.abstract, paper.title) if t]
+    pieces = [p.rstrip(".!?;:, ") for p in _PIECE.split(squeeze(tldr))]
+    return bool(own) and all(
+        piece and any(re.search(rf"(?:^|(?<=[.!?;:,] )){re.escape(piece)}(?=[.!?;:,]|$)", text) for text in own)
+        for piece in pieces
+    )
 
 
 def _title_failure(page: Page, pos: int, paper: Paper, shown: str) -> None:

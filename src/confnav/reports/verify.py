@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from confnav.errors import ConfnavError, InputError, NotFoundError
+from confnav.rank.ranker import ranker_named
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
 from confnav.reports.grounding import ground_failures
 from confnav.reports.marked import HTML_FACT, MD_FACT
@@ -27,8 +28,8 @@ from confnav.topics import theme_facts
 from confnav.topics.facts import ThemeFacts
 
 _ID = r"[A-Za-z0-9_\-~.]+"
-_MD_HEADER = re.compile(r"<!-- confnav:report kind=(\w+) venue=(\w+) -->")
-_HTML_HEADER = re.compile(r'<meta name="confnav-report" content="kind=(\w+) venue=(\w+)">')
+_MD_HEADER = re.compile(r"<!-- confnav:report kind=(\w+) venue=(\w+)(?: ranker=([\w.:\-]+))? -->")
+_HTML_HEADER = re.compile(r'<meta name="confnav-report" content="kind=(\w+) venue=(\w+)(?: ranker=([\w.:\-]+))?">')
 # A table's caption, the heading right above its mark.
 _MD_CAPTION = re.compile(r"^#{2,4} (.*)\n\n<!-- table:([\w\-]+) -->", re.M)
 _HTML_CAPTION = re.compile(r'<h[2-4]>([^<]*)</h[2-4]>(?:<div[^>]*>)?<table data-table="([\w\-]+)"')
@@ -125,12 +126,18 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
         raise InputError(path, "not a confnav report (no confnav report marker)")
     result = Verification(path, header.group(1), header.group(2))
     result.failures += unsafe_markup(text, html)
-    venue = result.venue
+    venue, ranker = result.venue, header.group(3)
     try:
         store.get_venue(venue)
     except NotFoundError as exc:
         result.failures.append(str(exc))
         return result
+    if ranker:  # its reasons are checked against the ranker that ranked it, which must be at hand
+        try:
+            ranker_named(store.settings, ranker)
+        except ConfnavError as exc:
+            result.failures.append(f"the report was ranked by {ranker!r}, which cannot be made here: {exc}")
+            return result
     claimed = (
         [(key, unescape(value)) for key, value in HTML_FACT.findall(text)]
         if html
@@ -176,7 +183,7 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
     info = store.get_venue(venue)
     names = [v.name for v in store.venue_list()]
     ground = Ground(venue, info.name, facts, themes, [t.caption for t in tables], names, result.kind, previous)
-    result.failures += ground_failures(store, text, html, ground, result.unchecked)
+    result.failures += ground_failures(store, text, html, ground, result.unchecked, ranker)
     return result
 
 

@@ -41,7 +41,8 @@ BROWSE_ORDER = "accepted first, then undecided, then not accepted; each by mean 
 
 
 class Searcher:
-    """Keyword (BM25F), semantic (cosine) and hybrid retrieval; the corpus is loaded once and reused."""
+    """Keyword (BM25F), semantic (cosine) and hybrid retrieval; the corpus is loaded once and reused. `embedder`
+    is one already loaded, used for the stored vectors of its `name` only (others are searched by their own)."""
 
     def __init__(
         self,

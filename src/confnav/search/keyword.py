@@ -310,7 +310,9 @@ class KeywordIndex:
 
 
 # Index name → factory called with `documents` (field name → text) and field `weights`.
-INDEXES: Registry[TextIndex] = Registry("index", ("score", "containing", "to_bytes"))
+INDEXES: Registry[TextIndex] = Registry(
+    "index", ("score", "containing", "to_bytes"), arguments=("documents", "weights")
+)
 INDEXES.register("bm25f", KeywordIndex.build)
 DEFAULT_INDEX = "bm25f"
 

@@ -17,11 +17,12 @@ from confnav.errors import ConfnavError, argument
 from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.progress import Progress, Silent
+from confnav.registry import step_name
 from confnav.settings import Settings
 from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredAssignment, StoredTheme
-from confnav.topics.cluster import CLUSTERERS, Clusterer
+from confnav.topics.cluster import CLUSTERERS, Clusterer, group_labels
 from confnav.topics.fidelity import Prose
 from confnav.topics.label import LABELERS, Labeler
 from confnav.topics.layout import LAYOUTS, Layout
@@ -30,6 +31,14 @@ from confnav.topics.paper_words import one_reading
 NO_INDEX = "run 'confnav index' first"
 DEFAULT_TOPIC_STEPS = {"clusterer": "leiden", "labeler": "ctfidf-centroid", "layout": "tsne"}
 MIN_SUBTHEME = 5  # papers: a smaller part of a theme joins the nearest other part (a paper or two is no theme)
+
+
+def built_with(params: dict[str, Any]) -> dict[str, str] | None:
+    """The steps a stored theme run records; a run of before steps were recorded counts as the defaults' when its
+    clusterer was Leiden, else as unknown (None: stale for any builder)."""
+    if "steps" in params:
+        return dict(params["steps"])
+    return dict(DEFAULT_TOPIC_STEPS) if params.get("clusterer") == "LeidenClusterer" else None
 
 
 def topic_steps(settings: Settings) -> dict[str, str]:
@@ -101,8 +110,9 @@ class TopicBuild:
 
 
 class TopicBuilder:
-    """The topic pipeline with swappable steps (clusterer, labeler, layout), each with a default. `steps` names
-    them when known (the defaults, or `from_settings`); stored with the themes, a change of steps makes them stale."""
+    """The topic pipeline with swappable steps (clusterer, labeler, layout), each with a default. `steps` names them
+    (registry names from `from_settings` or the defaults, `module:Class` for a step passed as an object); stored
+    with the themes, so themes of other steps than the ones asked are stale."""
 
     def __init__(
         self,
@@ -115,7 +125,10 @@ class TopicBuilder:
         self.labeler = labeler or LABELERS.create(DEFAULT_TOPIC_STEPS["labeler"])
         self.layout = layout or LAYOUTS.create("tsne", seed=seed + 42)
         self.seed = seed
-        self.steps: dict[str, str] | None = None if clusterer or labeler or layout else dict(DEFAULT_TOPIC_STEPS)
+        given = {"clusterer": clusterer, "labeler": labeler, "layout": layout}
+        self.steps = {
+            kind: step_name(step) if step is not None else DEFAULT_TOPIC_STEPS[kind] for kind, step in given.items()
+        }
 
     @classmethod
     def from_settings(cls, settings: Settings, seed: int = 0) -> TopicBuilder:
@@ -147,7 +160,7 @@ class TopicBuilder:
         n = len(data.papers)
         low, high = theme_range(n, themes)
         progress.start("clustering", 4)
-        labels = self.clusterer.fit_predict(data.vectors, low, high)
+        labels = group_labels(self.clusterer.fit_predict(data.vectors, low, high), n, self.clusterer)
         clock["cluster"] = time.perf_counter() - start
         progress.advance()
         count = int(labels.max()) + 1
@@ -181,9 +194,12 @@ class TopicBuilder:
             )
             for i, pk in enumerate(data.pks)
         ]
-        params: dict[str, object] = {"seed": self.seed, "themes": themes, "clusterer": type(self.clusterer).__name__}
-        if self.steps is not None:
-            params["steps"] = self.steps
+        params: dict[str, object] = {
+            "seed": self.seed,
+            "themes": themes,
+            "clusterer": type(self.clusterer).__name__,
+            "steps": self.steps,
+        }
         with store.transaction():
             store.put_topics(venue, store.venue_generation(venue), data.model, params, stored_themes, assignments)
         clock["total"] = time.perf_counter() - start

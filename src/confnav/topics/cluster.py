@@ -12,13 +12,32 @@ from typing import Protocol
 
 import numpy as np
 
-from confnav.registry import Registry
+from confnav.errors import ConfnavError
+from confnav.registry import Registry, step_name
 
 
 class Clusterer(Protocol):
-    """Partition rows of `vectors` into about `low`–`high` groups."""
+    """Partition rows of `vectors` into about `low`–`high` groups: one integer label per row, the groups numbered
+    0..k-1 (a gap is closed by the build, keeping their order); no -1 "noise", since every paper has a theme."""
 
     def fit_predict(self, vectors: np.ndarray, low: int, high: int) -> np.ndarray: ...
+
+
+def group_labels(labels: object, rows: int, clusterer: object) -> np.ndarray:
+    """A clusterer's labels as groups 0..k-1 in their order (gaps closed), or a one-line ConfnavError naming the
+    clusterer when they are not one non-negative integer per row."""
+    name = step_name(clusterer)
+    found = np.asarray(labels)
+    if found.shape != (rows,) or not np.issubdtype(found.dtype, np.integer):
+        raise ConfnavError(
+            f"clusterer {name!r} must give one integer label per paper ({rows}); it gave {found.shape} of {found.dtype}"
+        )
+    if rows and found.min() < 0:
+        raise ConfnavError(
+            f"clusterer {name!r} left {int((found < 0).sum())} papers out (label -1):"
+            " every paper must be in a theme, numbered from 0"
+        )
+    return np.unique(found, return_inverse=True)[1].astype(np.int64).reshape(rows)
 
 
 def knn_graph(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -122,5 +141,5 @@ class KMeansClusterer:
         return merge_small(labels, vectors, 1)
 
 
-CLUSTERERS: Registry[Clusterer] = Registry("clusterer", ("fit_predict",))
+CLUSTERERS: Registry[Clusterer] = Registry("clusterer", ("fit_predict",), arguments=("seed",))
 CLUSTERERS.register("leiden", LeidenClusterer)

@@ -11,7 +11,7 @@ from confnav.progress import Progress
 from confnav.store.base import serves_requests
 from confnav.store.protocols import AnalysisStore
 from confnav.store.topics import StoredTheme
-from confnav.topics.build import DEFAULT_TOPIC_STEPS, TopicBuilder, text_model, topic_steps
+from confnav.topics.build import TopicBuilder, built_with, text_model, topic_steps
 
 THEME_LEVELS = (1, 2)  # themes, and the sub-themes a theme is split into
 
@@ -108,7 +108,8 @@ def ensure_topics(
     rebuild: bool = False,
     themes: int | None = None,
 ) -> bool:
-    """Build the venue's themes when missing, stale (papers, model or chosen steps changed) or asked differently.
+    """Build the venue's themes when missing, stale (papers, model or steps changed: `builder`'s, else the ones the
+    store's settings choose) or asked differently.
 
     A store that defers long work to background jobs (a shared web server) never builds here: stale
     themes are used as they are, and missing ones are a `TopicsNotReady` error naming the job to start.
@@ -120,7 +121,7 @@ def ensure_topics(
         run is not None
         and run[0] == store.venue_generation(venue)
         and run[1] == text_model(store)
-        and (steps is None or run[2].get("steps", DEFAULT_TOPIC_STEPS) == steps)
+        and built_with(run[2]) == steps
     )
     if fresh and not rebuild and (themes is None or run[2].get("themes") == themes):  # type: ignore[index]
         return False

@@ -60,5 +60,5 @@ def _no_zero_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors
 
 
-LAYOUTS: Registry[Layout] = Registry("layout", ("fit_transform",))
+LAYOUTS: Registry[Layout] = Registry("layout", ("fit_transform",), arguments=("seed",))
 LAYOUTS.register("tsne", TsneLayout)
