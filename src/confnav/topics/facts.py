@@ -151,9 +151,12 @@ def theme_facts(
     papers = papers if papers is not None else dict(store.paper_rows(venue))
     members: dict[str, list[tuple[Paper, bool]]] = defaultdict(list)
     for pk, where in store.assignments(venue).items():
-        members[where.theme].append((papers[pk], where.low_confidence))
+        paper = papers.get(pk)
+        if paper is None:  # not among the papers given: e.g. one that reads as a placeholder since the build
+            continue
+        members[where.theme].append((paper, where.low_confidence))
         if where.subtheme:
-            members[where.subtheme].append((papers[pk], where.low_confidence))
+            members[where.subtheme].append((paper, where.low_confidence))
     counted = [p for p in papers.values() if not p.placeholder]  # as in the themes: placeholders left out
     rates = lists_rejections([p.decision for p in counted])
     return [_facts(theme, members[theme.id], len(counted), rates) for theme in themes]
