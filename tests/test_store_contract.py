@@ -90,6 +90,10 @@ def answers(store: SqlStore) -> dict[str, Any]:
         "count": (store.count_papers(), store.count_papers("corl2023")),
         "paper": store.get_paper(some.id, "corl2023").to_dict(),
         "papers": [p.id for p in store.papers(PaperFilter(venue="iclr2020", decision="accepted"), limit=20)],
+        "reviewed": (  # the filter's papers that entered review, and those Decision.reviewed admits
+            len(store.filter_pks(PaperFilter(venue="iclr2020", decision="reviewed"))),
+            sum(p.decision.reviewed for _, p in store.paper_rows("iclr2020")),
+        ),
         "by_author": sorted(p.id for p in store.papers(PaperFilter(author=some.authors[0].name))),
         "by_keyword": len(store.papers(PaperFilter(keyword="reinforcement"))),
         "by_year_rating": len(store.papers(PaperFilter(venue="iclr2020", year=2020, min_rating=6))),
@@ -139,6 +143,7 @@ def test_both_backends_answer_alike(filled: dict[str, Location]) -> None:
     for key in sqlite:
         assert sqlite[key] == postgres[key], key
     assert sqlite["count"][1] > 100 and sqlite["by_pk"] and sqlite["by_author"] and sqlite["assigned"]
+    assert sqlite["reviewed"][0] == sqlite["reviewed"][1] < sqlite["count"][0]  # ICLR 2020's desk rejects left out
     assert len(sqlite["places"]) > 300  # CoRL 2023's papers all list their institutions
     assert sqlite["venue_list"][1] and len(sqlite["venue_list"][0]) == 2
     assert sqlite["profiles"] and "nobody at all" not in sqlite["profiles"]  # CoRL 2023 gives OpenReview ids

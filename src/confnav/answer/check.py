@@ -13,6 +13,7 @@ from confnav.answer.model import Answer, Count, Retrieved, Sentence
 from confnav.answer.outside import institution_facts, rate_facts, venue_themes
 from confnav.answer.places import papers_at, place_facts
 from confnav.answer.retrieve import count_papers, known_venues
+from confnav.answer.statistics import rating_facts
 from confnav.reports.verify import citation_failures
 from confnav.search.engine import Searcher
 from confnav.summarize.checked import attribution_failures, prose_failures
@@ -67,12 +68,18 @@ def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
     for count in answer.counts:
         if (now := _recount(searcher, count)) != count.value:
             failures.append(f"count of {count.phrase or 'all papers'} in {count.venue}: {count.value}, store: {now}")
-    for venue in {key.split()[0] for key in answer.facts}:
-        for group, facts_of in FACT_GROUPS.items():  # each group as it was computed
-            shown = {k: v for k, v in answer.facts.items() if k.split()[0] == venue and _group(k) == group}
-            stored = {f"{venue} {k}": v for k, v in facts_of(store, venue).items()} if shown else {}
-            if shown != stored:
-                failures.append(f"facts of {venue}: {shown}, store: {stored}")
+    cited = {c for s in answer.sentences for c in s.cites}
+    wholes = [c for c in answer.counts if c.decision is None]
+    for venue in {c.venue for c in wholes} - {c.venue for c in wholes if c.value}:  # counted none: cites none
+        if zero := sorted(r.paper.id for r in answer.papers if r.paper.venue == venue and r.paper.id in cited):
+            failures.append(f"a count of 0 papers of {venue} is followed by papers of it: {', '.join(zero)}")
+    for venue, group in {(key.split()[0], _group(key)) for key in answer.facts}:  # each group as it was computed
+        shown = {k: v for k, v in answer.facts.items() if k.split()[0] == venue and _group(k) == group}
+        base, _, qualifier = group.partition(":")  # "ratings:accepted": the ratings of the accepted papers
+        facts_of = FACT_GROUPS.get(base)
+        stored = facts_of(store, venue, *[qualifier][: bool(qualifier)]) if facts_of else {}
+        if shown != {f"{venue} {k}": v for k, v in stored.items()}:
+            failures.append(f"facts of {venue}: {shown}, store: {stored}")
     for sentence in answer.sentences:
         failures += [f"{sentence.text!r}: {f}" for f in sentence_failures(sentence, answer, names)]
     return failures
@@ -83,6 +90,7 @@ FACT_GROUPS: dict[str, Callable[[Any, str], dict[str, str]]] = {
     "institutions": institution_facts,
     "themes": venue_themes,
     "places": place_facts,
+    "ratings": rating_facts,
 }
 
 

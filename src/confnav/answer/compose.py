@@ -13,7 +13,7 @@ import numpy as np
 
 from confnav.answer.authors import MOST, Named, author_names, names_in, without
 from confnav.answer.awards import AWARDS, answer_awards, awarded_papers, no_awards
-from confnav.answer.known import accepted_only, decision_gap
+from confnav.answer.known import accepted_only, decision_gap, submissions_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.model import decided as decided_words
 from confnav.answer.outside import (
@@ -40,6 +40,7 @@ from confnav.answer.retrieve import (
     per_state,
     term_weights,
 )
+from confnav.answer.statistics import RATING, answer_ratings, asks_statistic, pointer
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
 from confnav.model import Paper, fold, n_papers
@@ -48,7 +49,7 @@ from confnav.search.engine import Searcher
 from confnav.search.query import parse_query
 from confnav.search.text import terms
 from confnav.store import PaperFilter
-from confnav.store.protocols import AnalysisStore, NewsStore, ProfileStore
+from confnav.store.protocols import AnalysisStore, NewsStore, PaperReader, ProfileStore
 from confnav.summarize.llm import ChatClient
 from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer
@@ -90,12 +91,25 @@ def ask(
         else:
             answer.unanswered = f"{DOES_NOT_SAY}: {lacking} (its venues: {', '.join(v.name for v in known)})."
             return answer
+    if read.refused:  # "not rejected": a set of papers no decision names
+        answer.unanswered = (
+            f"{DOES_NOT_SAY} which papers were not {read.refused}: it finds papers by the decision they were given"
+            " (accepted, not accepted, or a venue's own, which confnav decisions lists), not by one they were not."
+        )
+        return answer
     gaps = [g for v in venues if (g := decision_gap(store, v, read.decision))] if read.decision else []
     if venues and len(gaps) == len(venues) and not read.counting:  # no paper of them can have the decision
         answer.unanswered = f"{DOES_NOT_SAY} which papers {decided_words(read.decision)}: {'; '.join(gaps)}."
         return answer
     if RATE.search(read.text):
         answer_rate(store, answer, venues or [v.id for v in known])
+        return answer
+    if asks_statistic(read.text):  # "the mean rating of accepted papers": the stats report's numbers, or where
+        plain = read_question(RATING.sub(" ", without(rest, places)), known, decision_names(store))
+        if RATING.search(read.text) and not (plain.topic_terms or named or places):
+            answer_ratings(store, answer, venues or [v.id for v in known], read.decision)
+        else:
+            answer.unanswered = pointer(venues)
         return answer
     if INSTITUTIONS.search(read.text):
         answer_institutions(store, answer, venues or [v.id for v in known])
@@ -134,7 +148,10 @@ def ask(
         )
     if read.counting:
         answer.counts = _counts(searcher, read, venues or [v.id for v in known])
-        answer.parts.append(Part(None, _count_sentences(store, answer, read)))
+        answer.papers = [r for r in answer.papers if _counted(answer.counts, r.paper)]  # a count of 0 cites none
+        answer.parts.append(Part(None, _count_sentences(store, answer, read) + _submissions(store, read, venues)))
+    elif read.submitted:
+        answer.notices += [s.text.rstrip(".") for s in _submissions(store, read, venues)]
     if not answer.papers and not answer.counts:
         scope = " or ".join(store.get_venue(v).name for v in venues) if venues else "the store"
         what = f"is about “{read.topic}”" if read.topic else "answers this"
@@ -164,6 +181,7 @@ def _about_people(
         for venue in venues:
             found.most(venue)
     answer.counts, answer.papers, answer.facts = found.counts, found.papers, found.facts
+    found.sentences += _submissions(searcher.store, read, venues if answer.venues else [])
     answer.parts = [Part(None, found.sentences), *_groups(cast(AskStore, searcher.store), answer, read, False)]
     return write_answer(searcher, answer, client) if client else answer
 
@@ -229,6 +247,30 @@ def _counts(searcher: Searcher, read: Question, venues: list[str]) -> list[Count
         values = count_with(searcher, venue, phrase, decisions)
         counts += [Count(venue, phrase, d, n) for d, n in zip(decisions, values, strict=True)]
     return counts
+
+
+def _counted(counts: list[Count], paper: Paper) -> bool:
+    """Whether the counts of the paper's venue count it: it holds their phrase and has their decision. The papers
+    a counting answer shows are these, so that no sentence shows a paper its count leaves out (or any, for 0)."""
+    mine = [c for c in counts if c.venue == paper.venue]
+    return bool(mine) and all(
+        c.value > 0
+        and PaperFilter(decision=c.decision).admits(paper.decision)
+        and (
+            not c.phrase or parse_query(f'"{c.phrase}"').matches(paper.title, paper.abstract or "", paper.keywords, [])
+        )
+        for c in mine
+    )
+
+
+def _submissions(store: PaperReader, read: Question, venues: list[str]) -> list[Sentence]:
+    """For a question about submissions, one sentence per venue whose data cannot say how many were submitted."""
+    asked = venues or [v.id for v in known_venues(store)] if read.submitted else []
+    return [
+        Sentence(f"{DOES_NOT_SAY} how many papers were submitted to {store.get_venue(v).name}: {gap}.", [], "count")
+        for v in asked
+        if (gap := submissions_gap(store, v))
+    ]
 
 
 def _count_sentences(store: AskStore, answer: Answer, read: Question) -> list[Sentence]:

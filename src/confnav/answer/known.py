@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from confnav.model import Decision, Outcome
 from confnav.store import PaperFilter
+from confnav.store.base import REVIEWED
 from confnav.store.protocols import PaperReader
 from confnav.topics.facts import lists_rejections
 
 # What an accepted-only list cannot hold: the outcomes other than acceptance and the kinds of not being accepted.
-NOT_LISTED = {o.value for o in Outcome if o is not Outcome.ACCEPTED} | {"reject", "withdrawn", "desk-reject"}
+NOT_LISTED = {o.value for o in Outcome if o is not Outcome.ACCEPTED} | {"reject", "withdrawn", "desk-reject", REVIEWED}
 
 
 def _listed(names: list[str]) -> str:
@@ -22,9 +23,10 @@ def decision_gap(store: PaperReader, venue: str, decision: str) -> str | None:
     decision of that name (which the store's filter refuses), so that no 0 is stated for it."""
     counts = store.decision_counts(venue)
     wanted = PaperFilter(decision=decision)
-    if any(wanted.admits(d) for d, n in counts if n):
-        return None
     decisions: list[Decision] = [d for d, n in counts if n]
+    whole = wanted.decision_key() != REVIEWED or lists_rejections(decisions)  # an accepted-only list: not all reviewed
+    if whole and any(wanted.admits(d) for d in decisions):
+        return None
     name = store.get_venue(venue).name
     if all(d.outcome is Outcome.UNKNOWN for d in decisions):
         return f"the data of {name} holds no decisions"
@@ -38,3 +40,9 @@ def accepted_only(store: PaperReader, venue: str) -> bool:
     """Whether the venue's data lists accepted papers only (every decision known, none a rejection)."""
     decisions = [d for d, n in store.decision_counts(venue) if n]
     return bool(decisions) and all(d.accepted for d in decisions)
+
+
+def submissions_gap(store: PaperReader, venue: str) -> str | None:
+    """Why the store cannot say how many papers were submitted to `venue` (None when it can): its papers are the
+    submissions only when its data lists the papers that were not accepted, as for the acceptance rate."""
+    return decision_gap(store, venue, Outcome.NOT_ACCEPTED.value)

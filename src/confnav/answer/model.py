@@ -19,6 +19,7 @@ DECIDED_WORDS = {
     "reject": "were rejected",
     "desk-reject": "were desk-rejected",
     "withdrawn": "were withdrawn",
+    "reviewed": "entered review",
 }
 
 

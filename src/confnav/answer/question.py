@@ -1,5 +1,6 @@
 """Reading a question: the venues it names (known to the store or not), whether it asks for a count and of
-which decision, the topic left once those words are taken out, and whether it is broad."""
+which decision or stage of a venue's life cycle (submitted, reviewed, accepted, …, negated or not), the topic
+left once those words are taken out, and whether it is broad."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from confnav.model import Venue
-from confnav.search.text import terms
+from confnav.search.text import stem, terms
 
 # A conference and a year: "ICLR 2021", "NeurIPS'19", "cvpr-2023". Only words with two capitals or more count as a
 # conference when the store does not know it ("in 2021" is no venue).
@@ -31,7 +32,39 @@ DECISION_WORDS = {
     "talk": "oral",  # ICLR 2020's name for its orals
     "talks": "oral",
     "desk-reject": "desk-reject",
+    "not-accepted": "not-accepted",
 }
+SUBMITTED = "submitted"  # every paper of the venue: its submissions, when its data lists rejections
+REVIEWED = "reviewed"  # the papers that entered review (the store's filter: any known decision but a desk reject)
+# A venue's life cycle by the stem of its verbs and their nouns ("submit", "submitted", "submissions", "accepts",
+# "acceptance", "withdrew", …): what papers a question asks about when it uses them. Presented and published
+# papers are the accepted ones, but papers that present or publish something are papers about it.
+STAGES = {
+    "submit": SUBMITTED,
+    "submiss": SUBMITTED,
+    "review": REVIEWED,
+    "accept": "accepted",
+    "present": "accepted",
+    "publish": "accepted",
+    "reject": "reject",
+    "withdraw": "withdrawn",
+}
+IRREGULAR = {"withdrawn": "withdraw", "withdrew": "withdraw"}
+PARTICIPLE_ONLY = frozenset({"present", "publish"})
+_NOT_A_STAGE = re.compile(r"(?:ers?|ors?|abl[ey]|abilit(?:y|ies)|ives?|ively)$")  # reviewers, acceptable
+_NEGATED_PREFIX = re.compile(r"^(?:non-?|un)(?=\w{4})")  # "unaccepted", "non-accepted"
+# The opposite of a decision, where the store's filter has one; a negated stage without one is refused.
+OPPOSITE = {"accepted": "not-accepted", "not-accepted": "accepted"}
+NEGATIONS = frozenset({"not", "never", "no"})
+# Words between a negation and its verb: "were not ever accepted", "did not get in".
+_BETWEEN = frozenset(
+    "be been being was were is are get got gotten ever even yet finally eventually actually officially".split()  # noqa: SIM905
+)
+_CONTRACTED = re.compile(r"\b(\w+?)(n?)['’]t\b", re.I)  # "weren't", "didn't", "can't", "won't"
+# Idioms of being accepted, read as the verb: "didn't get in", "made the cut".
+_IDIOMS = re.compile(
+    r"\b(?:get|gets|got|gotten|getting)\s+in\b|\b(?:make|makes|made)\s+(?:the\s+cut|it\s+in(?:to)?)\b", re.I
+)
 # Words of the question itself rather than of its topic, left out of the topic and of relevance.
 QUESTION_WORDS = frozenset(
     """
@@ -51,6 +84,15 @@ QUESTION_WORDS = frozenset(
 EDGE_WORDS = frozenset(
     "on about in at for of with to the a an that are were is and or from by as".split()  # noqa: SIM905
 )
+# Function words and light verbs: trimmed from a topic's edges like EDGE_WORDS, so that a run of them alone is no
+# topic ("not", "make").
+FUNCTION_WORDS = EDGE_WORDS | frozenset(
+    """
+    not never no be been being was will would can could should may might must shall it its they them their this
+    these those there here so than then into onto yet ever even also just still only ones one any all some
+    make makes made making take takes took taken send sends sent
+    """.split()  # noqa: SIM905
+)
 # "the best-rated papers on X", "with the highest ratings": the papers asked for in their reviewers' order.
 _RATED = re.compile(
     r"\b(?:best|highest|top)[\s\-]+(?:rated|scored|reviewed)\b|\b(?:highest|best|top)\s+(?:ratings?|scores?)\b"
@@ -64,7 +106,8 @@ BROAD_TERMS = 1  # a question with at most this many topic terms is broad: its t
 @dataclass
 class Question:
     """A question read: its text, venues it names that the store holds and that it does not, the decision it asks
-    about, whether it asks for a count, its topic words and their index terms."""
+    about, whether it asks for a count, about the submissions, its topic words and their index terms; `refused`
+    names a negated stage the store cannot count ("not rejected")."""
 
     text: str
     venues: list[str] = field(default_factory=list)
@@ -72,6 +115,8 @@ class Question:
     decision: str | None = None
     counting: bool = False
     rated: bool = False  # the papers asked for are the best rated
+    submitted: bool = False  # asks about the venue's submissions: all its papers, if its data lists rejections
+    refused: str | None = None
     topic: str = ""
     topic_terms: list[str] = field(default_factory=list)
 
@@ -98,10 +143,44 @@ def _mentioned(word: str, year: str, known: Sequence[Venue]) -> tuple[str | None
 _DESK_REJECT = re.compile(r"\bdesk[\s\-]+reject(?:ed|s|ions?)?\b", re.I)
 
 
+def _expanded(text: str) -> str:
+    """The text with negations spelt out ("weren't": "were not") and idioms of acceptance read as the verb."""
+
+    def spelt(match: re.Match[str]) -> str:
+        word, n = match.group(1), match.group(2)
+        if not n:  # no negation ("'t" alone)
+            return match.group(0)
+        return {"ca": "can", "wo": "will", "sha": "shall"}.get(word.lower(), word) + " not"  # "can't", "won't"
+
+    return _IDIOMS.sub(" accepted ", _CONTRACTED.sub(spelt, text))
+
+
+def stage(word: str) -> tuple[str, bool] | None:
+    """The life-cycle stage a word names and whether it is negated by a prefix ("unaccepted"), by its stem, so
+    that every form of the verb and its noun is read alike; None for other words ("reviewer", "acceptable")."""
+    low = word.lower()
+    bare = _NEGATED_PREFIX.sub("", low)
+    for candidate, negated in ((low, False), (bare, True)):
+        if _NOT_A_STAGE.search(candidate):
+            continue
+        root = IRREGULAR.get(candidate) or stem(candidate)
+        if root in PARTICIPLE_ONLY and not _verb_form(candidate):
+            continue
+        found = STAGES.get(root)
+        if found and (not negated or candidate != low):
+            return found, negated
+    return None
+
+
+def _verb_form(word: str) -> bool:
+    """A participle ("submitted", "withdrawn"): always the stage, never a word of a topic."""
+    return word.lower().endswith("ed") or word.lower() in IRREGULAR
+
+
 def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = ()) -> Question:
     """The question's parts; `known` are the store's venues, `decisions` the names of the decisions they gave."""
     question = Question(" ".join(text.split()))
-    rest = question.text
+    rest = _expanded(question.text)
     for match in list(_MENTION.finditer(rest)):
         venue, looks = _mentioned(match.group(1), match.group(2), known)
         if venue:
@@ -123,30 +202,70 @@ def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = 
     words = re.findall(r"[\w\-]+|[^\w\s]", rest)
     named = {n.lower(): n.lower() for n in decisions if n.strip() and " " not in n.strip()}
     vocabulary = {**named, **{f"{n}s": n for n in named}, **DECISION_WORDS}
-    said = [w.lower() for w in words if w.lower() in vocabulary]  # "accepted as orals": the narrower one
-    if said:
-        word = next((w for w in said if vocabulary[w] != "accepted"), said[0])
-        question.decision = vocabulary[word]
-    question.topic = _topic(words, set(said))
+    said = _stages(words, vocabulary)
+    understood = {i for i, _, _ in said}
+    if said:  # of several, the narrowest: "submitted papers that were accepted as orals": orals
+        _, word, meaning = max(said, key=lambda s: _NARROW.get(s[2], len(_NARROW)))
+        if meaning.startswith("not "):
+            meaning = meaning.removeprefix("not ")
+            if meaning not in OPPOSITE:
+                question.refused = word
+            meaning = OPPOSITE.get(meaning, meaning)
+        question.submitted = meaning == SUBMITTED or any(m == SUBMITTED for _, _, m in said)
+        question.decision = None if meaning == SUBMITTED else meaning
+    question.topic = _topic(words, understood)
     question.topic_terms = terms(question.topic)
     return question
 
 
-def _topic(words: list[str], decided: set[str]) -> str:
-    """The longest run of the question's own words between the words of the question itself (its venues were
-    taken out before), edge words trimmed: "papers on adversarial examples were accepted at V compared to W" is
-    about "adversarial examples"."""
+_NARROW = {SUBMITTED: 0, f"not {SUBMITTED}": 0, REVIEWED: 1, "accepted": 2}  # others: narrower still
+
+
+def _stages(words: list[str], vocabulary: dict[str, str]) -> list[tuple[int, str, str]]:
+    """The words that name a decision or a stage of the venue's life cycle: their place, the word and its meaning
+    ("not accepted" when negated). A noun or a verb's bare form beside a word of the topic stays in the topic
+    ("peer review", "presentation attacks"); a participle never does."""
+
+    def topical(j: int) -> bool:
+        if not 0 <= j < len(words) or not re.match(r"[\w\-]", words[j]):
+            return False
+        low = words[j].lower()
+        return not (low in QUESTION_WORDS or low in FUNCTION_WORDS or low in vocabulary or stage(low))
+
+    found = []
+    for i, word in enumerate(words):
+        low, staged = word.lower(), stage(word)
+        if staged and not _verb_form(word) and (topical(i - 1) or topical(i + 1)):
+            continue  # "peer review", "reject option": a word of the topic
+        if low in vocabulary:
+            meaning, negated = vocabulary[low], False
+        elif staged:
+            meaning, negated = staged
+        else:
+            continue
+        before = [w.lower() for w in words[max(0, i - 4) : i]]
+        while before and before[-1] in _BETWEEN:
+            before.pop()
+        negated ^= bool(before) and before[-1] in NEGATIONS
+        found.append((i, word, f"not {meaning}" if negated else meaning))
+    return found
+
+
+def _topic(words: list[str], understood: set[int]) -> str:
+    """The longest run of the question's own words between the words of the question itself and those it was
+    understood to ask (its venues were taken out before), function words trimmed: "papers on adversarial examples
+    were accepted at V compared to W" is about "adversarial examples"; "were not accepted" is about nothing."""
     runs: list[list[str]] = [[]]
-    for word in words:
-        if word.lower() in QUESTION_WORDS or word.lower() in decided:
+    for i, word in enumerate(words):
+        if word.lower() in QUESTION_WORDS or i in understood:
             runs.append([])
         elif re.match(r"[\w\-]", word):  # punctuation is no word, nor a break ("K1, K2 and K3")
             runs[-1].append(word)
     trimmed = []
     for run in runs:
-        while run and run[0].lower() in EDGE_WORDS:
+        while run and run[0].lower() in FUNCTION_WORDS:
             run.pop(0)
-        while run and run[-1].lower() in EDGE_WORDS:
+        while run and run[-1].lower() in FUNCTION_WORDS:
             run.pop()
         trimmed.append(run)
     return " ".join(sorted(trimmed, key=len, reverse=True)[0])  # the first of the longest

@@ -77,7 +77,12 @@ class PaperFilter:
     def admits(self, decision: Decision) -> bool:
         """Whether a paper's decision meets this filter's decision condition (True without one)."""
         key = self.decision_key()
+        if key == REVIEWED:
+            return decision.reviewed
         return not key or key in (decision.outcome.value, decision.name.lower())
+
+
+REVIEWED = "reviewed"  # the papers that entered review: any known decision but a desk reject (Decision.reviewed)
 
 
 DECISION_SYNONYMS = {
@@ -87,6 +92,7 @@ DECISION_SYNONYMS = {
     "desk rejected": "desk-reject",
     "withdraw": "withdrawn",
     "accept": "accepted",
+    "entered review": REVIEWED,
 }
 
 

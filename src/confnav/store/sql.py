@@ -19,6 +19,7 @@ from typing import Any, Self
 from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, argument
 from confnav.gc_pause import collection_paused
 from confnav.model import (
+    Outcome,
     Paper,
     Venue,
     fold,
@@ -27,7 +28,7 @@ from confnav.model import (
 )
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
-from confnav.store.base import PaperFilter, StoreCaches, VenueSummary
+from confnav.store.base import REVIEWED, PaperFilter, StoreCaches, VenueSummary
 from confnav.store.connection import Connection
 from confnav.store.decisions import DecisionTables
 from confnav.store.derived import DerivedTables
@@ -313,9 +314,13 @@ class SqlStore(
             params.append(f.year)
         if f.decision is not None:
             wanted = f.decision_key()
-            clauses.append("(p.outcome = ? OR lower(p.decision) = ?)")
-            params.extend([wanted, wanted])
-            self._check_decision(wanted)
+            if wanted == REVIEWED:  # as Decision.reviewed: any known decision but a desk reject
+                clauses.append("(p.outcome <> ? AND lower(p.decision) <> ?)")
+                params.extend([Outcome.UNKNOWN.value, "desk-reject"])
+            else:
+                clauses.append("(p.outcome = ? OR lower(p.decision) = ?)")
+                params.extend([wanted, wanted])
+                self._check_decision(wanted)
         if f.has_code:
             clauses.append(self.has_code_sql)
         if f.min_rating is not None:
