@@ -15,6 +15,7 @@ from confnav.cli.common import (
     print_json,
     with_store,
 )
+from confnav.embed.views import semantic_model
 from confnav.errors import ConfnavError
 from confnav.personal import Ask, is_cold, papers_to_mark, recommend_for
 from confnav.search.engine import Searcher
@@ -27,7 +28,9 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 
 
 @cli.command()
-@click.option("--venue", help="Only embed this venue's papers.")
+@click.option(
+    "--venue", help="Only embed this venue's papers (with the model of the store's other venues unless --model)."
+)
 @click.option(
     "--model",
     help="Embedding model: all-MiniLM-L6-v2 (default), use-multilingual-v3, tfidf-svd, a sentence-transformers "
@@ -45,6 +48,8 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
     navigator = cli_navigator()
+    if venue and not model and not add:  # one venue joins the model of the others (another would drop their vectors)
+        model = semantic_model(store)
     embedder, notice = navigator.embedder(model)
     if notice:
         click.echo(f"note: {notice}", err=True)
@@ -54,9 +59,10 @@ def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: 
         print_json(result.to_dict())
         return
     reused = f"; {result.reused} vectors reused from the same text" if result.reused else ""
+    dropped = f"; {result.dropped_vectors:,} vectors of other models dropped" if result.dropped_vectors else ""
     out.print(
         f"{result.model}: {result.embedded} papers embedded ({result.texts} texts{reused}),"
-        f" {result.unchanged} already up to date ({result.seconds:.1f} s)",
+        f" {result.unchanged} already up to date{dropped} ({result.seconds:.1f} s)",
         markup=False,
     )
 
