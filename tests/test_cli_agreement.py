@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from confnav.cli import cli
-from confnav.store import open_store
+from confnav.errors import ConfnavError
+from confnav.store import PaperFilter, open_store
 from tests.backends import Location, clone
 from tests.test_registry import SPEC
 
@@ -41,3 +43,44 @@ def test_index_of_one_venue_keeps_the_other_venues_vectors(light_topics_db: Loca
     # a whole store changing model says how many vectors it dropped
     text = invoke("index", "--db", db, "--model", SPEC, "-q")
     assert f"{sum(before.values()):,} vectors of other models dropped" in text
+
+
+def one_line_error(result: Result, *words: str) -> None:
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ") and all(word in line for word in words), line
+
+
+def test_a_year_out_of_range_is_refused_by_every_filtered_verb(iclr2021_db: Location) -> None:
+    db = str(iclr2021_db)
+    for verb in (["search", "x"], ["similar", "nIAxjsniDzg"], ["recommend", "--like", "nIAxjsniDzg"], ["export"]):
+        for year in ("99999999999999999999", "9223372036854775808", "1"):
+            narrowed = ["--search", "x"] if verb == ["export"] else []
+            result = run(*verb, *narrowed, "--db", db, "--year", year)
+            assert result.exit_code == 2 and "'--year'" in result.stderr and "Traceback" not in result.output, verb
+    with pytest.raises(ConfnavError, match="--year 99999999999999999999: give a venue's year"):
+        PaperFilter(year=99999999999999999999)
+
+
+def test_every_writer_refuses_a_missing_or_unusable_folder(light_topics_db: Location, tmp_path: Path) -> None:
+    db = str(light_topics_db)
+    (tmp_path / "junk.md").write_text("a file\n")
+    writers = {
+        "export": ["export", "--ids", "nIAxjsniDzg", "-o"],
+        "report": ["report", "stats", "--venue", "iclr2021", "-o"],
+        "map": ["map", "--venue", "iclr2021", "--out"],
+        "plan": ["plan", "--venue", "iclr2021", "--ics"],
+        "news": ["news", "--atom"],
+        "profile": ["profile", "export", "-o"],
+        "fetch": ["fetch", "paperlists", "iclr2021", "--snapshot"],
+    }
+    for args in writers.values():
+        missing = tmp_path / "missing" / "deeper" / "out.png"
+        one_line_error(run(*args, str(missing), "--db", db), f"{missing}: no folder {missing.parent}")
+        assert not (tmp_path / "missing").exists()
+        under_file = tmp_path / "junk.md" / "out.png"
+        one_line_error(run(*args, str(under_file), "--db", db), f"{tmp_path / 'junk.md'} is a file, not a folder")
+    if Path("/proc").is_dir():  # a folder no file can be made in: the write itself fails, in one line
+        one_line_error(run(*writers["report"], "/proc/x.md", "--db", db), "/proc/x_files: cannot write the report")
+        one_line_error(run(*writers["export"], "/proc/x.bib", "--db", db), "/proc/x.bib: cannot write the export")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.md"]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import shutil
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
+from confnav.limits import FIRST_YEAR, last_year
 from confnav.navigator import Navigator
 from confnav.rank.mode import MODE_NAMES, parse_mode
 from confnav.settings import Settings
@@ -26,6 +29,7 @@ from confnav.store import DEFAULT_DB, PaperFilter
 F = TypeVar("F", bound=Callable[..., Any])
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+YEAR = click.IntRange(FIRST_YEAR, last_year())  # a venue's year, as ingest admits it
 DECISION_HELP = "Only this decision: an outcome (accepted, not-accepted, workshop, pending) or a kind (oral, long, …)."
 
 
@@ -215,15 +219,37 @@ def root_option(name: str) -> Any:
 PAPER_IDS = {"ignore_unknown_options": True}
 
 
-def write_output(path: Path, text: str, what: str) -> None:
-    """Write a command's output file (its folder made if missing), text as given (RIS and ICS keep CR LF); a
-    file that cannot be written is a one-line error."""
+class OutputFile(click.Path):
+    """A file a command writes (`-o`, `--out`, `--ics`, …): its folder must exist, checked when the command line is
+    read, before any work (a command never makes folders, as `ingest` and `verify` never guess a path)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        folder = path.parent
+        if not folder.is_dir():
+            raise ConfnavError(
+                f"{path}: {folder} is a file, not a folder" if folder.exists() else f"{path}: no folder {folder}"
+            )
+        return path
+
+
+@contextlib.contextmanager
+def writing(path: Path, what: str) -> Iterator[None]:
+    """Around the writing of a command's output file and what goes beside it (a report's charts): a file that
+    cannot be written is one line naming it and why."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8", newline="") as file:
-            file.write(text)
+        yield
     except OSError as exc:
-        raise ConfnavError(f"{path}: cannot write the {what} ({exc.strerror})") from None
+        raise ConfnavError(f"{exc.filename or path}: cannot write the {what} ({exc.strerror or exc})") from None
+
+
+def write_output(path: Path, text: str, what: str) -> None:
+    """Write a command's output file, text as given (RIS and ICS keep CR LF)."""
+    with writing(path, what), path.open("w", encoding="utf-8", newline="") as file:
+        file.write(text)
 
 
 def print_json(value: Any) -> None:
@@ -303,7 +329,7 @@ def filter_options(func: F) -> F:
         click.option("--decision", help=DECISION_HELP),
         click.option("--author", help="Only papers with an author of this name."),
         click.option("--keyword", help="Only papers with a keyword containing this text."),
-        click.option("--year", type=int, help="Only venues of this year."),
+        click.option("--year", type=YEAR, help="Only venues of this year."),
         click.option("--min-rating", type=float, help="Only papers whose mean rating is at least this."),
         click.option("--has-code", is_flag=True, help="Only papers whose source links their code."),
     ]

@@ -8,6 +8,7 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import (
+    OutputFile,
     RichProgress,
     cli_settings,
     json_option,
@@ -24,7 +25,7 @@ from confnav.store.protocols import Store
 
 SNAPSHOT = click.option(
     "--snapshot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     help="Where to keep the raw snapshot (default: snapshots/ beside the store).",
 )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store, write_output
+from confnav.cli.common import OutputFile, json_option, out, print_json, with_store, write_output
 from confnav.cli.profile import PROFILE_OPTION
 from confnav.personal.feed import FEED_ITEMS, atom_feed
 from confnav.personal.news import THEME_LABEL, add_watch, describe, followed_theme, profile_news
@@ -85,7 +85,7 @@ def watch_rm(store: Store, watch_id: str) -> None:
 @cli.command()
 @PROFILE_OPTION
 @click.option("--since", help="Only news from this date (2024-05-01) or time (2024-05-01T09:00, UTC) on.")
-@click.option("--atom", "atom", type=click.Path(dir_okay=False, path_type=Path), help="Write an Atom feed here.")
+@click.option("--atom", "atom", type=OutputFile(), help="Write an Atom feed here.")
 @json_option
 @with_store
 def news(store: Store, name: str, since: str | None, atom: Path | None, as_json: bool) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store, write_output
+from confnav.cli.common import OutputFile, json_option, out, print_json, with_store, write_output
 from confnav.plan import build_plan, import_schedule, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP, Plan, PlannedPaper
 from confnav.sources.schedules import FORMATS
@@ -49,7 +49,7 @@ def schedule_import(
 @click.option("--venue", default=None, help="The venue (default: the only one in the store).")
 @click.option("--for", "profile", default=None, help="A profile: its recommendations (default: the must-read).")
 @click.option("--top", default=DEFAULT_TOP, show_default=True, type=click.IntRange(1, 500), help="Papers to place.")
-@click.option("--ics", "ics", type=click.Path(dir_okay=False, path_type=Path), help="Write the plan as a calendar.")
+@click.option("--ics", "ics", type=OutputFile(), help="Write the plan as a calendar.")
 @json_option
 @with_store
 def plan(store: Store, venue: str | None, profile: str | None, top: int, ics: Path | None, as_json: bool) -> None:

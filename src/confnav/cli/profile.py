@@ -8,7 +8,17 @@ from urllib.parse import quote
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import PAPER_IDS, cli_settings, err, json_option, out, print_json, with_store, write_output
+from confnav.cli.common import (
+    PAPER_IDS,
+    OutputFile,
+    cli_settings,
+    err,
+    json_option,
+    out,
+    print_json,
+    with_store,
+    write_output,
+)
 from confnav.fetch.authors import import_person, person_of
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
 from confnav.personal.access import revoke_secret, rotate_secret
@@ -162,7 +172,7 @@ def profile_list(store: Store, list_name: str, name: str) -> None:
 
 @profile.command("export")
 @click.option("--format", "fmt", type=click.Choice(["bibtex", "ris", "csl-json"]), default="bibtex", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=OutputFile(), help="Write to this file.")
 @PROFILE_OPTION
 @with_store
 def profile_export(store: Store, fmt: str, output: Path | None, name: str) -> None:

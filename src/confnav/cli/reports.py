@@ -12,6 +12,7 @@ from confnav.cli import cli
 from confnav.cli.common import (
     PAPER_IDS,
     F,
+    OutputFile,
     cli_navigator,
     json_option,
     mode_option,
@@ -20,6 +21,7 @@ from confnav.cli.common import (
     themes_with_progress,
     with_store,
     write_output,
+    writing,
 )
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
@@ -55,7 +57,8 @@ def _write(report: Report, fmt: str, output: Path | None, store: Store) -> None:
         text = to_html(report)
     else:
         assets = output.with_name(output.stem + "_files") if output is not None else None
-        text = to_markdown(report, assets, f"{assets.name}/" if assets else "")
+        with writing(output or Path("-"), "report"):  # its charts go into a folder beside it
+            text = to_markdown(report, assets, f"{assets.name}/" if assets else "")
     check = verified(store, text, str(output or "<stdout>"))
     if output is None:
         click.echo(text, nl=False)
@@ -70,9 +73,7 @@ def report() -> None:
 
 
 def _report_options(func: F) -> F:
-    func = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")(
-        func
-    )
+    func = click.option("-o", "--output", type=OutputFile(), help="Write to this file.")(func)
     func = click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True)(func)
     return click.option("--venue", help="The venue (default: the latest in the store).")(func)
 

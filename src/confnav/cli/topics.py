@@ -8,6 +8,7 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import (
+    OutputFile,
     RichProgress,
     cli_navigator,
     err,
@@ -16,6 +17,7 @@ from confnav.cli.common import (
     print_json,
     themes_with_progress,
     with_store,
+    writing,
 )
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
@@ -139,7 +141,7 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
 @click.option(
     "--out",
     "out_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=Path("map.png"),
     show_default=True,
     help="Image file (.png or .svg).",
@@ -151,4 +153,6 @@ def map_cmd(store: Store, venue: str | None, out_path: Path) -> None:
     if out_path.suffix.lower() not in (".png", ".svg"):
         raise ConfnavError(f"--out {out_path}: use a .png or .svg file name")
     themes_with_progress(store, venue)
-    out.print(f"map written to {render_map(store, venue, out_path)}", markup=False)
+    with writing(out_path, "map"):
+        render_map(store, venue, out_path)
+    out.print(f"map written to {out_path}", markup=False)
