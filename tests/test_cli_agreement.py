@@ -10,6 +10,7 @@ from click.testing import CliRunner, Result
 
 from confnav.cli import cli
 from confnav.errors import ConfnavError
+from confnav.model import find_venue
 from confnav.store import PaperFilter, open_store
 from tests.backends import Location, clone
 from tests.test_registry import SPEC
@@ -84,3 +85,26 @@ def test_every_writer_refuses_a_missing_or_unusable_folder(light_topics_db: Loca
         one_line_error(run(*writers["report"], "/proc/x.md", "--db", db), "/proc/x_files: cannot write the report")
         one_line_error(run(*writers["export"], "/proc/x.bib", "--db", db), "/proc/x.bib: cannot write the export")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.md"]
+
+
+SPELLINGS = ("iclr2021", "ICLR2021", "iclr-2021", "ICLR 2021", "iclr_2021", "ICLR'21")
+
+
+def test_venue_spellings_ask_reads_are_read_by_every_venue_option(light_topics_db: Location) -> None:
+    db = str(light_topics_db)
+    for spelling in SPELLINGS:
+        assert "Papers in the data: 3,014" in invoke("stats", "--db", db, "--venue", spelling), spelling
+        assert (
+            invoke("ls", "--db", db, "--venue", spelling, "--decision", "oral", "--limit", "0").count("iclr2021") == 53
+        )
+        found = invoke("search", "", "--db", db, "--venue", spelling, "--decision", "accepted", "--mode", "keyword")
+        assert found.startswith("860 papers meet these filters"), spelling
+        assert "Deformable DETR" in invoke("show", "gZ9hCDWe6ke", "--db", db, "--venue", spelling)
+        assert f"note: the question names {spelling}" not in invoke(
+            "ask", "How many orals?", "--db", db, "--venue", spelling
+        )
+    # the question reader and the option share one reader of venue names
+    with open_store(light_topics_db) as store:
+        assert store.get_venue("ICLR 2020").id == "iclr2020" and find_venue("cvpr19", store.venue_list()) is None
+    one_line_error(run("show", "gZ9hCDWe6ke", "--db", db, "--venue", "NeurIPS2021"), "unknown venue 'NeurIPS2021'")
+    one_line_error(run("stats", "--db", db, "--venue", "ICLR"), "unknown venue 'ICLR'")  # two ICLRs: which?
