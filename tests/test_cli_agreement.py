@@ -108,3 +108,18 @@ def test_venue_spellings_ask_reads_are_read_by_every_venue_option(light_topics_d
         assert store.get_venue("ICLR 2020").id == "iclr2020" and find_venue("cvpr19", store.venue_list()) is None
     one_line_error(run("show", "gZ9hCDWe6ke", "--db", db, "--venue", "NeurIPS2021"), "unknown venue 'NeurIPS2021'")
     one_line_error(run("stats", "--db", db, "--venue", "ICLR"), "unknown venue 'ICLR'")  # two ICLRs: which?
+
+
+def test_a_verb_without_venue_says_which_venue_it_read(light_topics_db: Location) -> None:
+    db = str(light_topics_db)
+    note = "note: venue iclr2021, the latest in the store; --venue for another (iclr2020)"
+    for verb in (["stats"], ["topics"], ["rank", "--top", "3"], ["plan", "--top", "3"], ["rebuttal"], ["history"]):
+        result = run(*verb, "--db", db)
+        assert note in result.stderr.splitlines() and "Traceback" not in result.output, (verb, result.output)
+    assert invoke("stats", "--db", db).startswith("ICLR 2021 (iclr2021)\n")
+    assert invoke("stats", "--db", db, "--venue", "iclr2020").startswith("ICLR 2020 (iclr2020)\n")
+    assert "the latest in the store" in run("plan", "--help").stdout
+    for verb in (["stats"], ["ls"], ["search", "x"], ["show", "gZ9hCDWe6ke"], ["report", "stats"], ["rank"]):
+        for empty in ("", "  "):
+            refused = run(*verb, "--db", db, "--venue", empty)
+            assert refused.exit_code == 2 and "'--venue': give a venue" in refused.stderr, verb

@@ -306,12 +306,52 @@ def with_new_or_existing_store(func: F) -> F:
     return with_store(func, create=True)
 
 
+def _given_venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--venue` as given; an empty or blank one is no venue, and refused rather than read as none given."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("give a venue, e.g. iclr2021 or 'ICLR 2021'")
+    return value
+
+
+def chosen_venue(store: Any, venue: str | None, latest: bool) -> str | None:
+    """The store's id of the venue a user named, however spelt (`store.get_venue`); none named, every venue
+    (None), or with `latest` the store's latest venue, named on stderr when the store holds others."""
+    if venue is not None:
+        return str(store.get_venue(venue).id)
+    if not latest:
+        return None
+    chosen = str(store.pick_venue(None))
+    others = [v.id for v in store.venue_list() if v.id != chosen]
+    if others:
+        click.echo(
+            f"note: venue {chosen}, the latest in the store; --venue for another ({', '.join(others)})", err=True
+        )
+    return chosen
+
+
+def venue_option(help: str, latest: bool = False) -> Callable[[F], F]:
+    """`--venue`, spelt as the user likes (`iclr2021`, `ICLR 2021`, `iclr-2021`) and passed on as the store's id;
+    when not given, None (every venue) or with `latest` the latest venue, said on stderr (`chosen_venue`). Goes
+    under `with_store`, which gives it the store."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, store: Any, venue: str | None, **kwargs: Any) -> Any:
+            return func(*args, store=store, venue=chosen_venue(store, venue, latest), **kwargs)
+
+        return click.option("--venue", callback=_given_venue, help=help)(wrapper)  # type: ignore[return-value]
+
+    return decorate
+
+
 def filter_options(func: F) -> F:
-    """The paper filters shared by search, similar and recommend; passed on as `where`."""
+    """The paper filters shared by search, similar, recommend and export, passed on as `where` (its venue the
+    store's id, however spelt); goes under `with_store`, which gives it the store."""
 
     @functools.wraps(func)
     def wrapper(
         *args: Any,
+        store: Any,
         venue: str | None,
         decision: str | None,
         author: str | None,
@@ -321,11 +361,12 @@ def filter_options(func: F) -> F:
         has_code: bool,
         **kwargs: Any,
     ) -> Any:
+        venue = chosen_venue(store, venue, latest=False)
         where = PaperFilter(venue, decision, author, keyword, year, min_rating, has_code)
-        return func(*args, where=where, **kwargs)
+        return func(*args, store=store, where=where, **kwargs)
 
     options = [
-        click.option("--venue", help="Only this venue (e.g. iclr2021)."),
+        click.option("--venue", callback=_given_venue, help="Only this venue (e.g. iclr2021 or 'ICLR 2021')."),
         click.option("--decision", help=DECISION_HELP),
         click.option("--author", help="Only papers with an author of this name."),
         click.option("--keyword", help="Only papers with a keyword containing this text."),

@@ -29,8 +29,8 @@ from confnav.store.protocols import Store
     "--limit", type=click.IntRange(1, EXPORT_LIMIT), default=100, show_default=True, help="At most this many hits."
 )
 @click.option("-o", "--output", type=OutputFile(), help="Write here (default: stdout).")
-@filter_options
 @with_store
+@filter_options
 def export_cmd(
     store: Store,
     fmt: str,

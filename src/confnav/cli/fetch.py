@@ -14,6 +14,7 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    venue_option,
     with_new_or_existing_store,
     with_store,
 )
@@ -127,7 +128,6 @@ def _report(result: FetchResult, as_json: bool) -> None:
 
 
 @fetch.command("citations")
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option(
     "--provider",
     type=click.Choice(["s2", "openalex"]),
@@ -140,6 +140,7 @@ def _report(result: FetchResult, as_json: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def fetch_citations_cmd(
     store: Store,
     venue: str | None,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import OutputFile, json_option, out, print_json, with_store, write_output
+from confnav.cli.common import OutputFile, json_option, out, print_json, venue_option, with_store, write_output
 from confnav.cli.profile import PROFILE_OPTION
 from confnav.personal.feed import FEED_ITEMS, atom_feed
 from confnav.personal.news import THEME_LABEL, add_watch, describe, followed_theme, profile_news
@@ -26,10 +26,10 @@ def watch() -> None:
 @click.option("--author", help="An author's name or profile id (~First_Last1).")
 @click.option("--theme", help="A theme id of the venue (as `confnav topics` lists them).")
 @click.option("--decisions", is_flag=True, help="The decisions the --venue's papers receive (pending papers decided).")
-@click.option("--venue", help="Only papers of this venue (a theme's venue: default the latest).")
 @PROFILE_OPTION
 @json_option
 @with_store
+@venue_option("Only papers of this venue (a theme's venue: default the latest).")
 def watch_add(
     store: Store,
     query: str | None,

@@ -16,6 +16,7 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    venue_option,
     with_store,
     write_output,
 )
@@ -89,9 +90,9 @@ def profile_dislike(store: Store, ids: tuple[str, ...], name: str) -> None:
 @profile.command("note", context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.argument("text")
-@click.option("--venue", help="The paper's venue, when its id is in several.")
 @PROFILE_OPTION
 @with_store
+@venue_option("The paper's venue, when its id is in several.")
 def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name: str) -> None:
     """Keep a note on a paper (a later note replaces it); `show` and `export` carry it."""
     paper = store.note_paper(name, paper_id, text, venue)
@@ -101,9 +102,9 @@ def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name
 @profile.command("tag", context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.argument("tags", nargs=-1, required=True)
-@click.option("--venue", help="The paper's venue, when its id is in several.")
 @PROFILE_OPTION
 @with_store
+@venue_option("The paper's venue, when its id is in several.")
 def profile_tag(store: Store, paper_id: str, tags: tuple[str, ...], venue: str | None, name: str) -> None:
     """Tag a paper (exported as keywords); several tags at once are fine."""
     paper = store.profile_paper(paper_id, venue)  # an unknown id or a bad tag is refused before any tag is kept

@@ -13,6 +13,7 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    venue_option,
     with_store,
 )
 from confnav.embed.views import semantic_model
@@ -29,9 +30,6 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 
 @cli.command()
 @click.option(
-    "--venue", help="Only embed this venue's papers (with the model of the store's other venues unless --model)."
-)
-@click.option(
     "--model",
     help="Embedding model: all-MiniLM-L6-v2 (default), use-multilingual-v3, tfidf-svd, a sentence-transformers "
     "path, or package.module:Class of your own.",
@@ -45,6 +43,7 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 @click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, else a plain line every 10 s).")
 @json_option
 @with_store
+@venue_option("Only embed this venue's papers (with the model of the store's other venues unless --model).")
 def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
     navigator = cli_navigator()
@@ -127,9 +126,9 @@ def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
     help="Order of the hits: relevance (accepted papers lifted 10%), match (words and meaning alone), or "
     "the most relevant matches by rating, decision or year.",
 )
-@filter_options
 @json_option
 @with_store
+@filter_options
 def search(
     store: Store, query: str, mode: str, limit: int, offset: int, sort: str, where: PaperFilter, as_json: bool
 ) -> None:
@@ -142,9 +141,9 @@ def search(
 @click.argument("paper_id")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED
-@filter_options
 @json_option
 @with_store
+@filter_options
 def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, where: PaperFilter, as_json: bool) -> None:
     """Papers most like one paper (more like this); accepted ones unless --include-rejected."""
     results = Searcher(store).similar(paper_id, where=where, limit=limit, include_rejected=include_rejected)
@@ -170,9 +169,9 @@ def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, whe
 )
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED
-@filter_options
 @json_option
 @with_store
+@filter_options
 def recommend(
     store: Store,
     like: tuple[str, ...],
@@ -248,10 +247,10 @@ def _print_ask(asked: Ask) -> None:
 
 @cli.command()
 @click.argument("topic")
-@click.option("--venue", help="Only this venue's papers count.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="At most this many people.")
 @json_option
 @with_store
+@venue_option("Only this venue's papers count.")
 def experts(store: Store, topic: str, venue: str | None, limit: int, as_json: bool) -> None:
     """The authors whose papers best match a topic, each with those papers (people told apart by profile ids)."""
     found = find_experts(Searcher(store), topic, venue, limit)
