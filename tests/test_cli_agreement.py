@@ -3,6 +3,9 @@ venue is embedded with, the files a command writes, and the input it refuses; on
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 
 import pytest
@@ -123,3 +126,13 @@ def test_a_verb_without_venue_says_which_venue_it_read(light_topics_db: Location
         for empty in ("", "  "):
             refused = run(*verb, "--db", db, "--venue", empty)
             assert refused.exit_code == 2 and "'--venue': give a venue" in refused.stderr, verb
+
+
+def test_export_of_an_empty_search_holds_the_papers_that_meet_the_filters(light_topics_db: Location) -> None:
+    db = str(light_topics_db)
+    filters = ["--venue", "iclr2021", "--decision", "accepted"]
+    listed = {p["id"] for p in json.loads(invoke("ls", "--db", db, *filters, "--limit", "0", "--json"))}
+    exported = invoke("export", "--db", db, "--format", "csv", "--search", "", *filters, "--limit", "1000")
+    ids = {row["id"].removeprefix("'") for row in csv.DictReader(io.StringIO(exported))}  # '-2FCwDKRREu: see docs
+    assert len(listed) == 860 and ids == listed
+    one_line_error(run("export", "--db", db, "--search", ""), "empty query")  # no words and no filters
