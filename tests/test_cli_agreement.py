@@ -16,6 +16,7 @@ from confnav.errors import ConfnavError
 from confnav.model import find_venue
 from confnav.store import PaperFilter, open_store
 from tests.backends import Location, clone
+from tests.conftest import ROOT
 from tests.test_registry import SPEC
 
 
@@ -136,3 +137,13 @@ def test_export_of_an_empty_search_holds_the_papers_that_meet_the_filters(light_
     ids = {row["id"].removeprefix("'") for row in csv.DictReader(io.StringIO(exported))}  # '-2FCwDKRREu: see docs
     assert len(listed) == 860 and ids == listed
     one_line_error(run("export", "--db", db, "--search", ""), "empty query")  # no words and no filters
+
+
+def test_exit_statuses_are_the_ones_the_readme_gives(iclr2021_db: Location) -> None:
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "exit status 1, and nothing is written" in readme and "usage and exit status 2" in readme
+    db = str(iclr2021_db)
+    for usage in (["rank", "--top", "0"], ["ls", "--limit", "-1"], ["export", "--format", "pdf"], ["ls", "--nope"]):
+        result = run(*usage, "--db", db)
+        assert result.exit_code == 2 and "Usage: " in result.stderr, usage
+    one_line_error(run("ls", "--db", db, "--venue", "nope2020"), "unknown venue 'nope2020'")

@@ -162,7 +162,8 @@ def repeat_hint(command: click.Command, ctx: click.Context, args: list[str]) -> 
 
 
 class ConfnavGroup(click.Group):
-    """Turns every error a user can cause into one line on stderr and exit status 1."""
+    """Turns every error a user can cause into one line on stderr and exit status 1 (a command line click cannot
+    read keeps click's usage message and status 2, as the README says)."""
 
     command_class = ConfnavCommand
     group_class = type  # its groups (`confnav profile …`) are ConfnavGroups too, their verbs ConfnavCommands
