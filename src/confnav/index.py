@@ -57,6 +57,8 @@ def build_index(
         embedder.embed(["load check"])  # a model that cannot load fails here, before the old index is dropped
     main = (semantic_model(store) if add else None) or embedder.name  # an added model never becomes the main one
     keep = [embedder.name + view for view in VIEWS] + (list(store.embedding_models()) if add else [])
+    if venue:
+        _keep_other_venues(store, venue, embedder.name, {pk for pk, _ in rows}, keep)
     with store.transaction():
         dropped = store.delete_embeddings(keep_models=keep)
         store.put_cache(PRIMARY_CACHE, 0, main.encode())
@@ -91,6 +93,21 @@ def build_index(
     reused = sum(len(p) for p in copies.values()) + sum(len(targets) - 1 for targets in todo.values())
     seconds = time.perf_counter() - start
     return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, seconds, 0, len(texts), reused)
+
+
+def _keep_other_venues(store: SearchStore, venue: str, new: str, pks: set[int], keep: list[str]) -> None:
+    """Refuse a run over one venue's papers (`pks`) that would drop other venues' vectors: a store's venues share
+    one model, and embedding one venue with another would leave the rest without a semantic index."""
+    for model in store.embedding_models():  # a text view sorts before its keyword view, which goes with it
+        if model in keep:
+            continue
+        others = sum(1 for pk in store.embedding_hashes(model) if pk not in pks)
+        if others:
+            raise ConfnavError(
+                f"the store's other venues are embedded with {model!r} ({others:,} papers), and embedding {venue} "
+                f"with {new!r} would drop their vectors: give --model {model} to embed {venue} as they are, "
+                f"index every venue with {new!r} (no --venue), or keep both models with --add"
+            )
 
 
 def _work(

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from confnav.model import Venue
+from confnav.model import Venue, find_venue
 from confnav.search.text import stem, terms
 
 # A conference and a year: "ICLR 2021", "NeurIPS'19", "cvpr-2023". Only words with two capitals or more count as a
@@ -129,13 +129,12 @@ def _mentioned(word: str, year: str, known: Sequence[Venue]) -> tuple[str | None
     """The store's venue a mention names, or None; and whether the mention looks like a venue at all."""
     digits = year.lstrip("'")
     full = int(digits) if len(digits) == 4 else 2000 + int(digits)
+    if found := find_venue(f"{word} {full}", known):
+        return found.id, True
     try:
         venue = Venue.parse(f"{word} {full}")
     except ValueError:
         return None, False
-    for candidate in known:
-        if candidate.id == venue.id or (candidate.year == full and candidate.conference == venue.conference):
-            return candidate.id, True
     series = {v.conference for v in known}
     return None, venue.conference in series or sum(c.isupper() for c in word) >= 2
 

@@ -7,17 +7,17 @@ import click
 from confnav.answer import ask as answer_question
 from confnav.answer.written import client_for
 from confnav.cli import cli
-from confnav.cli.common import cli_navigator, json_option, out, print_json, with_store
+from confnav.cli.common import cli_navigator, json_option, out, print_json, venue_option, with_store
 from confnav.search.engine import Searcher
 from confnav.store.protocols import Store
 
 
 @cli.command()
 @click.argument("question")
-@click.option("--venue", help="Answer from this venue's papers (default: the venues the question names, else all).")
 @click.option("--for", "profile", metavar="NAME", help="Order the papers for this profile (`confnav profile`).")
 @json_option
 @with_store
+@venue_option("Answer from this venue's papers (default: the venues the question names, else all).")
 def ask(store: Store, question: str, venue: str | None, profile: str | None, as_json: bool) -> None:
     """Answer a question from the store: the papers that bear on it, grouped, each sentence citing them, counts
     from the store; with an LLM configured, its prose checked sentence by sentence. "The store does not say"

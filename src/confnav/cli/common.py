@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import shutil
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestError
+from confnav.limits import FIRST_YEAR, last_year
 from confnav.navigator import Navigator
 from confnav.rank.mode import MODE_NAMES, parse_mode
 from confnav.settings import Settings
@@ -34,6 +37,7 @@ def flag_of(name: str) -> str:
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+YEAR = click.IntRange(FIRST_YEAR, last_year())  # a venue's year, as ingest admits it
 DECISION_HELP = "Only this decision: an outcome (accepted, not-accepted, workshop, pending) or a kind (oral, long, …)."
 
 
@@ -166,7 +170,8 @@ def repeat_hint(command: click.Command, ctx: click.Context, args: list[str]) -> 
 
 
 class ConfnavGroup(click.Group):
-    """Turns every error a user can cause into one line on stderr and exit status 1."""
+    """Turns every error a user can cause into one line on stderr and exit status 1 (a command line click cannot
+    read keeps click's usage message and status 2, as the README says)."""
 
     command_class = ConfnavCommand
     group_class = type  # its groups (`confnav profile …`) are ConfnavGroups too, their verbs ConfnavCommands
@@ -223,15 +228,37 @@ def root_option(name: str) -> Any:
 PAPER_IDS = {"ignore_unknown_options": True}
 
 
-def write_output(path: Path, text: str, what: str) -> None:
-    """Write a command's output file (its folder made if missing), text as given (RIS and ICS keep CR LF); a
-    file that cannot be written is a one-line error."""
+class OutputFile(click.Path):
+    """A file a command writes (`-o`, `--out`, `--ics`, …): its folder must exist, checked when the command line is
+    read, before any work (a command never makes folders, as `ingest` and `verify` never guess a path)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        folder = path.parent
+        if not folder.is_dir():
+            raise ConfnavError(
+                f"{path}: {folder} is a file, not a folder" if folder.exists() else f"{path}: no folder {folder}"
+            )
+        return path
+
+
+@contextlib.contextmanager
+def writing(path: Path, what: str) -> Iterator[None]:
+    """Around the writing of a command's output file and what goes beside it (a report's charts): a file that
+    cannot be written is one line naming it and why."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8", newline="") as file:
-            file.write(text)
+        yield
     except OSError as exc:
-        raise ConfnavError(f"{path}: cannot write the {what} ({exc.strerror})") from None
+        raise ConfnavError(f"{exc.filename or path}: cannot write the {what} ({exc.strerror or exc})") from None
+
+
+def write_output(path: Path, text: str, what: str) -> None:
+    """Write a command's output file, text as given (RIS and ICS keep CR LF)."""
+    with writing(path, what), path.open("w", encoding="utf-8", newline="") as file:
+        file.write(text)
 
 
 def print_json(value: Any) -> None:
@@ -288,12 +315,52 @@ def with_new_or_existing_store(func: F) -> F:
     return with_store(func, create=True)
 
 
+def _given_venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--venue` as given; an empty or blank one is no venue, and refused rather than read as none given."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("give a venue, e.g. iclr2021 or 'ICLR 2021'")
+    return value
+
+
+def chosen_venue(store: Any, venue: str | None, latest: bool) -> str | None:
+    """The store's id of the venue a user named, however spelt (`store.get_venue`); none named, every venue
+    (None), or with `latest` the store's latest venue, named on stderr when the store holds others."""
+    if venue is not None:
+        return str(store.get_venue(venue).id)
+    if not latest:
+        return None
+    chosen = str(store.pick_venue(None))
+    others = [v.id for v in store.venue_list() if v.id != chosen]
+    if others:
+        click.echo(
+            f"note: venue {chosen}, the latest in the store; --venue for another ({', '.join(others)})", err=True
+        )
+    return chosen
+
+
+def venue_option(help: str, latest: bool = False) -> Callable[[F], F]:
+    """`--venue`, spelt as the user likes (`iclr2021`, `ICLR 2021`, `iclr-2021`) and passed on as the store's id;
+    when not given, None (every venue) or with `latest` the latest venue, said on stderr (`chosen_venue`). Goes
+    under `with_store`, which gives it the store."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, store: Any, venue: str | None, **kwargs: Any) -> Any:
+            return func(*args, store=store, venue=chosen_venue(store, venue, latest), **kwargs)
+
+        return click.option("--venue", callback=_given_venue, help=help)(wrapper)  # type: ignore[return-value]
+
+    return decorate
+
+
 def filter_options(func: F) -> F:
-    """The paper filters shared by search, similar and recommend; passed on as `where`."""
+    """The paper filters shared by search, similar, recommend and export, passed on as `where` (its venue the
+    store's id, however spelt); goes under `with_store`, which gives it the store."""
 
     @functools.wraps(func)
     def wrapper(
         *args: Any,
+        store: Any,
         venue: str | None,
         decision: str | None,
         author: str | None,
@@ -303,15 +370,16 @@ def filter_options(func: F) -> F:
         has_code: bool,
         **kwargs: Any,
     ) -> Any:
+        venue = chosen_venue(store, venue, latest=False)
         where = PaperFilter(venue, decision, author, keyword, year, min_rating, has_code)
-        return func(*args, where=where, **kwargs)
+        return func(*args, store=store, where=where, **kwargs)
 
     options = [
-        click.option("--venue", help="Only this venue (e.g. iclr2021)."),
+        click.option("--venue", callback=_given_venue, help="Only this venue (e.g. iclr2021 or 'ICLR 2021')."),
         click.option("--decision", help=DECISION_HELP),
         click.option("--author", help="Only papers with an author of this name."),
         click.option("--keyword", help="Only papers with a keyword containing this text."),
-        click.option("--year", type=int, help="Only venues of this year."),
+        click.option("--year", type=YEAR, help="Only venues of this year."),
         click.option("--min-rating", type=float, help="Only papers whose mean rating is at least this."),
         click.option("--has-code", is_flag=True, help="Only papers whose source links their code."),
     ]

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import err, filter_options, themes_with_progress, with_store, write_output
+from confnav.cli.common import OutputFile, err, filter_options, themes_with_progress, with_store, write_output
 from confnav.export import EXPORT_FORMATS, export_papers
 from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
 from confnav.store import PaperFilter
@@ -28,9 +28,9 @@ from confnav.store.protocols import Store
 @click.option(
     "--limit", type=click.IntRange(1, EXPORT_LIMIT), default=100, show_default=True, help="At most this many hits."
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
-@filter_options
+@click.option("-o", "--output", type=OutputFile(), help="Write here (default: stdout).")
 @with_store
+@filter_options
 def export_cmd(
     store: Store,
     fmt: str,

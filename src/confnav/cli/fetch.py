@@ -8,11 +8,13 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import (
+    OutputFile,
     RichProgress,
     cli_settings,
     json_option,
     out,
     print_json,
+    venue_option,
     with_new_or_existing_store,
     with_store,
 )
@@ -24,7 +26,7 @@ from confnav.store.protocols import Store
 
 SNAPSHOT = click.option(
     "--snapshot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     help="Where to keep the raw snapshot (default: snapshots/ beside the store).",
 )
 
@@ -126,7 +128,6 @@ def _report(result: FetchResult, as_json: bool) -> None:
 
 
 @fetch.command("citations")
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option(
     "--provider",
     type=click.Choice(["s2", "openalex"]),
@@ -139,6 +140,7 @@ def _report(result: FetchResult, as_json: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def fetch_citations_cmd(
     store: Store,
     venue: str | None,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store, write_output
+from confnav.cli.common import OutputFile, json_option, out, print_json, venue_option, with_store, write_output
 from confnav.cli.profile import PROFILE_OPTION
 from confnav.personal.feed import FEED_ITEMS, atom_feed
 from confnav.personal.news import THEME_LABEL, add_watch, describe, followed_theme, profile_news
@@ -26,10 +26,10 @@ def watch() -> None:
 @click.option("--author", help="An author's name or profile id (~First_Last1).")
 @click.option("--theme", help="A theme id of the venue (as `confnav topics` lists them).")
 @click.option("--decisions", is_flag=True, help="The decisions the --venue's papers receive (pending papers decided).")
-@click.option("--venue", help="Only papers of this venue (a theme's venue: default the latest).")
 @PROFILE_OPTION
 @json_option
 @with_store
+@venue_option("Only papers of this venue (a theme's venue: default the latest).")
 def watch_add(
     store: Store,
     query: str | None,
@@ -85,7 +85,7 @@ def watch_rm(store: Store, watch_id: str) -> None:
 @cli.command()
 @PROFILE_OPTION
 @click.option("--since", help="Only news from this date (2024-05-01) or time (2024-05-01T09:00, UTC) on.")
-@click.option("--atom", "atom", type=click.Path(dir_okay=False, path_type=Path), help="Write an Atom feed here.")
+@click.option("--atom", "atom", type=OutputFile(), help="Write an Atom feed here.")
 @json_option
 @with_store
 def news(store: Store, name: str, since: str | None, atom: Path | None, as_json: bool) -> None:

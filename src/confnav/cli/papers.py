@@ -17,6 +17,7 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    venue_option,
     with_new_or_existing_store,
     with_store,
 )
@@ -165,9 +166,9 @@ def _arrivals(arrived: DecisionsArrived) -> None:
 
 
 @cli.command("decisions")
-@click.option("--venue", help="Only this venue (e.g. acl2022).")
 @json_option
 @with_store
+@venue_option("Only this venue (e.g. acl2022 or 'ACL 2022').")
 def decisions_cmd(store: Store, venue: str | None, as_json: bool) -> None:
     """Each venue's decision labels as its sources give them, and what the decision table makes of them."""
     rows = store.decision_labels(store.get_venue(venue).id if venue else None)
@@ -192,13 +193,13 @@ def decisions_cmd(store: Store, venue: str | None, as_json: bool) -> None:
 
 
 @cli.command("ls")
-@click.option("--venue", help="Only this venue (e.g. iclr2021).")
 @click.option("--decision", help=DECISION_HELP)
 @click.option("--author", help="Papers with an author of this name (any order, case or accents).")
 @click.option("--keyword", help="Papers with a keyword containing this text.")
 @click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True, help="At most this many (0: all).")
 @json_option
 @with_store
+@venue_option("Only this venue (e.g. iclr2021 or 'ICLR 2021').")
 def ls_cmd(
     store: Store,
     venue: str | None,
@@ -235,9 +236,9 @@ def _summary(p: Paper) -> dict[str, Any]:
 
 @cli.command(context_settings=PAPER_IDS)
 @click.argument("paper_id")
-@click.option("--venue", help="The venue, when the id exists in several.")
 @json_option
 @with_store
+@venue_option("The venue, when the id exists in several.")
 def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """Show one paper with all its fields and where each came from."""
     paper = store.get_paper(paper_id, venue)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store, write_output
+from confnav.cli.common import OutputFile, json_option, out, print_json, venue_option, with_store, write_output
 from confnav.plan import build_plan, import_schedule, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP, Plan, PlannedPaper
 from confnav.sources.schedules import FORMATS
@@ -21,11 +21,11 @@ def schedule() -> None:
 
 @schedule.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--venue", default=None, help="The venue the schedule belongs to (default: named by the file).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Default: by extension or content.")
 @click.option("--timezone", "zone", default=None, help="Zone of times the file gives without one (Europe/Vienna).")
 @json_option
 @with_store
+@venue_option("The venue the schedule belongs to (default: named by the file).")
 def schedule_import(
     store: Store, file: Path, venue: str | None, fmt: str | None, zone: str | None, as_json: bool
 ) -> None:
@@ -46,12 +46,12 @@ def schedule_import(
 
 
 @cli.command("plan")
-@click.option("--venue", default=None, help="The venue (default: the only one in the store).")
 @click.option("--for", "profile", default=None, help="A profile: its recommendations (default: the must-read).")
 @click.option("--top", default=DEFAULT_TOP, show_default=True, type=click.IntRange(1, 500), help="Papers to place.")
-@click.option("--ics", "ics", type=click.Path(dir_okay=False, path_type=Path), help="Write the plan as a calendar.")
+@click.option("--ics", "ics", type=OutputFile(), help="Write the plan as a calendar.")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def plan(store: Store, venue: str | None, profile: str | None, top: int, ics: Path | None, as_json: bool) -> None:
     """Your must-read papers of a venue by day and session, overlapping sessions flagged; by theme when the
     venue has no schedule."""

@@ -8,7 +8,18 @@ from urllib.parse import quote
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import PAPER_IDS, cli_settings, err, json_option, out, print_json, with_store, write_output
+from confnav.cli.common import (
+    PAPER_IDS,
+    OutputFile,
+    cli_settings,
+    err,
+    json_option,
+    out,
+    print_json,
+    venue_option,
+    with_store,
+    write_output,
+)
 from confnav.fetch.authors import import_person, person_of
 from confnav.personal import DEFAULT_PROFILE, export_profile, import_library, mark
 from confnav.personal.access import revoke_secret, rotate_secret
@@ -79,9 +90,9 @@ def profile_dislike(store: Store, ids: tuple[str, ...], name: str) -> None:
 @profile.command("note", context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.argument("text")
-@click.option("--venue", help="The paper's venue, when its id is in several.")
 @PROFILE_OPTION
 @with_store
+@venue_option("The paper's venue, when its id is in several.")
 def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name: str) -> None:
     """Keep a note on a paper (a later note replaces it); `show` and `export` carry it."""
     paper = store.note_paper(name, paper_id, text, venue)
@@ -91,9 +102,9 @@ def profile_note(store: Store, paper_id: str, text: str, venue: str | None, name
 @profile.command("tag", context_settings=PAPER_IDS)
 @click.argument("paper_id")
 @click.argument("tags", nargs=-1, required=True)
-@click.option("--venue", help="The paper's venue, when its id is in several.")
 @PROFILE_OPTION
 @with_store
+@venue_option("The paper's venue, when its id is in several.")
 def profile_tag(store: Store, paper_id: str, tags: tuple[str, ...], venue: str | None, name: str) -> None:
     """Tag a paper (exported as keywords); several tags at once are fine."""
     paper = store.profile_paper(paper_id, venue)  # an unknown id or a bad tag is refused before any tag is kept
@@ -162,7 +173,7 @@ def profile_list(store: Store, list_name: str, name: str) -> None:
 
 @profile.command("export")
 @click.option("--format", "fmt", type=click.Choice(["bibtex", "ris", "csl-json"]), default="bibtex", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=OutputFile(), help="Write to this file.")
 @PROFILE_OPTION
 @with_store
 def profile_export(store: Store, fmt: str, output: Path | None, name: str) -> None:

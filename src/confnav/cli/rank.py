@@ -14,6 +14,7 @@ from confnav.cli.common import (
     out,
     print_json,
     themes_with_progress,
+    venue_option,
     with_store,
 )
 from confnav.personal import PERSONAL_WEIGHT, personal_rank
@@ -24,7 +25,6 @@ from confnav.store.protocols import Store
 
 
 @cli.command()
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option("--theme", help="Only papers of this theme or sub-theme (see 'confnav topics').")
 @click.option("--like", multiple=True, metavar="ID", help="Blend with relevance to these papers (repeatable).")
 @click.option(
@@ -46,6 +46,7 @@ from confnav.store.protocols import Store
 @mode_option
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def rank(
     store: Store,
     venue: str | None,
@@ -96,9 +97,12 @@ def rank(
 
 @cli.command()
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--venue", help="The venue the ids belong to (default: the latest in the store).")
 @json_option
 @with_store
+@venue_option(
+    "The venue the ids belong to (default: the latest, named on stderr when there are others).",
+    latest=True,
+)
 def signals(store: Store, file: Path, venue: str | None, as_json: bool) -> None:
     """Import external signals (e.g. citations, mentions) from CSV/JSON with an 'id' column."""
     venue = store.pick_venue(venue)

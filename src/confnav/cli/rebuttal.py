@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import json_option, out, print_json, with_store
+from confnav.cli.common import json_option, out, print_json, venue_option, with_store
 from confnav.reports.rebuttal import MOVERS, PaperChange, build_rebuttal, when
 from confnav.store.protocols import Store
 
@@ -17,7 +17,6 @@ def _ms(value: datetime | None) -> int | None:
 
 
 @cli.command()
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option(
     "--from", "start", type=click.DateTime(), help="Start of the review period (UTC; default: the first version)."
 )
@@ -25,6 +24,7 @@ def _ms(value: datetime | None) -> int | None:
 @click.option("--limit", type=click.IntRange(1), default=MOVERS, show_default=True, help="Papers per list.")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def rebuttal(
     store: Store, venue: str | None, start: datetime | None, end: datetime | None, limit: int, as_json: bool
 ) -> None:

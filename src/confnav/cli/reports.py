@@ -12,14 +12,17 @@ from confnav.cli import cli
 from confnav.cli.common import (
     PAPER_IDS,
     F,
+    OutputFile,
     cli_navigator,
     json_option,
     mode_option,
     out,
     print_json,
     themes_with_progress,
+    venue_option,
     with_store,
     write_output,
+    writing,
 )
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
@@ -35,9 +38,9 @@ from confnav.store.protocols import Store
 
 @cli.command(context_settings=PAPER_IDS)
 @click.argument("paper_id")
-@click.option("--venue", help="The venue, when the id exists in several.")
 @json_option
 @with_store
+@venue_option("The venue, when the id exists in several.")
 def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
     result = cli_navigator().summarizer().tldr(store.get_paper(paper_id, venue))
@@ -55,7 +58,8 @@ def _write(report: Report, fmt: str, output: Path | None, store: Store) -> None:
         text = to_html(report)
     else:
         assets = output.with_name(output.stem + "_files") if output is not None else None
-        text = to_markdown(report, assets, f"{assets.name}/" if assets else "")
+        with writing(output or Path("-"), "report"):  # its charts go into a folder beside it
+            text = to_markdown(report, assets, f"{assets.name}/" if assets else "")
     check = verified(store, text, str(output or "<stdout>"))
     if output is None:
         click.echo(text, nl=False)
@@ -70,11 +74,9 @@ def report() -> None:
 
 
 def _report_options(func: F) -> F:
-    func = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")(
-        func
-    )
+    func = click.option("-o", "--output", type=OutputFile(), help="Write to this file.")(func)
     func = click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True)(func)
-    return click.option("--venue", help="The venue (default: the latest in the store).")(func)
+    return func
 
 
 @report.command("overview")
@@ -83,6 +85,7 @@ def _report_options(func: F) -> F:
 @click.option("--per-theme", type=click.IntRange(1, 50), default=10, show_default=True)
 @mode_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def report_overview(
     store: Store,
     venue: str | None,
@@ -117,6 +120,7 @@ def report_overview(
 @click.option("--like", multiple=True, metavar="ID", help="For a reading profile: papers you liked.")
 @mode_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def report_digest(
     store: Store,
     venue: str | None,
@@ -146,21 +150,24 @@ def report_digest(
 @report.command("stats")
 @_report_options
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def report_stats(store: Store, venue: str | None, fmt: str, output: Path | None) -> None:
     """Statistics report with tables and charts (charts inline in HTML, beside the file in Markdown)."""
     _write(build_stats_report(store, store.pick_venue(venue)), fmt, output, store)
 
 
 @cli.command()
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def stats(store: Store, venue: str | None, as_json: bool) -> None:
     """Statistics of a venue: decisions and rates, ratings, agreement, authors, institutions, keywords."""
     venue = store.pick_venue(venue)
     if as_json:
         print_json(stats_json(store, venue))  # numbers as numbers; shares as fractions
         return
+    named = store.get_venue(venue)
+    out.print(f"{named.name} ({named.id})", style="bold", markup=False)
     for fact in venue_facts(store, venue):
         out.print(f"{fact.label}: {fact.value}", markup=False)
     for note in venue_notes(store, venue):
@@ -200,9 +207,12 @@ def verify(store: Store, report_file: Path, as_json: bool) -> None:
 
 
 @cli.command("history")
-@click.option("--venue", help="The venue (default: the latest); its earlier editions give the history.")
 @json_option
 @with_store
+@venue_option(
+    "The venue (default: the latest, named on stderr); its earlier editions give the history.",
+    latest=True,
+)
 def history_cmd(store: Store, venue: str | None, as_json: bool) -> None:
     """Acceptance by mean rating at the venue's earlier editions: what happened then, not a forecast."""
     history = acceptance_history(store, venue)

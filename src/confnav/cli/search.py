@@ -13,8 +13,10 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    venue_option,
     with_store,
 )
+from confnav.embed.views import semantic_model
 from confnav.errors import ConfnavError
 from confnav.personal import Ask, is_cold, papers_to_mark, recommend_for
 from confnav.search.engine import Searcher
@@ -27,7 +29,6 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 
 
 @cli.command()
-@click.option("--venue", help="Only embed this venue's papers.")
 @click.option(
     "--model",
     help="Embedding model: all-MiniLM-L6-v2 (default), use-multilingual-v3, tfidf-svd, a sentence-transformers "
@@ -42,9 +43,12 @@ PROGRESS_EVERY = 10.0  # seconds between the progress lines of a run whose outpu
 @click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, else a plain line every 10 s).")
 @json_option
 @with_store
+@venue_option("Only embed this venue's papers (with the model of the store's other venues unless --model).")
 def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: bool, as_json: bool) -> None:
     """Embed papers for semantic search (only those whose text or model changed)."""
     navigator = cli_navigator()
+    if venue and not model and not add:  # one venue joins the model of the others (another would drop their vectors)
+        model = semantic_model(store)
     embedder, notice = navigator.embedder(model)
     if notice:
         click.echo(f"note: {notice}", err=True)
@@ -54,9 +58,10 @@ def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: 
         print_json(result.to_dict())
         return
     reused = f"; {result.reused} vectors reused from the same text" if result.reused else ""
+    dropped = f"; {result.dropped_vectors:,} vectors of other models dropped" if result.dropped_vectors else ""
     out.print(
         f"{result.model}: {result.embedded} papers embedded ({result.texts} texts{reused}),"
-        f" {result.unchanged} already up to date ({result.seconds:.1f} s)",
+        f" {result.unchanged} already up to date{dropped} ({result.seconds:.1f} s)",
         markup=False,
     )
 
@@ -121,9 +126,9 @@ def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
     help="Order of the hits: relevance (accepted papers lifted 10%), match (words and meaning alone), or "
     "the most relevant matches by rating, decision or year.",
 )
-@filter_options
 @json_option
 @with_store
+@filter_options
 def search(
     store: Store, query: str, mode: str, limit: int, offset: int, sort: str, where: PaperFilter, as_json: bool
 ) -> None:
@@ -136,9 +141,9 @@ def search(
 @click.argument("paper_id")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED
-@filter_options
 @json_option
 @with_store
+@filter_options
 def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, where: PaperFilter, as_json: bool) -> None:
     """Papers most like one paper (more like this); accepted ones unless --include-rejected."""
     results = Searcher(store).similar(paper_id, where=where, limit=limit, include_rejected=include_rejected)
@@ -164,9 +169,9 @@ def similar(store: Store, paper_id: str, limit: int, include_rejected: bool, whe
 )
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="At most this many.")
 @INCLUDE_REJECTED
-@filter_options
 @json_option
 @with_store
+@filter_options
 def recommend(
     store: Store,
     like: tuple[str, ...],
@@ -242,10 +247,10 @@ def _print_ask(asked: Ask) -> None:
 
 @cli.command()
 @click.argument("topic")
-@click.option("--venue", help="Only this venue's papers count.")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True, help="At most this many people.")
 @json_option
 @with_store
+@venue_option("Only this venue's papers count.")
 def experts(store: Store, topic: str, venue: str | None, limit: int, as_json: bool) -> None:
     """The authors whose papers best match a topic, each with those papers (people told apart by profile ids)."""
     found = find_experts(Searcher(store), topic, venue, limit)

@@ -8,6 +8,7 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import (
+    OutputFile,
     RichProgress,
     cli_navigator,
     err,
@@ -15,7 +16,9 @@ from confnav.cli.common import (
     out,
     print_json,
     themes_with_progress,
+    venue_option,
     with_store,
+    writing,
 )
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
@@ -29,13 +32,13 @@ def _rate(value: float | None) -> str:
 
 
 @cli.command()
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option("--level", type=click.IntRange(1, 2), default=1, show_default=True, help="1: themes, 2: sub-themes.")
 @click.option("--themes", type=int, help="Aim for this many top-level themes (default: 15-40 by size).")
 @click.option("--rebuild", is_flag=True, help="Recompute the themes even if they are up to date.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def topics(
     store: Store, venue: str | None, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool
 ) -> None:
@@ -62,9 +65,9 @@ def topics(
 
 @cli.command()
 @click.argument("theme_id")
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @json_option
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None:
     """One theme: its facts, keywords, sub-themes and papers."""
     venue = store.pick_venue(venue)
@@ -135,20 +138,22 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
 
 
 @cli.command("map")
-@click.option("--venue", help="The venue (default: the latest in the store).")
 @click.option(
     "--out",
     "out_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=Path("map.png"),
     show_default=True,
     help="Image file (.png or .svg).",
 )
 @with_store
+@venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def map_cmd(store: Store, venue: str | None, out_path: Path) -> None:
     """Draw the 2D map of a venue, papers coloured by theme, labels at the theme centres."""
     venue = store.pick_venue(venue)
     if out_path.suffix.lower() not in (".png", ".svg"):
         raise ConfnavError(f"--out {out_path}: use a .png or .svg file name")
     themes_with_progress(store, venue)
-    out.print(f"map written to {render_map(store, venue, out_path)}", markup=False)
+    with writing(out_path, "map"):
+        render_map(store, venue, out_path)
+    out.print(f"map written to {out_path}", markup=False)

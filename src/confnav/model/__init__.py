@@ -32,6 +32,7 @@ from confnav.model.sessions import Session as Session
 from confnav.model.sessions import session_names as session_names
 
 _VENUE_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9 .&_-]*?)[\s_-]*((?:19|20)\d\d)(?![0-9])\s*(.*?)\s*$")
+_SHORT_YEAR = re.compile(r"\s*(.{0,100}?[A-Za-z&])[\s_'-]*(\d{2})\s*")
 _FILLER_WORDS = {"", "conference", "main", "main conference", "proceedings"}
 
 
@@ -121,6 +122,26 @@ class Venue:
     def of(cls, conference: str, year: int) -> Venue:
         key = series_key(conference)
         return cls(id=f"{key}{year}", name=f"{display_series(key)} {year}", conference=key, year=year)
+
+
+def find_venue(text: str, known: Iterable[Venue]) -> Venue | None:
+    """The venue of `known` that `text` names: its id, or any spelling of its series and year (`ICLR 2021`,
+    `ICLR2021`, `iclr-2021`, `iclr_2021`, `NIPS 2018` for neurips2018), or its series alone when no other venue
+    of `known` is of that series; None otherwise. What a `--venue` option and a question's venue mentions are
+    both read by."""
+    venues = list(known)
+    if match := next((v for v in venues if v.id == text), None):
+        return match
+    if short := _SHORT_YEAR.fullmatch(text):  # ICLR'21, cvpr19
+        text = f"{short.group(1)} 20{short.group(2)}"
+    try:
+        wanted = Venue.parse(text)
+    except ValueError:
+        series = [v for v in venues if v.conference == series_key(text)]
+        return series[0] if len(series) == 1 else None
+    return next(
+        (v for v in venues if v.id == wanted.id or (v.year, v.conference) == (wanted.year, wanted.conference)), None
+    )
 
 
 def split_venue(text: str) -> tuple[Venue, str | None]:

@@ -139,7 +139,7 @@ def to_markdown(report: Report, assets: Path | None = None, assets_link: str = "
         lines += ["| " + " | ".join(map(md_cell, table.header)) + " |", "|" + " --- |" * len(table.header)]
         lines += ["| " + " | ".join(map(md_cell, row)) + " |" for row in table.rows] + [""]
     if assets is not None and report.charts:
-        assets.mkdir(parents=True, exist_ok=True)
+        assets.mkdir(exist_ok=True)  # beside the report, whose folder exists
         for chart in report.charts:
             (assets / f"{chart.id}.png").write_bytes(chart.png)
             caption = md_text(chart.caption, line_start=False)

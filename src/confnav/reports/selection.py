@@ -18,7 +18,7 @@ EXPORT_LIMIT = 1000  # the most search hits an export holds
 
 @dataclass(frozen=True)
 class Selection:
-    """One way of choosing papers; exactly one of `list_name`, `query`, `theme` (with `venue`), `ids` is given.
+    """One way of choosing papers; exactly one of `list_name`, `query` (`""` too), `theme` (with `venue`), `ids`.
     `where`, `limit`, `mode` and `sort` shape a search; `venue` tells apart papers that share an id."""
 
     list_name: str | None = None
@@ -33,7 +33,7 @@ class Selection:
 
     def check(self) -> None:
         """A ConfnavError unless exactly one source of papers is given (and a theme names its venue)."""
-        given = [bool(self.list_name), bool(self.query), bool(self.theme), bool(self.ids)]
+        given = [bool(self.list_name), self.query is not None, bool(self.theme), bool(self.ids)]  # "": the filters
         if sum(given) != 1:
             raise ConfnavError("export needs exactly one of: a reading list, a search query, a theme, paper ids")
         if self.theme and not self.venue:
@@ -46,8 +46,8 @@ class Selection:
         """A file name (without extension) that says what was exported."""
         if self.list_name:
             return self.list_name
-        if self.query:
-            return f"search {self.query}"
+        if self.query is not None:
+            return f"search {self.query}".strip()
         if self.theme:
             return f"{self.venue} {self.theme}"
         return self.ids[0] if len(self.ids) == 1 else "papers"
@@ -59,7 +59,7 @@ def select_papers(store: Store, selection: Selection, searcher: Searcher | None 
     selection.check()
     if selection.list_name:
         return store.list_papers(selection.list_name)
-    if selection.query:
+    if selection.query is not None:  # "" with filters: the papers that meet them, as `confnav search ""`
         results = (searcher or Searcher(store)).search(
             selection.query, mode=selection.mode, where=selection.where, limit=selection.limit, sort=selection.sort
         )

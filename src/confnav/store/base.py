@@ -11,6 +11,7 @@ import orjson
 
 from confnav.errors import ConfnavError
 from confnav.keys import fold
+from confnav.limits import FIRST_YEAR, last_year
 from confnav.model import Decision, Outcome, Paper, Venue, placeholders_left_out
 
 if TYPE_CHECKING:
@@ -66,6 +67,8 @@ class PaperFilter:
                 raise ConfnavError(
                     f"--{name} {value!r}: give a {name.replace('author', 'name')} with letters or digits"
                 )
+        if self.year is not None and not FIRST_YEAR <= self.year <= last_year():
+            raise ConfnavError(f"--year {self.year}: give a venue's year, {FIRST_YEAR} to {last_year()}")
         if self.min_rating is not None and not math.isfinite(self.min_rating):
             raise ConfnavError(f"--min-rating {self.min_rating}: give a number, e.g. 6")
 

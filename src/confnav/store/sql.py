@@ -22,6 +22,7 @@ from confnav.model import (
     Outcome,
     Paper,
     Venue,
+    find_venue,
     fold,
     is_placeholder_title,
     name_key,
@@ -227,11 +228,15 @@ class SqlStore(
         return found
 
     def get_venue(self, venue_id: str) -> Venue:
+        """The venue an id names, or any spelling of its series and year (`ICLR 2021`, `iclr-2021`: find_venue)."""
         row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
-        if row is None:
-            known = ", ".join(v.id for v in self.venue_list()) or "none yet; run 'confnav ingest'"
-            raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
-        return Venue(*row)
+        if row is not None:
+            return Venue(*row)
+        venues = self.venue_list()
+        if found := find_venue(venue_id, venues):
+            return found
+        known = ", ".join(v.id for v in venues) or "none yet; run 'confnav ingest'"
+        raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
 
     def pick_venue(self, venue: str | None) -> str:
         """The venue asked for (checked), or the latest one in the store when none is named."""
@@ -275,6 +280,7 @@ class SqlStore(
         """The paper with this id (and venue, when ids repeat across venues)."""
         query, params = "SELECT data FROM papers WHERE id = ?", [paper_id]
         if venue:
+            venue = self.get_venue(venue).id  # an unknown venue says so, not that the paper is missing
             query, params = query + " AND venue = ?", [paper_id, venue]
         rows = self.conn.execute(query, params).fetchall()
         if not rows:
@@ -306,9 +312,8 @@ class SqlStore(
         clauses: list[str] = []
         params: list[Any] = []
         if f.venue:
-            self.get_venue(f.venue)
             clauses.append("p.venue = ?")
-            params.append(f.venue)
+            params.append(self.get_venue(f.venue).id)
         if f.year:
             clauses.append("p.venue IN (SELECT id FROM venues WHERE year = ?)")
             params.append(f.year)

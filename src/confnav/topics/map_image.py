@@ -33,7 +33,6 @@ def render_map(store: AnalysisStore, venue: str, out: Path, title: str | None = 
     style = {"ha": "center", "va": "center", "fontsize": 9.5, "weight": "bold", "color": "#1a1a1a"}
     style["path_effects"] = outline
     place_labels(axes, [(t.x, t.y, t.label) for t in sorted(themes, key=lambda t: -t.size)], style)
-    out.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out)
     plt.close(figure)
     return out

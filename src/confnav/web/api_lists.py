@@ -106,7 +106,7 @@ def export(
     (`list`), a search's hits (`q`, its filters, `mode`, `sort`, `limit`), a theme (`theme` with `venue`) or papers
     (`ids`, repeated, with `venue` when an id is shared)."""
     where = _filter(venue, decision, author, keyword, min_rating, has_code) if q else PaperFilter()
-    selection = Selection(list_name, q, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
+    selection = Selection(list_name, q or None, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
     if theme and venue:
         store = state_of(request).store
         ensure_topics(store, store.get_venue(venue).id)
