@@ -95,8 +95,9 @@ async def search(
     has_code: bool = False,
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
-    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches.
-    Without words, the papers that meet the filters (accepted first, then by rating; `matching` counts them)."""
+    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches,
+    `meeting_filters` the papers that meet the filters. Without words, the papers that meet the filters
+    (accepted first, then by rating; `matching` counts them)."""
     mode = as_mode(mode)
     state = state_of(request)
     where = _filter(venue, decision, author, keyword, min_rating, has_code)
