@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from confnav.institutions import normalize_institution
 from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
@@ -22,7 +23,7 @@ from confnav.reports.facts import (
     rate_basis,
     venue_facts,
 )
-from confnav.reports.institutions import normalize_institution, paper_affiliations
+from confnav.reports.institutions import paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.reports.rebuttal import rating_order
 from confnav.reports.rebuttal_stats import RebuttalStatsStore, rebuttal_section, rebuttal_tables, venue_rebuttal

@@ -7,10 +7,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from confnav.export import bibtex_entry
+from confnav.institutions import institution_key
 from confnav.model import Outcome
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.history import NOT_A_FORECAST
-from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
+from confnav.reports.institutions import Institution, institution_index, institution_profile
 from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.store import Store
