@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from confnav.cli import cli
 from confnav.ingest import ingest
+from confnav.institutions import normalize_institution
 from confnav.model import name_key
-from confnav.reports.institutions import normalize_institution
 from confnav.reports.stats import institution_table
 from confnav.store import open_store
 from confnav.store.copy import TABLES

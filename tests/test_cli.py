@@ -57,6 +57,43 @@ def test_show_text_and_json(iclr2021_db: Path) -> None:
     assert json.loads(invoke("tldr", "--db", str(iclr2021_db), "--json", "-2FCwDKRREu"))["id"] == "-2FCwDKRREu"
 
 
+def test_show_lists_every_source_and_where_they_disagree(iclr2021_db: Path) -> None:
+    """9vCLOXwprc has three records; "Sources" named the two whose values won, leaving out ratings.tsv, which gives
+    it no decision and no ratings where the paperlists JSON says Reject, 4, 5, 6, 6: now every record is named,
+    and each field on which they differ in meaning says what each source says, which was shown and why."""
+    text = invoke("show", "--db", str(iclr2021_db), "9vCLOXwprc")
+    files = "openreview-tsv:paperlist.tsv, openreview-tsv:ratings.tsv, paperlists:paperlists-iclr2021.json"
+    assert f"Sources: {files}" in text
+    assert (
+        "decision: paperlists:paperlists-iclr2021.json says 'Reject' (shown); openreview-tsv:ratings.tsv says"
+        " 'Unknown' (not used: an unknown decision is no decision)" in text
+    )
+    assert "ratings: paperlists:paperlists-iclr2021.json says 4, 5, 6, 6 (shown); openreview-tsv:ratings.tsv" in text
+    shown = json.loads(invoke("show", "--db", str(iclr2021_db), "9vCLOXwprc", "--json"))
+    assert shown["sources"] == files.split(", ")
+    assert [d["field"] for d in shown["disagreements"]] == ["decision", "ratings"]
+    assert [s["value"] for s in shown["disagreements"][1]["said"]] == [[4, 5, 6, 6], []]  # as the sources give them
+    retitled = invoke("show", "--db", str(iclr2021_db), "--gvHfE3Xf5")  # camera-ready title against the submission's
+    assert "(not used: paperlists comes before openreview-tsv for the title)" in retitled
+    same = json.loads(invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg", "--json"))  # "Oral" = "Accept (Oral)"
+    assert same["disagreements"] == [] and len(same["sources"]) == 3
+
+
+def test_the_source_shown_in_a_disagreement_is_the_one_the_paper_took(iclr2021_db: Path) -> None:
+    from confnav.sources.disagreements import disagreements
+    from confnav.store import open_store
+
+    with open_store(iclr2021_db, read_only=True) as store:
+        venue, table = store.get_venue("iclr2021"), store.decision_table()
+        papers = {p.id: p for p in store.iter_papers("iclr2021")}
+        found = {pid: disagreements(rs, venue, table) for pid, rs in store.records("iclr2021").items()}
+    assert 300 < sum(bool(d) for d in found.values()) < 3014  # 591 in 2026: ratings.tsv's "Unknown", retitlings
+    for pid, conflicts in found.items():
+        for conflict in conflicts:
+            assert conflict.said[0].note == "shown" and all(s.note != "shown" for s in conflict.said[1:])
+            assert papers[pid].provenance[conflict.field] == conflict.said[0].source, (pid, conflict)
+
+
 @pytest.mark.semantic  # the demo indexes with the default model
 def test_demo_prints_a_summary(private_cache: Path) -> None:
     """In the session's private cache, whose exported model the other tests share."""

@@ -204,3 +204,23 @@ def test_a_placeholder_is_no_ones_institution_in_experts_show_and_pages(tmp_path
     for page in ("/paper/0hPkttoGAf", "/author/Dieter Fox", "/experts?q=imitation+learning&venue=corl2023"):
         text = client.get(page).text
         assert "Dieter Fox" in text and "Unknown Institution" not in text, page
+
+
+def test_institutions_are_named_as_the_statistics_name_them(experts_db: Location) -> None:
+    """Sergey Levine was shown under "Electrical Engineering & Computer Science Department, University of
+    California Berkeley", Aviral Kumar under "University of California, Berkeley · Google DeepMind", where
+    `stats` and `ask` say "UC Berkeley" and "DeepMind": experts (CLI, JSON, web) now name them the same way."""
+    from confnav.institutions import normalize_institution
+
+    with open_store(experts_db) as store:
+        found = find_experts(Searcher(store), "offline reinforcement learning", "iclr2021", limit=10)
+    people = {e.profile: e for e in found.experts}
+    assert "UC Berkeley" in people["~Aviral_Kumar2"].institutions
+    shown = [place for e in found.experts for place in e.institutions]
+    assert shown and all(normalize_institution(place) == place for place in shown), shown
+    assert not any("University of California" in place for place in shown)
+    args = ["experts", "offline reinforcement learning", "--venue", "iclr2021", "--json", "--db", str(experts_db)]
+    run = CliRunner().invoke(cli, args)
+    assert run.exit_code == 0, run.output
+    listed = {e["profile"]: e["institutions"] for e in json.loads(run.stdout)["experts"]}
+    assert listed["~Aviral_Kumar2"] == people["~Aviral_Kumar2"].institutions

@@ -118,7 +118,7 @@ def run(location: Location, *args: str) -> tuple[int, str, str]:
 def test_has_code_filter_in_the_cli(links_db: Location) -> None:
     code, stdout, stderr = run(links_db, "search", "question answering", "--has-code", "--mode", "keyword", "--json")
     assert code == 0, stderr
-    hits = json.loads(stdout)
+    hits = json.loads(stdout)["hits"]
     assert hits and all("code" in h["resources"] for h in hits)
     code, stdout, _ = run(links_db, "search", "question answering", "--has-code", "--mode", "keyword")
     assert " · code · " in stdout

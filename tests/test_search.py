@@ -142,7 +142,7 @@ def test_cli_search_json(indexed_db: Path) -> None:
         cli, ["search", "--db", str(indexed_db), "Rethinking Attention with Performers", "--json", "--limit", "3"]
     )
     assert result.exit_code == 0, result.stderr
-    hits = json.loads(result.stdout)
+    hits = json.loads(result.stdout)["hits"]
     assert hits[0]["id"] == PERFORMERS
     assert {"id", "title", "venue", "decision", "score", "snippet"} <= set(hits[0])
 

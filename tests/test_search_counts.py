@@ -54,4 +54,24 @@ def test_filters_alone_show_no_relevance_and_say_their_order(iclr2021_db: Locati
     assert f"showing 1–3 ({BROWSE_ORDER})" in run.stdout and "(relevance)" not in run.stdout
     assert not re.search(r" · \d+\.\d{3}\]", run.stdout), run.stdout
     run = CliRunner().invoke(cli, ["--db", str(iclr2021_db), "--json", "search", "", "--decision", "oral"])
-    assert {hit["score"] for hit in json.loads(run.stdout)} == {None}
+    assert {hit["score"] for hit in json.loads(run.stdout)["hits"]} == {None}
+
+
+def test_search_json_carries_the_counts_and_the_page_the_text_gives(iclr2021_db: Location) -> None:
+    """`search --json` was a bare list of hits: the 860 accepted ICLR 2021 papers the text counts, and how many
+    match the words, appeared nowhere; now an object with the hits, both counts, the offset and the limit."""
+
+    def run(*args: str) -> tuple[str, dict[str, object]]:
+        base = ["--db", str(iclr2021_db), "search", *args, "--venue", "iclr2021", "--limit", "3", "--offset", "2"]
+        text, data = CliRunner().invoke(cli, base), CliRunner().invoke(cli, [*base, "--json"])
+        assert text.exit_code == 0 and data.exit_code == 0, (text.output, data.output)
+        return text.stdout, json.loads(data.stdout)
+
+    text, data = run("", "--decision", "accepted")
+    assert "860 papers meet these filters; showing 3–5" in text
+    assert (data["matching"], data["meeting_filters"], data["offset"], data["limit"]) == (860, 860, 2, 3)
+    assert len(data["hits"]) == 3 and data["order"] == BROWSE_ORDER  # type: ignore[arg-type]
+    text, data = run("graph neural networks", "--mode", "keyword")
+    said = re.search(r"([\d,]+) papers match some of these words; showing 3–5", text)
+    assert said and data["matching"] == int(said.group(1).replace(",", "")) < 3014, text
+    assert (data["meeting_filters"], data["offset"], data["limit"], data["mode"]) == (3014, 2, 3, "keyword")

@@ -547,3 +547,28 @@ def test_theme_facts_leave_out_members_not_among_the_papers_given(light_topics_d
         del papers[gone]
         fewer = theme_facts(store, "iclr2021", level=1, papers=papers)
     assert sum(t.size for t in fewer) == sum(t.size for t in whole) - 1
+
+
+def test_a_theme_s_mean_rating_leaves_out_desk_rejects_as_stats_does(light_topics_db: Location) -> None:
+    """ICLR 2021's desk reject NHysmWivrHP was rated 3, 4, 4: `stats` leaves it out of every mean rating, and its
+    theme's mean counted it (5.155 for 5.184 in the QA store); one rule, Paper.reviewed_rating_mean, for both."""
+    from confnav.reports.stats import rating_table, year_table
+
+    with open_store(light_topics_db, read_only=True) as store:
+        papers = {p.id: p for p in store.iter_papers("iclr2021")}
+        facts = theme_facts(store, "iclr2021", level=1)
+        desk = papers["NHysmWivrHP"]
+        assert desk.decision.desk_rejected and desk.ratings == [3, 4, 4]
+        home = next(f for f in facts if desk.id in f.paper_ids)
+        others = [papers[i].rating_mean for i in home.paper_ids if i != desk.id and papers[i].rating_mean is not None]
+        assert home.mean_rating == pytest.approx(sum(others) / len(others))
+        for theme in facts:
+            counted = [m for i in theme.paper_ids if (m := papers[i].reviewed_rating_mean) is not None]
+            assert theme.mean_rating == pytest.approx(sum(counted) / len(counted)), theme.id
+        table = rating_table(list(papers.values()))
+        assert "desk-reject" not in {row[0] for row in table.rows}
+        reviewed = [m for p in papers.values() if not p.placeholder and (m := p.reviewed_rating_mean) is not None]
+        years = year_table(store, "iclr2021")
+        assert years is not None
+        shown = next(row for row in years.rows if row[0].startswith("Mean rating"))
+        assert shown[2] == f"{sum(reviewed) / len(reviewed):.2f}"

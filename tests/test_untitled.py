@@ -281,11 +281,11 @@ def test_filters_without_words_list_every_paper_meeting_them(iclr2018: Location)
     args = ["search", "", "--db", str(iclr2018), "--venue", "iclr2018", "--decision", "workshop", "--json"]
     code, stdout, stderr = run(*args, "--limit", "100")
     assert code == 0, stderr
-    listed = json.loads(stdout)
+    listed = json.loads(stdout)["hits"]
     assert len(listed) == 90 and {h["decision"] for h in listed} == {"workshop"}
     _, second, _ = run(*args, "--limit", "50", "--offset", "50")
     _, first, _ = run(*args, "--limit", "50")
-    assert [h["id"] for page in (first, second) for h in json.loads(page)] == [h["id"] for h in listed]
+    assert [h["id"] for page in (first, second) for h in json.loads(page)["hits"]] == [h["id"] for h in listed]
     _, text, _ = run(*args[:-1], "--limit", "5")
     assert "90 papers meet these filters; showing 1–5" in text
     code, _, stderr = run("search", "", "--db", str(iclr2018))

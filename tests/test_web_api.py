@@ -33,6 +33,7 @@ def test_search_pages_and_sorts(client: TestClient) -> None:
     first = client.get("/api/search", params={"q": "graph neural networks", "limit": 10}).json()
     second = client.get("/api/search", params={"q": "graph neural networks", "limit": 10, "offset": 10}).json()
     assert isinstance(first["matching"], int) and first["matching"] > 100 and second["offset"] == 10
+    assert second["limit"] == 10 and second["meeting_filters"] > second["matching"]  # as `search --json` has them
     assert not {h["id"] for h in first["hits"]} & {h["id"] for h in second["hits"]}
     rated = client.get("/api/search", params={"q": "graph neural networks", "sort": "rating", "limit": 30}).json()
     ratings = [h["rating_mean"] or 0 for h in rated["hits"]]

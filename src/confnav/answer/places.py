@@ -14,16 +14,9 @@ from confnav.answer.model import DOES_NOT_SAY, Count, Sentence, decided
 from confnav.answer.persons import PersonAnswer
 from confnav.answer.question import EDGE_WORDS, QUESTION_WORDS, Question
 from confnav.answer.retrieve import per_state
+from confnav.institutions import institution_key, listed_institution, whole_institution
 from confnav.model import Paper, fold, n_papers
-from confnav.reports.institutions import (
-    Institution,
-    institution_index,
-    institution_key,
-    institution_profile,
-    listed_institution,
-    paper_affiliations,
-    whole_institution,
-)
+from confnav.reports.institutions import Institution, institution_index, institution_profile, paper_affiliations
 from confnav.reports.narrative import listing
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader

@@ -73,12 +73,13 @@ INCLUDE_REJECTED = click.option(
 )
 
 
-def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
-    """Hits as text or JSON, with how many match the words (or, `words` False, meet the filters)."""
+def _print_results(results: Results, as_json: bool, words: bool = True, paged: bool = False) -> None:
+    """Hits as text or JSON, with how many match the words (or, `words` False, meet the filters). A `paged`
+    answer's JSON is an object that carries those counts and the page beside the hits; else a list of hits."""
     for notice in results.notices:
         click.echo(f"note: {notice}", err=True)
     if as_json:
-        print_json([hit.to_dict() for hit in results.hits])
+        print_json(results.to_dict() if paged else [hit.to_dict() for hit in results.hits])
         return
     shown = f"{results.offset + 1}–{results.offset + len(results.hits)}"
     if results.matching and results.hits:
@@ -132,9 +133,10 @@ def _print_results(results: Results, as_json: bool, words: bool = True) -> None:
 def search(
     store: Store, query: str, mode: str, limit: int, offset: int, sort: str, where: PaperFilter, as_json: bool
 ) -> None:
-    """Find papers by words and meaning; "phrases", author:, title:, keyword: narrow it down."""
+    """Find papers by words and meaning; "phrases", author:, title:, keyword: narrow it down. --json: an object
+    with the hits, how many papers match the words (`matching`) and meet the filters (`meeting_filters`), the page."""
     results = Searcher(store).search(query, mode=mode, where=where, limit=limit, offset=offset, sort=sort)  # type: ignore[arg-type]
-    _print_results(results, as_json, words=bool(query.strip()))
+    _print_results(results, as_json, words=bool(query.strip()), paged=True)
 
 
 @cli.command(context_settings=PAPER_IDS)

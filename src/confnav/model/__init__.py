@@ -232,6 +232,17 @@ class Paper:
         return sum(self.ratings) / len(self.ratings) if self.ratings else None
 
     @property
+    def reviewed_ratings(self) -> list[float]:
+        """The ratings every statistic counts (a venue's, a decision's, a theme's or a keyword's mean): the
+        paper's once it entered review; none for a desk reject or an unknown decision, whatever it was rated."""
+        return self.ratings if self.decision.reviewed else []
+
+    @property
+    def reviewed_rating_mean(self) -> float | None:
+        """The mean of `reviewed_ratings`: the paper's part in any mean rating a statistic shows."""
+        return self.rating_mean if self.decision.reviewed else None
+
+    @property
     def affiliations_by_author(self) -> bool:
         """Whether the authors carry their own affiliations; if not, the paper's list is shown without pairing."""
         return any(a.affiliation for a in self.authors)

@@ -27,8 +27,8 @@ def rating_histogram(papers: list[Paper]) -> bytes:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(8, 4))
-    rated = [p for p in papers if p.rating_mean is not None and p.decision.reviewed]
-    scale = RatingScale.of([r for p in rated for r in p.ratings])
+    rated = [p for p in papers if p.reviewed_rating_mean is not None]
+    scale = RatingScale.of([r for p in rated for r in p.reviewed_ratings])
     steps = max(1, int((scale.high - scale.low) * 2))
     bins = [scale.low + (scale.high - scale.low) * i / steps for i in range(steps + 1)]
     groups: dict[str, list[float]] = {}

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from confnav.institutions import normalize_institution
 from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
@@ -22,7 +23,7 @@ from confnav.reports.facts import (
     rate_basis,
     venue_facts,
 )
-from confnav.reports.institutions import normalize_institution, paper_affiliations
+from confnav.reports.institutions import paper_affiliations
 from confnav.reports.model import Chart, Report, Table, count, decimal, percent, plain
 from confnav.reports.rebuttal import rating_order
 from confnav.reports.rebuttal_stats import RebuttalStatsStore, rebuttal_section, rebuttal_tables, venue_rebuttal
@@ -78,6 +79,11 @@ def _mean(values: list[float]) -> str:
     return decimal(statistics.fmean(values) if values else None)
 
 
+def _reviewed_means(papers: list[Paper]) -> list[float]:
+    """The papers' mean ratings that statistics count (Paper.reviewed_rating_mean: desk rejects left out)."""
+    return [m for p in papers if (m := p.reviewed_rating_mean) is not None]
+
+
 def _by_decision(papers: list[Paper]) -> dict[str, list[Paper]]:
     """Papers grouped by decision name, most prominent decision first."""
     groups: dict[str, list[Paper]] = defaultdict(list)
@@ -108,8 +114,8 @@ def decision_table(papers: list[Paper]) -> Table:
 def rating_table(papers: list[Paper]) -> Table:
     rows = []
     for name, group in _by_decision(papers).items():
-        means = [p.rating_mean for p in group if p.rating_mean is not None]
-        if means and group[0].decision.reviewed:
+        means = _reviewed_means(group)
+        if means:
             rows.append(
                 [
                     name,
@@ -132,8 +138,8 @@ def rating_table(papers: list[Paper]) -> Table:
 def agreement_table(papers: list[Paper]) -> Table:
     rows = []
     for name, group in _by_decision(papers).items():
-        rated = [p.ratings for p in group if len(p.ratings) > 1]
-        if rated and group[0].decision.reviewed:
+        rated = [p.reviewed_ratings for p in group if len(p.reviewed_ratings) > 1]
+        if rated:
             spreads = [max(r) - min(r) for r in rated]
             deviations = [statistics.pstdev(r) for r in rated]
             unanimous = sum(1 for s in spreads if s == 0)
@@ -223,7 +229,7 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
             shown[group][spelling] += 1
 
     def mean_rating(key: str) -> float:
-        values = [p.rating_mean for p in groups[key] if p.rating_mean is not None]
+        values = _reviewed_means(groups[key])
         return statistics.fmean(values) if values else 0.0
 
     if by_rating:
@@ -238,7 +244,7 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
             shown[k].most_common(1)[0][0],
             count(len(groups[k])),
             count(sum(p.decision.accepted for p in groups[k])),
-            _mean([p.rating_mean for p in groups[k] if p.rating_mean is not None]),
+            _mean(_reviewed_means(groups[k])),
         ]
         for k in keys
     ]
@@ -278,7 +284,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     measures = [(label, m) for label, m in measures if rejections or not label.startswith(("Decided", "Acceptance"))]
     rows = [[label, *(measure(ps) for _, ps in columns)] for label, measure in measures]
     rows = [row for row in rows if row[0] not in ("Orals", "Spotlights") or any(c != "0" for c in row[1:])]
-    means = [[p.rating_mean for p in ps if p.rating_mean is not None] for _, ps in columns]
+    means = [_reviewed_means(ps) for _, ps in columns]
     if all(means):
         rows.append(["Rating scale", *(scale.describe() for scale in scales)])
         rows.append(["Mean rating (on the venue's own scale)", *(_mean(m) for m in means)])

@@ -193,17 +193,26 @@ class Searcher:
         check_request(mode, limit, offset, sort)
         if not isinstance(text, str):
             raise ConfnavError(f"query {excerpt(text)}: give the query as text ('' with filters lists what meets them)")
+        results = self._search(text, mode, where, limit, offset, sort)
+        results.limit = limit
+        return results
+
+    def _search(self, text: str, mode: Mode, where: PaperFilter | None, limit: int, offset: int, sort: str) -> Results:
+        """`search`'s answer, with how many papers meet the filters however the words fare."""
         where = where or PaperFilter()
         if not text.strip() and where != PaperFilter():  # filters alone: the papers that meet them
             return self.browse(where, mode=mode, limit=limit, offset=offset, sort=sort)
         query = parse_query(text)
         corpus, stored = self._snapshot()
         mask = corpus.mask(self.store, where)
+        meeting = int(mask.sum())
         fields = [PaperFilter(author=a) for a in query.authors] + [PaperFilter(keyword=k) for k in query.keywords]
         for condition in fields:  # the store's filter rules narrow the rows first; exact checks follow per hit
             mask &= corpus.mask(self.store, condition)
         if not mask.any() and (where != PaperFilter() or fields):  # the filters, not the words, leave nothing
-            return Results([], mode, ["no paper of the store meets these filters"], 0, offset, sort)
+            return Results(
+                [], mode, ["no paper of the store meets these filters"], 0, offset, sort, meeting_filters=meeting
+            )
         for required in [*query.phrases, *query.titles]:
             mask &= corpus.keyword.containing(required)  # papers holding the words somewhere: a cheap first cut
         if query.phrases or query.titles:
@@ -219,7 +228,7 @@ class Searcher:
         elif common:
             if vectors is None:
                 notices.append(f"these words are too common to match by keyword, and {NO_INDEX} to match by meaning")
-                return Results([], mode, notices, None, offset, sort)
+                return Results([], mode, notices, None, offset, sort, meeting_filters=meeting)
             notices.append(COMMON_WORDS)
             mode = "semantic"
         if mode == "keyword" and keyword is not None and vectors is not None and not np.any(keyword[mask] > 0):
@@ -238,7 +247,7 @@ class Searcher:
         if embedded is not None and not np.any(embedded):  # the model knows none of the words: nothing is close
             if mode == "semantic" or keyword is None or not np.any(keyword[mask] > 0):
                 notices.append("no paper contains these words, and the index knows none of them")
-                return Results([], mode, notices, 0, offset, sort)
+                return Results([], mode, notices, 0, offset, sort, meeting_filters=meeting)
             embedded, mode = None, "keyword"
         if vectors is not None and embedded is not None:
             if isinstance(vectors, StoredVectors) and mode == "hybrid" and keyword is not None:
@@ -247,7 +256,9 @@ class Searcher:
                 if (found := self._cut_hits(corpus, keyword, mask, covered, exact, query, sort, wanted)) is not None:
                     hits, matching = found
                     page = page_of(hits, sort, offset, limit)
-                    return Results(page, mode, notices, matching, offset, sort, vectors.embedder.name)
+                    return Results(
+                        page, mode, notices, matching, offset, sort, vectors.embedder.name, meeting_filters=meeting
+                    )
                 semantic = exact.dense(len(corpus))
             else:
                 semantic, covered = vectors.scores(embedded, mask, keyword, where)
@@ -269,7 +280,7 @@ class Searcher:
         wanted = offset + limit if sort in BY_SCORE else SORT_POOL
         hits = page_of(self._collect(corpus, score, mask, keyword, semantic, wanted, query), sort, offset, limit)
         model = vectors.embedder.name if semantic is not None and vectors and vectors.embedder else None
-        return Results(hits, mode, notices, None if common else matching, offset, sort, model)
+        return Results(hits, mode, notices, None if common else matching, offset, sort, model, meeting_filters=meeting)
 
     def browse(
         self, where: PaperFilter, *, mode: Mode = "hybrid", limit: int = 10, offset: int = 0, sort: str = "relevance"
@@ -281,13 +292,15 @@ class Searcher:
         corpus = self._snapshot()[0]
         mask = corpus.mask(self.store, where)
         if not mask.any():
-            return Results([], mode, ["no paper of the store meets these filters"], 0, offset, sort)
+            return Results([], mode, ["no paper of the store meets these filters"], 0, offset, sort, meeting_filters=0)
         score = corpus.standing * 100.0 + corpus.ratings  # standing first (0, ½, 1), then the rating (0-10)
         wanted = offset + limit if sort in BY_SCORE else SORT_POOL
         hits = page_of(self._collect(corpus, score, mask, None, None, wanted, None), sort, offset, limit)
         for hit in hits:
             hit.scored = False
-        return Results(hits, mode, [], int(mask.sum()), offset, sort, order=BROWSE_ORDER if sort in BY_SCORE else None)
+        order = BROWSE_ORDER if sort in BY_SCORE else None
+        meeting = int(mask.sum())
+        return Results(hits, mode, [], meeting, offset, sort, order=order, limit=limit, meeting_filters=meeting)
 
     def similar(
         self,

@@ -59,7 +59,8 @@ class Hit:
 @dataclass
 class Results:
     """Hits plus notices the user should see (e.g. a fallback from semantic to keyword), how many papers
-    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning), and
+    contain the query's words (`matching`; hybrid and semantic search also rank papers close in meaning; without
+    words, how many meet the filters), how many meet the filters whatever the words (`meeting_filters`), and
     the model whose vectors ranked them by meaning (`model`: the one that reads the query's language), and the
     order of the hits in words where the sort's name does not say it (`order`: a search without words)."""
 
@@ -71,6 +72,8 @@ class Results:
     sort: str = "relevance"
     model: str | None = None
     order: str | None = None
+    limit: int | None = None
+    meeting_filters: int | None = None
 
     @property
     def order_shown(self) -> str:
@@ -83,7 +86,9 @@ class Results:
             "mode": self.mode,
             "notices": self.notices,
             "matching": self.matching,
+            "meeting_filters": self.meeting_filters,
             "offset": self.offset,
+            "limit": self.limit,
             "sort": self.sort,
             "model": self.model,
             "order": self.order_shown,

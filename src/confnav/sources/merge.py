@@ -61,18 +61,18 @@ REMOVED = "removed"  # set on a record of a file that listed its paper once and 
 AUTHOR_DETAILS = ("affiliation", "institution", "country")
 
 
-def _rank(kind: str, field: str) -> int:
+def kind_rank(kind: str, field: str) -> int:
     order = FIELD_ORDER.get(field, DEFAULT_ORDER)
     return order.index(kind) if kind in order else len(order)
 
 
-def _filled(field: str, value: Any) -> bool:
+def filled(field: str, value: Any) -> bool:
     if field == "decision":
         return value is not None and default_meaning(str(value))[0] is not Outcome.UNKNOWN
     return value not in (None, "", [], {})
 
 
-def _pending(label: Any) -> bool:
+def pending(label: Any) -> bool:
     return default_meaning(str(label))[0] is Outcome.PENDING
 
 
@@ -85,9 +85,31 @@ def snapshot_date(file_name: str) -> int:
     return int("".join(dates[-1])) if dates else 0
 
 
-def _label(record: SourceRecord) -> str:
+def label(record: SourceRecord) -> str:
     """`kind:file name` (the file's folder, kept in the store to tell files apart, is left out)."""
     return f"{record.kind}:{record.file_name}"
+
+
+def choose(records: list[SourceRecord], field: str) -> SourceRecord | None:
+    """The record whose value of `field` the paper takes (the rules of this module's docstring); None: no value."""
+    candidates = [r for r in records if filled(field, r.fields.get(field))]
+    if field == "title":  # a real title wherever one is given: "Withdraw" in one list names no paper
+        candidates = [r for r in candidates if not is_placeholder_title(r.fields["title"])] or candidates
+    if field == "decision":  # a decision made beats "still pending" wherever it is said
+        candidates = [r for r in candidates if not pending(r.fields["decision"])] or candidates
+    return min(candidates, key=lambda r: precedence(r, field), default=None)
+
+
+def precedence(record: SourceRecord, field: str) -> tuple[int, int, str, str, int]:
+    """A record's place for a field, first wins: its kind's rank, the later date its file name carries, the
+    file name, then the folder and the record's place in the file."""
+    return (
+        kind_rank(record.kind, field),
+        -snapshot_date(record.file_name),
+        record.file_name,
+        record.source,
+        record.line or record.record or 0,
+    )
 
 
 def merge_records(
@@ -98,30 +120,11 @@ def merge_records(
     described it, with the decision NO_LONGER_LISTED."""
     listed = [r for r in records if not r.fields.get(REMOVED)]
     records = listed or [replace(r, fields={**r.fields, "decision": NO_LONGER_LISTED}) for r in records]
-    chosen: dict[str, SourceRecord] = {}
-    for field in MERGED_FIELDS:
-        candidates = [r for r in records if _filled(field, r.fields.get(field))]
-        if field == "title":  # a real title wherever one is given: "Withdraw" in one list names no paper
-            candidates = [r for r in candidates if not is_placeholder_title(r.fields["title"])] or candidates
-        if field == "decision":  # a decision made beats "still pending" wherever it is said
-            candidates = [r for r in candidates if not _pending(r.fields["decision"])] or candidates
-        if len(candidates) == 1:
-            chosen[field] = candidates[0]
-        elif candidates:
-            chosen[field] = min(
-                candidates,
-                key=lambda r: (
-                    _rank(r.kind, field),
-                    -snapshot_date(r.file_name),
-                    r.file_name,
-                    r.source,
-                    r.line or r.record or 0,
-                ),
-            )
+    chosen = {field: record for field in MERGED_FIELDS if (record := choose(records, field)) is not None}
     if "title" not in chosen:
         raise ValueError(f"no source gives a title for paper {paper_id!r}")
     values = {field: record.fields[field] for field, record in chosen.items()}
-    provenance = {field: _label(record) for field, record in chosen.items()}
+    provenance = {field: label(record) for field, record in chosen.items()}
     if "authors" in chosen:
         _align_affiliations(chosen["authors"], records, values, provenance)
     confidences: list[float] = []
@@ -130,10 +133,10 @@ def merge_records(
         if confidences:
             provenance["confidences"] = provenance["ratings"]
     links: dict[str, str] = {}
-    for record in sorted(records, key=lambda r: (_rank(r.kind, "links"), r.file_name, r.source), reverse=True):
+    for record in sorted(records, key=lambda r: (kind_rank(r.kind, "links"), r.file_name, r.source), reverse=True):
         for key, url in (record.fields.get("links") or {}).items():
             links[key] = url
-            provenance[f"links.{key}"] = _label(record)
+            provenance[f"links.{key}"] = label(record)
     return Paper(
         id=paper_id,
         venue=venue.id,
@@ -182,14 +185,14 @@ def _align_affiliations(
             and any(a.get("affiliation") for a in r.fields.get("authors") or [])
             and _byline(r.fields["authors"]) == byline
         ]
-        aligned = min(same, key=lambda r: (_rank(r.kind, "authors"), r.file_name, r.source), default=None)
+        aligned = min(same, key=lambda r: (kind_rank(r.kind, "authors"), r.file_name, r.source), default=None)
         if aligned is None:
             return
         values["authors"] = [
             {**a, **{k: v for k in AUTHOR_DETAILS if not a.get(k) and (v := other.get(k))}}
             for a, other in zip(authors, aligned.fields["authors"], strict=True)
         ]
-        provenance["authors.affiliation"] = _label(aligned)
+        provenance["authors.affiliation"] = label(aligned)
     if aligned is None:
         return
     own = aligned.fields.get("affiliations") or list(
@@ -197,4 +200,4 @@ def _align_affiliations(
     )
     if own:
         values["affiliations"] = own
-        provenance["affiliations"] = _label(aligned)
+        provenance["affiliations"] = label(aligned)

@@ -183,7 +183,7 @@ def _by_kind(accepted: list[Decision]) -> dict[str, int]:
 def _facts(theme: StoredTheme, members: list[tuple[Paper, bool]], venue_size: int, rates: bool) -> ThemeFacts:
     papers = sorted((p for p, _ in members), key=lambda p: p.id)
     decisions = [p.decision for p in papers]
-    ratings = [p.rating_mean for p in papers if p.rating_mean is not None]
+    ratings = [m for p in papers if (m := p.reviewed_rating_mean) is not None]  # as `stats` counts them
     return ThemeFacts(
         id=theme.id,
         venue=theme.venue,

@@ -7,10 +7,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse
 
 from confnav.export import bibtex_entry
+from confnav.institutions import institution_key
 from confnav.model import Outcome
 from confnav.rank.impact import estimates_made, known_impact
 from confnav.reports.history import NOT_A_FORECAST
-from confnav.reports.institutions import Institution, institution_index, institution_key, institution_profile
+from confnav.reports.institutions import Institution, institution_index, institution_profile
 from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.store import Store
@@ -95,8 +96,9 @@ async def search(
     has_code: bool = False,
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
-    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches.
-    Without words, the papers that meet the filters (accepted first, then by rating; `matching` counts them)."""
+    hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches,
+    `meeting_filters` the papers that meet the filters. Without words, the papers that meet the filters
+    (accepted first, then by rating; `matching` counts them)."""
     mode = as_mode(mode)
     state = state_of(request)
     where = _filter(venue, decision, author, keyword, min_rating, has_code)

@@ -51,8 +51,12 @@ class Hits(Notices):
 
 class SearchAnswer(Hits):
     mode: str
-    matching: int | None = Field(description="how many papers contain the query's words")
+    matching: int | None = Field(
+        description="how many papers meeting the filters contain the query's words; without words, how many meet them"
+    )
+    meeting_filters: int | None = Field(description="how many papers meet the filters, whatever the words")
     offset: int
+    limit: int | None = Field(description="the most hits a page holds")
     sort: str
     model: str | None = Field(description="the model whose vectors ranked the papers by meaning")
     order: str | None = Field(description="the order of a listing without words (no relevance to rank by)")
