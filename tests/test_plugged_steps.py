@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from confnav.cli import cli
-from confnav.embed import choose_embedder
-from confnav.embed.base import PretrainedEmbedder, ProgressFn
+from confnav.embed import DEFAULT_MODEL, check_name, choose_embedder, make_embedder
+from confnav.embed.base import Embedder, PretrainedEmbedder, ProgressFn
+from confnav.embed.onnx import ONNX_SUFFIX
 from confnav.embed.sparse import SPARSE_MODEL, SparseEmbedder
 from confnav.embed.views import KEYWORD_VIEW
 from confnav.errors import ConfnavError
@@ -200,6 +201,38 @@ def test_build_index_refuses_an_embedder_whose_name_leads_elsewhere_before_dropp
         SPARSE_MODEL + KEYWORD_VIEW,
     ]
     assert Searcher(indexed).search("graph neural networks", mode="semantic").hits
+
+
+class Wrapping:
+    """An embedder that hands its texts to another and names its vectors as that one does (a cache, say)."""
+
+    def __init__(self, inner: Embedder, scale: float = 1.0) -> None:
+        self.inner, self.scale = inner, scale
+        self.name, self.fitted_on_corpus, self.languages = inner.name, inner.fitted_on_corpus, inner.languages
+
+    def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
+        return self.inner.embed(texts) * self.scale  # type: ignore[arg-type]
+
+    def fit(self, texts: object) -> None:
+        return None
+
+    def dumps(self) -> bytes | None:
+        return None
+
+    def loads(self, state: bytes) -> None:
+        return None
+
+
+@pytest.mark.semantic
+def test_an_embedder_named_as_the_one_giving_its_vectors_passes_and_one_giving_others_does_not(
+    tmp_path: Path,
+) -> None:
+    """A wrapper that gives the default model's vectors under its name leads back to it; the same name on other
+    vectors (the model's, halved) would be searched with the wrong model, and is refused."""
+    model = make_embedder(DEFAULT_MODEL + ONNX_SUFFIX, 1, tmp_path)
+    check_name(Wrapping(model), tmp_path)
+    with pytest.raises(ConfnavError, match=rf"names its vectors '{re.escape(model.name)}'"):
+        check_name(Wrapping(model, scale=0.5), tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ def build_index(
     """Embed the papers whose text changed since the last run (all of them after a model change); `add` keeps
     the other models' vectors beside this one's (search sends each query to a model that reads its language)."""
     start = time.perf_counter()
-    check_name(embedder)  # before the old index is dropped
+    check_name(embedder, store.settings.cache_dir)  # before the old index is dropped
     if venue:
         store.get_venue(venue)
     rows = list(store.paper_rows(venue))

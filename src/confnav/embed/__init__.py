@@ -6,6 +6,8 @@ from __future__ import annotations
 from importlib.util import find_spec
 from pathlib import Path
 
+import numpy as np
+
 from confnav.embed.base import Embedder
 from confnav.embed.multilingual import MULTILINGUAL_MODEL, MultilingualEmbedder
 from confnav.embed.onnx import ONNX_SUFFIX, OnnxEmbedder
@@ -50,27 +52,45 @@ def choose_embedder(model: str | None = None, cache_dir: Path | None = None) -> 
     return embedder, None
 
 
-def check_name(embedder: Embedder) -> None:
+def check_name(embedder: Embedder, cache_dir: Path | None = None) -> None:
     """Search makes an index's embedder again from the name its vectors are stored under: a plugged embedder's
-    `name` must lead back to its class (its `module:Class`, or a name whose embedder it extends), or a one-line
-    ConfnavError saying so, before any vector is written."""
+    `name` must lead back to its class (its `module:Class`, or a name whose embedder it extends), or to an
+    embedder that gives the same vectors (a wrapper that caches another's), else a one-line ConfnavError saying
+    so, before any vector is written."""
     kind = type(embedder)
     if kind.__module__.startswith("confnav."):
         return
     name = embedder.name
     try:
-        if name in EMBEDDERS:
-            made: type | None = type(EMBEDDERS.create(name))
-        else:
-            found = EMBEDDERS.factory(name) if is_import_spec(name) else None
-            made = found if isinstance(found, type) else None
-    except ConfnavError:
-        made = None
-    if made is None or not isinstance(embedder, made):
-        raise ConfnavError(
-            f"embedder {step_name(embedder)!r} names its vectors {name!r}, which would not lead back to it when"
-            f" searching: set its name to {step_name(embedder)!r}"
+        made: Embedder | None = (
+            None if is_import_spec(name) and name not in EMBEDDERS else make_embedder(name, 1, cache_dir)
         )
+        found = EMBEDDERS.factory(name) if made is None else None
+    except ConfnavError:
+        made, found = None, None
+    if isinstance(found, type) and isinstance(embedder, found):
+        return
+    if made is not None and (isinstance(embedder, type(made)) or _same_vectors(embedder, made)):
+        return
+    raise ConfnavError(
+        f"embedder {step_name(embedder)!r} names its vectors {name!r}, which would not lead back to it when"
+        f" searching: set its name to {step_name(embedder)!r}"
+    )
+
+
+PROBE = "A probe sentence: whether two embedders give the same vectors."
+
+
+def _same_vectors(embedder: Embedder, named: Embedder) -> bool:
+    """Whether `embedder` gives the vectors of the embedder its name makes (one probe text; a model fitted on a
+    corpus cannot be compared before its fit, so it never is)."""
+    if embedder.fitted_on_corpus or named.fitted_on_corpus:
+        return False
+    try:
+        mine, theirs = embedder.embed([PROBE]), named.embed([PROBE])
+    except ConfnavError:
+        return False
+    return bool(mine.shape == theirs.shape and np.allclose(mine, theirs, atol=1e-4))
 
 
 def _by_model_name(name: str) -> Factory[Embedder] | None:
