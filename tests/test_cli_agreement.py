@@ -166,6 +166,30 @@ def test_export_of_a_filter_set_holds_all_of_it_and_a_cut_export_says_so(
     assert piped.stderr == "note: 3 papers exported; 53 meet the filters (leave out --limit for all of them)\n"
 
 
+def test_an_empty_output_path_is_refused_before_any_work(
+    light_topics_db: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`report ... -o ""` was read as the current folder: a traceback for Markdown, and for HTML an error only
+    after the whole report was built and verified. Every verb's output option now refuses it as it is read."""
+    import confnav.cli.reports as reports
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a report was built for an output path that cannot be written")
+
+    for builder in ("build_stats_report", "build_digest", "build_overview"):
+        monkeypatch.setattr(reports, builder, no_work)
+    db = str(light_topics_db)
+    for verb in ("stats", "digest", "overview"):
+        for fmt in ("md", "html"):
+            for empty in ("", "  "):
+                result = run("report", verb, "--db", db, "--venue", "iclr2021", "--format", fmt, "-o", empty)
+                assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+                assert "'-o' / '--output': give a file name" in result.stderr
+    for command in (["export", "--search", "x", "-o"], ["map", "--out"], ["plan", "--ics"]):
+        result = run(*command, "", "--db", db)
+        assert result.exit_code == 2 and "give a file name" in result.stderr, command
+
+
 def test_exit_statuses_are_the_ones_the_readme_gives(iclr2021_db: Location) -> None:
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert "exit status 1, and nothing is written" in readme and "usage and exit status 2" in readme
