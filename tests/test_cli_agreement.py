@@ -16,7 +16,7 @@ from confnav.errors import ConfnavError
 from confnav.model import find_venue
 from confnav.store import PaperFilter, open_store
 from tests.backends import Location, clone
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from tests.test_registry import SPEC
 
 
@@ -137,6 +137,57 @@ def test_export_of_an_empty_search_holds_the_papers_that_meet_the_filters(light_
     ids = {row["id"].removeprefix("'") for row in csv.DictReader(io.StringIO(exported))}  # '-2FCwDKRREu: see docs
     assert len(listed) == 860 and ids == listed
     one_line_error(run("export", "--db", db, "--search", ""), "empty query")  # no words and no filters
+
+
+def test_export_of_a_filter_set_holds_all_of_it_and_a_cut_export_says_so(
+    light_topics_db: Location, tmp_path: Path
+) -> None:
+    """Before, `--search ""` stopped at the default --limit 100 and could not pass 1,000, while saying "100 papers"
+    as if that were all; ICLR 2021 has 1,756 rejected papers (the raw paperlists' status)."""
+    db = str(light_topics_db)
+    raw = json.loads((DATA / "iclr2021" / "paperlists-iclr2021.json").read_text(encoding="utf-8"))
+    rejected = {r["id"] for r in raw if r["status"] == "Reject"}
+    out = tmp_path / "rejected.csv"
+    filters = ["--venue", "iclr2021", "--decision", "reject", "--format", "csv", "-o", str(out)]
+    result = run("export", "--db", db, "--search", "", *filters)
+    assert result.exit_code == 0 and result.stderr == f"{out}: 1,756 papers as csv\n"
+    ids = {row["id"].removeprefix("'") for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
+    assert len(rejected) == 1756 and ids == rejected
+    cut = run("export", "--db", db, "--search", "", *filters, "--limit", "100")
+    assert cut.stderr == f"{out}: 100 papers as csv; 1,756 meet the filters (leave out --limit for all of them)\n"
+    assert run("export", "--db", db, "--search", "", *filters, "--limit", "5000").exit_code == 0
+    # a search with words gives its best hits, and says how many matched beyond them
+    words = run("export", "--db", db, "--search", "graph neural networks", *filters)
+    assert words.exit_code == 0 and "100 papers as csv; " in words.stderr and "(--limit up to 1,000" in words.stderr
+    one_line_error(run("export", "--db", db, "--search", "graph", "--limit", "1001"), "limit 1001")
+    # on stdout, only a cut export adds a note (on stderr)
+    piped = run("export", "--db", db, "--search", "", "--venue", "iclr2021", "--decision", "oral", "--limit", "3")
+    assert sum(line.startswith("@") for line in piped.stdout.splitlines()) == 3
+    assert piped.stderr == "note: 3 papers exported; 53 meet the filters (leave out --limit for all of them)\n"
+
+
+def test_an_empty_output_path_is_refused_before_any_work(
+    light_topics_db: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`report ... -o ""` was read as the current folder: a traceback for Markdown, and for HTML an error only
+    after the whole report was built and verified. Every verb's output option now refuses it as it is read."""
+    import confnav.cli.reports as reports
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a report was built for an output path that cannot be written")
+
+    for builder in ("build_stats_report", "build_digest", "build_overview"):
+        monkeypatch.setattr(reports, builder, no_work)
+    db = str(light_topics_db)
+    for verb in ("stats", "digest", "overview"):
+        for fmt in ("md", "html"):
+            for empty in ("", "  "):
+                result = run("report", verb, "--db", db, "--venue", "iclr2021", "--format", fmt, "-o", empty)
+                assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+                assert "'-o' / '--output': give a file name" in result.stderr
+    for command in (["export", "--search", "x", "-o"], ["map", "--out"], ["plan", "--ics"]):
+        result = run(*command, "", "--db", db)
+        assert result.exit_code == 2 and "give a file name" in result.stderr, command
 
 
 def test_exit_statuses_are_the_ones_the_readme_gives(iclr2021_db: Location) -> None:

@@ -24,16 +24,19 @@ BATCH = 256
 
 @dataclass
 class IndexResult:
-    """What `confnav index` did: the model, papers embedded now, and papers already up to date."""
+    """What `confnav index` did: the model, papers embedded now, papers already up to date (of the venue given,
+    else of the store), and every vector it dropped."""
 
     model: str
     embedded: int
     unchanged: int
-    dropped_vectors: int
+    dropped_vectors: int  # of other models, and (`refit_dropped`) a refitted model's vectors of another size
     seconds: float
     tldrs: int = 0  # TL;DRs made by the step after this job (`Navigator.index`), with its time in `seconds`
     texts: int = 0  # distinct texts embedded now
     reused: int = 0  # vectors given from the same text (another venue's copy of a paper, or the other view)
+    other_venues: int = 0  # of `embedded`: papers outside the venue given, re-embedded for a corpus-fitted model's fit
+    refit_dropped: int = 0  # of `dropped_vectors`: the old fit's vectors, of another size (their papers re-embedded)
 
     def to_dict(self) -> dict[str, object]:
         return self.__dict__.copy()
@@ -47,7 +50,9 @@ def build_index(
     add: bool = False,
 ) -> IndexResult:
     """Embed the papers whose text changed since the last run (all of them after a model change); `add` keeps
-    the other models' vectors beside this one's (search sends each query to a model that reads its language)."""
+    the other models' vectors beside this one's (search sends each query to a model that reads its language).
+    With `venue`, a corpus-fitted model still covers the whole store: the vectors of one fit compare only with
+    each other, so the other venues' papers an earlier fit embedded are re-embedded with this one."""
     start = time.perf_counter()
     check_name(embedder, store.settings.cache_dir)  # before the old index is dropped
     if venue:
@@ -62,8 +67,9 @@ def build_index(
     with store.transaction():
         dropped = store.delete_embeddings(keep_models=keep)
         store.put_cache(PRIMARY_CACHE, 0, main.encode())
-    stamp = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ""
-    todo, copies = _work(store, embedder, rows, stamp)
+    stamp, refit_dropped = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ("", 0)
+    whole = list(store.paper_rows()) if venue and embedder.fitted_on_corpus else rows
+    todo, copies = _work(store, embedder, whole, stamp)
     if copies:  # before any vector is replaced: a copy's source may be re-embedded below
         with store.transaction():
             for view, pairs in copies.items():
@@ -89,10 +95,20 @@ def build_index(
     store.index_vectors(embedder.name)  # PostgreSQL: the HNSW index, once the vectors are in
     build_keyword_index(store, rebuild=False)  # stored here, so that a server's requests only read it
     copied = {pk for pairs in copies.values() for _, pk in pairs}
-    embedded = len({pk for targets in todo.values() for _, pk in targets} | copied)
+    done = {pk for targets in todo.values() for _, pk in targets} | copied
+    asked = {pk for pk, _ in rows}
     reused = sum(len(p) for p in copies.values()) + sum(len(targets) - 1 for targets in todo.values())
-    seconds = time.perf_counter() - start
-    return IndexResult(embedder.name, embedded, len(rows) - embedded, dropped, seconds, 0, len(texts), reused)
+    return IndexResult(
+        model=embedder.name,
+        embedded=len(done),
+        unchanged=len(asked - done),
+        dropped_vectors=dropped + refit_dropped,
+        seconds=time.perf_counter() - start,
+        texts=len(texts),
+        reused=reused,
+        other_venues=len(done - asked),
+        refit_dropped=refit_dropped,
+    )
 
 
 def _keep_other_venues(store: SearchStore, venue: str, new: str, pks: set[int], keep: list[str]) -> None:
@@ -132,10 +148,10 @@ def _work(
     return todo, copies
 
 
-def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:
+def _prepare_fitted(store: SearchStore, embedder: Embedder) -> tuple[str, int]:
     """Load a corpus-fitted embedder, refitting on the whole store when it changed (or its state is unreadable);
     returns the state's stamp, which every vector made from it carries, so an interrupted run's mix of old and new
-    vectors is finished by the next run rather than taken as up to date."""
+    vectors is finished by the next run rather than taken as up to date, and how many old vectors it dropped."""
     generation = store.generation()
     cached = store.get_cache(embedder_state_cache(embedder.name))
     state: bytes | None = None
@@ -145,6 +161,7 @@ def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:
             state = cached[1]
         except ConfnavError:
             state = None
+    dropped = 0
     if state is None:
         embedder.fit([paper_text(p) for _, p in store.paper_rows()])
         state = embedder.dumps() or b""
@@ -152,6 +169,6 @@ def _prepare_fitted(store: SearchStore, embedder: Embedder) -> str:
         with store.transaction():
             for view in VIEWS:  # vectors of another size cannot stand beside the new ones
                 if store.vector_size(embedder.name + view) not in (None, size):
-                    store.drop_vectors(embedder.name + view)
+                    dropped += store.drop_vectors(embedder.name + view)
             store.put_cache(embedder_state_cache(embedder.name), generation, state)
-    return hashlib.sha1(state).hexdigest()[:12]
+    return hashlib.sha1(state).hexdigest()[:12], dropped

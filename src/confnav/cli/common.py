@@ -229,13 +229,16 @@ PAPER_IDS = {"ignore_unknown_options": True}
 
 
 class OutputFile(click.Path):
-    """A file a command writes (`-o`, `--out`, `--ics`, …): its folder must exist, checked when the command line is
-    read, before any work (a command never makes folders, as `ingest` and `verify` never guess a path)."""
+    """A file a command writes (`-o`, `--out`, `--ics`, …): a file name (not empty, not a folder) in a folder that
+    exists, checked when the command line is read, before any work (a command never makes folders, as `ingest` and
+    `verify` never guess a path)."""
 
     def __init__(self) -> None:
         super().__init__(dir_okay=False, path_type=Path)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():  # "" would be read as ".", the current folder
+            self.fail("give a file name, e.g. -o out.md", param, ctx)
         path = Path(os.fsdecode(super().convert(value, param, ctx)))
         folder = path.parent
         if not folder.is_dir():

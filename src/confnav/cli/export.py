@@ -9,7 +9,7 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import OutputFile, err, filter_options, themes_with_progress, with_store, write_output
 from confnav.export import EXPORT_FORMATS, export_papers
-from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
+from confnav.reports.selection import EXPORT_LIMIT, SEARCH_EXPORT, Selected, Selection, select
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
 
@@ -26,7 +26,10 @@ from confnav.store.protocols import Store
     help="This paper; repeat for several (--ids A --ids B); --venue tells apart shared ids.",
 )
 @click.option(
-    "--limit", type=click.IntRange(1, EXPORT_LIMIT), default=100, show_default=True, help="At most this many hits."
+    "--limit",
+    type=click.IntRange(min=1),
+    help=f"At most this many papers of a search: its best {SEARCH_EXPORT} hits unless given (at most"
+    f' {EXPORT_LIMIT:,}); --search "" with filters exports every paper meeting them unless given.',
 )
 @click.option("-o", "--output", type=OutputFile(), help="Write here (default: stdout).")
 @with_store
@@ -38,7 +41,7 @@ def export_cmd(
     query: str | None,
     theme: str | None,
     ids: tuple[str, ...],
-    limit: int,
+    limit: int | None,
     output: Path | None,
     where: PaperFilter,
 ) -> None:
@@ -47,10 +50,27 @@ def export_cmd(
     selection.check()
     if theme and where.venue:
         themes_with_progress(store, store.get_venue(where.venue).id)
-    papers = select_papers(store, selection)
-    text = export_papers(papers, fmt)
+    selected = select(store, selection)
+    text = export_papers(selected.papers, fmt)
     if output is None:
         click.echo(text, nl=False)
-        return
-    write_output(output, text, "export")
-    err.print(f"{output}: {len(papers)} papers as {fmt}", markup=False)
+    else:
+        write_output(output, text, "export")
+    cut = _cut(selected, query)
+    if output is not None:
+        err.print(f"{output}: {len(selected.papers):,} papers as {fmt}{cut}", markup=False)
+    elif cut:
+        err.print(f"note: {len(selected.papers):,} papers exported{cut}", markup=False)
+
+
+def _cut(selected: Selected, query: str | None) -> str:
+    """When a search's limit cut the export: how many papers matched, and how to export more (a count that
+    reads as the whole set must be the whole set)."""
+    written, matching = len(selected.papers), selected.matching
+    if matching is None or matching <= written:
+        return ""
+    if not (query and query.strip()):
+        return f"; {matching:,} meet the filters (leave out --limit for all of them)"
+    if written < EXPORT_LIMIT:
+        return f"; {matching:,} match the words (--limit up to {EXPORT_LIMIT:,} for more)"
+    return f"; {matching:,} match the words (an export holds at most {EXPORT_LIMIT:,}: narrow the search with filters)"

@@ -18,6 +18,7 @@ from confnav.cli.common import (
 )
 from confnav.embed.views import semantic_model
 from confnav.errors import ConfnavError
+from confnav.index import IndexResult
 from confnav.personal import Ask, is_cold, papers_to_mark, recommend_for
 from confnav.search.engine import Searcher
 from confnav.search.experts import find_experts
@@ -57,12 +58,29 @@ def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: 
     if as_json:
         print_json(result.to_dict())
         return
+    out.print(_index_line(result), markup=False)
+
+
+def _index_line(result: IndexResult) -> str:
+    """What an index run did in one line, every vector it dropped counted and the other venues it re-embedded."""
     reused = f"; {result.reused} vectors reused from the same text" if result.reused else ""
-    dropped = f"; {result.dropped_vectors:,} vectors of other models dropped" if result.dropped_vectors else ""
-    out.print(
-        f"{result.model}: {result.embedded} papers embedded ({result.texts} texts{reused}),"
-        f" {result.unchanged} already up to date{dropped} ({result.seconds:.1f} s)",
-        markup=False,
+    others = (
+        f", {result.other_venues:,} of them of other venues (re-embedded with the model's new fit: the vectors of "
+        "one fit compare only with each other)"
+        if result.other_venues
+        else ""
+    )
+    dropped = []
+    if result.dropped_vectors - result.refit_dropped:
+        dropped.append(f"{result.dropped_vectors - result.refit_dropped:,} vectors of other models dropped")
+    if result.refit_dropped:
+        dropped.append(
+            f"{result.refit_dropped:,} vectors of the old fit dropped (another size; their papers re-embedded)"
+        )
+    gone = "".join(f"; {part}" for part in dropped)
+    return (
+        f"{result.model}: {result.embedded} papers embedded ({result.texts} texts{reused}){others},"
+        f" {result.unchanged} already up to date{gone} ({result.seconds:.1f} s)"
     )
 
 
