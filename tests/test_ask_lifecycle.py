@@ -165,3 +165,11 @@ def test_mean_field_is_still_a_topic(searcher: Searcher) -> None:
 def test_a_stage_word_inside_a_topic_stays_in_it(question: str, decision: str | None, topic: str) -> None:
     read = read_question(question, [Venue("iclr2021", "ICLR 2021", "iclr", 2021)], ["oral", "reject", "withdrawn"])
     assert (read.decision, read.topic) == (decision, topic)
+
+
+def test_desk_rejects_mean_rating_gives_the_true_reason(searcher: Searcher) -> None:
+    rated = [r["id"] for r in RAW if r["status"] == "Desk Reject" and str(r.get("rating") or "").strip(" ;")]
+    assert rated == ["NHysmWivrHP"]  # ratings 3;4;4 in the raw file
+    said = texts(ask(searcher, "mean rating of desk rejected papers at ICLR 2021"))
+    assert "no ratings" not in said and "desk rejects) are counted in no mean rating" in said, said
+    assert "ratings for 1 of them" in said

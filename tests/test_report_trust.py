@@ -294,3 +294,24 @@ def test_a_character_reference_ends_no_clause() -> None:
         "To address two problems, &quot;S4-Tuning&quot; proposes a method &amp; more [5].",
         "Next one.",
     ]
+
+
+@pytest.mark.sqlite_only
+def test_a_tldr_credited_to_anyone_but_its_maker_fails(topics_db: Path) -> None:
+    """A digest's extractive TL;DR relabelled as the authors', reviewers', a human expert's, GPT-4's or an LLM's
+    (in a report that notes no LLM) fails verification, in Markdown and HTML; its own label passes."""
+    from confnav.reports.digest import build_digest
+
+    with open_store(topics_db) as store:
+        report = build_digest(store, "iclr2021", top=5)
+        markdown, html = to_markdown(report), to_html(report)
+        note = re.search(r"^\[\^([\w\-]+)\]: .* \(extractive TL;DR\)$", markdown, re.M)
+        assert note is not None and store.get_paper(note.group(1)).tldr is None  # no author TL;DR
+        card = re.search(r"<strong>TL;DR</strong> \(extractive\)", html)
+        assert card is not None and verify_text(store, markdown).ok and verify_text(store, html).ok
+        for label in ("authors'", "reviewers'", "human expert", "GPT-4", "llm", "author"):
+            tampered = markdown.replace(note.group(0), note.group(0).replace("(extractive TL;DR)", f"({label} TL;DR)"))
+            failures = " | ".join(verify_text(store, tampered).failures)
+            assert f'credited "{label}"' in failures, (label, failures)
+            relabelled = html.replace(card.group(0), f"<strong>TL;DR</strong> ({label})", 1)
+            assert not verify_text(store, relabelled).ok, label

@@ -1,9 +1,11 @@
 """Institution names as every statistic counts them: one documented table of spellings → one name.
 
-The first pattern that matches (case-insensitive) names the institution; anything
-else keeps its own text with duplicated parts removed ("X, X" → "X"). Statistics,
-institution pages, `ask` and `experts` all name institutions through it, so one
-institution has one name wherever it is shown.
+An affiliation string is first split into the institutions it lists ("A+B", "A; B", "A / B", "A†B"); a part
+names every table institution whose whole distinctive name it holds (never a city that shares a word: "Lawrence
+Berkeley National Laboratory" is not UC Berkeley), else keeps its own text from its first organisation on, the
+departments before it dropped ("Computer Science, University of Illinois Chicago" → "University of Illinois
+Chicago"); a part naming only a department names no institution. Statistics, institution pages, `ask` and
+`experts` all name institutions through it, so one institution has one name wherever it is shown.
 """
 
 from __future__ import annotations
@@ -13,26 +15,27 @@ from functools import lru_cache
 
 from confnav.model import fold
 
+_UC = r"(?:university of california|\buc)[\s,\-–]*(?:at\s+)?"  # "University of California, Berkeley", "UC Berkeley"
 INSTITUTIONS: list[tuple[str, str]] = [
     (r"deepmind", "DeepMind"),
-    (r"\bgoogle\b", "Google"),
-    (r"facebook|\bmeta\b|\bfair\b", "Meta"),
+    (r"\bgoogle\b(?!\s+deepmind)", "Google"),
+    (r"facebook|\bmeta\b(?!-)|\bfair\b", "Meta"),
     (r"microsoft", "Microsoft"),
-    (r"massachusetts institute of technology|\bmit\b", "MIT"),
+    (r"massachusetts?s? institute of technology|\bmit\b", "MIT"),
     (r"carnegie mellon|\bcmu\b", "Carnegie Mellon University"),
-    (r"stanford", "Stanford University"),
-    (r"berkeley", "UC Berkeley"),
-    (r"los angeles|\bucla\b", "UCLA"),
-    (r"san diego|\bucsd\b", "UC San Diego"),
-    (r"tsinghua", "Tsinghua University"),
+    (r"stanford(?! law school\b)", "Stanford University"),
+    (rf"{_UC}berkeley|berkeley ai research|\bbair\b|^\s*berkeley\s*$", "UC Berkeley"),
+    (rf"{_UC}los angeles|\bucla\b", "UCLA"),
+    (rf"{_UC}san diego|\bucsd\b", "UC San Diego"),
+    (r"(?<!national )\btsinghua\b", "Tsinghua University"),
     (r"peking university", "Peking University"),
     (
         r"\bmila\b|montreal institute for learning algorithms|universit[ée] de montr[ée]al|university of montreal",
         "Mila / Université de Montréal",
     ),
-    (r"university of toronto|vector institute", "University of Toronto / Vector Institute"),
-    (r"university of oxford|\boxford\b", "University of Oxford"),
-    (r"university of cambridge", "University of Cambridge"),
+    (r"university of toronto|toronto university|vector institute", "University of Toronto / Vector Institute"),
+    (r"university of oxford|oxford university|^\s*oxford\s*$", "University of Oxford"),
+    (r"university of cambridge|cambridge university", "University of Cambridge"),
     (r"eth z[uü]rich|swiss federal institute of technology z", "ETH Zurich"),
     (r"\bepfl\b|polytechnique f[ée]d[ée]rale de lausanne|swiss federal institute of technology lausanne", "EPFL"),
     (r"\bibm\b", "IBM"),
@@ -44,38 +47,79 @@ INSTITUTIONS: list[tuple[str, str]] = [
     (r"tencent", "Tencent"),
     (r"huawei", "Huawei"),
     (r"samsung", "Samsung"),
-    (r"princeton", "Princeton University"),
+    (r"princeton university|^\s*princeton\s*$", "Princeton University"),
     (r"\bkaist\b|korea advanced institute of science", "KAIST"),
     (r"national university of singapore", "National University of Singapore"),
     (r"new york university|\bnyu\b", "New York University"),
     (r"university of washington", "University of Washington"),
     (r"harvard", "Harvard University"),
     (r"cornell", "Cornell University"),
-    (r"university of illinois|\buiuc\b", "UIUC"),
-    (r"georgia institute of technology|georgia tech", "Georgia Tech"),
+    (
+        r"university of illinois(?![\s,\-–]*(?:at\s+)?(?:chicago|springfield))|\buiuc\b|illinois urbana",
+        "UIUC",
+    ),
+    (r"georgia institute of technology|georgia tech\b(?! research)", "Georgia Tech"),
     (r"university of michigan", "University of Michigan"),
     (r"university of texas at austin|\but austin\b", "UT Austin"),
     (r"shanghai jiao ?tong", "Shanghai Jiao Tong University"),
-    (r"zhejiang university", "Zhejiang University"),
+    (r"zhejiang university(?! of)", "Zhejiang University"),
     (r"max planck|max-planck", "Max Planck Institutes"),
     (r"university college london|\bucl\b", "University College London"),
-    (r"columbia university", "Columbia University"),
+    (r"(?<!british )columbia university", "Columbia University"),
     (r"university of tokyo", "University of Tokyo"),
     (r"seoul national university", "Seoul National University"),
     (r"technion", "Technion"),
-    (r"chinese academy of sciences", "Chinese Academy of Sciences"),
+    (r"(?<!university of )(?<!university of the )chinese academy of sciences", "Chinese Academy of Sciences"),
 ]
 _COMPILED = [(re.compile(pattern, re.I), name) for pattern, name in INSTITUTIONS]
 
+# What separates the institutions one string lists: "+", ";", "|", " / ", and the footnote marks sources put
+# between names ("DeepMind‡University of Oxford"). "&" and "and" are not: they join a department's subjects.
+_LISTED = re.compile(r"\s*(?:[+;|†‡♦♠♭⇤∗*]|\s/\s|(?<=[a-z])/(?=[A-Z]))\s*")
+# A part that is a unit of an institution rather than one ("Department of ...", "Dept. ...", "School of ...").
+_UNIT = re.compile(
+    r"^\s*(?:the\s+)?(?:\d\s*)?(?:departments?|dept\b|faculty|division|school of|college of|graduate school|"
+    r"program|programme|group|lab\b|laboratory of|computer science|electrical|engineering|mathematics|statistics|"
+    r"physics|linguistics|psychology|eecs|cs\b)|\b(?:department|dept\b|departmen\b)",
+    re.I,
+)
+# A word that names an organisation ("University of Bristol", "Adobe Research", "FiveAI Ltd.").
+_ORGANISATION = re.compile(
+    r"univ|institut|college|[ée]cole|polytechn|academy|hospital|\binc\b|corp|\bltd\b|gmbh|company|\bai\b|"
+    r"research|labs?\b|laborator|cent(?:er|re)",
+    re.I,
+)
 
-@lru_cache(maxsize=1 << 16)  # affiliations repeat: each distinct text is matched once
+
+@lru_cache(maxsize=1 << 16)  # affiliations repeat: each distinct text is read once
+def institution_names(text: str) -> tuple[str, ...]:
+    """The counted names of the institutions an affiliation string lists, in order, each once (none for a
+    department alone: "Dept. of Computer Science" names no institution)."""
+    names: dict[str, None] = {}
+    for part in _LISTED.split(text):
+        found = sorted((m.start(), name) for pattern, name in _COMPILED if (m := pattern.search(part)))
+        if found:
+            names.update(dict.fromkeys(name for _, name in found))
+        elif own := _own_name(part):
+            names[own] = None
+    return tuple(names)
+
+
+def _own_name(part: str) -> str:
+    """A part the table does not name: its text from its first organisation on (the units before dropped),
+    duplicated pieces once ("X, X" → "X"); nothing when every piece is a unit of an institution."""
+    pieces = list(dict.fromkeys(piece.strip() for piece in part.split(",") if piece.strip()))
+    if not pieces or all(_UNIT.search(piece) for piece in pieces):
+        return ""
+    start = next((i for i, piece in enumerate(pieces) if not _UNIT.search(piece) and _ORGANISATION.search(piece)), 0)
+    while start < len(pieces) and _UNIT.search(pieces[start]):
+        start += 1
+    return ", ".join(pieces[start:])
+
+
 def normalize_institution(text: str) -> str:
-    """The counted name of an affiliation string."""
-    for pattern, name in _COMPILED:
-        if pattern.search(text):
-            return name
-    parts = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
-    return ", ".join(parts)
+    """The counted name of an affiliation string's first institution ("" when it names none)."""
+    return next(iter(institution_names(text)), "")
 
 
 def listed_institution(text: str) -> bool:
@@ -86,7 +130,7 @@ def listed_institution(text: str) -> bool:
 
 def whole_institution(text: str) -> bool:
     """Whether the table above names this text's institution by the whole text ("Stanford", "DeepMind")."""
-    return (found := _table_match(text)) is not None and found.group() == text.strip()
+    return (found := _table_match(text)) is not None and found.group().strip() == text.strip()
 
 
 def _table_match(text: str) -> re.Match[str] | None:
@@ -99,6 +143,11 @@ def _table_match(text: str) -> re.Match[str] | None:
 
 
 @lru_cache(maxsize=1 << 16)
+def institution_keys(text: str) -> tuple[str, ...]:
+    """The keys pages and links match on, one per institution the text lists: counted names, folded."""
+    return tuple(key for name in institution_names(text) if (key := fold(name)))
+
+
 def institution_key(text: str) -> str:
-    """The key pages and links match on: the counted name, folded (case, accents and punctuation aside)."""
-    return fold(normalize_institution(text))
+    """The key of the text's first institution ("" when it names none)."""
+    return next(iter(institution_keys(text)), "")

@@ -14,7 +14,7 @@ from confnav.answer.model import DOES_NOT_SAY, Count, Sentence, decided
 from confnav.answer.persons import PersonAnswer
 from confnav.answer.question import EDGE_WORDS, QUESTION_WORDS, Question
 from confnav.answer.retrieve import per_state
-from confnav.institutions import institution_key, listed_institution, whole_institution
+from confnav.institutions import institution_key, institution_keys, listed_institution, whole_institution
 from confnav.model import Paper, fold, n_papers
 from confnav.reports.institutions import Institution, institution_index, institution_profile, paper_affiliations
 from confnav.reports.narrative import listing
@@ -135,7 +135,7 @@ def papers_at(store: PaperReader, venue: str, key: str, read: Iterable[Paper] | 
     return [
         p
         for p in papers
-        if p.venue == venue and not p.placeholder and any(institution_key(a) == key for a in paper_affiliations(p))
+        if p.venue == venue and not p.placeholder and any(key in institution_keys(a) for a in paper_affiliations(p))
     ]
 
 

@@ -63,6 +63,19 @@ def rating_facts(store: PaperReader, venue: str, decision: str = "") -> dict[str
     }
 
 
+def _unrated(store: PaperReader, venue: str, decision: str | None) -> str:
+    """Why no mean is given: the papers asked never entered review (desk rejects are in no mean, as in
+    `stats`, even where the data gives some of them ratings), or the data gives them none."""
+    wanted = PaperFilter(decision=decision or None)
+    rated = [p for p in counted_papers(store, venue) if wanted.admits(p.decision) and p.rating_mean is not None]
+    if rated:  # rated, but none entered review
+        return (
+            f"papers that never entered review (desk rejects) are counted in no mean rating, as in confnav stats,"
+            f" though the data gives ratings for {count(len(rated))} of them"
+        )
+    return f"its data gives no ratings for {'them' if decision else 'its papers'}"
+
+
 def answer_ratings(store: PaperReader, answer: Answer, venues: Sequence[str], decision: str | None) -> None:
     """One sentence per venue: the mean rating of its papers of `decision`, or why the store does not say."""
     sentences = []
@@ -72,7 +85,7 @@ def answer_ratings(store: PaperReader, answer: Answer, venues: Sequence[str], de
         gap = decision_gap(store, venue, decision) if decision else None
         facts = {} if gap else rating_facts(store, venue, decision or "")
         if not facts:
-            why = gap or f"its data gives no ratings for {'them' if decision else 'its papers'}"
+            why = gap or _unrated(store, venue, decision)
             sentences.append(Sentence(f"{DOES_NOT_SAY} what the mean rating of {whose} is: {why}.", [], "count"))
             continue
         answer.facts.update({f"{venue} {k}": v for k, v in facts.items()})

@@ -9,8 +9,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from confnav.errors import NotFoundError
-from confnav.institutions import institution_key, normalize_institution
-from confnav.model import Paper, is_placeholder_place, name_key
+from confnav.institutions import institution_key, institution_keys, institution_names
+from confnav.model import Paper, fold, is_placeholder_place, name_key
 
 
 def paper_affiliations(paper: Paper) -> list[str]:
@@ -24,8 +24,9 @@ def institution_index(places: Iterable[tuple[str, int]]) -> dict[str, list[int]]
     once per store state by the web app)."""
     index: dict[str, set[int]] = defaultdict(set)
     for place, pk in places:
-        if not is_placeholder_place(place) and (key := institution_key(place)):
-            index[key].add(pk)
+        if not is_placeholder_place(place):
+            for key in institution_keys(place):  # each institution a string lists
+                index[key].add(pk)
     return {key: sorted(pks) for key, pks in index.items()}
 
 
@@ -87,7 +88,7 @@ def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collec
     mine: list[Paper] = []
     venues: dict[str, VenueCount] = {}
     for paper in papers:
-        own = [a for a in paper_affiliations(paper) if institution_key(a) == key]
+        own = [a for a in paper_affiliations(paper) if key in institution_keys(a)]
         if not key or not own:
             continue
         mine.append(paper)
@@ -98,11 +99,11 @@ def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collec
         count.decided += paper.decision.decided
         count.rated = paper.venue in rated_venues
         for author in paper.authors:
-            if any(place and institution_key(place) == key for place in (author.institution, author.affiliation)):
+            if any(place and key in institution_keys(place) for place in (author.institution, author.affiliation)):
                 people[name_key(author.name)][author.name] += 1
     if not mine:
         raise NotFoundError(f"no institution named {name!r} in the store")
-    counted = Counter(normalize_institution(s) for s in spellings.elements())
+    counted = Counter(n for s in spellings.elements() for n in institution_names(s) if fold(n) == key)
     authors = sorted(
         ((names.most_common(1)[0][0], names.total()) for names in people.values()), key=lambda a: (-a[1], a[0])
     )

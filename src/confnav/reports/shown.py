@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from html import escape, unescape
 
 from confnav.model import Paper
-from confnav.reports.model import decision_words
+from confnav.reports.model import LLM_NOTES, decision_words
 from confnav.reports.prose import method_name, paper_name
 from confnav.safe_text import md_text
 
@@ -136,25 +136,30 @@ Tldrs = dict[str, tuple[str | None, str]]
 def _tldr_failure(
     page: Page, pos: int, paper: Paper, shown: str, source: str, truth: tuple[str | None, str], unchecked: list[str]
 ) -> None:
-    """A TL;DR shown for a paper is the one the store gives it from the source it names (the authors', the kept
-    extractive one), an LLM's (checked as it was written; listed as not checked), or, from any other summarizer,
-    whole sentences or clauses of the paper's own abstract or title: nothing a summarizer wrote itself."""
-    if source == "llm":
-        unchecked.append(f"the LLM's TL;DR of {paper.id} (line {page.line(pos)})")
-        return
+    """A TL;DR's label is one the report writer uses, and true: "author" only for the store's author TL;DR, the
+    summarizer's own label for what it gives, "extractive" for sentences of the paper's own abstract or title, "llm"
+    only in a report that notes an LLM wrote it (checked as written; listed as not checked). Any other label fails."""
     text, made_by = truth
     said = page.plain(shown)
-    kept = said == squeeze(text or NO_TLDR)  # the store's (none: no abstract), under any name but the authors'
-    if (kept and (source == made_by or "author" not in (source, made_by))) or (
-        source != "author" and extracted(said, paper)
+    if source == "llm" and any(note.search(page.text) for note in _LLM_WROTE):
+        unchecked.append(f"the LLM's TL;DR of {paper.id} (line {page.line(pos)})")
+        return
+    kept = said == squeeze(text or NO_TLDR)  # the store's (none: no abstract), under the label it was made by
+    if (source == made_by and kept) or (
+        source in (made_by, "extractive") and source != "author" and extracted(said, paper)
     ):
         page.tldrs[paper.id] = said
         return
     page.fail(
         pos,
-        f"the TL;DR shown for {paper.id} ({source}) is neither its {made_by} TL;DR in the store nor sentences of its"
-        " abstract; only the LLM summarizer, which checks what it writes, may show words of its own",
+        f'the TL;DR shown for {paper.id} is credited "{source}": it is neither its {made_by} TL;DR in the store'
+        " under that label, nor sentences of its abstract under its extractive label, nor an LLM's in a report"
+        " that says an LLM wrote it",
     )
+
+
+# The notes saying an LLM wrote (some of) a report's TL;DRs; the one saying it could not be reached is not one.
+_LLM_WROTE = [re.compile(re.escape(LLM_NOTES[i]).replace(r"\{\}", r"[\d,]+")) for i in (0, 2)]
 
 
 _PIECE = re.compile(r"(?<=[.!?])\s+")

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from confnav.institutions import normalize_institution
+from confnav.institutions import institution_names, normalize_institution
 from confnav.model import Outcome, Paper, RatingScale, fold, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.reports.charts import bar_chart, paired_bars, rating_histogram
@@ -173,8 +173,8 @@ def author_rows(papers: list[Paper], people: PeopleIndex | None = None) -> list[
     for paper in papers:
         for key, author in {people.key(a): a for a in reversed(paper.authors)}.items():  # a person once a paper
             names[key][author.name] += 1
-            if place := author.place:
-                places[key][normalize_institution(place)] += 1
+            if place := normalize_institution(author.place or ""):
+                places[key][place] += 1
             submitted[key] += 1
             accepted[key] += paper.decision.accepted
             orals[key] += paper.decision.accepted and paper.decision.kind == "oral"
@@ -208,7 +208,7 @@ def institution_table(papers: list[Paper]) -> Table:
     accepted_papers = [p for p in papers if p.decision.accepted]
     tally: Counter[str] = Counter()
     for paper in accepted_papers:
-        tally.update({normalize_institution(a) for a in paper_affiliations(paper)})
+        tally.update({name for a in paper_affiliations(paper) for name in institution_names(a)})
     top = sorted(tally, key=lambda k: (-tally[k], k))[:TOP]
     rows = [[name, count(tally[name]), percent(tally[name], len(accepted_papers))] for name in top]
     header = ["Institution", "Accepted papers", "Share of accepted"]

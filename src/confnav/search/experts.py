@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from confnav.errors import ConfnavError
-from confnav.institutions import normalize_institution
+from confnav.institutions import institution_names
 from confnav.model import Author, Outcome, Paper, name_key
 from confnav.people import PeopleIndex
 from confnav.search.engine import Searcher
@@ -173,8 +173,8 @@ def _describe(searcher: Searcher, venue: str | None, experts: dict[str, Expert],
             expert.accepted += paper.decision.outcome is Outcome.ACCEPTED
             for author in paper.authors:
                 place = author.place  # never a placeholder such as "Unknown Institution"
-                if place and people.key(author) == key:
-                    places[key][normalize_institution(place)] += 1  # named as `stats` and `ask` name it
+                if place and people.key(author) == key:  # named as `stats` and `ask` name them; no department
+                    places[key].update(institution_names(place))
     for key, expert in experts.items():
         counted = sorted(places[key].items(), key=lambda item: (-item[1], item[0]))  # ties alphabetical
         expert.institutions = [place for place, _ in counted[:PLACES_SHOWN]]
