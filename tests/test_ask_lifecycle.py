@@ -160,6 +160,13 @@ def test_mean_field_is_still_a_topic(searcher: Searcher) -> None:
         ("How many unaccepted papers on GANs at ICLR 2021?", "not-accepted", "GANs"),
         ("How many submitted papers were accepted as orals at ICLR 2021?", "oral", ""),
         ("How many papers did not make the cut at ICLR 2021?", "not-accepted", ""),
+        ("learning to reject at ICLR 2021", None, "learning to reject"),
+        ("papers on learning to defer and reject", None, "learning to defer and reject"),
+        ("papers on withdrawal of consent in data", None, "withdrawal of consent in data"),
+        ("papers that presented new benchmarks at ICLR 2021", None, "new benchmarks"),
+        ("How many papers on new benchmarks were presented at ICLR 2021?", "accepted", "new benchmarks"),
+        ("How many papers presented at ICLR 2021 study new benchmarks?", "accepted", "new benchmarks"),
+        ("How many papers did ICLR 2021 accept?", "accepted", ""),
     ],
 )
 def test_a_stage_word_inside_a_topic_stays_in_it(question: str, decision: str | None, topic: str) -> None:

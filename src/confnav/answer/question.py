@@ -231,11 +231,25 @@ def _stages(words: list[str], vocabulary: dict[str, str]) -> list[tuple[int, str
         low = words[j].lower()
         return not (low in QUESTION_WORDS or low in FUNCTION_WORDS or low in vocabulary or stage(low))
 
+    def linked(j: int, step: int) -> bool:  # a topic word next to j, or past one word that links them
+        near = j + step
+        return topical(near) or (
+            0 <= near < len(words) and words[near].lower() in _LINKS[step] and topical(near + step)
+        )
+
     found = []
     for i, word in enumerate(words):
         low, staged = word.lower(), stage(word)
-        if staged and not _verb_form(word) and (topical(i - 1) or topical(i + 1)):
-            continue  # "peer review", "reject option": a word of the topic
+        if staged and not _verb_form(word) and (linked(i, -1) or linked(i, 1)):
+            continue  # "peer review", "reject option", "learning to reject", "withdrawal of consent": the topic
+        if (
+            staged
+            and low not in IRREGULAR
+            and stem(low) in PARTICIPLE_ONLY
+            and topical(i + 1)
+            and not _passive(words, i)
+        ):
+            continue  # "papers that presented new benchmarks": an active verb and its object, a topic
         if low in vocabulary:
             meaning, negated = vocabulary[low], False
         elif staged:
@@ -248,6 +262,18 @@ def _stages(words: list[str], vocabulary: dict[str, str]) -> list[tuple[int, str
         negated ^= bool(before) and before[-1] in NEGATIONS
         found.append((i, word, f"not {meaning}" if negated else meaning))
     return found
+
+
+# Words that link a stage word to a topic word beyond them: before it, "to" ("learning to reject") or a
+# coordination ("defer and reject"); after it, "of" ("withdrawal of consent").
+_LINKS = {-1: frozenset({"to", "and", "or"}), 1: frozenset({"of"})}
+_BE = frozenset("be been being was were is are".split())  # noqa: SIM905
+
+
+def _passive(words: list[str], i: int) -> bool:
+    """Whether the participle at `i` follows a form of "be" ("were presented"): the papers' stage, not a verb
+    of what they do."""
+    return i > 0 and words[i - 1].lower() in _BE
 
 
 def _topic(words: list[str], understood: set[int]) -> str:
