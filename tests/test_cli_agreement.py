@@ -63,7 +63,8 @@ def test_a_year_out_of_range_is_refused_by_every_filtered_verb(iclr2021_db: Loca
             narrowed = ["--search", "x"] if verb == ["export"] else []
             result = run(*verb, *narrowed, "--db", db, "--year", year)
             assert result.exit_code == 2 and "'--year'" in result.stderr and "Traceback" not in result.output, verb
-    with pytest.raises(ConfnavError, match="--year 99999999999999999999: give a venue's year"):
+    library = "^year an integer of about 21 digits: give a venue's year"  # the library's name, not --year
+    with pytest.raises(ConfnavError, match=library):
         PaperFilter(year=99999999999999999999)
 
 
@@ -111,7 +112,7 @@ def test_venue_spellings_ask_reads_are_read_by_every_venue_option(light_topics_d
     with open_store(light_topics_db) as store:
         assert store.get_venue("ICLR 2020").id == "iclr2020" and find_venue("cvpr19", store.venue_list()) is None
     one_line_error(run("show", "gZ9hCDWe6ke", "--db", db, "--venue", "NeurIPS2021"), "unknown venue 'NeurIPS2021'")
-    one_line_error(run("stats", "--db", db, "--venue", "ICLR"), "unknown venue 'ICLR'")  # two ICLRs: which?
+    one_line_error(run("stats", "--db", db, "--venue", "ICLR"), "venue 'ICLR' is ambiguous", "iclr2020", "iclr2021")
 
 
 def test_a_verb_without_venue_says_which_venue_it_read(light_topics_db: Location) -> None:

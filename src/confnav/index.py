@@ -56,7 +56,7 @@ def build_index(
     start = time.perf_counter()
     check_name(embedder, store.settings.cache_dir)  # before the old index is dropped
     if venue:
-        store.get_venue(venue)
+        venue = store.get_venue(venue).id
     rows = list(store.paper_rows(venue))
     if not embedder.fitted_on_corpus:
         embedder.embed(["load check"])  # a model that cannot load fails here, before the old index is dropped

@@ -27,7 +27,8 @@ def decision_gap(store: PaperReader, venue: str, decision: str) -> str | None:
     whole = wanted.decision_key() != REVIEWED or lists_rejections(decisions)  # an accepted-only list: not all reviewed
     if whole and any(wanted.admits(d) for d in decisions):
         return None
-    name = store.get_venue(venue).name
+    info = store.get_venue(venue)
+    venue, name = info.id, info.name
     if all(d.outcome is Outcome.UNKNOWN for d in decisions):
         return f"the data of {name} holds no decisions"
     if not lists_rejections(decisions) and wanted.decision_key() in NOT_LISTED:

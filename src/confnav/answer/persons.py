@@ -74,7 +74,8 @@ class PersonAnswer:
     ) -> None:
         whole = count_of(papers, phrase, None)
         self.counts.append(Count(venue, phrase, None, whole, name, key))
-        title = self.store.get_venue(venue).name
+        info = self.store.get_venue(venue)
+        venue, title = info.id, info.name
         text = f"{who} is an author of {n_papers(whole)} of {title} in the store"
         text += f" containing “{phrase}” in their title, abstract or keywords" if phrase else ""
         gap = decision_gap(self.store, venue, decision)
@@ -95,7 +96,8 @@ class PersonAnswer:
         """Who has the most accepted papers of `venue`, by person (namesakes apart, see `most_accepted`), citing
         some of their accepted papers."""
         top = most_accepted(self.store, venue)
-        title = self.store.get_venue(venue).name
+        info = self.store.get_venue(venue)
+        venue, title = info.id, info.name
         if not top:
             self.sentences.append(Sentence(f"{DOES_NOT_SAY}: it holds no accepted paper of {title}.", [], "count"))
             return

@@ -193,13 +193,15 @@ def _venue_counted(found: PersonAnswer, mine: Institution, key: str, venue: str,
     """Count and cite the institution's papers of one venue; False (counted, not said) when the venue was not
     asked about and none of them holds the topic."""
     store, decision, phrase = found.store, read.decision or "accepted", read.topic or None
+    info = store.get_venue(venue)
+    venue = info.id
     papers, name = papers_at(store, venue, key, mine.papers), mine.name
     whole = count_of(papers, phrase, None)
     found.counts.append(Count(venue, phrase, None, whole, institution=key))
     if phrase and not whole and not asked:
         return False
     one = whole == 1
-    text = f"{n_papers(whole)} of {store.get_venue(venue).name} in the store list{'s' * one}"
+    text = f"{n_papers(whole)} of {info.name} in the store list{'s' * one}"
     text += (
         f" {'an affiliation' if one else 'affiliations'} with {name} (names normalised as the statistics report does"
     )

@@ -110,7 +110,9 @@ def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None
 @with_store
 def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) -> None:
     """Which themes and keywords grew or shrank between two venues, and which keywords are new."""
-    comparison_notice(store.get_venue(source), store.get_venue(target))  # refused before themes are built
+    before, after = store.get_venue(source), store.get_venue(target)
+    source, target = before.id, after.id
+    comparison_notice(before, after)  # refused before themes are built
     themes_with_progress(store, target)
     result = trends(store, source, target, top=top)
     if result.notice:

@@ -125,23 +125,36 @@ class Venue:
 
 
 def find_venue(text: str, known: Iterable[Venue]) -> Venue | None:
-    """The venue of `known` that `text` names: its id, or any spelling of its series and year (`ICLR 2021`,
-    `ICLR2021`, `iclr-2021`, `iclr_2021`, `NIPS 2018` for neurips2018), or its series alone when no other venue
-    of `known` is of that series; None otherwise. What a `--venue` option and a question's venue mentions are
-    both read by."""
+    """The one venue of `known` that `text` names (see venues_named), or None: what a question's venue mentions are
+    read by."""
+    try:
+        found = venues_named(text, known)
+    except ValueError:
+        return None
+    return found[0] if len(found) == 1 else None
+
+
+def venues_named(text: str, known: Iterable[Venue]) -> list[Venue]:
+    """The venues of `known` that `text` may name: its id, or any spelling of its series and year (`ICLR 2021`,
+    `ICLR2021`, `iclr-2021`, `ICLR'21`, `NIPS 2018` for neurips2018): one venue or none; or a series alone: every
+    venue of that series (several: the name is ambiguous). Words left after the year (`ICLR 2021 Workshop`,
+    `iclr2021.json`) are a ValueError: a workshop or a track named after a venue is another venue, and a name
+    with more to it is not this one's."""
     venues = list(known)
     if match := next((v for v in venues if v.id == text), None):
-        return match
+        return [match]
     if short := _SHORT_YEAR.fullmatch(text):  # ICLR'21, cvpr19
         text = f"{short.group(1)} 20{short.group(2)}"
     try:
-        wanted = Venue.parse(text)
+        wanted, rest = split_venue(text)
     except ValueError:
-        series = [v for v in venues if v.conference == series_key(text)]
-        return series[0] if len(series) == 1 else None
-    return next(
-        (v for v in venues if v.id == wanted.id or (v.year, v.conference) == (wanted.year, wanted.conference)), None
-    )
+        return [v for v in venues if v.conference == series_key(text)]
+    if rest is not None:
+        raise ValueError(
+            f"{excerpt(text)} is not the name of a venue: {excerpt(rest)} is not part of {wanted.name}'s name "
+            "(a workshop or a track named after a venue is another venue)"
+        )
+    return [v for v in venues if v.id == wanted.id or (v.year, v.conference) == (wanted.year, wanted.conference)]
 
 
 def split_venue(text: str) -> tuple[Venue, str | None]:

@@ -62,7 +62,7 @@ def _rows(path: Path) -> list[tuple[int, dict[str, object]]]:
 
 def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImport:
     """Store every numeric column (besides `id`) as `external:COLUMN`; unknown ids are skipped and listed."""
-    store.get_venue(venue)
+    venue = store.get_venue(venue).id
     rows = _rows(path)
     known = {p.id: p for p in store.iter_papers(venue)}
     result = ExternalImport(0, [])

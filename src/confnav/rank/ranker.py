@@ -121,6 +121,7 @@ class WeightedRanker:
         self.mode = parse_mode(mode, at_conference)
 
     def rank(self, store: AnalysisStore, venue: str, *, theme: str | None = None) -> Ranking:
+        venue = store.get_venue(venue).id  # any spelling of a venue ranks it; the store's methods take its id
         mode = resolve_mode(store, venue, self.mode)
         with collection_paused():  # tens of thousands of objects, all kept
             signals = compute_signals(store, venue, mode is RankMode.AT_CONFERENCE)

@@ -107,6 +107,7 @@ def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = F
     """Every signal for every paper of a venue; signals the store cannot support are listed in `missing`.
     `at_conference` keeps to what was known when the venue opened: no citation counts, no external signals."""
     venue = store.get_venue(venue_id)
+    venue_id = venue.id
     earlier = sorted(
         (v for v in store.venue_list() if v.conference == venue.conference and v.year < venue.year),
         key=lambda v: v.year,

@@ -32,6 +32,7 @@ def build_digest(
     the ones the store's settings choose. `top` below 1 is a ConfnavError, never a slice from the end."""
     whole_number("top", top)
     info = store.get_venue(venue)
+    venue = info.id
     summarizer = summarizer or summarizer_for(store, venue)
     ranking = (ranker or make_ranker(store.settings, mode=mode)).rank(store, venue, theme=theme)
     ranked = ranking.papers

@@ -160,6 +160,7 @@ def trend_facts(
     when the store has no earlier edition with a semantic index, or the venue no themes. `themes`: the venue's
     level-1 theme facts, when the caller has them."""
     info = store.get_venue(venue)
+    venue = info.id
     earlier = earlier_in_series(store.venue_list(), info)
     if not earlier:
         return None, []

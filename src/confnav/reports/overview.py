@@ -154,6 +154,7 @@ def build_overview(
     else an LLM summarizer's), its paragraphs are the model's prose checked sentence by sentence (written.py)."""
     whole_number("per_theme", per_theme)
     info = store.get_venue(venue)
+    venue = info.id
     summarizer = summarizer or summarizer_for(store, venue)
     try:
         ensure_topics(store, venue)

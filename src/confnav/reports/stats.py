@@ -256,6 +256,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     """The same measures for the previous venue of the same conference, when loaded; ratings on differing
     scales are shown on each venue's own scale and rescaled to 0–1, never compared raw."""
     this = store.get_venue(venue)
+    venue = this.id
     earlier = [v for v in store.venue_list() if v.conference == this.conference and v.year < this.year]
     if not earlier:
         return None
@@ -316,6 +317,7 @@ def stats_tables(store: RebuttalStatsStore, venue: str) -> list[Table]:
 
 def build_stats_report(store: RebuttalStatsStore, venue: str, charts: bool = True) -> Report:
     info = store.get_venue(venue)
+    venue = info.id
     report = Report("stats", info, f"{info.name}: statistics", facts=venue_facts(store, venue))
     papers = counted_papers(store, venue)
     decisions = [p.decision for p in papers]

@@ -128,7 +128,7 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
     result.failures += unsafe_markup(text, html)
     venue, ranker = result.venue, header.group(3)
     try:
-        store.get_venue(venue)
+        venue = store.get_venue(venue).id
     except NotFoundError as exc:
         result.failures.append(str(exc))
         return result

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument, excerpt
 from confnav.keys import fold
 from confnav.limits import FIRST_YEAR, last_year
 from confnav.model import Decision, Outcome, Paper, Venue, placeholders_left_out
@@ -49,6 +49,9 @@ class StoreCaches:
     memos: dict[tuple[object, ...], tuple[int, object]] = field(default_factory=dict)
 
 
+_EXAMPLES = {"venue": "'iclr2021'", "decision": "'accepted'", "author": "'Yoshua Bengio'", "keyword": "'transformers'"}
+
+
 @dataclass(frozen=True)
 class PaperFilter:
     """Which papers to return; every given condition must hold."""
@@ -62,15 +65,30 @@ class PaperFilter:
     has_code: bool = False  # only papers whose source links their code
 
     def __post_init__(self) -> None:
+        """Refuse a condition of the wrong type or out of range as one line naming its argument (`year` to the
+        library, `--year` to the CLI: errors.argument), never a Python error from deep in a query."""
+        for name in ("venue", "decision", "author", "keyword"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise ConfnavError(f"{argument(name)} {excerpt(value)}: give text, e.g. {_EXAMPLES[name]}")
         for name, value in (("author", self.author), ("keyword", self.keyword)):
             if value is not None and value.strip() and not fold(value):  # "%": it would admit every paper
-                raise ConfnavError(
-                    f"--{name} {value!r}: give a {name.replace('author', 'name')} with letters or digits"
-                )
-        if self.year is not None and not FIRST_YEAR <= self.year <= last_year():
-            raise ConfnavError(f"--year {self.year}: give a venue's year, {FIRST_YEAR} to {last_year()}")
-        if self.min_rating is not None and not math.isfinite(self.min_rating):
-            raise ConfnavError(f"--min-rating {self.min_rating}: give a number, e.g. 6")
+                wanted = name.replace("author", "name")
+                raise ConfnavError(f"{argument(name)} {value!r}: give a {wanted} with letters or digits")
+        if self.year is not None and (
+            isinstance(self.year, bool) or not isinstance(self.year, int) or not FIRST_YEAR <= self.year <= last_year()
+        ):
+            raise ConfnavError(
+                f"{argument('year')} {excerpt(self.year)}: give a venue's year as a whole number, {FIRST_YEAR} to "
+                f"{last_year()}"
+            )
+        rating = self.min_rating
+        if rating is not None and (
+            isinstance(rating, bool) or not isinstance(rating, int | float) or not math.isfinite(rating)
+        ):
+            raise ConfnavError(f"{argument('min_rating')} {excerpt(rating)}: give a number, e.g. 6")
+        if not isinstance(self.has_code, bool):
+            raise ConfnavError(f"{argument('has_code')} {excerpt(self.has_code)}: give True or False")
 
     def decision_key(self) -> str:
         """The decision asked for, as outcomes and kinds are stored: `accepted`, `not-accepted`, `oral`, …"""

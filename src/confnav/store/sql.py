@@ -22,10 +22,10 @@ from confnav.model import (
     Outcome,
     Paper,
     Venue,
-    find_venue,
     fold,
     is_placeholder_title,
     name_key,
+    venues_named,
 )
 from confnav.settings import Settings
 from confnav.store.arrivals import ArrivalTables
@@ -228,13 +228,21 @@ class SqlStore(
         return found
 
     def get_venue(self, venue_id: str) -> Venue:
-        """The venue an id names, or any spelling of its series and year (`ICLR 2021`, `iclr-2021`: find_venue)."""
+        """The venue an id names, or any spelling of it (`ICLR 2021`, `iclr-2021`: venues_named); a series held more
+        than once is refused naming its venues, and a name with words left over (`ICLR 2021 Workshop`) as unknown."""
         row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
         if row is not None:
             return Venue(*row)
         venues = self.venue_list()
-        if found := find_venue(venue_id, venues):
-            return found
+        try:
+            found = venues_named(venue_id, venues)
+        except ValueError as exc:
+            raise NotFoundError(f"unknown venue: {exc}") from None
+        if len(found) == 1:
+            return found[0]
+        if found:
+            named = ", ".join(f"{v.id} ({v.name})" for v in found)
+            raise NotFoundError(f"venue {venue_id!r} is ambiguous: it could mean {named}; name one of them")
         known = ", ".join(v.id for v in venues) or "none yet; run 'confnav ingest'"
         raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
 

@@ -68,7 +68,7 @@ def text_model(store: AnalysisStore) -> str:
 def topic_vectors(store: AnalysisStore, venue: str, rows: list[tuple[int, Paper]] | None = None) -> TopicVectors:
     """Each paper as [text vector, keyword vector], L2-normalised: themes follow both what papers say and
     how their authors filed them. `rows` (the venue's papers by row) saves a read; placeholders are left out."""
-    store.get_venue(venue)
+    venue = store.get_venue(venue).id
     model = text_model(store)
     rows = [(pk, p) for pk, p in (rows if rows is not None else store.paper_rows(venue)) if not p.placeholder]
     views = []

@@ -114,7 +114,7 @@ def ensure_topics(
     A store that defers long work to background jobs (a shared web server) never builds here: stale
     themes are used as they are, and missing ones are a `TopicsNotReady` error naming the job to start.
     """
-    store.get_venue(venue)
+    venue = store.get_venue(venue).id
     run = store.topic_run(venue)
     steps = builder.steps if builder else topic_steps(store.settings)
     fresh = (
@@ -143,6 +143,7 @@ def theme_facts(
     (by row) saves a read."""
     if level is not None:
         one_of("level", level, THEME_LEVELS)
+    venue = store.get_venue(venue).id
     themes = store.themes(venue, level)
     if not themes and (level is None or not store.themes(venue)):
         raise NotFoundError(f"venue {venue} has no themes yet: run 'confnav topics --venue {venue}'")
@@ -163,6 +164,7 @@ def theme_facts(
 
 
 def get_theme(store: AnalysisStore, venue: str, theme_id: str) -> ThemeFacts:
+    venue = store.get_venue(venue).id
     for facts in theme_facts(store, venue):
         if facts.id == theme_id:
             return facts

@@ -17,6 +17,8 @@ def render_map(store: AnalysisStore, venue: str, out: Path, title: str | None = 
     import matplotlib.patheffects as effects
     import matplotlib.pyplot as plt
 
+    info = store.get_venue(venue)
+    venue = info.id
     themes = theme_facts(store, venue, level=1)
     order = {t.id: i for i, t in enumerate(themes)}
     points = list(store.assignments(venue).values())
@@ -24,8 +26,7 @@ def render_map(store: AnalysisStore, venue: str, out: Path, title: str | None = 
     colours = [palette[order[p.theme] % len(palette)] for p in points]
     figure, axes = plt.subplots(figsize=(14, 11), dpi=110)
     axes.scatter([p.x for p in points], [p.y for p in points], c=colours, s=9, alpha=0.8, linewidths=0)
-    venue_name = store.get_venue(venue).name
-    axes.set_title(title or f"{venue_name}: {len(points):,} papers in {len(themes)} themes", fontsize=14)
+    axes.set_title(title or f"{info.name}: {len(points):,} papers in {len(themes)} themes", fontsize=14)
     axes.margins(0.08)
     axes.set_axis_off()
     figure.tight_layout()

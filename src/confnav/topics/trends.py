@@ -98,7 +98,8 @@ def earlier_in_series(venues: list[Venue], venue: Venue) -> list[Venue]:
 
 def trends(store: AnalysisStore, source: str, target: str, top: int = 15, min_count: int = 8) -> Trends:
     """Compare `source` (earlier) with `target`, whose themes must exist (see comparison_notice)."""
-    notice = comparison_notice(store.get_venue(source), store.get_venue(target))
+    earlier, later = store.get_venue(source), store.get_venue(target)
+    source, target, notice = earlier.id, later.id, comparison_notice(earlier, later)
     before, after = topic_vectors(store, source), topic_vectors(store, target)
     themes = theme_changes(store, source, target, before, after)
     if len(themes) > 2 * top:  # the `top` biggest gains and losses, biggest gain first, as the keyword lists

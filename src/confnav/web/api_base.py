@@ -20,9 +20,13 @@ def _filter(
     keyword: str | None,
     min_rating: float | None,
     has_code: bool = False,
+    year: int | None = None,
 ) -> PaperFilter:
-    """Empty form fields mean no condition."""
-    return PaperFilter(venue or None, decision or None, author or None, keyword or None, None, min_rating, has_code)
+    """Empty form fields mean no condition; a bad one is a ConfnavError naming it (PaperFilter's checks)."""
+    return PaperFilter(venue or None, decision or None, author or None, keyword or None, year, min_rating, has_code)
+
+
+YEAR_QUERY = "Only papers of the venues of this year (a venue's year, as the CLI's --year)."  # /api/search, /api/export
 
 
 class JSONBytes(JSONResponse):

@@ -13,7 +13,7 @@ from confnav.store import PaperFilter
 from confnav.topics import ensure_topics
 from confnav.web.access import list_access, new_list_owner, visible_lists
 from confnav.web.answers import WRITE, answers, download_answers
-from confnav.web.api_base import MAX_LIMIT, _filter
+from confnav.web.api_base import MAX_LIMIT, YEAR_QUERY, _filter
 from confnav.web.bodies import Hits, ListAdded, ListCreated, ListDeleted, ListRemoved, ListSummary, ReadingList
 from confnav.web.downloads import download
 from confnav.web.state import state_of
@@ -98,18 +98,19 @@ def export(
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
     has_code: bool = False,
+    year: int | None = Query(None, description=YEAR_QUERY),
     mode: str = Query("hybrid"),
     sort: str = Query("relevance"),
     limit: int = Query(100, ge=1, le=EXPORT_LIMIT),
 ) -> Response:
     """Papers to download for a reference manager, as `format` bibtex, ris, csl-json or csv: a reading list
-    (`list`), a search's hits (`q`, its filters, `mode`, `sort`, `limit`), a theme (`theme` with `venue`) or papers
-    (`ids`, repeated, with `venue` when an id is shared)."""
-    where = _filter(venue, decision, author, keyword, min_rating, has_code) if q else PaperFilter()
+    (`list`), a search's hits (`q`, its filters as /api/search's, `year` among them, `mode`, `sort`, `limit`), a
+    theme (`theme` with `venue`) or papers (`ids`, repeated, with `venue` when an id is shared)."""
+    where = _filter(venue, decision, author, keyword, min_rating, has_code, year) if q else PaperFilter()
     selection = Selection(list_name, q or None, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
     if theme and venue:
         store = state_of(request).store
-        ensure_topics(store, store.get_venue(venue).id)
+        ensure_topics(store, venue)
     return _export(request, fmt, selection)
 
 

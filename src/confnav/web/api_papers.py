@@ -19,7 +19,7 @@ from confnav.summarize.llm import ChatClient, LLMConfig
 from confnav.summarize.reviews import PaperReviews, paper_reviews
 from confnav.topics.facts import lists_rejections
 from confnav.web.answers import answers, failures
-from confnav.web.api_base import MAX_LIMIT, JSONBytes, _filter, _json
+from confnav.web.api_base import MAX_LIMIT, YEAR_QUERY, JSONBytes, _filter, _json
 from confnav.web.bodies import ExpertsAnswer, Hits, SearchAnswer
 from confnav.web.bodies import Institution as InstitutionBody
 from confnav.web.bodies import Paper as PaperBody
@@ -94,14 +94,16 @@ async def search(
     keyword: str | None = None,
     min_rating: float | None = Query(None, ge=0, le=10),
     has_code: bool = False,
+    year: int | None = Query(None, description=YEAR_QUERY),
 ) -> JSONBytes:
     """Hybrid, keyword or semantic search, a page at a time (`offset`, `limit`), by relevance or another `sort`;
     hits carry id, title, authors, venue, decision, score and a marked snippet; `matching` counts word matches,
-    `meeting_filters` the papers that meet the filters. Without words, the papers that meet the filters
+    `meeting_filters` the papers that meet the filters (`venue`, `decision`, `author`, `keyword`, `year`,
+    `min_rating`, `has_code`, as the CLI's `search` flags). Without words, the papers that meet the filters
     (accepted first, then by rating; `matching` counts them)."""
     mode = as_mode(mode)
     state = state_of(request)
-    where = _filter(venue, decision, author, keyword, min_rating, has_code)
+    where = _filter(venue, decision, author, keyword, min_rating, has_code, year)
 
     def answer() -> bytes:
         results = state.searcher.search(q, mode=mode, where=where, limit=limit, offset=offset, sort=sort)

@@ -127,7 +127,7 @@ def venue_ask_page(
     request: Request, venue: str, q: str = Query("", max_length=MAX_QUESTION), profile: str = Query("", max_length=60)
 ) -> HTMLResponse:
     """The ask page for one venue (unknown venue: 404)."""
-    state_of(request).store.get_venue(venue)
+    venue = state_of(request).store.get_venue(venue).id
     return _page(request, q, venue, profile)
 
 

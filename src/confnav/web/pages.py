@@ -264,6 +264,7 @@ def map_page(request: Request, venue: str = "") -> HTMLResponse:
 def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    venue = shown.id
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     others = earlier_in_series(store.venue_list(), shown)  # trends run forward within one series
@@ -291,6 +292,7 @@ def theme_page(
     state = state_of(request)
     store = state.store
     shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    venue = shown.id
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
     try:
@@ -327,9 +329,10 @@ def trends_page(
     request: Request, source: str = Query(..., alias="from"), target: str = Query(..., alias="to")
 ) -> HTMLResponse:
     store = state_of(request).store
-    names = {"source": store.get_venue(source).name, "target": store.get_venue(target).name}  # unknown: 404
+    before, after = store.get_venue(source), store.get_venue(target)  # unknown: 404
+    source, target, names = before.id, after.id, {"source": before.name, "target": after.name}
     try:
-        comparison_notice(store.get_venue(source), store.get_venue(target))
+        comparison_notice(before, after)
     except ConfnavError as exc:  # backwards in time
         return page(request, "error.html", 400, message=str(exc))
     if problem := _topics_ready(request, target):
@@ -348,7 +351,7 @@ def report_page(
     """The overview, digest or statistics report, as the same self-contained HTML the CLI writes (built once
     per store state: a report takes most of a second); the ranked ones in the mode asked for, with a switch."""
     state = state_of(request)
-    state.store.get_venue(venue)
+    venue = state.store.get_venue(venue).id
     nav = site_nav(venue)
     if kind == "stats":
         return _report(request, ("report", venue, kind), lambda: build_stats_report(state.store, venue), nav)

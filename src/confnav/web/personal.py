@@ -171,7 +171,7 @@ def recommend(request: Request, name: str, venue: str, limit: int = Query(10, ge
     """The For you papers of a venue, each with why; a profile without papers or likes gets a notice instead."""
     state = state_of(request)
     name = profile_access(request, name)
-    state.store.get_venue(venue)  # an unknown venue: 404
+    venue = state.store.get_venue(venue).id  # an unknown venue: 404
     try:
         found = for_you(state, name, venue, limit)
     except NotFoundError:
@@ -242,7 +242,9 @@ def for_you_page(request: Request, venue: str) -> Response:
     if opened := _opened_by_link(request):
         return opened
     state = state_of(request)
-    context: dict[str, object] = {"venue": state.store.get_venue(venue), "nav_venue": venue, "shared": state.shared}
+    info = state.store.get_venue(venue)
+    venue = info.id
+    context: dict[str, object] = {"venue": info, "nav_venue": venue, "shared": state.shared}
     try:
         name = profile_access(request)
     except NotFoundError as exc:

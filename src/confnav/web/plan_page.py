@@ -26,7 +26,7 @@ PROFILE_REFUSED = (
 def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[Plan, str | None] | Response:
     """The plan (kept per store state) and, when a profile was asked for but refused, why; or the error page."""
     state = state_of(request)
-    state.store.get_venue(venue)  # an unknown venue is a 404
+    venue = state.store.get_venue(venue).id  # an unknown venue is a 404
     refused = None
     if profile:
         try:
@@ -53,6 +53,7 @@ def plan_page(
     if isinstance(planned, Response):
         return planned
     plan, refused = planned
+    venue = plan.venue  # the store's id of the venue asked for (_plan reads any spelling)
     name = state_of(request).store.get_venue(venue).name
     query = "?" + urlencode({"profile": plan.profile, "top": top} if plan.profile else {"top": top})
     return page(request, "plan.html", plan=plan, venue_name=name, refused=refused, ics_query=query, nav_venue=venue)

@@ -137,15 +137,18 @@ def rebuttal_page(request: Request, venue: str) -> HTMLResponse:
     """The venue's rebuttal, or a sentence saying it has no review history."""
     state = state_of(request)
     info = state.store.get_venue(venue)
-    found = figures_of(state, info.id)
+    venue = info.id
+    found = figures_of(state, venue)
     figures, drawn = found if found else (None, None)
-    return page(request, "rebuttal.html", venue=info, figures=figures, charts=drawn, nav_venue=info.id)
+    return page(request, "rebuttal.html", venue=info, figures=figures, charts=drawn, nav_venue=venue)
 
 
 @router.get("/api/rebuttal/{venue:text}", **answers(RebuttalBody, 404))
 def rebuttal_api(request: Request, venue: str) -> dict[str, Any]:
     """Ratings before and after the rebuttal from the venue's review histories (404 when it has none)."""
-    found = figures_of(state_of(request), venue)
+    state = state_of(request)
+    venue = state.store.get_venue(venue).id
+    found = figures_of(state, venue)
     if found is None:
         raise NotFoundError(f"no review history for {venue}: histories come from 'confnav fetch openreview'")
     return found[0]

@@ -193,7 +193,7 @@ class AppState:
         """Build a venue's themes in a background thread with its own connection; the job row says how it went."""
         from confnav.topics import ensure_topics
 
-        self.store.get_venue(venue)
+        venue = self.store.get_venue(venue).id
         job, new = self.store.start_job("topics", venue)
         if not new:
             return job
