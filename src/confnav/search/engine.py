@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from itertools import islice
 
 import numpy as np
 
@@ -16,12 +15,12 @@ from confnav.embed.views import embedder_state_cache, paper_text, text_models
 from confnav.errors import ConfnavError, NotFoundError, argument, excerpt, whole_number
 from confnav.model import Outcome, Paper
 from confnav.search.corpus import Corpus, Vectors
-from confnav.search.first_cut import KEYWORD_CUT, Exact, best_first, first_cut
+from confnav.search.first_cut import KEYWORD_CUT, Exact, first_cut
 from confnav.search.fusion import RUN_INDEX, ConvexFusion, align_groups, lift_accepted, with_unindexed
+from confnav.search.hits import collect_hits, meeting_rows
 from confnav.search.query import Query, parse_query
 from confnav.search.results import BY_SCORE, SORT_POOL, Hit, Mode, Results, check_request, page_of
 from confnav.search.routing import COMMON_WORDS, route
-from confnav.search.snippet import make_snippet
 from confnav.search.stored import LeanCorpus, StoredVectors
 from confnav.search.text import terms
 from confnav.store import PaperFilter
@@ -216,7 +215,7 @@ class Searcher:
         for required in [*query.phrases, *query.titles]:
             mask &= corpus.keyword.containing(required)  # papers holding the words somewhere: a cheap first cut
         if query.phrases or query.titles:
-            mask = _meeting(corpus, mask, query)  # in order, in the title: what is counted is what is listed
+            mask = meeting_rows(corpus, mask, query)  # in order, in the title: what is counted is what is listed
         notices: list[str] = []
         scored = terms(query.text)
         common = not scored and not query.authors  # words, all of them too common to match by keyword
@@ -278,7 +277,7 @@ class Searcher:
             score = lift_accepted(score, corpus.standing, self.accepted_lift)
         matching = int(np.count_nonzero(mask & (keyword > 0))) if keyword is not None else int(mask.sum())
         wanted = offset + limit if sort in BY_SCORE else SORT_POOL
-        hits = page_of(self._collect(corpus, score, mask, keyword, semantic, wanted, query), sort, offset, limit)
+        hits = page_of(collect_hits(corpus, score, mask, keyword, semantic, wanted, query), sort, offset, limit)
         model = vectors.embedder.name if semantic is not None and vectors and vectors.embedder else None
         return Results(hits, mode, notices, None if common else matching, offset, sort, model, meeting_filters=meeting)
 
@@ -295,7 +294,7 @@ class Searcher:
             return Results([], mode, ["no paper of the store meets these filters"], 0, offset, sort, meeting_filters=0)
         score = corpus.standing * 100.0 + corpus.ratings  # standing first (0, ½, 1), then the rating (0-10)
         wanted = offset + limit if sort in BY_SCORE else SORT_POOL
-        hits = page_of(self._collect(corpus, score, mask, None, None, wanted, None), sort, offset, limit)
+        hits = page_of(collect_hits(corpus, score, mask, None, None, wanted, None), sort, offset, limit)
         for hit in hits:
             hit.scored = False
         order = BROWSE_ORDER if sort in BY_SCORE else None
@@ -368,7 +367,7 @@ class Searcher:
             notices.append(f"{NO_INDEX}; using keywords only")
             mask &= keyword > 0
             return Results(
-                self._collect(corpus, keyword, mask, keyword, None, limit, None, keep=keep), "keyword", notices
+                collect_hits(corpus, keyword, mask, keyword, None, limit, None, keep=keep), "keyword", notices
             )
         parts = vectors.row_vectors(liked)
         if text and text.strip():
@@ -377,7 +376,7 @@ class Searcher:
             notices.append(f"the papers given are not in the semantic index yet: matched by their words; {RUN_INDEX}")
             mask &= keyword > 0
             return Results(
-                self._collect(corpus, keyword, mask, keyword, None, limit, None, keep=keep), "keyword", notices
+                collect_hits(corpus, keyword, mask, keyword, None, limit, None, keep=keep), "keyword", notices
             )
         profile = np.mean(parts, axis=0)
         if unliked and (away := vectors.row_vectors(unliked)):
@@ -386,7 +385,7 @@ class Searcher:
         semantic, mask = with_unindexed(semantic, mask, covered, keyword, notices)  # as a search does
         semantic = align_groups(semantic, mask, corpus.short)
         return Results(
-            self._collect(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep=keep),
+            collect_hits(corpus, self._fuse(keyword, semantic, mask), mask, keyword, semantic, limit, None, keep=keep),
             "hybrid",
             notices,
         )
@@ -410,7 +409,7 @@ class Searcher:
         cut = first_cut(keyword, covered, exact, corpus.short, corpus.standing, self.fusion, lift)
         if cut is None:
             return None
-        hits = self._collect(corpus, cut.score, covered, keyword, cut.semantic, wanted, query, cut.rows)
+        hits = collect_hits(corpus, cut.score, covered, keyword, cut.semantic, wanted, query, cut.rows)
         return (hits, cut.matching) if len(hits) == wanted else None  # fewer: rows left out might follow
 
     def _fuse(self, keyword: np.ndarray, semantic: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -419,67 +418,6 @@ class Searcher:
         if mask.any():
             fused[mask] = self.fusion(keyword[mask], semantic[mask])
         return fused
-
-    def _collect(
-        self,
-        corpus: Corpus,
-        score: np.ndarray | Mapping[int, float],
-        mask: np.ndarray,
-        keyword: np.ndarray | None,
-        semantic: np.ndarray | Mapping[int, float] | None,
-        limit: int,
-        query: Query | None,
-        rows: list[int] | None = None,
-        keep: Callable[[Paper], bool] | None = None,
-    ) -> list[Hit]:
-        """The first `limit` hits: the `mask` rows best first by `score`, or the `rows` given in their order."""
-        if rows is None:
-            admitted = np.flatnonzero(mask)
-            if not admitted.size:
-                return []
-            order: Iterator[int] = best_first(admitted, np.asarray(score), max(4 * limit, 50))
-        else:
-            order = iter(rows)
-        papers = corpus.papers
-        wanted = set(terms(query.text)) if query else set()
-        hits: list[Hit] = []
-        chunk_size = max(2 * limit, 10) * (4 if query is not None and query.narrows else 1)
-        for chunk in iter(lambda: list(islice(order, chunk_size)), []):
-            corpus.prefetch(chunk)  # a corpus kept in the store reads the next papers in one query
-            for row in chunk:
-                paper = papers[row]
-                if keep is not None and not keep(paper):
-                    continue
-                if query is not None and not query.matches(
-                    paper.title, paper.abstract or "", paper.keywords, [a.name for a in paper.authors]
-                ):
-                    continue
-                snippet = make_snippet(paper.abstract or paper.title, wanted)
-                hits.append(
-                    Hit(
-                        paper,
-                        float(score[row]),
-                        None if keyword is None else float(keyword[row]),
-                        None if semantic is None else float(semantic[row]),
-                        snippet,
-                        corpus.rating_scale(paper.venue),
-                    )
-                )
-                if len(hits) >= limit:
-                    return hits
-        return hits
-
-
-def _meeting(corpus: Corpus, mask: np.ndarray, query: Query, chunk: int = 1000) -> np.ndarray:
-    """The rows of `mask` whose papers meet every condition of the query exactly (the index only says which
-    papers hold a phrase's or a `title:`'s words anywhere), so that a count of matches never counts a paper
-    the hits would leave out."""
-    rows = np.flatnonzero(mask).tolist()
-    meeting = np.zeros_like(mask)
-    for start in range(0, len(rows), chunk):
-        part = rows[start : start + chunk]
-        meeting[part] = corpus.meeting(query, part)
-    return meeting
 
 
 def _not_rejected(paper: Paper) -> bool:
