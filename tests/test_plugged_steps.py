@@ -68,11 +68,12 @@ class Flagged(WeightedRanker):
 
 
 class Lead:
-    """An extractive summarizer of its own: the abstract's first sentence, word for word."""
+    """An extractive summarizer of its own: the abstract's first sentence, word for word, labelled as what it is
+    (a label is a claim the verifier checks; its own name it can check only for TL;DRs the store keeps)."""
 
     def tldr(self, paper: Paper) -> Tldr:
         first = re.split(r"(?<=[.!?])\s+", " ".join((paper.abstract or "").split()))[0]
-        return Tldr(paper.id, first or None, "lead")
+        return Tldr(paper.id, first or None, "extractive")
 
 
 class Retold:
@@ -82,14 +83,8 @@ class Retold:
         return Tldr(paper.id, f"This paper is about {paper.title}.", "extractive")
 
 
-class Unsaid:
-    """An embedder with every member docs/architecture.md listed before `languages` joined them."""
-
-    name = f"{HERE}:Unsaid"
-    fitted_on_corpus = False
-
-    def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
-        return np.ones((len(texts), 4), dtype=np.float32) / 2  # type: ignore[arg-type]
+class Stateless:
+    """An embedder's members for a state it does not have (nothing to fit, save or load)."""
 
     def fit(self, texts: object) -> None:
         return None
@@ -99,6 +94,16 @@ class Unsaid:
 
     def loads(self, state: bytes) -> None:
         return None
+
+
+class Unsaid(Stateless):
+    """An embedder with every member docs/architecture.md listed before `languages` joined them."""
+
+    name = f"{HERE}:Unsaid"
+    fitted_on_corpus = False
+
+    def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
+        return np.ones((len(texts), 4), dtype=np.float32) / 2  # type: ignore[arg-type]
 
 
 class Nameless(PretrainedEmbedder):
@@ -203,7 +208,7 @@ def test_build_index_refuses_an_embedder_whose_name_leads_elsewhere_before_dropp
     assert Searcher(indexed).search("graph neural networks", mode="semantic").hits
 
 
-class Wrapping:
+class Wrapping(Stateless):
     """An embedder that hands its texts to another and names its vectors as that one does (a cache, say)."""
 
     def __init__(self, inner: Embedder, scale: float = 1.0) -> None:
@@ -212,15 +217,6 @@ class Wrapping:
 
     def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
         return self.inner.embed(texts) * self.scale  # type: ignore[arg-type]
-
-    def fit(self, texts: object) -> None:
-        return None
-
-    def dumps(self) -> bytes | None:
-        return None
-
-    def loads(self, state: bytes) -> None:
-        return None
 
 
 @pytest.mark.semantic
