@@ -134,3 +134,21 @@ def test_a_title_that_is_a_number_makes_its_record_bad(name: str, tmp_path: Path
         result = ingest(store, [path], venue="corl2023", skip_bad=True)
         assert result.added == 9 and store.count_papers() == 9
         assert all(p.title != "12345" for p in store.iter_papers("corl2023"))
+
+
+def test_library_errors_name_the_argument_and_the_cli_its_flag() -> None:
+    """A library caller reads `since`, `source`/`target`; the command line reads `--since`, `--from`/`--to`."""
+    from confnav.cli.common import flag_of
+    from confnav.model import Venue
+    from confnav.personal.news import since_time
+    from confnav.topics.trends import comparison_notice
+
+    with pytest.raises(ConfnavError) as since:
+        since_time("last week")
+    assert str(since.value).startswith("since='last week': give a date")
+    assert since.value.spelled(flag_of).startswith("--since last week: give a date")
+    iclr = Venue("iclr2021", "ICLR 2021", "iclr", 2021)
+    with pytest.raises(ConfnavError) as same:
+        comparison_notice(iclr, iclr)
+    assert str(same.value) == "source and target name the same venue"
+    assert same.value.spelled(flag_of) == "--from and --to name the same venue"

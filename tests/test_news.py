@@ -199,7 +199,7 @@ def test_bad_watches_are_refused_with_one_line(watched: Location, listed_db: Loc
         (["watch", "add", "graphs", "--venue", "nips1999"], "nips1999"),
         (["watch", "add", f"  {QUERY.upper()} "], "me already has this watch: w1 (query 'graph neural networks')"),
         (["watch", "rm", "w99"], "no watch 'w99'"),
-        (["news", "--since", "last week"], "--since 'last week'"),
+        (["news", "--since", "last week"], "--since last week: give a date"),
         (["news", "--profile", "nobody"], "no profile named 'nobody'"),
     ]:
         code, _, stderr = run(watched, *args)

@@ -27,7 +27,13 @@ from confnav.settings import Settings
 from confnav.store import DEFAULT_DB, PaperFilter
 
 F = TypeVar("F", bound=Callable[..., Any])
-FLAGS = {"fmt": "--format", "mapping": "--map"}  # a library argument whose flag is not its name with dashes
+FLAGS = {
+    "fmt": "--format",
+    "mapping": "--map",
+    "source": "--from",
+    "target": "--to",
+    "query": "QUERY",
+}  # a library argument whose flag is not its name with dashes
 
 
 def flag_of(name: str) -> str:

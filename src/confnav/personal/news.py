@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Protocol
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, argument
 from confnav.ingest import PaperChange
 from confnav.model import Outcome, Paper, name_key
 from confnav.search.query import parse_query
@@ -41,23 +41,30 @@ def add_watch(
     receive; checked before anything is kept."""
     given = [(k, v) for k, v in (("query", query), ("author", author), ("theme", theme)) if v is not None]
     if len(given) + decisions != 1:
-        raise ConfnavError('watch one thing: a "QUERY", --author NAME, --theme ID or --decisions --venue V')
+        raise ConfnavError(
+            f"watch one thing: a {argument('query')}, an {argument('author')}, a {argument('theme')} or"
+            f" {argument('decisions', True)} of a {argument('venue')}"
+        )
     if venue is not None:
         venue = store.get_venue(venue).id  # NotFoundError names an unknown venue
     if decisions:
         if venue is None:
-            raise ConfnavError("--decisions: name the venue whose decisions to watch with --venue")
+            raise ConfnavError(
+                f"{argument('decisions', True)}: name the venue whose decisions to watch ({argument('venue')})"
+            )
         return store.add_watch(profile, "decisions", venue, venue)
     kind, value = given[0][0], given[0][1].strip()
     if kind == "query":
         _QueryWatch(value)  # a query that cannot be searched is refused here
     elif kind == "author" and not name_key(value):
-        raise ConfnavError(f"--author {value!r}: give a name or a profile id (~First_Last1)")
+        raise ConfnavError(f"{argument('author', value)}: give a name or a profile id (~First_Last1)")
     elif kind == "theme":
         venue = store.pick_venue(venue)
         known = {t.id: t.label for t in store.themes(venue)}
         if not known:
-            raise ConfnavError(f"--theme {value}: {venue} has no themes yet; run 'confnav topics --venue {venue}'")
+            raise ConfnavError(
+                f"{argument('theme', value)}: {venue} has no themes yet; run 'confnav topics --venue {venue}'"
+            )
         if value not in known:
             raise ConfnavError(
                 f"--theme {value}: no such theme of {venue} ('confnav topics --venue {venue}' lists them)"
@@ -97,7 +104,9 @@ def since_time(text: str) -> str:
             return date.fromisoformat(text).isoformat()
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ConfnavError(f"--since {text!r}: give a date (2024-05-01) or a time (2024-05-01T09:00)") from None
+        raise ConfnavError(
+            f"{argument('since', text)}: give a date (2024-05-01) or a time (2024-05-01T09:00)"
+        ) from None
     moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 

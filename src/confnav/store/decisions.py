@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 from confnav.model import Decision, Outcome, Paper, RatingScale, is_placeholder_title
 from confnav.store.base import StoreCaches
 from confnav.store.connection import Connection
@@ -152,7 +152,10 @@ class DecisionTables:
         scales = self.rating_scales()
         if len({(s.low, s.high) for s in scales.values()}) > 1:
             listed = "; ".join(f"{venue}: {scale.describe()}" for venue, scale in sorted(scales.items()))
-            raise ConfnavError(f"--min-rating: the venues rate on different scales ({listed}); pass --venue")
+            raise ConfnavError(
+                f"{argument('min_rating')}: the venues rate on different scales ({listed});"
+                f" name one {argument('venue')}"
+            )
 
     def decision_names(self) -> list[str]:
         """Every outcome and decision name the store's papers have, for filters and their errors."""

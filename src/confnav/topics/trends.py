@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from confnav.embed.base import normalize
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 from confnav.model import Paper, Venue, fold
 from confnav.store.protocols import AnalysisStore
 from confnav.topics.build import TopicVectors, topic_vectors
@@ -76,11 +76,11 @@ def comparison_notice(source: Venue, target: Venue) -> str | None:
     """Trends run forward in time: a `source` later than `target` is refused; venues of two series are compared
     with a notice saying so (their fields and keywords differ), and None when both are of one series."""
     if source.id == target.id:
-        raise ConfnavError("--from and --to name the same venue")
+        raise ConfnavError(f"{argument('source')} and {argument('target')} name the same venue")
     if source.year > target.year:
         raise ConfnavError(
             f"{source.name} is later than {target.name}: trends run forward in time "
-            f"(--from {target.id} --to {source.id})"
+            f"({argument('source', target.id)} {argument('target', source.id)})"
         )
     if source.conference != target.conference:
         return (
@@ -119,7 +119,7 @@ def theme_changes(
     """Each theme of `target` with its share of papers there and among `source`'s papers, biggest gain first
     (`facts`: the target's level-1 theme facts, when the caller already has them)."""
     if source == target:
-        raise ConfnavError("--from and --to name the same venue")
+        raise ConfnavError(f"{argument('source')} and {argument('target')} name the same venue")
     facts = facts or theme_facts(store, target, level=1)
     ids = [f.id for f in facts]
     assigned_after = _assignments(store, target, after.pks, ids)
