@@ -13,7 +13,7 @@ from confnav.answer.known import decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Part, Sentence
 from confnav.answer.model import decided as decided_words
 from confnav.reports.model import count, decimal
-from confnav.reports.stats import counted_papers, rating_table
+from confnav.reports.stats import counted_papers, rating_table, reviewed_means
 from confnav.store import PaperFilter
 from confnav.store.protocols import PaperReader
 
@@ -49,8 +49,8 @@ def rating_facts(store: PaperReader, venue: str, decision: str = "") -> dict[str
     counted as the stats report's ratings table counts it (papers that entered review, placeholders left out),
     and that table's rows of the decisions it covers; empty when none of them has ratings."""
     wanted = PaperFilter(decision=decision or None)
-    papers = [p for p in counted_papers(store, venue) if p.decision.reviewed and wanted.admits(p.decision)]
-    means = [p.rating_mean for p in papers if p.rating_mean is not None]
+    papers = [p for p in counted_papers(store, venue) if wanted.admits(p.decision)]
+    means = reviewed_means(papers)
     if not means:
         return {}
     key = f"ratings:{decision or 'all'}"

@@ -143,7 +143,7 @@ def _report(result: FetchResult, as_json: bool) -> None:
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def fetch_citations_cmd(
     store: Store,
-    venue: str | None,
+    venue: str,
     provider: str,
     base_url: str | None,
     no_titles: bool,
@@ -153,7 +153,7 @@ def fetch_citations_cmd(
     """Citation counts of a venue's papers, stored as the `citations` signal the ranking explains."""
     service = (SemanticScholar if provider == "s2" else OpenAlex).from_settings(cli_settings(), base_url)
     with RichProgress(quiet) as progress:
-        result = fetch_citations(store, store.pick_venue(venue), service, titles=not no_titles, progress=progress)
+        result = fetch_citations(store, venue, service, titles=not no_titles, progress=progress)
     if as_json:
         print_json(result.to_dict())
         return

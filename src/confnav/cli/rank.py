@@ -49,7 +49,7 @@ from confnav.store.protocols import Store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def rank(
     store: Store,
-    venue: str | None,
+    venue: str,
     theme: str | None,
     like: tuple[str, ...],
     for_profile: str | None,
@@ -62,7 +62,6 @@ def rank(
 ) -> None:
     """Must-read papers of a venue, each with the reasons it is there: at the conference (what was known when
     it opened) or looking back (led by citations; the default when the venue has citation counts)."""
-    venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # without an index the ranking says what is missing
     ranker = cli_navigator().ranker(load_weights(weights), mode=mode)
     if for_profile:
@@ -103,9 +102,8 @@ def rank(
     "The venue the ids belong to (default: the latest, named on stderr when there are others).",
     latest=True,
 )
-def signals(store: Store, file: Path, venue: str | None, as_json: bool) -> None:
+def signals(store: Store, file: Path, venue: str, as_json: bool) -> None:
     """Import external signals (e.g. citations, mentions) from CSV/JSON with an 'id' column."""
-    venue = store.pick_venue(venue)
     result = import_external(store, venue, file)
     if as_json:
         print_json(

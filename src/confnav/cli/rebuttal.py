@@ -25,11 +25,9 @@ def _ms(value: datetime | None) -> int | None:
 @json_option
 @with_store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
-def rebuttal(
-    store: Store, venue: str | None, start: datetime | None, end: datetime | None, limit: int, as_json: bool
-) -> None:
+def rebuttal(store: Store, venue: str, start: datetime | None, end: datetime | None, limit: int, as_json: bool) -> None:
     """Ratings before and after the rebuttal (first and last version of each review) from the fetched histories."""
-    result = build_rebuttal(store, store.pick_venue(venue), _ms(start), _ms(end), limit)
+    result = build_rebuttal(store, venue, _ms(start), _ms(end), limit)
     if as_json:
         print_json(result.to_dict())
         return

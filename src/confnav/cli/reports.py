@@ -88,7 +88,7 @@ def _report_options(func: F) -> F:
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def report_overview(
     store: Store,
-    venue: str | None,
+    venue: str,
     fmt: str,
     output: Path | None,
     venue_config: Path | None,
@@ -98,7 +98,6 @@ def report_overview(
     """Themed overview of a venue: facts, then each major theme with its must-read papers and TL;DRs."""
     logging.basicConfig(level=logging.WARNING, format="note: %(message)s")
     config = load_venue_config(venue_config)
-    venue = store.pick_venue(venue)
     themes_with_progress(store, venue, required=False)  # the overview says what is missing
     navigator = cli_navigator()
     built = build_overview(
@@ -123,7 +122,7 @@ def report_overview(
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
 def report_digest(
     store: Store,
-    venue: str | None,
+    venue: str,
     fmt: str,
     output: Path | None,
     top: int,
@@ -136,7 +135,7 @@ def report_digest(
     navigator = cli_navigator()
     built = build_digest(
         store,
-        store.pick_venue(venue),
+        venue,
         top=top,
         theme=theme,
         like=like,
@@ -151,23 +150,23 @@ def report_digest(
 @_report_options
 @with_store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
-def report_stats(store: Store, venue: str | None, fmt: str, output: Path | None) -> None:
+def report_stats(store: Store, venue: str, fmt: str, output: Path | None) -> None:
     """Statistics report with tables and charts (charts inline in HTML, beside the file in Markdown)."""
-    _write(build_stats_report(store, store.pick_venue(venue)), fmt, output, store)
+    _write(build_stats_report(store, venue), fmt, output, store)
 
 
 @cli.command()
 @json_option
 @with_store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
-def stats(store: Store, venue: str | None, as_json: bool) -> None:
+def stats(store: Store, venue: str, as_json: bool) -> None:
     """Statistics of a venue: decisions and rates, ratings, agreement, authors, institutions, keywords."""
-    venue = store.pick_venue(venue)
     if as_json:
         print_json(stats_json(store, venue))  # numbers as numbers; shares as fractions
         return
     named = store.get_venue(venue)
-    out.print(f"{named.name} ({named.id})", style="bold", markup=False)
+    venue = named.id
+    out.print(f"{named.name} ({venue})", style="bold", markup=False)
     for fact in venue_facts(store, venue):
         out.print(f"{fact.label}: {fact.value}", markup=False)
     for note in venue_notes(store, venue):

@@ -39,11 +39,8 @@ def _rate(value: float | None) -> str:
 @json_option
 @with_store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
-def topics(
-    store: Store, venue: str | None, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool
-) -> None:
+def topics(store: Store, venue: str, level: int, themes: int | None, rebuild: bool, quiet: bool, as_json: bool) -> None:
     """Themes of a venue with labels, sizes and acceptance (built on first use, then kept)."""
-    venue = store.pick_venue(venue)
     with RichProgress(quiet) as progress:
         builder = cli_navigator().topic_builder()
         ensure_topics(store, venue, builder, progress=progress, rebuild=rebuild, themes=themes)
@@ -68,9 +65,8 @@ def topics(
 @json_option
 @with_store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
-def topic(store: Store, theme_id: str, venue: str | None, as_json: bool) -> None:
+def topic(store: Store, theme_id: str, venue: str, as_json: bool) -> None:
     """One theme: its facts, keywords, sub-themes and papers."""
-    venue = store.pick_venue(venue)
     themes_with_progress(store, venue)
     facts = get_theme(store, venue, theme_id)
     if as_json:
@@ -150,9 +146,8 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
 )
 @with_store
 @venue_option("The venue (default: the latest in the store, named on stderr when there are others).", latest=True)
-def map_cmd(store: Store, venue: str | None, out_path: Path) -> None:
+def map_cmd(store: Store, venue: str, out_path: Path) -> None:
     """Draw the 2D map of a venue, papers coloured by theme, labels at the theme centres."""
-    venue = store.pick_venue(venue)
     if out_path.suffix.lower() not in (".png", ".svg"):
         raise ConfnavError(f"--out {out_path}: use a .png or .svg file name")
     themes_with_progress(store, venue)

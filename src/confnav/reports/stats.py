@@ -79,7 +79,7 @@ def _mean(values: list[float]) -> str:
     return decimal(statistics.fmean(values) if values else None)
 
 
-def _reviewed_means(papers: list[Paper]) -> list[float]:
+def reviewed_means(papers: list[Paper]) -> list[float]:
     """The papers' mean ratings that statistics count (Paper.reviewed_rating_mean: desk rejects left out)."""
     return [m for p in papers if (m := p.reviewed_rating_mean) is not None]
 
@@ -114,7 +114,7 @@ def decision_table(papers: list[Paper]) -> Table:
 def rating_table(papers: list[Paper]) -> Table:
     rows = []
     for name, group in _by_decision(papers).items():
-        means = _reviewed_means(group)
+        means = reviewed_means(group)
         if means:
             rows.append(
                 [
@@ -229,7 +229,7 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
             shown[group][spelling] += 1
 
     def mean_rating(key: str) -> float:
-        values = _reviewed_means(groups[key])
+        values = reviewed_means(groups[key])
         return statistics.fmean(values) if values else 0.0
 
     if by_rating:
@@ -244,7 +244,7 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
             shown[k].most_common(1)[0][0],
             count(len(groups[k])),
             count(sum(p.decision.accepted for p in groups[k])),
-            _mean(_reviewed_means(groups[k])),
+            _mean(reviewed_means(groups[k])),
         ]
         for k in keys
     ]
@@ -285,7 +285,7 @@ def year_table(store: PaperReader, venue: str) -> Table | None:
     measures = [(label, m) for label, m in measures if rejections or not label.startswith(("Decided", "Acceptance"))]
     rows = [[label, *(measure(ps) for _, ps in columns)] for label, measure in measures]
     rows = [row for row in rows if row[0] not in ("Orals", "Spotlights") or any(c != "0" for c in row[1:])]
-    means = [_reviewed_means(ps) for _, ps in columns]
+    means = [reviewed_means(ps) for _, ps in columns]
     if all(means):
         rows.append(["Rating scale", *(scale.describe() for scale in scales)])
         rows.append(["Mean rating (on the venue's own scale)", *(_mean(m) for m in means)])
