@@ -130,8 +130,8 @@ def create_app(
         return JSONResponse({"error": str(exc)}, status_code=403)
 
     @app.exception_handler(ConfnavError)
-    async def bad_request(request: Request, exc: ConfnavError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+    async def bad_request(request: Request, exc: ConfnavError) -> Response:
+        return _refused(request, 400, str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -162,9 +162,15 @@ def create_app(
 
 def _not_found(request: Request, message: str) -> Response:
     """A 404: the JSON error body under /api/, the error page anywhere else."""
+    return _refused(request, 404, message)
+
+
+def _refused(request: Request, status: int, message: str) -> Response:
+    """An error answer: the JSON error body under /api/, the error page anywhere else (a page's bad venue name is
+    told on a page, as its unknown venue is)."""
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": message}, status_code=404)
-    return page(request, "error.html", 404, message=message)
+        return JSONResponse({"error": message}, status_code=status)
+    return page(request, "error.html", status, message=message)
 
 
 class Guard:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, VenueNameError
 from confnav.model import Venue, fold, n_papers, name_key, named_places
 from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
@@ -104,7 +104,7 @@ def _venue_card(store: Store, venue: Venue) -> tuple[VenueSummary, dict[str, obj
     return store.venue_summary(venue), {f.key: f.value for f in venue_facts(store, venue.id)}
 
 
-@router.get("/search", **page_answers())
+@router.get("/search", **page_answers(pages=[400, 404]))
 def search_page(
     request: Request,
     q: str = Query("", max_length=4000),
@@ -141,6 +141,7 @@ def search_page(
     return page(
         request,
         "search.html",
+        found.status,
         hits=found.hits,
         error=found.error,
         hint=found.hint,
@@ -247,23 +248,25 @@ def institution_page(request: Request, name: str) -> HTMLResponse:
     return page(request, "institution.html", institution=institution, asked=asked, spellings=SPELLINGS_SHOWN)
 
 
-@router.get("/map", **page_answers(pages=[404, 409]))
+@router.get("/map", **page_answers(pages=[400, 404, 409]))
 def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
     venues = store.venue_list()
     try:
         venue = store.pick_venue(venue or None)
-    except ConfnavError as exc:  # an unknown venue, or an empty store
-        return page(request, "error.html", 404 if isinstance(exc, NotFoundError) else 409, message=str(exc))
+    except (NotFoundError, VenueNameError):
+        raise  # the app's answer: a 404 for a venue not here, a 400 for a name that names no one venue
+    except ConfnavError as exc:  # an empty store
+        return page(request, "error.html", 409, message=str(exc))
     problem = _topics_ready(request, venue)
     name = store.get_venue(venue).name
     return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem, nav_venue=venue)
 
 
-@router.get("/themes/{venue:text}", **page_answers(pages=[404, 409]))
+@router.get("/themes/{venue:text}", **page_answers(pages=[400, 404, 409]))
 def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
-    shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    shown = store.get_venue(venue)  # unknown: a 404 (a bad name: 400), not "themes not built"
     venue = shown.id
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
@@ -273,7 +276,7 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     )
 
 
-@router.get("/history/{venue:text}", **page_answers(pages=[404]))
+@router.get("/history/{venue:text}", **page_answers(pages=[400, 404]))
 def history_page(request: Request, venue: str) -> HTMLResponse:
     """Acceptance by mean rating at the venue's earlier editions, one table per edition."""
     history = history_of(state_of(request), venue)
@@ -291,7 +294,7 @@ def theme_page(
     """A theme with its papers in must-read order, in the ranking mode asked for (or the venue's default)."""
     state = state_of(request)
     store = state.store
-    shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    shown = store.get_venue(venue)  # unknown: a 404 (a bad name: 400), not "themes not built"
     venue = shown.id
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
