@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -22,7 +22,6 @@ from confnav.reports.model import Report
 from confnav.reports.overview import build_overview
 from confnav.reports.rebuttal import paper_rebuttal
 from confnav.reports.render import ICON, to_html
-from confnav.reports.selection import EXPORT_LIMIT
 from confnav.reports.stats import build_stats_report
 from confnav.reports.verify import verified
 from confnav.safe_text import site_name
@@ -38,7 +37,7 @@ from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
 from confnav.web.refresh import REFRESHING_HEADER
-from confnav.web.search_listing import NOTHING_ASKED, search_listing
+from confnav.web.search_listing import NOTHING_ASKED, export_query, search_listing
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -153,7 +152,7 @@ def search_page(
         paging=found.paging,
         sorts=SORT_NAMES,
         lists=lists,
-        export_query=urlencode(shown | {"limit": min(page_number * limit, EXPORT_LIMIT)}),  # the hits up to this page
+        export_query=export_query(shown, q, page_number * limit),
         nav_venue=venue if venue in {v.id for v in venues} else "",
     )
 

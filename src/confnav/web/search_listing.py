@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from confnav.errors import ConfnavError, NotFoundError
+from confnav.reports.selection import EXPORT_LIMIT
 from confnav.search.engine import Searcher
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter
@@ -70,3 +71,10 @@ def search_listing(
         "past_end": link(1) if page_number > 1 and not listing.hits else None,  # back to the first page
     }
     return listing
+
+
+def export_query(shown: Mapping[str, object], q: str, hits: int) -> str:
+    """The export of a search page: a search's hits up to this page; filters alone, every paper meeting them."""
+    if q.strip():
+        return urlencode({**shown, "limit": min(hits, EXPORT_LIMIT)})
+    return urlencode({k: v for k, v in shown.items() if k not in ("q", "limit")})
