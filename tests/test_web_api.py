@@ -229,7 +229,7 @@ def test_institution_page_and_links_to_it(client: TestClient) -> None:
 def test_a_served_report_is_verified_first(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     stats = client.get("/reports/iclr2021/stats").text
     assert "was checked against the store when it was made." in stats
-    import confnav.web.pages as pages
+    import confnav.web.report_pages as pages
 
     built = pages.to_html
 

@@ -41,6 +41,7 @@ from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
 from confnav.web.protocol import ABSOLUTE_TARGET, head_as_get
 from confnav.web.rebuttal import router as rebuttal_router
+from confnav.web.report_pages import router as report_router
 from confnav.web.segments import routed_path
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
@@ -152,7 +153,7 @@ def create_app(
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
     routers = (api_router, personal_router, page_router, feed_router, plan_router, history_router, ask_router)
-    for router in (*routers, rebuttal_router, news_router):
+    for router in (*routers, rebuttal_router, news_router, report_router):
         app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from confnav.errors import ConfnavError, NotFoundError, VenueNameError
 from confnav.model import Venue, fold, n_papers, name_key, named_places
 from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
-from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
 from confnav.reports.history import NOT_A_FORECAST
-from confnav.reports.model import Report
-from confnav.reports.overview import build_overview
 from confnav.reports.rebuttal import paper_rebuttal
-from confnav.reports.render import ICON, to_html
-from confnav.reports.stats import build_stats_report
-from confnav.reports.verify import verified
+from confnav.reports.render import ICON
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
 from confnav.search.query import phrase
@@ -36,7 +30,6 @@ from confnav.web.access import chosen_profile, default_list, visible_lists
 from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
-from confnav.web.refresh import REFRESHING_HEADER
 from confnav.web.search_listing import NOTHING_ASKED, export_query, search_listing
 from confnav.web.state import state_of
 
@@ -340,62 +333,6 @@ def trends_page(
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
     return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
-
-
-@router.get("/reports/{venue:text}/{kind:text}", **page_answers(pages=[400, 404, 409]))
-def report_page(
-    request: Request,
-    venue: str,
-    kind: str,
-    mode: str | None = Query(None, max_length=40),
-    at_conference: bool = False,
-) -> Response:
-    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes (built once
-    per store state: a report takes most of a second); the ranked ones in the mode asked for, with a switch."""
-    state = state_of(request)
-    venue = state.store.get_venue(venue).id
-    nav = site_nav(venue)
-    if kind == "stats":
-        return _report(request, ("report", venue, kind), lambda: build_stats_report(state.store, venue), nav)
-    ranked: dict[str, Callable[..., Report]] = {"overview": build_overview, "digest": build_digest}
-    if kind not in ranked:
-        return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
-    try:
-        chosen = ranking_mode(state, venue, mode, at_conference)
-    except ConfnavError as exc:
-        return page(request, "error.html", 400, message=str(exc))
-    switch = mode_switch(f"/reports/{quote(venue, safe='')}/{kind}", chosen)
-    build = partial(ranked[kind], state.store, venue, mode=chosen)
-    return _report(request, ("report", venue, kind, chosen.value), build, nav, switch)
-
-
-VERIFIED_NOTE = "Every citation, number and table of this report was checked against the store when it was made."
-
-
-def _report(
-    request: Request, key: tuple[object, ...], build: Callable[[], Report], nav: str, top: str = ""
-) -> Response:
-    """A report page, verified as the CLI writes it and then shown with the app's links; made off the request path
-    after a write (the one made before is shown meanwhile, saying so)."""
-    store = state_of(request).store
-
-    def build_verified() -> str:
-        report = build()
-        verified(store, to_html(report), request.url.path)  # a failure names each claim the store lacks
-        html = to_html(report, app_nav=nav, app_top=top)
-        return html.replace("</main>", f'<p class="verified" role="note">{VERIFIED_NOTE}</p></main>', 1)
-
-    try:
-        html, refreshing = state_of(request).refreshed(key, build_verified)
-    except ConfnavError as exc:
-        return page(request, "error.html", 409, message=str(exc))
-    if not refreshing:
-        return HTMLResponse(html)
-    notice = (
-        '<p class="refreshing" role="status">The store changed since this report was made: a new one is being'
-        " made; reload in a moment.</p>"
-    )
-    return HTMLResponse(html.replace("<main>", "<main>" + notice, 1), headers={REFRESHING_HEADER: "1"})
 
 
 @router.get("/lists", **page_answers(pages=[404]))
