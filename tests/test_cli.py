@@ -79,6 +79,30 @@ def test_show_lists_every_source_and_where_they_disagree(iclr2021_db: Path) -> N
     assert same["disagreements"] == [] and len(same["sources"]) == 3
 
 
+def test_an_empty_keywords_cell_beside_keywords_is_a_disagreement(tmp_path: Path) -> None:
+    """paperlist.tsv's keywords cell of 86t2GlfzFo is empty where the paperlists JSON names four: the TSV reader
+    dropped its empty cell, so `show` listed no disagreement, while the JSON's empty keywords beside the TSV's were
+    listed. A column a source carries is kept empty, as ratings and decisions are, and empties count both ways."""
+    db = str(tmp_path / "s.db")
+    invoke("ingest", "--quiet", "--db", db, *map(str, ICLR2021))
+    shown = json.loads(invoke("show", "--db", db, "86t2GlfzFo", "--json"))
+    (keywords,) = [d for d in shown["disagreements"] if d["field"] == "keywords"]
+    assert keywords["said"] == [
+        {
+            "source": "paperlists:paperlists-iclr2021.json",
+            "value": ["Hessian computation", "Deep Learning", "Loss Curvature", "Lanczos"],
+            "shown": "Hessian computation, Deep Learning, Loss Curvature, Lanczos",
+            "note": "shown",
+        },
+        {"source": "openreview-tsv:paperlist.tsv", "value": [], "shown": "no keywords", "note": "not used: empty"},
+    ]
+    text = invoke("show", "--db", db, "86t2GlfzFo")
+    assert "keywords: paperlists:paperlists-iclr2021.json says Hessian computation" in text
+    assert "openreview-tsv:paperlist.tsv says no keywords (not used: empty)" in text
+    # ratings.tsv has no keywords column: it says nothing about them, and is not listed as saying none
+    assert all(s["source"] != "openreview-tsv:ratings.tsv" for s in keywords["said"])
+
+
 def test_the_source_shown_in_a_disagreement_is_the_one_the_paper_took(iclr2021_db: Path) -> None:
     from confnav.sources.disagreements import disagreements
     from confnav.store import open_store

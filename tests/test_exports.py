@@ -189,6 +189,30 @@ def test_web_exports_a_search_a_theme_and_a_paper(web_db: Location) -> None:
     assert client.get("/api/export", params={"format": "ris", "list": "no such list"}).status_code == 404
 
 
+def test_web_exports_by_filters_alone_as_the_cli_does(web_db: Location, tmp_path: Path) -> None:
+    """`confnav export --search ""` with filters exports every paper meeting them; the web export needed words.
+    Now a venue's accepted papers download from the filters alone (no limit: the whole set), linked from the
+    search page that lists them."""
+    client = TestClient(create_app(web_db), base_url="http://127.0.0.1")
+    filters = {"venue": "iclr2021", "decision": "accepted"}
+    bib = client.get("/api/export", params={"format": "bibtex", **filters})
+    assert bib.status_code == 200, bib.text
+    entries = bibtexparser.parse_string(bib.text).entries
+    out = tmp_path / "accepted.bib"
+    args = ["export", "--search", "", "--venue", "iclr2021", "--decision", "accepted", "-o", str(out)]
+    said = CliRunner().invoke(cli, [*args, "--db", str(web_db)])
+    assert said.exit_code == 0, said.stderr
+    assert len(entries) == 860 == len(bibtexparser.parse_string(out.read_text()).entries)  # ICLR 2021's accepted
+    assert [e.key for e in entries] == [e.key for e in bibtexparser.parse_string(out.read_text()).entries]
+    assert client.get("/api/export", params={"format": "csv", "q": "", **filters}).text.count("\n") == 861
+    page = client.get("/search", params=filters).text
+    assert 'href="/api/export?format=bibtex&amp;venue=iclr2021&amp;decision=accepted"' in page
+    assert "every paper meeting these filters" in page
+    linked = client.get("/api/export?format=bibtex&venue=iclr2021&decision=accepted")
+    assert linked.status_code == 200 and linked.text == bib.text
+    assert client.get("/api/export", params={"format": "bibtex", "q": ""}).status_code == 400  # nothing chosen
+
+
 def test_cli_export_writes_all_three(web_db: Location, tmp_path: Path) -> None:
     runner = CliRunner()
     for fmt, extension in (("bibtex", "bib"), ("ris", "ris"), ("csl-json", "json")):

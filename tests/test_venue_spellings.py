@@ -5,6 +5,7 @@ a name with words left over (a workshop, a track, a file name) is refused. On a 
 from __future__ import annotations
 
 import ast
+import html
 import json
 from collections.abc import Iterator
 from urllib.parse import quote
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from confnav.cli import cli
 from confnav.cli.common import flag_of
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, VenueNameError
 from confnav.rank import WeightedRanker
 from confnav.store import PaperFilter, open_store
 from confnav.topics import ensure_topics
@@ -162,9 +163,42 @@ def test_a_series_held_more_than_once_is_ambiguous_and_named(db: Location, clien
     assert said.exit_code == 1 and "unknown" not in said.stderr
     assert "venue 'ICLR' is ambiguous: it could mean iclr2020 (ICLR 2020), iclr2021 (ICLR 2021)" in said.stderr
     answer = client.get("/api/stats?venue=ICLR")
-    assert answer.status_code == 404 and "ambiguous" in answer.text and "iclr2020" in answer.text
-    with open_store(db, read_only=True) as store, pytest.raises(NotFoundError, match=r"ambiguous.*iclr2020.*iclr2021"):
+    assert answer.status_code == 400 and "ambiguous" in answer.text and "iclr2020" in answer.text
+    with open_store(db, read_only=True) as store, pytest.raises(VenueNameError, match=r"ambiguous.*iclr2020.*iclr2021"):
         store.get_venue("ICLR")
+
+
+AMBIGUOUS = "venue 'ICLR' is ambiguous: it could mean iclr2020 (ICLR 2020), iclr2021 (ICLR 2021); name one of them"
+WORKSHOP = "'ICLR 2021 Workshop' is not the name of a venue: 'Workshop' is not part of ICLR 2021's name"
+TOO_LONG = "ICLR 2021 " + "x" * 300
+# The routes above, and pages that take a venue beside another name (a paper's, a profile's, a schedule's).
+EVERY_ROUTE = [
+    *ROUTES,
+    "/paper/Ua6zuk0WRH?venue=VENUE",
+    "/venues/VENUE/for-you",
+    "/venues/VENUE/plan",
+    "/venues/VENUE/plan.ics",
+    "/search?q=attention&venue=VENUE",
+]
+
+
+@pytest.mark.parametrize("route", EVERY_ROUTE)
+def test_a_bad_venue_name_is_a_400_naming_it_and_an_absent_venue_a_404(client: TestClient, route: str) -> None:
+    """A name that cannot name one venue is the request's fault (400 with the library's own line, as the CLI
+    prints it), on pages and API routes alike; only a venue the store does not hold is a 404."""
+    page = not route.startswith("/api/")
+    for name, status, said in [
+        ("ICLR", 400, AMBIGUOUS),
+        ("ICLR 2021 Workshop", 400, WORKSHOP),
+        (TOO_LONG, 400, "is not the name of a venue: no venue name is over 200 characters"),
+        ("NeurIPS 2019", 404, "unknown venue 'NeurIPS 2019'"),
+    ]:
+        answer = client.get(route.replace("VENUE", quote(name)))
+        assert answer.status_code == status, (route, name, answer.status_code, answer.text[-400:])
+        text = html.unescape(answer.text) if page else answer.json()["error"]
+        assert said in text, (route, name, text[-400:])
+        kind = answer.headers["content-type"]
+        assert kind.startswith("text/html" if page else "application/json"), (route, name, kind)
 
 
 @pytest.mark.parametrize("name", LEFT_OVER)
@@ -172,8 +206,8 @@ def test_a_name_with_words_left_over_is_refused(db: Location, client: TestClient
     said = run("stats", "--venue", name, "--db", str(db))
     assert said.exit_code == 1 and "is not the name of a venue" in said.stderr, said.stderr
     assert "a workshop or a track named after a venue is another venue" in said.stderr
-    assert client.get("/api/stats?venue=" + quote(name)).status_code == 404
-    with open_store(db, read_only=True) as store, pytest.raises(NotFoundError, match="is not part of"):
+    assert client.get("/api/stats?venue=" + quote(name)).status_code == 400
+    with open_store(db, read_only=True) as store, pytest.raises(VenueNameError, match="is not part of"):
         store.get_venue(name)
     # words that say nothing more still name the venue
     with open_store(db, read_only=True) as store:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from confnav.cli import cli
 from confnav.web.app import create_app
 from tests.backends import Location, clone
 from tests.web_fixtures import HOSTILE_ID
@@ -27,6 +30,29 @@ def test_search_and_paper_routes(client: TestClient) -> None:
     assert client.get("/api/paper/no-such-paper").status_code == 404
     page = client.get("/paper/Ua6zuk0WRH")
     assert page.status_code == 200 and "Rethinking Attention with Performers" in page.text
+
+
+def test_the_paper_page_and_api_list_its_sources_and_where_they_disagree(
+    client: TestClient, web_template_db: Location
+) -> None:
+    """9vCLOXwprc has three source records, which disagree on its decision and ratings: `confnav show` lists them;
+    the paper page and /api/paper showed neither. Now both give what show gives, from the same library call."""
+    by_cli = CliRunner().invoke(cli, ["show", "9vCLOXwprc", "--json", "--db", str(web_template_db)])
+    shown = json.loads(by_cli.stdout)
+    answer = client.get("/api/paper/9vCLOXwprc").json()
+    assert answer["sources"] == shown["sources"] and len(answer["sources"]) == 3
+    assert answer["disagreements"] == shown["disagreements"]
+    assert [d["field"] for d in answer["disagreements"]] == ["decision", "ratings"]
+    page = html.unescape(client.get("/paper/9vCLOXwprc").text)
+    assert "3 source records: " + ", ".join(shown["sources"]) in page
+    said = re.sub(r"<[^>]+>", "", page.split('id="sources"', 1)[1])  # the section's text, as the CLI prints it
+    assert (
+        "decision: paperlists:paperlists-iclr2021.json says 'Reject' (shown); openreview-tsv:ratings.tsv says"
+        " 'Unknown' (not used: an unknown decision is no decision)" in said
+    )
+    assert "ratings: paperlists:paperlists-iclr2021.json says 4, 5, 6, 6 (shown)" in said
+    agreeing = html.unescape(client.get("/paper/nIAxjsniDzg").text)
+    assert "3 source records" in agreeing and "The sources disagree" not in agreeing
 
 
 def test_search_pages_and_sorts(client: TestClient) -> None:
@@ -203,7 +229,7 @@ def test_institution_page_and_links_to_it(client: TestClient) -> None:
 def test_a_served_report_is_verified_first(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     stats = client.get("/reports/iclr2021/stats").text
     assert "was checked against the store when it was made." in stats
-    import confnav.web.pages as pages
+    import confnav.web.report_pages as pages
 
     built = pages.to_html
 

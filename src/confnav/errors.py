@@ -116,6 +116,11 @@ class NotFoundError(ConfnavError):
     """An id, venue or other name the store does not hold."""
 
 
+class VenueNameError(ConfnavError):
+    """A venue name that cannot name one venue: a series the store holds more than once (`ICLR`), or a name with
+    words left over or too long to be one; the name is at fault, not the store (a web request's 400, not a 404)."""
+
+
 class ReadOnlyStoreError(ConfnavError):
     """A write to a store opened read-only (a shared server's `--read-only` mode)."""
 

@@ -29,7 +29,7 @@ from confnav.model import DecisionsArrived, Outcome, Paper, named_places
 from confnav.personal.news import NewsRecorder
 from confnav.search.engine import Searcher
 from confnav.sources import FORMATS, READERS
-from confnav.sources.disagreements import disagreements, source_labels
+from confnav.sources.disagreements import paper_sources
 from confnav.sources.tabular import MAPPABLE_FIELDS
 from confnav.store import PaperFilter, SqliteStore
 from confnav.store.protocols import Store
@@ -243,11 +243,9 @@ def _summary(p: Paper) -> dict[str, Any]:
 def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """Show one paper with all its fields and where each came from."""
     paper = store.get_paper(paper_id, venue)
-    records = store.records(paper.venue, [paper.id]).get(paper.id, [])
-    conflicts = disagreements(records, store.get_venue(paper.venue), store.decision_table())
+    found = paper_sources(store, paper)
     if as_json:
-        found = {"sources": source_labels(records), "disagreements": [d.to_dict() for d in conflicts]}
-        print_json(paper.to_dict() | found)
+        print_json(paper.to_dict() | found.to_dict())
         return
     out.print(paper.title, style="bold", markup=False)
     label = paper.decision.label
@@ -283,10 +281,10 @@ def show(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
         out.print()
         out.print(paper.abstract, markup=False)
     out.print()
-    out.print(f"Sources: {', '.join(source_labels(records))}", style="dim", markup=False)
-    if conflicts:
+    out.print(f"Sources: {', '.join(found.sources)}", style="dim", markup=False)
+    if found.disagreements:
         out.print("The sources disagree (each field from the first source of its precedence, docs/ingest.md):")
-        for conflict in conflicts:
+        for conflict in found.disagreements:
             out.print(f"  {conflict.describe()}", markup=False)
 
 

@@ -138,11 +138,15 @@ def venues_named(text: str, known: Iterable[Venue]) -> list[Venue]:
     """The venues of `known` that `text` may name: its id, or any spelling of its series and year (`ICLR 2021`,
     `ICLR2021`, `iclr-2021`, `ICLR'21`, `NIPS 2018` for neurips2018): one venue or none; or a series alone: every
     venue of that series (several: the name is ambiguous). Words left after the year (`ICLR 2021 Workshop`,
-    `iclr2021.json`) are a ValueError: a workshop or a track named after a venue is another venue, and a name
-    with more to it is not this one's."""
+    `iclr2021.json`) are a ValueError, as is a name longer than any venue's: a workshop or a track named after a
+    venue is another venue, and a name with more to it is not this one's."""
     venues = list(known)
     if match := next((v for v in venues if v.id == text), None):
         return [match]
+    if len(text) > MAX_VENUE_TEXT:
+        raise ValueError(
+            f"{excerpt(text)} is not the name of a venue: no venue name is over {MAX_VENUE_TEXT} characters"
+        )
     if short := _SHORT_YEAR.fullmatch(text):  # ICLR'21, cvpr19
         text = f"{short.group(1)} 20{short.group(2)}"
     try:

@@ -11,7 +11,7 @@ from html import unescape
 from pathlib import Path
 from typing import Protocol
 
-from confnav.errors import ConfnavError, InputError, NotFoundError
+from confnav.errors import ConfnavError, InputError, NotFoundError, VenueNameError
 from confnav.rank.ranker import ranker_named
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
 from confnav.reports.grounding import ground_failures
@@ -129,7 +129,7 @@ def verify_text(store: ReportStore, text: str, path: str = "<report>") -> Verifi
     venue, ranker = result.venue, header.group(3)
     try:
         venue = store.get_venue(venue).id
-    except NotFoundError as exc:
+    except (NotFoundError, VenueNameError) as exc:
         result.failures.append(str(exc))
         return result
     if ranker:  # its reasons are checked against the ranker that ranked it, which must be at hand

@@ -26,7 +26,10 @@ class SourceRecord:
     `fields` holds JSON-ready values keyed by Paper attribute names (the decision
     as the source's own label). A record with no title cannot create a paper; it
     only adds to one (e.g. a ratings row). A record without an id may propose
-    `derived_id` (from a `pid`, DOI or URL) for the paper it creates.
+    `derived_id` (from a `pid`, DOI or URL) for the paper it creates. A field the
+    source carries but leaves empty is kept empty (a decision, ratings or keywords
+    column with a blank cell: `""` or `[]`): the source says the paper has none, which
+    `confnav show` lists beside another source's value; a field it does not carry is absent.
     """
 
     source: str

@@ -3,11 +3,12 @@ why, by the merge's own rules (merge.py), so that `confnav show` hides no source
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from confnav.decisions import DecisionTable
-from confnav.model import Venue, fold, is_placeholder_title
+from confnav.model import Paper, Venue, fold, is_placeholder_title
 from confnav.sources.base import SourceRecord
 from confnav.sources.merge import REMOVED, choose, filled, kind_rank, label, pending, precedence, snapshot_date
 
@@ -27,7 +28,7 @@ class Said:
     note: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"source": self.source, "value": self.value, "note": self.note}
+        return {"source": self.source, "value": self.value, "shown": self.shown, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,35 @@ class Disagreement:
 
     def to_dict(self) -> dict[str, object]:
         return {"field": self.field, "said": [s.to_dict() for s in self.said]}
+
+
+@dataclass(frozen=True)
+class PaperSources:
+    """Every source record of a paper and the fields on which they disagree: what `confnav show` and the web's
+    paper page and `/api/paper` list after the paper's fields."""
+
+    sources: list[str]
+    disagreements: list[Disagreement]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"sources": self.sources, "disagreements": [d.to_dict() for d in self.disagreements]}
+
+
+class RecordReader(Protocol):
+    """What paper_sources reads of a store (its records, the venue and the decision table)."""
+
+    def records(self, venue: str, paper_ids: Collection[str] | None = None) -> dict[str, list[SourceRecord]]: ...
+
+    def get_venue(self, venue_id: str) -> Venue: ...
+
+    def decision_table(self) -> DecisionTable: ...
+
+
+def paper_sources(store: RecordReader, paper: Paper) -> PaperSources:
+    """A stored paper's source records by label, and where they disagree (see disagreements)."""
+    records = store.records(paper.venue, [paper.id]).get(paper.id, [])
+    found = disagreements(records, store.get_venue(paper.venue), store.decision_table())
+    return PaperSources(source_labels(records), found)
 
 
 def source_labels(records: list[SourceRecord]) -> list[str]:

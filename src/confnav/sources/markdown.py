@@ -50,7 +50,8 @@ class MarkdownReader:
                 return record.error(path, str(exc), "Conference")
         if names := _unemphasize(values.get("authors", "")):
             record.fields["authors"] = [{"name": n.strip(), "affiliation": None} for n in names.split(",") if n.strip()]
-        if keywords := _unemphasize(values.get("keywords", "")):
+        if "keywords" in values:  # an empty line too (SourceRecord)
+            keywords = _unemphasize(values["keywords"])
             record.fields["keywords"] = [k.strip() for k in re.split(r"[;,]", keywords) if k.strip()]
         if abstract := values.get("abstract", "").strip():
             record.fields["abstract"] = abstract

@@ -42,8 +42,8 @@ class MiniconfReader(CsvReader):
 
     def _miniconf(self, record: SourceRecord, row: dict[str, str]) -> SourceRecord:
         fields = record.fields
-        if keywords := row.get("keywords", "").strip():
-            fields["keywords"] = split_list(keywords, "|;")
+        if "keywords" in row:  # an empty cell too (SourceRecord)
+            fields["keywords"] = split_list(row["keywords"] or "", "|;")
         if area := fields.pop("track", None):
             fields["primary_area"] = area
         kind = _UID_KIND.match(record.id or "")

@@ -104,8 +104,8 @@ class OpenReviewNotesReader:
         keywords = value(content, "keywords")
         if isinstance(keywords, str):
             keywords = re.split(r"[;,]", keywords)
-        if keywords := as_texts(keywords, "keywords"):
-            fields["keywords"] = keywords
+        if keywords is not None:  # an empty list too (SourceRecord)
+            fields["keywords"] = as_texts(keywords, "keywords")
         if track:
             fields["track"] = track
         replies = _replies(note)

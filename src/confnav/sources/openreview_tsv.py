@@ -72,8 +72,8 @@ class OpenReviewTsvReader:
         fields["title"] = title
         if abstract := row.get("abstract", "").strip():
             fields["abstract"] = abstract
-        if keywords := split_list(row.get("keywords", ""), ","):
-            fields["keywords"] = keywords
+        if "keywords" in row:  # an empty cell too: the file says it has none (SourceRecord)
+            fields["keywords"] = split_list(row["keywords"], ",")
         link = row.get("link", "").strip()
         same = openreview_id(link) == record.id or not link  # the format's ids are OpenReview forum ids
         fields["links"] = openreview_links(record.id) if same and record.id else links_from({"site": link})

@@ -103,7 +103,8 @@ class PaperlistsReader:
         fields["affiliations"] = list(dict.fromkeys(a for a in _parts(item, "aff") if a))
         fields["institutions"] = as_texts(item.get("aff_unique_norm"), "aff_unique_norm")
         fields["countries"] = as_texts(item.get("aff_country_unique"), "aff_country_unique")
-        fields["keywords"] = as_texts(item.get("keywords"), "keywords")
+        if "keywords" in item:  # an empty one too; a list without the field says nothing (SourceRecord)
+            fields["keywords"] = as_texts(item["keywords"], "keywords")
         for key, target in (("abstract", "abstract"), ("tldr", "tldr"), ("primary_area", "primary_area")):
             if value := text(key):
                 fields[target] = value

@@ -131,7 +131,7 @@ def _fill(path: Path, record: SourceRecord, row: dict[str, Any], mapping: dict[s
             return record.error(path, str(exc), mapping["venue"])
     if authors := raw("authors"):
         fields.update(_authors(authors, raw("affiliations"), mapping))
-    if keywords := raw("keywords"):
+    if (keywords := raw("keywords")) is not None:  # an empty cell too (SourceRecord)
         fields["keywords"] = as_texts(keywords, mapping["keywords"], ";,")
     if raw("decision") is not None:
         fields["decision"] = text("decision")

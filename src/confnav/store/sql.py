@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, argument
+from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, VenueNameError, argument
 from confnav.gc_pause import collection_paused
 from confnav.model import (
     Outcome,
@@ -228,8 +228,9 @@ class SqlStore(
         return found
 
     def get_venue(self, venue_id: str) -> Venue:
-        """The venue an id names, or any spelling of it (`ICLR 2021`, `iclr-2021`: venues_named); a series held more
-        than once is refused naming its venues, and a name with words left over (`ICLR 2021 Workshop`) as unknown."""
+        """The venue an id names, or any spelling of it (`ICLR 2021`, `iclr-2021`: venues_named); NotFoundError for
+        a venue not here, VenueNameError for a series held more than once (naming its venues) or a name with words
+        left over (`ICLR 2021 Workshop`)."""
         row = self.conn.execute("SELECT id, name, conference, year FROM venues WHERE id = ?", (venue_id,)).fetchone()
         if row is not None:
             return Venue(*row)
@@ -237,12 +238,12 @@ class SqlStore(
         try:
             found = venues_named(venue_id, venues)
         except ValueError as exc:
-            raise NotFoundError(f"unknown venue: {exc}") from None
+            raise VenueNameError(str(exc)) from None
         if len(found) == 1:
             return found[0]
         if found:
             named = ", ".join(f"{v.id} ({v.name})" for v in found)
-            raise NotFoundError(f"venue {venue_id!r} is ambiguous: it could mean {named}; name one of them")
+            raise VenueNameError(f"venue {venue_id!r} is ambiguous: it could mean {named}; name one of them")
         known = ", ".join(v.id for v in venues) or "none yet; run 'confnav ingest'"
         raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
 

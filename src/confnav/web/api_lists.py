@@ -7,7 +7,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from confnav.export import EXPORT_FORMATS, export_format
-from confnav.reports.selection import EXPORT_LIMIT, Selection, select_papers
+from confnav.reports.selection import EXPORT_LIMIT, SEARCH_EXPORT, Selection, select_papers
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter
 from confnav.topics import ensure_topics
@@ -84,6 +84,12 @@ def export_csv(request: Request, name: str) -> Response:
     return _export(request, "csv", Selection(list_name=name))
 
 
+LIMIT_QUERY = (
+    f"At most this many papers of a search: its best {SEARCH_EXPORT} hits unless given; without words, every paper"
+    " meeting the filters unless given."
+)
+
+
 @router.get("/export", **download_answers(*EXPORT_MEDIA_TYPES, codes=[400, 404, 409]))
 def export(
     request: Request,
@@ -101,13 +107,18 @@ def export(
     year: int | None = Query(None, description=YEAR_QUERY),
     mode: str = Query("hybrid"),
     sort: str = Query("relevance"),
-    limit: int = Query(100, ge=1, le=EXPORT_LIMIT),
+    limit: int | None = Query(None, ge=1, le=EXPORT_LIMIT, description=LIMIT_QUERY),
 ) -> Response:
     """Papers to download for a reference manager, as `format` bibtex, ris, csl-json or csv: a reading list
-    (`list`), a search's hits (`q`, its filters as /api/search's, `year` among them, `mode`, `sort`, `limit`), a
-    theme (`theme` with `venue`) or papers (`ids`, repeated, with `venue` when an id is shared)."""
-    where = _filter(venue, decision, author, keyword, min_rating, has_code, year) if q else PaperFilter()
-    selection = Selection(list_name, q or None, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
+    (`list`), a search's hits (`q`, its filters as /api/search's, `year` among them, `mode`, `sort`, `limit`) or,
+    without words, every paper meeting the filters (as `confnav export --search ""`), a theme (`theme` with
+    `venue`) or papers (`ids`, repeated, with `venue` when an id is shared)."""
+    where = _filter(venue, decision, author, keyword, min_rating, has_code, year)
+    other = list_name or theme or ids
+    searched = (q or "") if not other and (q or where != PaperFilter()) else None  # filters alone: a search of ""
+    if searched is None:
+        where = PaperFilter()
+    selection = Selection(list_name, searched, theme, tuple(ids), venue or None, where, limit, as_mode(mode), sort)
     if theme and venue:
         store = state_of(request).store
         ensure_topics(store, venue)

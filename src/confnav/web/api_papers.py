@@ -14,6 +14,7 @@ from confnav.reports.history import NOT_A_FORECAST
 from confnav.reports.institutions import Institution, institution_index, institution_profile
 from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
+from confnav.sources.disagreements import paper_sources
 from confnav.store import Store
 from confnav.summarize.llm import ChatClient, LLMConfig
 from confnav.summarize.reviews import PaperReviews, paper_reviews
@@ -30,8 +31,8 @@ router = APIRouter(prefix="/api")
 
 
 def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict[str, object]:
-    """A paper with its TL;DR and theme (and its reviews, where their texts are public), as the paper page and API
-    show it."""
+    """A paper with its TL;DR and theme (and its reviews, where their texts are public), its source records and
+    where they disagree, as the paper page and API show it (`confnav show`'s paper_sources)."""
     paper = state.store.get_paper(paper_id, venue)
     data = paper.to_dict()
     tldr = state.summarizer(paper.venue).tldr(paper)
@@ -49,7 +50,7 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
         }
     if reviews := reviews_of(state, paper.venue, paper.id):
         data["reviews"] = reviews.to_dict()
-    return data
+    return data | paper_sources(state.store, paper).to_dict()  # every source record, where they disagree
 
 
 def reviews_of(state: AppState, venue: str, paper_id: str) -> PaperReviews:

@@ -33,7 +33,9 @@ def map_points(request: Request, venue: str) -> JSONBytes:
     """Every paper of a venue, column by column: ids, titles, theme index, and x, y pairs as integers on a
     0..MAP_GRID grid (compact to send, finer than any screen); the themes with their label positions."""
     state = state_of(request)
-    venue = state.store.get_venue(venue).id  # an unknown venue: 404; a spelled one: its id
+    venue = state.store.get_venue(
+        venue
+    ).id  # an unknown venue: 404, a bad name (ICLR of two): 400; a spelled one: its id
     body = state.cached(("map", venue), lambda: _json(_map_answer(state, venue)))
     if "gzip" not in request.headers.get("accept-encoding", ""):
         return JSONBytes(body)
@@ -104,7 +106,9 @@ def rank(
     """The must-read ranking in a mode: at-conference (what was known when the venue opened) or looking-back
     (led by citations); each paper says the mode it was ranked in."""
     state = state_of(request)
-    venue = state.store.get_venue(venue).id  # an unknown venue: 404; a spelled one: its id
+    venue = state.store.get_venue(
+        venue
+    ).id  # an unknown venue: 404, a bad name (ICLR of two): 400; a spelled one: its id
     ranking, refreshing = ranking_of(state, venue, ranking_mode(state, venue, mode, at_conference), theme)
     mark_refreshing(response, refreshing)
     return [r.to_dict() for r in ranking.papers[:top]]
@@ -113,7 +117,9 @@ def rank(
 @router.get("/stats", **answers(Stats, 404))
 def stats(request: Request, response: Response, venue: str) -> dict[str, object]:
     state = state_of(request)
-    venue = state.store.get_venue(venue).id  # an unknown venue: 404; a spelled one: its id
+    venue = state.store.get_venue(
+        venue
+    ).id  # an unknown venue: 404, a bad name (ICLR of two): 400; a spelled one: its id
     answer, refreshing = state.refreshed(("stats", venue), lambda: stats_json(state.store, venue))
     mark_refreshing(response, refreshing)
     return answer

@@ -41,6 +41,7 @@ from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
 from confnav.web.protocol import ABSOLUTE_TARGET, head_as_get
 from confnav.web.rebuttal import router as rebuttal_router
+from confnav.web.report_pages import router as report_router
 from confnav.web.segments import routed_path
 from confnav.web.state import LOOPBACK_HOSTS, AppState, ThreadStores, WriteForbidden
 
@@ -130,8 +131,8 @@ def create_app(
         return JSONResponse({"error": str(exc)}, status_code=403)
 
     @app.exception_handler(ConfnavError)
-    async def bad_request(request: Request, exc: ConfnavError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+    async def bad_request(request: Request, exc: ConfnavError) -> Response:
+        return _refused(request, 400, str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -152,7 +153,7 @@ def create_app(
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
     routers = (api_router, personal_router, page_router, feed_router, plan_router, history_router, ask_router)
-    for router in (*routers, rebuttal_router, news_router):
+    for router in (*routers, rebuttal_router, news_router, report_router):
         app.include_router(router, responses=EVERY_REQUEST)  # the Guard's refusals, described on every operation
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -162,9 +163,15 @@ def create_app(
 
 def _not_found(request: Request, message: str) -> Response:
     """A 404: the JSON error body under /api/, the error page anywhere else."""
+    return _refused(request, 404, message)
+
+
+def _refused(request: Request, status: int, message: str) -> Response:
+    """An error answer: the JSON error body under /api/, the error page anywhere else (a page's bad venue name is
+    told on a page, as its unknown venue is)."""
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": message}, status_code=404)
-    return page(request, "error.html", 404, message=message)
+        return JSONResponse({"error": message}, status_code=status)
+    return page(request, "error.html", status, message=message)
 
 
 class Guard:

@@ -3,6 +3,8 @@ them (routes build their bodies from the library's `to_dict`s; the fuzzer test c
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 Cell = int | float | str | None  # a statistics fact or table cell
@@ -178,6 +180,18 @@ class PaperReviews(Body):
     written: WrittenReviewSummary | None = Field(description="the summary in a configured LLM's checked sentences")
 
 
+class SourceSaid(Body):
+    source: str
+    value: Any = Field(description="the field's value as the source gives it")
+    shown: str = Field(description="the value in words, as `confnav show` prints it")
+    note: str = Field(description="'shown', or the merge's rule that set it aside")
+
+
+class Disagreement(Body):
+    field: str
+    said: list[SourceSaid]
+
+
 class Paper(Body):
     """One paper with every field and where each came from, its TL;DR and theme."""
 
@@ -213,6 +227,8 @@ class Paper(Body):
     history: PaperHistory | None = Field(None, description="a pending paper: earlier editions, never a forecast")
     impact: PaperImpact | None = Field(None, description="once a ranking estimated it")
     reviews: PaperReviews | None = Field(None, description="where the reviews' texts are public: what they said")
+    sources: list[str] = Field(description="every source record of the paper, as kind:file")
+    disagreements: list[Disagreement] = Field(description="fields on which its sources differ, the shown one first")
 
 
 class InstitutionVenue(Body):

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, VenueNameError
 from confnav.model import Venue, fold, n_papers, name_key, named_places
 from confnav.people import PeopleIndex, Person
 from confnav.rank import Ranking, RankMode
-from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
 from confnav.reports.history import NOT_A_FORECAST
-from confnav.reports.model import Report
-from confnav.reports.overview import build_overview
 from confnav.reports.rebuttal import paper_rebuttal
-from confnav.reports.render import ICON, to_html
-from confnav.reports.selection import EXPORT_LIMIT
-from confnav.reports.stats import build_stats_report
-from confnav.reports.verify import verified
+from confnav.reports.render import ICON
 from confnav.safe_text import site_name
 from confnav.search.experts import find_experts
 from confnav.search.query import phrase
@@ -37,8 +30,7 @@ from confnav.web.access import chosen_profile, default_list, visible_lists
 from confnav.web.answers import page_answers
 from confnav.web.api import MAX_LIMIT, _filter, institution_of, paper_json, ranking_mode, ranking_of
 from confnav.web.history import history_of
-from confnav.web.refresh import REFRESHING_HEADER
-from confnav.web.search_listing import NOTHING_ASKED, search_listing
+from confnav.web.search_listing import NOTHING_ASKED, export_query, search_listing
 from confnav.web.state import state_of
 
 router = APIRouter()
@@ -104,7 +96,7 @@ def _venue_card(store: Store, venue: Venue) -> tuple[VenueSummary, dict[str, obj
     return store.venue_summary(venue), {f.key: f.value for f in venue_facts(store, venue.id)}
 
 
-@router.get("/search", **page_answers())
+@router.get("/search", **page_answers(pages=[400, 404]))
 def search_page(
     request: Request,
     q: str = Query("", max_length=4000),
@@ -141,6 +133,7 @@ def search_page(
     return page(
         request,
         "search.html",
+        found.status,
         hits=found.hits,
         error=found.error,
         hint=found.hint,
@@ -152,7 +145,7 @@ def search_page(
         paging=found.paging,
         sorts=SORT_NAMES,
         lists=lists,
-        export_query=urlencode(shown | {"limit": min(page_number * limit, EXPORT_LIMIT)}),  # the hits up to this page
+        export_query=export_query(shown, q, page_number * limit),
         nav_venue=venue if venue in {v.id for v in venues} else "",
     )
 
@@ -247,23 +240,25 @@ def institution_page(request: Request, name: str) -> HTMLResponse:
     return page(request, "institution.html", institution=institution, asked=asked, spellings=SPELLINGS_SHOWN)
 
 
-@router.get("/map", **page_answers(pages=[404, 409]))
+@router.get("/map", **page_answers(pages=[400, 404, 409]))
 def map_page(request: Request, venue: str = "") -> HTMLResponse:
     store = state_of(request).store
     venues = store.venue_list()
     try:
         venue = store.pick_venue(venue or None)
-    except ConfnavError as exc:  # an unknown venue, or an empty store
-        return page(request, "error.html", 404 if isinstance(exc, NotFoundError) else 409, message=str(exc))
+    except (NotFoundError, VenueNameError):
+        raise  # the app's answer: a 404 for a venue not here, a 400 for a name that names no one venue
+    except ConfnavError as exc:  # an empty store
+        return page(request, "error.html", 409, message=str(exc))
     problem = _topics_ready(request, venue)
     name = store.get_venue(venue).name
     return page(request, "map.html", venue=venue, venue_name=name, venues=venues, problem=problem, nav_venue=venue)
 
 
-@router.get("/themes/{venue:text}", **page_answers(pages=[404, 409]))
+@router.get("/themes/{venue:text}", **page_answers(pages=[400, 404, 409]))
 def themes_page(request: Request, venue: str) -> HTMLResponse:
     store = state_of(request).store
-    shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    shown = store.get_venue(venue)  # unknown: a 404 (a bad name: 400), not "themes not built"
     venue = shown.id
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
@@ -273,7 +268,7 @@ def themes_page(request: Request, venue: str) -> HTMLResponse:
     )
 
 
-@router.get("/history/{venue:text}", **page_answers(pages=[404]))
+@router.get("/history/{venue:text}", **page_answers(pages=[400, 404]))
 def history_page(request: Request, venue: str) -> HTMLResponse:
     """Acceptance by mean rating at the venue's earlier editions, one table per edition."""
     history = history_of(state_of(request), venue)
@@ -291,7 +286,7 @@ def theme_page(
     """A theme with its papers in must-read order, in the ranking mode asked for (or the venue's default)."""
     state = state_of(request)
     store = state.store
-    shown = store.get_venue(venue)  # an unknown venue is a 404, not "themes not built"
+    shown = store.get_venue(venue)  # unknown: a 404 (a bad name: 400), not "themes not built"
     venue = shown.id
     if problem := _topics_ready(request, venue):
         return page(request, "error.html", 409, message=problem)
@@ -338,62 +333,6 @@ def trends_page(
     if problem := _topics_ready(request, target):
         return page(request, "error.html", 409, message=problem)
     return page(request, "trends.html", trends=trends(store, source, target), names=names, nav_venue=target)
-
-
-@router.get("/reports/{venue:text}/{kind:text}", **page_answers(pages=[400, 404, 409]))
-def report_page(
-    request: Request,
-    venue: str,
-    kind: str,
-    mode: str | None = Query(None, max_length=40),
-    at_conference: bool = False,
-) -> Response:
-    """The overview, digest or statistics report, as the same self-contained HTML the CLI writes (built once
-    per store state: a report takes most of a second); the ranked ones in the mode asked for, with a switch."""
-    state = state_of(request)
-    venue = state.store.get_venue(venue).id
-    nav = site_nav(venue)
-    if kind == "stats":
-        return _report(request, ("report", venue, kind), lambda: build_stats_report(state.store, venue), nav)
-    ranked: dict[str, Callable[..., Report]] = {"overview": build_overview, "digest": build_digest}
-    if kind not in ranked:
-        return page(request, "error.html", 404, message=f"no report {kind!r} (overview, digest, stats)")
-    try:
-        chosen = ranking_mode(state, venue, mode, at_conference)
-    except ConfnavError as exc:
-        return page(request, "error.html", 400, message=str(exc))
-    switch = mode_switch(f"/reports/{quote(venue, safe='')}/{kind}", chosen)
-    build = partial(ranked[kind], state.store, venue, mode=chosen)
-    return _report(request, ("report", venue, kind, chosen.value), build, nav, switch)
-
-
-VERIFIED_NOTE = "Every citation, number and table of this report was checked against the store when it was made."
-
-
-def _report(
-    request: Request, key: tuple[object, ...], build: Callable[[], Report], nav: str, top: str = ""
-) -> Response:
-    """A report page, verified as the CLI writes it and then shown with the app's links; made off the request path
-    after a write (the one made before is shown meanwhile, saying so)."""
-    store = state_of(request).store
-
-    def build_verified() -> str:
-        report = build()
-        verified(store, to_html(report), request.url.path)  # a failure names each claim the store lacks
-        html = to_html(report, app_nav=nav, app_top=top)
-        return html.replace("</main>", f'<p class="verified" role="note">{VERIFIED_NOTE}</p></main>', 1)
-
-    try:
-        html, refreshing = state_of(request).refreshed(key, build_verified)
-    except ConfnavError as exc:
-        return page(request, "error.html", 409, message=str(exc))
-    if not refreshing:
-        return HTMLResponse(html)
-    notice = (
-        '<p class="refreshing" role="status">The store changed since this report was made: a new one is being'
-        " made; reload in a moment.</p>"
-    )
-    return HTMLResponse(html.replace("<main>", "<main>" + notice, 1), headers={REFRESHING_HEADER: "1"})
 
 
 @router.get("/lists", **page_answers(pages=[404]))

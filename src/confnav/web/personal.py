@@ -236,7 +236,7 @@ def for_you_home(request: Request) -> Response:
     return _remembered(request, shown, name)
 
 
-@router.get("/venues/{venue:text}/for-you", **page_answers(400, 409, pages=[404], by_link=True))
+@router.get("/venues/{venue:text}/for-you", **page_answers(400, 409, pages=[400, 404], by_link=True))
 def for_you_page(request: Request, venue: str) -> Response:
     """The venue's papers for the chosen profile, each with why; how to start when it has no papers or likes."""
     if opened := _opened_by_link(request):

@@ -42,7 +42,7 @@ def _plan(request: Request, venue: str, profile: str | None, top: int) -> tuple[
     return plan, refused
 
 
-@router.get("/venues/{venue:text}/plan", **page_answers(400, 409, pages=[404, 409]))
+@router.get("/venues/{venue:text}/plan", **page_answers(400, 409, pages=[400, 404, 409]))
 def plan_page(
     request: Request,
     venue: str,
@@ -59,7 +59,9 @@ def plan_page(
     return page(request, "plan.html", plan=plan, venue_name=name, refused=refused, ics_query=query, nav_venue=venue)
 
 
-@router.get("/venues/{venue:text}/plan.ics", **download_answers("text/calendar", codes=[400, 409], pages=[404, 409]))
+@router.get(
+    "/venues/{venue:text}/plan.ics", **download_answers("text/calendar", codes=[400, 409], pages=[400, 404, 409])
+)
 def plan_calendar_file(
     request: Request,
     venue: str,

@@ -132,7 +132,7 @@ def figures_of(state: AppState, venue: str) -> tuple[dict[str, Any], tuple[str, 
     return state.refreshed(("rebuttal-figures", venue), build)[0]
 
 
-@router.get("/venues/{venue:text}/rebuttal", **page_answers(pages=[404]))
+@router.get("/venues/{venue:text}/rebuttal", **page_answers(pages=[400, 404]))
 def rebuttal_page(request: Request, venue: str) -> HTMLResponse:
     """The venue's rebuttal, or a sentence saying it has no review history."""
     state = state_of(request)

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, NotFoundError
+from confnav.reports.selection import EXPORT_LIMIT
 from confnav.search.engine import Searcher
 from confnav.search.results import as_mode
 from confnav.store import PaperFilter
@@ -18,11 +19,12 @@ NOTHING_ASKED = "Type some words, or choose a venue, a decision or another filte
 
 @dataclass
 class Listing:
-    """What the search page shows of one request: hits (as the API gives them), an error or a hint, the search's
-    notices, and the paging: shown range, count, links to the previous, next and first pages."""
+    """What the search page shows of one request: hits (as the API gives them), an error (with the status the
+    page answers) or a hint, the search's notices, and the paging: shown range, count, links to the neighbours."""
 
     hits: list[dict[str, object]] = field(default_factory=list)
     error: str | None = None
+    status: int = 200  # with an error: 404 for a venue or other name not in the store, else 400
     hint: str | None = None
     notices: list[str] = field(default_factory=list)
     paging: dict[str, object] = field(default_factory=dict)
@@ -55,7 +57,7 @@ def search_listing(
             q, mode=as_mode(mode), where=where, limit=limit + 1, offset=(page_number - 1) * limit, sort=sort
         )
     except ConfnavError as exc:
-        listing.error = str(exc)
+        listing.error, listing.status = str(exc), 404 if isinstance(exc, NotFoundError) else 400
         return listing
     listing.hits = [h.to_dict() for h in results.hits[:limit]]
     listing.notices = results.notices
@@ -69,3 +71,10 @@ def search_listing(
         "past_end": link(1) if page_number > 1 and not listing.hits else None,  # back to the first page
     }
     return listing
+
+
+def export_query(shown: Mapping[str, object], q: str, hits: int) -> str:
+    """The export of a search page: a search's hits up to this page; filters alone, every paper meeting them."""
+    if q.strip():
+        return urlencode({**shown, "limit": min(hits, EXPORT_LIMIT)})
+    return urlencode({k: v for k, v in shown.items() if k not in ("q", "limit")})
