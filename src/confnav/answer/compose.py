@@ -40,6 +40,7 @@ from confnav.answer.retrieve import (
     per_state,
     term_weights,
 )
+from confnav.answer.scope import say_filter
 from confnav.answer.statistics import RATING, answer_ratings, asks_statistic, pointer
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
@@ -157,6 +158,7 @@ def ask(
         what = f"is about “{read.topic}”" if read.topic else "answers this"
         answer.unanswered = f"{DOES_NOT_SAY}: no paper of {scope} {what}."
         return answer
+    say_filter(searcher, answer, read.decision, venues)
     answer.parts += _groups(store, answer, read)
     return write_answer(searcher, answer, client) if client else answer
 
