@@ -24,6 +24,7 @@ from confnav.answer.outside import (
     answer_papers,
     answer_rate,
     answer_themes,
+    asked_kind,
     named_papers,
     unheld,
 )
@@ -113,7 +114,7 @@ def ask(
             answer.unanswered = pointer(venues)
         return answer
     if INSTITUTIONS.search(read.text):
-        answer_institutions(store, answer, venues or [v.id for v in known])
+        answer_institutions(store, answer, venues or [v.id for v in known], asked_kind(read.text))
         return answer
     if THEMES.search(read.text) and not read.topic_terms and not named:  # "the main themes of V": no topic asked
         answer_themes(store, answer, venues or [v.id for v in known])
