@@ -167,6 +167,15 @@ def test_mean_field_is_still_a_topic(searcher: Searcher) -> None:
         ("How many papers on new benchmarks were presented at ICLR 2021?", "accepted", "new benchmarks"),
         ("How many papers presented at ICLR 2021 study new benchmarks?", "accepted", "new benchmarks"),
         ("How many papers did ICLR 2021 accept?", "accepted", ""),
+        ("papers about a survey of reviews", None, "survey of reviews"),
+        ("is there a survey of peer reviews", None, "survey of peer reviews"),
+        ("papers on an analysis of the reviews at ICLR 2021", None, "analysis of the reviews"),
+        ("What share of submissions were accepted at ICLR 2021?", "accepted", ""),
+        ("What fraction of the submissions were withdrawn?", "withdrawn", ""),
+        ("How many papers out of the submissions were rejected?", "reject", ""),
+        ("What is the number of reviewed papers at ICLR 2021?", "reviewed", ""),
+        ("How many of the accepted papers study GANs?", "accepted", "GANs"),
+        ("papers on the rate of convergence that were accepted", "accepted", "rate of convergence"),
     ],
 )
 def test_a_stage_word_inside_a_topic_stays_in_it(question: str, decision: str | None, topic: str) -> None:
@@ -180,3 +189,54 @@ def test_desk_rejects_mean_rating_gives_the_true_reason(searcher: Searcher) -> N
     said = texts(ask(searcher, "mean rating of desk rejected papers at ICLR 2021"))
     assert "no ratings" not in said and "desk rejects) are counted in no mean rating" in said, said
     assert "ratings for 1 of them" in said
+
+
+def test_a_stage_noun_after_of_in_a_topic_filters_no_papers(searcher: Searcher) -> None:
+    # "the randomness of acceptance" is the topic: the paper that studies it was rejected, so an "accepted" filter
+    # would hide it, and no sentence may say a filter was applied
+    studied = next(r for r in RAW if r["id"] == "Cn706AbJaKW")  # "An Open Review of OpenReview: ..."
+    assert studied["status"] == "Reject"
+    answer = ask(searcher, "Is there a study of the randomness of acceptance at ICLR 2021?")
+    assert "Cn706AbJaKW" in [c for s in answer.sentences for c in s.cites]
+    assert "Only the papers that" not in texts(answer) and not verify_answer(searcher, answer)
+    survey = ask(searcher, "papers about an analysis of reviews at ICLR 2021")
+    assert "Cn706AbJaKW" in [c for s in survey.sentences for c in s.cites] and not verify_answer(searcher, survey)
+
+
+CVPR2019 = len(json.loads((DATA / "paperlists" / "cvpr2019.json").read_text()))  # accepted papers only
+
+
+@pytest.mark.parametrize(
+    ("question", "decision", "said"),
+    [
+        ("Which accepted papers at ICLR 2021 study graph neural networks?", "accepted", "were accepted"),
+        ("Which papers on reinforcement learning were withdrawn at ICLR 2021?", "withdrawn", "were withdrawn"),
+        ("Which reviewed papers at ICLR 2021 study GANs?", "reviewed", "entered review"),
+        ("Which papers on transformers at ICLR 2021 weren't accepted?", "not-accepted", "were not accepted"),
+        ("How many accepted papers at ICLR 2021 study graph neural networks?", "accepted", "were accepted"),
+    ],
+)
+def test_an_answer_that_applied_a_filter_says_so_in_a_sentence(
+    searcher: Searcher, question: str, decision: str, said: str
+) -> None:
+    answer = ask(searcher, question)
+    sentence = (
+        f"Only the papers that {said} are counted and cited: {TRUTH[decision]:,} of the 3,014 papers of ICLR 2021"
+    )
+    assert answer.sentences[0].text == f"{sentence} in the store.", answer.sentences[0].text
+    assert all(r.paper.venue == "iclr2021" for r in answer.papers) and not verify_answer(searcher, answer)
+    scope = [c for c in answer.counts if c.scope]
+    assert [(c.decision, c.value) for c in scope] == [(None, TRUTH[None]), (decision, TRUTH[decision])]
+    scope[1].value += 1
+    assert verify_answer(searcher, answer)  # the filter's numbers are checked like every other
+
+
+def test_a_filter_is_said_once_and_only_when_applied(searcher: Searcher) -> None:
+    assert "Only the papers" not in texts(ask(searcher, "Which papers at ICLR 2021 study GANs?"))
+    counted = texts(ask(searcher, "How many papers were accepted at ICLR 2021?"))  # its count says it already
+    assert "Only the papers" not in counted and f"{TRUTH['accepted']:,} of them were accepted" in counted
+    listed = ask(searcher, "Which accepted papers at CVPR 2019 study pose estimation?")
+    expected = (
+        f"{CVPR2019:,} of the {CVPR2019:,} papers of CVPR 2019 in the store (its data lists accepted papers only)."
+    )
+    assert listed.sentences[0].text.endswith(expected) and not verify_answer(searcher, listed)

@@ -5,7 +5,8 @@ names every table institution whose whole distinctive name it holds (never a cit
 Berkeley National Laboratory" is not UC Berkeley), else keeps its own text from its first organisation on, the
 departments before it dropped ("Computer Science, University of Illinois Chicago" → "University of Illinois
 Chicago"); a part naming only a department names no institution. Statistics, institution pages, `ask` and
-`experts` all name institutions through it, so one institution has one name wherever it is shown.
+`experts` all name institutions through it, so one institution has one name wherever it is shown. Each counted
+name also has a kind (academic, industry, unknown), read from its words (`institution_kind`).
 """
 
 from __future__ import annotations
@@ -151,3 +152,47 @@ def institution_keys(text: str) -> tuple[str, ...]:
 def institution_key(text: str) -> str:
     """The key of the text's first institution ("" when it names none)."""
     return next(iter(institution_keys(text)), "")
+
+
+# The kind of an institution, read from its counted name as any venue's data spells it: academic when the name
+# holds a word of a university in any language or a well-known university's acronym, industry when it names a
+# company (a legal form, or a well-known research company of the list below); unknown when it holds neither, or
+# both ("Samsung Advanced Institute of Technology"): a kind is never guessed. Research institutes that are neither
+# a university nor a company (Max Planck, INRIA, RIKEN, Allen Institute) are of unknown kind.
+ACADEMIC, INDUSTRY, UNKNOWN = "academic", "industry", "unknown"
+KINDS = (ACADEMIC, INDUSTRY, UNKNOWN)
+_ACADEMIC = re.compile(
+    r"\buniv(?!ersal)|\bhochschule|\bcollege\b|\bschool\b|[ée]cole\b|polytechn|politecnico|\btechnion\b|\btechnische\b"
+    r"|institute of (?:(?:science|physics|engineering) and )?(?:technology|science)\b|technological institute"
+    r"|instituto tecnol|institut (?:national )?polytechnique"
+    # well-known universities by acronym, as the table above and the data spell them
+    r"|\b(?:mit|eth|epfl|kaist|kaust|cmu|ucla|ucsd|uiuc|ucl|nyu|caltech|iisc|rwth|lmu|hkust|cuhk|ustc|nus)\b"
+    r"|\b(?:uc|ut|tu|ku|iit)\s+[a-z]|\b(?:georgia|virginia|texas) tech\b|\ba&m\b",
+    re.I,
+)
+# Well-known research companies, as their names are spelt in affiliations (a listed name must stand as whole
+# words); a company not listed is industry only by a legal form in its name (Inc., Ltd., GmbH, ...).
+RESEARCH_COMPANIES = (
+    "Google", "DeepMind", "Deep Mind", "Meta", "Facebook", "Microsoft", "IBM", "International Business Machines",
+    "NVIDIA", "Amazon", "OpenAI", "Apple", "Adobe", "Intel", "Qualcomm", "Salesforce", "Uber", "Twitter", "Netflix",
+    "Spotify", "LinkedIn", "Yahoo", "Pinterest", "Waymo", "Tesla", "Alibaba", "Ant Group", "Ant Financial", "Baidu",
+    "Tencent", "Huawei", "ByteDance", "SenseTime", "Megvii", "Kuaishou", "Kwai", "JD.com", "Didi", "Meituan",
+    "iFlytek", "Xiaomi", "Horizon Robotics", "Samsung", "LG", "Naver", "Kakao", "Sony", "NEC", "Fujitsu", "Hitachi",
+    "Toshiba", "Panasonic", "NTT", "Preferred Networks", "Yandex", "Bosch", "Siemens", "Volkswagen", "Criteo",
+    "Ubisoft", "Element AI", "Borealis AI", "Petuum", "PROWLER.io", "Covariant", "Scale AI", "Hugging Face",
+    "Cohere", "Anthropic", "Walmart", "Instacart", "Babylon Health", "VinAI", "Bell Labs", "Nokia", "Disney Research",
+    "Mitsubishi Electric", "Toyota Research Institute", "Honda Research Institute", "X Development", "Two Sigma",
+    "Citadel", "J.P. Morgan", "JPMorgan", "Morgan Stanley", "Bloomberg",
+)  # fmt: skip
+_INDUSTRY = re.compile(
+    r"(?<![\w\-])(?:" + "|".join(re.escape(name) for name in RESEARCH_COMPANIES) + r")(?![\w\-])"
+    r"|\b(?:inc|corp|corporation|corporate|ltd|limited|llc|gmbh|plc)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=1 << 16)
+def institution_kind(name: str) -> str:
+    """ACADEMIC, INDUSTRY or UNKNOWN for a counted institution name (see above): by its words, never a guess."""
+    academic, industry = bool(_ACADEMIC.search(name)), bool(_INDUSTRY.search(name))
+    return ACADEMIC if academic and not industry else INDUSTRY if industry and not academic else UNKNOWN

@@ -69,7 +69,7 @@ def verify_answer(searcher: Searcher, answer: Answer) -> list[str]:
         if (now := _recount(searcher, count)) != count.value:
             failures.append(f"count of {count.phrase or 'all papers'} in {count.venue}: {count.value}, store: {now}")
     cited = {c for s in answer.sentences for c in s.cites}
-    wholes = [c for c in answer.counts if c.decision is None]
+    wholes = [c for c in answer.counts if c.decision is None and not c.scope]
     for venue in {c.venue for c in wholes} - {c.venue for c in wholes if c.value}:  # counted none: cites none
         if zero := sorted(r.paper.id for r in answer.papers if r.paper.venue == venue and r.paper.id in cited):
             failures.append(f"a count of 0 papers of {venue} is followed by papers of it: {', '.join(zero)}")

@@ -24,6 +24,7 @@ from confnav.answer.outside import (
     answer_papers,
     answer_rate,
     answer_themes,
+    asked_kind,
     named_papers,
     unheld,
 )
@@ -40,6 +41,7 @@ from confnav.answer.retrieve import (
     per_state,
     term_weights,
 )
+from confnav.answer.scope import say_filter
 from confnav.answer.statistics import RATING, answer_ratings, asks_statistic, pointer
 from confnav.answer.written import write_answer
 from confnav.errors import ConfnavError
@@ -112,7 +114,7 @@ def ask(
             answer.unanswered = pointer(venues)
         return answer
     if INSTITUTIONS.search(read.text):
-        answer_institutions(store, answer, venues or [v.id for v in known])
+        answer_institutions(store, answer, venues or [v.id for v in known], asked_kind(read.text))
         return answer
     if THEMES.search(read.text) and not read.topic_terms and not named:  # "the main themes of V": no topic asked
         answer_themes(store, answer, venues or [v.id for v in known])
@@ -157,6 +159,7 @@ def ask(
         what = f"is about “{read.topic}”" if read.topic else "answers this"
         answer.unanswered = f"{DOES_NOT_SAY}: no paper of {scope} {what}."
         return answer
+    say_filter(searcher, answer, read.decision, venues)
     answer.parts += _groups(store, answer, read)
     return write_answer(searcher, answer, client) if client else answer
 

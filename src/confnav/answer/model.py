@@ -90,7 +90,7 @@ class Count:
     """A counting fact: how many papers of `venue` (with `decision`, if any) contain `phrase` (None: all papers);
     for a person, only the papers of `author` (the name asked) that are the person `person` (a PeopleIndex key);
     for an institution, only the papers listing an affiliation of `institution` (its key); with `award`, only the
-    papers the venue's data names an award for."""
+    papers the venue's data names an award for; a `scope` count says how many papers the answer's filter keeps."""
 
     venue: str
     phrase: str | None
@@ -100,6 +100,7 @@ class Count:
     person: str | None = None
     institution: str | None = None
     award: bool = False  # only the papers the venue's data names an award for
+    scope: bool = False  # the venue's papers, and those the answer's filter keeps: said of the filter (scope.py)
 
     def to_dict(self) -> dict[str, object]:
         counted: dict[str, object] = {
@@ -110,7 +111,7 @@ class Count:
         }
         counted |= {"author": self.author, "person": self.person} if self.author else {}
         counted |= {"institution": self.institution} if self.institution else {}
-        return counted | ({"award": True} if self.award else {})
+        return counted | ({"award": True} if self.award else {}) | ({"scope": True} if self.scope else {})
 
 
 @dataclass

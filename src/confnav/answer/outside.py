@@ -13,12 +13,12 @@ from confnav.answer.known import accepted_only, decision_gap
 from confnav.answer.model import DOES_NOT_SAY, Answer, Count, Part, Retrieved, Sentence
 from confnav.answer.retrieve import per_state
 from confnav.errors import NotFoundError
+from confnav.institutions import ACADEMIC, INDUSTRY, UNKNOWN, institution_kind
 from confnav.model import Outcome, Paper, fold
 from confnav.reports.facts import rate_basis
-from confnav.reports.model import plain
 from confnav.reports.narrative import listing
 from confnav.reports.prose import paper_name
-from confnav.reports.stats import counted_papers, institution_table
+from confnav.reports.stats import accepted_by_institution, counted_papers
 from confnav.store import PaperFilter
 from confnav.store.protocols import AnalysisStore, PaperReader
 from confnav.topics.facts import theme_facts
@@ -58,7 +58,7 @@ def rate_facts(store: PaperReader, venue: str) -> dict[str, str]:
     return {"accepted": f"{accepted:,}", "basis": rate_basis(decisions), "rate": rate}
 
 
-# "which institution has the most papers", "the universities with the most accepted papers"
+# "which institution has the most papers", "the universities with the most accepted papers", "the company ..."
 INSTITUTIONS = re.compile(
     r"\b(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|labs?|organi[sz]ations?|affiliations?)\b.*\bmost\b"
     r"|\bmost\b.*\b(?:institutions?|universit(?:y|ies)|compan(?:y|ies)|labs?|organi[sz]ations?)\b",
@@ -66,32 +66,66 @@ INSTITUTIONS = re.compile(
 )
 
 
-def institution_facts(store: PaperReader, venue: str) -> dict[str, str]:
-    """The institutions with the most accepted papers of a venue and how many, as the statistics report counts
-    them (names normalised); empty when its data gives no affiliations."""
-    rows = institution_table(counted_papers(store, venue)).rows
-    if not rows:
+# The kind of institution a question asks about, by its words (institutions.institution_kind reads names).
+KIND_WORDS = {
+    ACADEMIC: re.compile(r"\b(?:universit(?:y|ies)|academi[ac]|academia|colleges?)\b", re.I),
+    INDUSTRY: re.compile(r"\b(?:compan(?:y|ies)|industry|industrial|corporat(?:e|ions?)|firms?|businesses)\b", re.I),
+}
+KIND_NOUNS = {ACADEMIC: ("academic institution", "academic institutions"), INDUSTRY: ("company", "companies")}
+
+
+def asked_kind(text: str) -> str:
+    """The kind of institution a question asks about: academic, industry, or "" (any, or both named)."""
+    kinds = [kind for kind, words in KIND_WORDS.items() if words.search(text)]
+    return kinds[0] if len(kinds) == 1 else ""
+
+
+def institution_facts(store: PaperReader, venue: str, kind: str = "") -> dict[str, str]:
+    """The institutions (of `kind` only, when given, told by their names) with the most accepted papers of a venue
+    and how many, as the statistics report counts them (names normalised); for a kind, also how many institutions
+    have accepted papers and how many of them are of unknown kind. Empty when its data gives no affiliations."""
+    tally = accepted_by_institution(counted_papers(store, venue))
+    if not tally:
         return {}
-    most = plain(rows[0][1])
-    top = [str(row[0]) for row in rows if plain(row[1]) == most]
-    return {"institutions.top": "; ".join(top), "institutions.papers": f"{most:,}"}
+    kinds = {name: institution_kind(name) for name in tally}
+    kept = {name: n for name, n in tally.items() if not kind or kinds[name] == kind}
+    key = f"institutions:{kind}" if kind else "institutions"
+    facts = {}
+    if kept:
+        most = max(kept.values())
+        facts[f"{key}.top"] = "; ".join(sorted(name for name, n in kept.items() if n == most))
+        facts[f"{key}.papers"] = f"{most:,}"
+    if kind:
+        facts[f"{key}.counted"] = f"{len(tally):,}"
+        facts[f"{key}.unknown"] = f"{sum(k == UNKNOWN for k in kinds.values()):,}"
+    return facts
 
 
-def answer_institutions(store: PaperReader, answer: Answer, venues: Sequence[str]) -> None:
-    """One sentence per venue: the institution with the most accepted papers, or why the data cannot say."""
+def answer_institutions(store: PaperReader, answer: Answer, venues: Sequence[str], kind: str = "") -> None:
+    """One sentence per venue: the institution (of the kind asked) with the most accepted papers, or why the data
+    cannot say; for a kind, how many institutions were of unknown kind and so not counted."""
+    one, many = KIND_NOUNS.get(kind, ("institution", "institutions"))
+    key = f"institutions:{kind}" if kind else "institutions"
 
     def said(venue: str, name: str, facts: dict[str, str]) -> str:
-        top = facts["institutions.top"].split("; ")
-        who = f"institutions with the most accepted papers of {name} in the store: {' and '.join(top)}"
-        text = f"The {who if len(top) > 1 else who.replace('institutions', 'institution', 1)}, with"
-        text += f" {facts['institutions.papers']}{' each' if len(top) > 1 else ''} (names normalised as the statistics"
-        text += " report does)"
+        if f"{key}.top" in facts:
+            top = facts[f"{key}.top"].split("; ")
+            text = f"The {many if len(top) > 1 else one} with the most accepted papers of {name} in the store:"
+            text += f" {' and '.join(top)}, with {facts[f'{key}.papers']}{' each' if len(top) > 1 else ''}"
+        else:
+            article = "an" if one[0] in "aeiou" else "a"
+            text = f"No institution with accepted papers of {name} in the store is {article} {one} by its name"
+        text += " (names normalised as the statistics report does"
+        if kind:
+            text += f"; {many} told by the words of their names, never guessed: {facts[f'{key}.unknown']} of the"
+            text += f" {facts[f'{key}.counted']} institutions with accepted papers are of unknown kind, counted in none"
+        text += ")"
         return text + ("; its data lists accepted papers only" if accepted_only(store, venue) else "")
 
     def lacking(venue: str, name: str) -> str:
-        return f"which institution has the most papers of {name}: its data gives no affiliations"
+        return f"which {one} has the most papers of {name}: its data gives no affiliations"
 
-    _per_venue(store, answer, venues, lambda venue: institution_facts(store, venue), lacking, said)
+    _per_venue(store, answer, venues, lambda venue: institution_facts(store, venue, kind), lacking, said)
 
 
 # "What are the main themes of V?", "its largest topics": the venue's themes as `confnav topics` built them.

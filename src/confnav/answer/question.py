@@ -202,7 +202,7 @@ def read_question(text: str, known: Sequence[Venue], decisions: Sequence[str] = 
     named = {n.lower(): n.lower() for n in decisions if n.strip() and " " not in n.strip()}
     vocabulary = {**named, **{f"{n}s": n for n in named}, **DECISION_WORDS}
     said = _stages(words, vocabulary)
-    understood = {i for i, _, _ in said}
+    understood = {i for i, _, _ in said} | _parts_of(words, [i for i, _, _ in said])
     if said:  # of several, the narrowest: "submitted papers that were accepted as orals": orals
         _, word, meaning = max(said, key=lambda s: _NARROW.get(s[2], len(_NARROW)))
         if meaning.startswith("not "):
@@ -231,11 +231,23 @@ def _stages(words: list[str], vocabulary: dict[str, str]) -> list[tuple[int, str
         low = words[j].lower()
         return not (low in QUESTION_WORDS or low in FUNCTION_WORDS or low in vocabulary or stage(low))
 
-    def linked(j: int, step: int) -> bool:  # a topic word next to j, or past one word that links them
+    def at(j: int) -> str:
+        return words[j].lower() if 0 <= j < len(words) else ""
+
+    def linked(j: int, step: int) -> bool:
+        """A topic word next to j, or past a word that links them (articles between the stage word and "of"
+        skipped); a part of a whole before "of" ("share of submissions") links nothing: it counts the stage."""
         near = j + step
-        return topical(near) or (
-            0 <= near < len(words) and words[near].lower() in _LINKS[step] and topical(near + step)
-        )
+        if topical(near):
+            return True
+        while at(near) in _ARTICLES:
+            near += step
+        if at(near) not in _LINKS[step]:
+            return False
+        link, near = at(near), near + step
+        while step > 0 and at(near) in _ARTICLES:
+            near += step
+        return topical(near) and not (link == "of" and at(near) in _PART_OF)
 
     found = []
     for i, word in enumerate(words):
@@ -264,10 +276,33 @@ def _stages(words: list[str], vocabulary: dict[str, str]) -> list[tuple[int, str
     return found
 
 
-# Words that link a stage word to a topic word beyond them: before it, "to" ("learning to reject") or a
-# coordination ("defer and reject"); after it, "of" ("withdrawal of consent").
-_LINKS = {-1: frozenset({"to", "and", "or"}), 1: frozenset({"of"})}
+# Words that link a stage word to a topic word beyond them: before it, "to" ("learning to reject"), a
+# coordination ("defer and reject") or "of" ("a survey of reviews"); after it, "of" ("withdrawal of consent").
+_LINKS = {-1: frozenset({"to", "and", "or", "of"}), 1: frozenset({"of"})}
+_ARTICLES = frozenset("the a an these those this".split())  # noqa: SIM905
+# Parts of a whole: before "of", the stage word names the whole they count ("the share of submissions", "half of
+# the reviewed papers", "out of the submissions"), not a topic.
+_PART_OF = frozenset(
+    """
+    share shares fraction fractions proportion proportions percentage percentages percent ratio ratios rate rates
+    majority minority half third quarter part parts portion rest remainder bulk out each none any many most all
+    some number numbers count total
+    """.split()  # noqa: SIM905
+)
 _BE = frozenset("be been being was were is are".split())  # noqa: SIM905
+
+
+def _parts_of(words: list[str], said: list[int]) -> set[int]:
+    """The places of the parts of a whole that a stage word names ("share" in "the share of submissions"): words
+    of the question, not of its topic."""
+    found = set()
+    for i in said:
+        j = i - 1
+        while j >= 0 and words[j].lower() in _ARTICLES:
+            j -= 1
+        if j >= 1 and words[j].lower() == "of" and words[j - 1].lower() in _PART_OF:
+            found.add(j - 1)
+    return found
 
 
 def _passive(words: list[str], i: int) -> bool:

@@ -204,11 +204,18 @@ def author_table(papers: list[Paper]) -> Table:
     return _columns(table, [True, True, holds.orals, holds.rejections])
 
 
+def accepted_by_institution(papers: list[Paper]) -> Counter[str]:
+    """Each institution's accepted papers among `papers` (names normalised, each paper once per institution)."""
+    tally: Counter[str] = Counter()
+    for paper in papers:
+        if paper.decision.accepted:
+            tally.update({name for a in paper_affiliations(paper) for name in institution_names(a)})
+    return tally
+
+
 def institution_table(papers: list[Paper]) -> Table:
     accepted_papers = [p for p in papers if p.decision.accepted]
-    tally: Counter[str] = Counter()
-    for paper in accepted_papers:
-        tally.update({name for a in paper_affiliations(paper) for name in institution_names(a)})
+    tally = accepted_by_institution(accepted_papers)
     top = sorted(tally, key=lambda k: (-tally[k], k))[:TOP]
     rows = [[name, count(tally[name]), percent(tally[name], len(accepted_papers))] for name in top]
     header = ["Institution", "Accepted papers", "Share of accepted"]

@@ -59,6 +59,9 @@ class AnswerCount(Body):
     value: int
     author: str | None = Field(None, description="a person's count: the name asked")
     person: str | None = Field(None, description="a person's count: whom the name means (a profile id, else the name)")
+    institution: str | None = Field(None, description="an institution's count: its key")
+    award: bool = Field(False, description="only the papers the venue's data names an award for")
+    scope: bool = Field(False, description="the venue's papers and those the answer's decision filter keeps")
 
 
 class AskAnswer(Body):
