@@ -211,6 +211,8 @@ def test_web_exports_by_filters_alone_as_the_cli_does(web_db: Location, tmp_path
     linked = client.get("/api/export?format=bibtex&venue=iclr2021&decision=accepted")
     assert linked.status_code == 200 and linked.text == bib.text
     assert client.get("/api/export", params={"format": "bibtex", "q": ""}).status_code == 400  # nothing chosen
+    odd = client.get("/api/export", params={"format": "bibtex", "sort": "\x15", **filters})  # sorted here: checked here
+    assert odd.status_code == 400 and "unknown sort" in odd.text
 
 
 def test_cli_export_writes_all_three(web_db: Location, tmp_path: Path) -> None:

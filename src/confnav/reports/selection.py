@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from confnav.errors import ConfnavError, whole_number
 from confnav.model import Paper
 from confnav.search.engine import Searcher
-from confnav.search.results import BY_SCORE, SORTS, Mode, Results
+from confnav.search.results import BY_SCORE, SORTS, Mode, Results, as_sort
 from confnav.store import PaperFilter
 from confnav.store.protocols import Store
 from confnav.topics import get_theme
@@ -97,7 +97,7 @@ def select(store: Store, selection: Selection, searcher: Searcher | None = None)
 def _search(searcher: Searcher, selection: Selection, limit: int) -> Results:
     """A search's page of `limit` hits; without words, the filter set in browsing order, then sorted here, since a
     search ordered by a field looks only at its `SORT_POOL` best matches."""
-    query, sort = selection.query or "", selection.sort
+    query, sort = selection.query or "", as_sort(selection.sort)
     pooled = not query.strip() and sort not in BY_SCORE
     results = searcher.search(
         query, mode=selection.mode, where=selection.where, limit=limit, sort="relevance" if pooled else sort

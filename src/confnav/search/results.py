@@ -117,5 +117,11 @@ def check_request(mode: object, limit: object, offset: object, sort: object) -> 
     as_mode(mode)
     whole_number("limit", limit)
     whole_number("offset", offset, least=0)
+    as_sort(sort)
+
+
+def as_sort(sort: object) -> str:
+    """`sort` when it is one of SORTS; else a ConfnavError listing them."""
     if not isinstance(sort, str) or sort not in SORTS:
         raise ConfnavError(f"unknown sort {excerpt(sort)} (sorts: {', '.join(SORTS)})")
+    return sort
