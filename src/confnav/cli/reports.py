@@ -34,6 +34,7 @@ from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report, stats_json, stats_tables, venue_notes
 from confnav.reports.verify import verified, verify_file
 from confnav.store.protocols import Store
+from confnav.summarize.base import labelled_tldr
 
 
 @cli.command(context_settings=PAPER_IDS)
@@ -43,7 +44,7 @@ from confnav.store.protocols import Store
 @venue_option("The venue, when the id exists in several.")
 def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
-    result = cli_navigator().summarizer().tldr(store.get_paper(paper_id, venue))
+    result = labelled_tldr(cli_navigator().summarizer(), store.get_paper(paper_id, venue))
     if as_json:
         print_json(result.to_dict())
     else:
