@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from confnav.embed import check_name
 from confnav.embed.base import Embedder, embed_checked
 from confnav.embed.views import PRIMARY_CACHE, VIEWS, embedder_state_cache, paper_text, semantic_model, text_hash
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 from confnav.model import Paper
 from confnav.progress import Progress
 from confnav.search.stored import build_keyword_index
@@ -132,8 +132,9 @@ def _keep_other_venues(store: SearchStore, venue: str, new: str, pks: set[int], 
         if others:
             raise ConfnavError(
                 f"the store's other venues are embedded with {model!r} ({others:,} papers), and embedding {venue} "
-                f"with {new!r} would drop their vectors: give --model {model} to embed {venue} as they are, "
-                f"index every venue with {new!r} (no --venue), or keep both models with --add"
+                f"with {new!r} would drop their vectors: give {argument('model', model)} to embed {venue} as they are, "
+                f"index every venue with {new!r} (no {argument('venue')}), or keep both models with"
+                f" {argument('add', True)}"
             )
 
 

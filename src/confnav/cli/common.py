@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, spell
 from confnav.ingest import IngestError
 from confnav.limits import FIRST_YEAR, last_year
 from confnav.navigator import Navigator
@@ -33,12 +33,19 @@ FLAGS = {
     "source": "--from",
     "target": "--to",
     "query": "QUERY",
+    "zone": "--timezone",
+    "db": "--db",
 }  # a library argument whose flag is not its name with dashes
 
 
 def flag_of(name: str) -> str:
     """The flag a library argument named in an error message is given by (errors.argument)."""
     return FLAGS.get(name, "--" + name.replace("_", "-"))
+
+
+def said(text: str) -> str:
+    """A library warning or notice as the CLI prints it: the arguments it names (`errors.Said`) as their flags."""
+    return spell(text, flag_of)
 
 
 out = Console(highlight=False, soft_wrap=True)

@@ -18,6 +18,7 @@ from confnav.cli.common import (
     mode_option,
     out,
     print_json,
+    said,
     themes_with_progress,
     venue_option,
     with_store,
@@ -222,7 +223,7 @@ def history_cmd(store: Store, venue: str | None, as_json: bool) -> None:
     pending = f"; {history.pending:,} papers awaiting a decision" if history.pending else ""
     out.print(f"{history.venue.name}{pending}. {NOT_A_FORECAST}", markup=False)
     for notice in history.notices:
-        out.print(f"note: {notice}", style="dim", markup=False)
+        out.print(f"note: {said(notice)}", style="dim", markup=False)
     for edition in history.editions:
         other = "" if edition.comparable else f", another scale than {history.venue.name}'s"
         table = RichTable(title=f"{edition.venue.name} (ratings {edition.scale}{other})", title_justify="left")

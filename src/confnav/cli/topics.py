@@ -15,6 +15,7 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    said,
     themes_with_progress,
     venue_option,
     with_store,
@@ -112,7 +113,7 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
     themes_with_progress(store, target)
     result = trends(store, source, target, top=top)
     if result.notice:
-        err.print(f"notice: {result.notice}", markup=False)
+        err.print(f"notice: {said(result.notice)}", markup=False)
     if as_json:
         print_json(result.to_dict())
         return
