@@ -9,7 +9,6 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     OutputFile,
-    RichProgress,
     cli_settings,
     json_option,
     out,
@@ -19,6 +18,7 @@ from confnav.cli.common import (
     with_new_or_existing_store,
     with_store,
 )
+from confnav.cli.progress import RichProgress
 from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.fetch.openreview import OpenReviewClient

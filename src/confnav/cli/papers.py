@@ -11,7 +11,6 @@ from confnav.cli import cli
 from confnav.cli.common import (
     DECISION_HELP,
     PAPER_IDS,
-    RichProgress,
     cli_navigator,
     flag_of,
     json_option,
@@ -22,6 +21,7 @@ from confnav.cli.common import (
     with_new_or_existing_store,
     with_store,
 )
+from confnav.cli.progress import RichProgress
 from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError

@@ -19,12 +19,12 @@ from confnav.cli.common import (
     out,
     print_json,
     said,
-    themes_with_progress,
     venue_option,
     with_store,
     write_output,
     writing,
 )
+from confnav.cli.progress import themes_with_progress
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts

@@ -7,7 +7,6 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     PAPER_IDS,
-    RichProgress,
     cli_navigator,
     filter_options,
     json_option,
@@ -17,6 +16,7 @@ from confnav.cli.common import (
     venue_option,
     with_store,
 )
+from confnav.cli.progress import RichProgress
 from confnav.embed.views import semantic_model
 from confnav.errors import ConfnavError
 from confnav.index import IndexResult

@@ -9,18 +9,17 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     OutputFile,
-    RichProgress,
     cli_navigator,
     err,
     json_option,
     out,
     print_json,
     said,
-    themes_with_progress,
     venue_option,
     with_store,
     writing,
 )
+from confnav.cli.progress import RichProgress, themes_with_progress
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
