@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from confnav.cli.common import ProgressLines
+from confnav.cli.progress import ProgressLines
 from confnav.embed.base import ProgressFn
 from confnav.embed.views import KEYWORD_VIEW
 from confnav.index import build_index

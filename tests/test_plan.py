@@ -197,7 +197,10 @@ def test_csv_and_json_schedules(iclr_db: Path, tmp_path: Path) -> None:
     table = tmp_path / "schedule.csv"
     table.write_text("\n".join(rows) + "\n", encoding="utf-8")
     with open_store(copy_of(iclr_db, tmp_path)) as store:
-        with pytest.raises(InputError, match=r"schedule.csv, line 2, field 'start': .* no time zone; pass --timezone"):
+        with pytest.raises(
+            InputError,
+            match=r"schedule.csv, line 2, field 'start': .* no time zone; pass zone \(e.g. zone='Europe/Vienna'\)",
+        ):
             import_schedule(store, table, "iclr2020")
         report = import_schedule(store, table, "iclr2020", zone="America/New_York")
         assert (report.sessions, report.links, report.by_id, report.by_title) == (1, 2, 1, 1)

@@ -211,12 +211,13 @@ def test_build_index_refuses_an_embedder_whose_name_leads_elsewhere_before_dropp
 class Wrapping(Stateless):
     """An embedder that hands its texts to another and names its vectors as that one does (a cache, say)."""
 
-    def __init__(self, inner: Embedder, scale: float = 1.0) -> None:
-        self.inner, self.scale = inner, scale
+    def __init__(self, inner: Embedder, reverse: bool = False) -> None:
+        self.inner, self.reverse = inner, reverse
         self.name, self.fitted_on_corpus, self.languages = inner.name, inner.fitted_on_corpus, inner.languages
 
     def embed(self, texts: object, progress: ProgressFn | None = None) -> np.ndarray:
-        return self.inner.embed(texts) * self.scale  # type: ignore[arg-type]
+        vectors = self.inner.embed(texts)  # type: ignore[arg-type]
+        return vectors[:, ::-1] if self.reverse else vectors
 
 
 @pytest.mark.semantic
@@ -224,11 +225,12 @@ def test_an_embedder_named_as_the_one_giving_its_vectors_passes_and_one_giving_o
     tmp_path: Path,
 ) -> None:
     """A wrapper that gives the default model's vectors under its name leads back to it; the same name on other
-    vectors (the model's, halved) would be searched with the wrong model, and is refused."""
+    vectors (the model's, in reverse order; halved ones are the same once normalised) would be searched with the
+    wrong model, and is refused."""
     model = make_embedder(DEFAULT_MODEL + ONNX_SUFFIX, 1, tmp_path)
     check_name(Wrapping(model), tmp_path)
     with pytest.raises(ConfnavError, match=rf"names its vectors '{re.escape(model.name)}'"):
-        check_name(Wrapping(model, scale=0.5), tmp_path)
+        check_name(Wrapping(model, reverse=True), tmp_path)
 
 
 @pytest.mark.parametrize(

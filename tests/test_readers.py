@@ -392,7 +392,7 @@ def test_columns_no_field_reads_are_named_once(write, tmp_path: Path) -> None:  
     with open_store(tmp_path / "m.db", create=True) as store:
         result = ingest(store, [path])
     (said,) = [w for w in result.warnings if "not read" in w]
-    assert "'Paper No', 'Writers', 'Verdict'" in said and "--map" in said
+    assert "'Paper No', 'Writers', 'Verdict'" in said and "; mapping (a field to a column) reads one" in said
 
 
 def test_an_award_is_read_as_named_or_as_a_bare_flag(write) -> None:  # type: ignore[no-untyped-def]

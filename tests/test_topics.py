@@ -518,7 +518,7 @@ def test_a_label_is_spelled_as_most_of_the_papers_spell_it() -> None:
     it is ("clarification" is no "classification")."""
     from collections import Counter
 
-    from confnav.topics.label import _CommonSpelling, _names
+    from confnav.topics.label_words import CommonSpelling, label_names
 
     counts = [Counter({"explan": 2.0, "explain": 10.0, "clarif": 3.0}), Counter({"explain": 4.0, "classif": 12.0})]
     shown = {
@@ -527,10 +527,10 @@ def test_a_label_is_spelled_as_most_of_the_papers_spell_it() -> None:
         "clarif": "clarification",
         "classif": "classification",
     }
-    spelling = _CommonSpelling(counts, shown)
+    spelling = CommonSpelling(counts, shown)
     assert spelling.of("explanability", set()) == "explainability"
     assert spelling.of("explanability and clarification", set()) == "explainability and clarification"
-    assert spelling.of("explanability", _names("explainability")) == "explanability"  # taken: left as it was
+    assert spelling.of("explanability", label_names("explainability")) == "explanability"  # taken: left as it was
     assert spelling.of("multitask learning", set()) == "multitask learning"  # no other spelling known
     clear = [paper(i, f"Asking for detail {i}", "clarification") for i in range(6)]
     classified = [paper(10 + i, f"Labelling images {i}", "classification") for i in range(12)]

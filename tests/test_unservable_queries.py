@@ -49,7 +49,7 @@ def test_a_chinese_query_on_the_default_model_says_what_would_serve_it(indexed_d
     results = Searcher(open_store(indexed_db)).search(GNN, limit=10)
     (notice,) = results.notices
     assert "default model reads English only, not Chinese" in notice
-    assert f"confnav index --model {MULTILINGUAL_MODEL} --add" in notice and "search in Chinese" in notice
+    assert f"index with model='{MULTILINGUAL_MODEL}' and add=True" in notice and "search in Chinese" in notice
     assert results.mode == "keyword" and results.model is None
     assert all(hit.keyword_score and hit.keyword_score > 0 for hit in results.hits)  # no unrelated neighbours
     for mode in ("keyword", "semantic"):

@@ -69,7 +69,7 @@ def test_a_summary_names_the_first_few_records_only(tmp_path: Path) -> None:
     with open_store(tmp_path / "s.db", create=True) as store:
         result = ingest(store, [path])
         assert result.untitled == [
-            f"{path}: 10 records without a title skipped (records 2, 4, 6, 8, 10, …); --strict refuses such a file"
+            f"{path}: 10 records without a title skipped (records 2, 4, 6, 8, 10, …); strict=True refuses such a file"
         ]
         assert store.count_papers() == 10 and result.to_dict()["untitled"] == result.untitled
 

@@ -35,6 +35,26 @@ def spelled(text: str, flag: Callable[[str], str] | None = None) -> str:
     return _ARGUMENT.sub(one, text)
 
 
+class Said(str):
+    """A warning or notice for the user whose arguments (see `argument`) read as the library spells them, as any
+    string; `spelled(flag)` gives the CLI's spelling. Joined into other text it keeps the library's spelling."""
+
+    marked: str
+
+    def __new__(cls, marked: str) -> Said:
+        made = super().__new__(cls, spelled(marked))
+        made.marked = marked
+        return made
+
+    def spelled(self, flag: Callable[[str], str] | None = None) -> str:
+        return spelled(self.marked, flag)
+
+
+def spell(text: str, flag: Callable[[str], str]) -> str:
+    """A message with its arguments spelled by `flag` (the CLI's flags) when it is a `Said`; other text as it is."""
+    return text.spelled(flag) if isinstance(text, Said) else text
+
+
 class ConfnavError(Exception):
     """Base of every error the CLI prints as one line instead of a traceback; arguments its message names (see
     `argument`) read as the library spells them, or as the CLI's flags (`spelled(flag)`)."""

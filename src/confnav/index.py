@@ -8,12 +8,10 @@ import hashlib
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from confnav.embed import check_name
-from confnav.embed.base import Embedder
+from confnav.embed.base import Embedder, embed_checked
 from confnav.embed.views import PRIMARY_CACHE, VIEWS, embedder_state_cache, paper_text, semantic_model, text_hash
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 from confnav.model import Paper
 from confnav.progress import Progress
 from confnav.search.stored import build_keyword_index
@@ -58,8 +56,7 @@ def build_index(
     if venue:
         venue = store.get_venue(venue).id
     rows = list(store.paper_rows(venue))
-    if not embedder.fitted_on_corpus:
-        embedder.embed(["load check"])  # a model that cannot load fails here, before the old index is dropped
+    size = None if embedder.fitted_on_corpus else _probe(store, embedder)  # before the old index is dropped
     main = (semantic_model(store) if add else None) or embedder.name  # an added model never becomes the main one
     keep = [embedder.name + view for view in VIEWS] + (list(store.embedding_models()) if add else [])
     if venue:
@@ -68,6 +65,7 @@ def build_index(
         dropped = store.delete_embeddings(keep_models=keep)
         store.put_cache(PRIMARY_CACHE, 0, main.encode())
     stamp, refit_dropped = _prepare_fitted(store, embedder) if embedder.fitted_on_corpus else ("", 0)
+    size = size or embed_checked(embedder, ["size"]).shape[1]
     whole = list(store.paper_rows()) if venue and embedder.fitted_on_corpus else rows
     todo, copies = _work(store, embedder, whole, stamp)
     if copies:  # before any vector is replaced: a copy's source may be re-embedded below
@@ -80,7 +78,7 @@ def build_index(
         progress.start(f"embedding {len(texts):,} texts of {papers:,} papers with {embedder.name}", len(texts))
     for offset in range(0, len(texts), BATCH):
         batch = texts[offset : offset + BATCH]
-        vectors = embedder.embed(batch).astype(np.float32)
+        vectors = embed_checked(embedder, batch, size=size)
         with store.transaction():
             for view in VIEWS:
                 rows_of_view = [
@@ -111,6 +109,19 @@ def build_index(
     )
 
 
+def _probe(store: SearchStore, embedder: Embedder) -> int:
+    """The size of a pretrained embedder's vectors, from one text: a model that cannot load, or gives vectors that
+    are no use (see `embed_checked`) or of another size than its stored ones, fails here, before anything is written."""
+    size = int(embed_checked(embedder, ["load check"]).shape[1])
+    stored = store.vector_size(embedder.name)
+    if stored not in (None, size):
+        raise ConfnavError(
+            f"embedder {embedder.name!r} gives vectors of {size} numbers, but the store's vectors of that name have"
+            f" {stored}: give the changed model another name (a new name re-embeds every paper)"
+        )
+    return size
+
+
 def _keep_other_venues(store: SearchStore, venue: str, new: str, pks: set[int], keep: list[str]) -> None:
     """Refuse a run over one venue's papers (`pks`) that would drop other venues' vectors: a store's venues share
     one model, and embedding one venue with another would leave the rest without a semantic index."""
@@ -121,8 +132,9 @@ def _keep_other_venues(store: SearchStore, venue: str, new: str, pks: set[int], 
         if others:
             raise ConfnavError(
                 f"the store's other venues are embedded with {model!r} ({others:,} papers), and embedding {venue} "
-                f"with {new!r} would drop their vectors: give --model {model} to embed {venue} as they are, "
-                f"index every venue with {new!r} (no --venue), or keep both models with --add"
+                f"with {new!r} would drop their vectors: give {argument('model', model)} to embed {venue} as they are, "
+                f"index every venue with {new!r} (no {argument('venue')}), or keep both models with"
+                f" {argument('add', True)}"
             )
 
 
@@ -165,7 +177,7 @@ def _prepare_fitted(store: SearchStore, embedder: Embedder) -> tuple[str, int]:
     if state is None:
         embedder.fit([paper_text(p) for _, p in store.paper_rows()])
         state = embedder.dumps() or b""
-        size = embedder.embed(["size"]).shape[1]
+        size = embed_checked(embedder, ["size"]).shape[1]
         with store.transaction():
             for view in VIEWS:  # vectors of another size cannot stand beside the new ones
                 if store.vector_size(embedder.name + view) not in (None, size):

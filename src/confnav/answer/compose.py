@@ -52,6 +52,7 @@ from confnav.search.query import parse_query
 from confnav.search.text import terms
 from confnav.store import PaperFilter
 from confnav.store.protocols import AnalysisStore, NewsStore, PaperReader, ProfileStore
+from confnav.summarize.base import labelled_tldr
 from confnav.summarize.llm import ChatClient
 from confnav.summarize.stored import venue_summarizer
 from confnav.summarize.tldr import ExtractiveSummarizer
@@ -190,7 +191,7 @@ def _about_people(
 
 
 def _statement(searcher: Searcher, paper: Paper) -> tuple[str | None, str]:
-    tldr = _summarizer(searcher, paper.venue).tldr(paper)
+    tldr = labelled_tldr(_summarizer(searcher, paper.venue), paper)
     return tldr.tldr, tldr.source
 
 
@@ -208,7 +209,7 @@ def _retrieve(searcher: Searcher, read: Question, venues: list[str], profile: st
         share = coverage(weights, paper.title, paper.abstract or "", paper.keywords)
         if share < RELEVANT or hit.score <= 0:
             continue
-        tldr = _summarizer(searcher, paper.venue).tldr(paper)
+        tldr = labelled_tldr(_summarizer(searcher, paper.venue), paper)
         kept.append(Retrieved(paper, hit.score, share, tldr.tldr, tldr.source, "", rated=read.rated))
         if len(kept) >= SHOWN and not profile:
             break

@@ -7,7 +7,7 @@ import click
 from confnav.answer import ask as answer_question
 from confnav.answer.written import client_for
 from confnav.cli import cli
-from confnav.cli.common import cli_navigator, json_option, out, print_json, venue_option, with_store
+from confnav.cli.common import cli_navigator, json_option, out, print_json, said, venue_option, with_store
 from confnav.search.engine import Searcher
 from confnav.store.protocols import Store
 
@@ -24,7 +24,7 @@ def ask(store: Store, question: str, venue: str | None, profile: str | None, as_
     when it cannot answer."""
     answer = answer_question(Searcher(store), question, venue, profile, client_for(cli_navigator().settings))
     for notice in answer.notices:
-        click.echo(f"note: {notice}", err=True)
+        click.echo(f"note: {said(notice)}", err=True)
     if as_json:
         print_json(answer.to_dict())
         return

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import OutputFile, err, filter_options, themes_with_progress, with_store, write_output
+from confnav.cli.common import OutputFile, err, filter_options, with_store, write_output
+from confnav.cli.progress import themes_with_progress
 from confnav.export import EXPORT_FORMATS, export_papers
 from confnav.reports.selection import EXPORT_LIMIT, SEARCH_EXPORT, Selected, Selection, select
 from confnav.store import PaperFilter

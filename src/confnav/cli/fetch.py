@@ -9,15 +9,16 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     OutputFile,
-    RichProgress,
     cli_settings,
     json_option,
     out,
     print_json,
+    said,
     venue_option,
     with_new_or_existing_store,
     with_store,
 )
+from confnav.cli.progress import RichProgress
 from confnav.fetch import FetchResult, fetch_openreview, fetch_paperlists
 from confnav.fetch.citations import OpenAlex, SemanticScholar, fetch_citations
 from confnav.fetch.openreview import OpenReviewClient
@@ -104,7 +105,7 @@ def _report(result: FetchResult, as_json: bool) -> None:
         print_json(result.to_dict())
         return
     for warning in result.ingest.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(f"warning: {said(warning)}", err=True)
     resumed = f", {result.resumed_pages} pages resumed from an interrupted run" if result.resumed_pages else ""
     out.print(
         f"{result.source}: {result.notes} records fetched in {result.requests} requests{resumed};"

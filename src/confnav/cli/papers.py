@@ -11,16 +11,17 @@ from confnav.cli import cli
 from confnav.cli.common import (
     DECISION_HELP,
     PAPER_IDS,
-    RichProgress,
     cli_navigator,
     flag_of,
     json_option,
     out,
     print_json,
+    said,
     venue_option,
     with_new_or_existing_store,
     with_store,
 )
+from confnav.cli.progress import RichProgress
 from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
@@ -115,9 +116,9 @@ def _print_ingest(result: IngestResult, db: str) -> None:
     for problem in result.errors:
         click.echo(f"skipped: {problem.spelled(flag_of)}", err=True)
     for line in result.untitled:
-        click.echo(f"skipped: {line}", err=True)
+        click.echo(f"skipped: {said(line)}", err=True)
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(f"warning: {said(warning)}", err=True)
     for f in result.files:
         out.print(f"{f.path}: {f.records} record{'s' * (f.records != 1)} ({f.format or 'unreadable'})", markup=False)
     out.print(
@@ -303,7 +304,7 @@ def demo(quiet: bool, then_serve: bool) -> None:
     with RichProgress(quiet) as progress:
         built = build_demo(progress=progress, settings=cli_navigator().settings)
     if built.notice:
-        click.echo(f"note: {built.notice}", err=True)
+        click.echo(f"note: {said(built.notice)}", err=True)
     with SqliteStore(built.db_path) as store:
         summary = store.venues()[0]
         out.print(f"Demo store: {built.db_path}", markup=False)

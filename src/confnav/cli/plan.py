@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import OutputFile, json_option, out, print_json, venue_option, with_store, write_output
+from confnav.cli.common import OutputFile, json_option, out, print_json, said, venue_option, with_store, write_output
 from confnav.plan import build_plan, import_schedule, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP, Plan, PlannedPaper
 from confnav.sources.schedules import FORMATS
@@ -61,7 +61,7 @@ def plan(store: Store, venue: str | None, profile: str | None, top: int, ics: Pa
     if as_json:
         print_json(result.to_dict())
         return
-    click.echo(result.notice, err=True)
+    click.echo(said(result.notice), err=True)
     _print(result)
     if ics is not None:
         events = sum(1 for s in result.sessions if s.session.timed)

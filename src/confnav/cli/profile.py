@@ -16,6 +16,7 @@ from confnav.cli.common import (
     json_option,
     out,
     print_json,
+    said,
     venue_option,
     with_store,
     write_output,
@@ -56,7 +57,7 @@ def profile_import(store: Store, sources: tuple[str, ...], name: str, as_json: b
         print_json(report.to_dict())
         return
     for problem in report.problems:
-        click.echo(f"warning: {problem}", err=True)
+        click.echo(f"warning: {said(problem)}", err=True)
     out.print(
         f"{name}: {report.matched} entries matched papers in the store, {report.own} kept as your own texts;"
         f" {report.added} new",

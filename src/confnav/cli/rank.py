@@ -13,10 +13,10 @@ from confnav.cli.common import (
     mode_option,
     out,
     print_json,
-    themes_with_progress,
     venue_option,
     with_store,
 )
+from confnav.cli.progress import themes_with_progress
 from confnav.personal import PERSONAL_WEIGHT, personal_rank
 from confnav.rank import RankMode, load_weights
 from confnav.rank.external import import_external

@@ -18,12 +18,13 @@ from confnav.cli.common import (
     mode_option,
     out,
     print_json,
-    themes_with_progress,
+    said,
     venue_option,
     with_store,
     write_output,
     writing,
 )
+from confnav.cli.progress import themes_with_progress
 from confnav.rank import RankMode
 from confnav.reports.digest import build_digest
 from confnav.reports.facts import venue_facts
@@ -34,6 +35,7 @@ from confnav.reports.render import to_html, to_markdown
 from confnav.reports.stats import build_stats_report, stats_json, stats_tables, venue_notes
 from confnav.reports.verify import verified, verify_file
 from confnav.store.protocols import Store
+from confnav.summarize.base import labelled_tldr
 
 
 @cli.command(context_settings=PAPER_IDS)
@@ -43,7 +45,7 @@ from confnav.store.protocols import Store
 @venue_option("The venue, when the id exists in several.")
 def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
-    result = cli_navigator().summarizer().tldr(store.get_paper(paper_id, venue))
+    result = labelled_tldr(cli_navigator().summarizer(), store.get_paper(paper_id, venue))
     if as_json:
         print_json(result.to_dict())
     else:
@@ -221,7 +223,7 @@ def history_cmd(store: Store, venue: str | None, as_json: bool) -> None:
     pending = f"; {history.pending:,} papers awaiting a decision" if history.pending else ""
     out.print(f"{history.venue.name}{pending}. {NOT_A_FORECAST}", markup=False)
     for notice in history.notices:
-        out.print(f"note: {notice}", style="dim", markup=False)
+        out.print(f"note: {said(notice)}", style="dim", markup=False)
     for edition in history.editions:
         other = "" if edition.comparable else f", another scale than {history.venue.name}'s"
         table = RichTable(title=f"{edition.venue.name} (ratings {edition.scale}{other})", title_justify="left")

@@ -7,15 +7,16 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     PAPER_IDS,
-    RichProgress,
     cli_navigator,
     filter_options,
     json_option,
     out,
     print_json,
+    said,
     venue_option,
     with_store,
 )
+from confnav.cli.progress import RichProgress
 from confnav.embed.views import semantic_model
 from confnav.errors import ConfnavError
 from confnav.index import IndexResult
@@ -52,7 +53,7 @@ def index(store: Store, venue: str | None, model: str | None, add: bool, quiet: 
         model = semantic_model(store)
     embedder, notice = navigator.embedder(model)
     if notice:
-        click.echo(f"note: {notice}", err=True)
+        click.echo(f"note: {said(notice)}", err=True)
     with RichProgress(quiet, every=PROGRESS_EVERY) as progress:
         result = navigator.index(store, embedder, venue, progress, add=add)
     if as_json:
@@ -95,17 +96,17 @@ def _print_results(results: Results, as_json: bool, words: bool = True, paged: b
     """Hits as text or JSON, with how many match the words (or, `words` False, meet the filters). A `paged`
     answer's JSON is an object that carries those counts and the page beside the hits; else a list of hits."""
     for notice in results.notices:
-        click.echo(f"note: {notice}", err=True)
+        click.echo(f"note: {said(notice)}", err=True)
     if as_json:
         print_json(results.to_dict() if paged else [hit.to_dict() for hit in results.hits])
         return
     shown = f"{results.offset + 1}–{results.offset + len(results.hits)}"
     if results.matching and results.hits:
         n, one = results.matching, results.matching == 1
-        said = f"{n:,} paper{'' if one else 's'} " + (
+        counted = f"{n:,} paper{'' if one else 's'} " + (
             f"match{'es' if one else ''} some of these words" if words else f"meet{'s' if one else ''} these filters"
         )
-        out.print(f"{said}; showing {shown} ({results.order_shown})", style="dim")
+        out.print(f"{counted}; showing {shown} ({results.order_shown})", style="dim")
     elif results.matching == 0 and results.hits:
         out.print(
             f"no paper matches these words; showing {shown}, close in meaning ({results.order_shown})", style="dim"
@@ -275,7 +276,7 @@ def experts(store: Store, topic: str, venue: str | None, limit: int, as_json: bo
     """The authors whose papers best match a topic, each with those papers (people told apart by profile ids)."""
     found = find_experts(Searcher(store), topic, venue, limit)
     for notice in found.notices:
-        click.echo(f"note: {notice}", err=True)
+        click.echo(f"note: {said(notice)}", err=True)
     if as_json:
         print_json(found.to_dict())
         return

@@ -9,17 +9,17 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     OutputFile,
-    RichProgress,
     cli_navigator,
     err,
     json_option,
     out,
     print_json,
-    themes_with_progress,
+    said,
     venue_option,
     with_store,
     writing,
 )
+from confnav.cli.progress import RichProgress, themes_with_progress
 from confnav.errors import ConfnavError
 from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
@@ -112,7 +112,7 @@ def trends_cmd(store: Store, source: str, target: str, top: int, as_json: bool) 
     themes_with_progress(store, target)
     result = trends(store, source, target, top=top)
     if result.notice:
-        err.print(f"notice: {result.notice}", markup=False)
+        err.print(f"notice: {said(result.notice)}", markup=False)
     if as_json:
         print_json(result.to_dict())
         return

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from confnav.embed.base import Embedder
+from confnav.embed.base import Embedder, embed_checked
 from confnav.embed.multilingual import MULTILINGUAL_MODEL, MultilingualEmbedder
 from confnav.embed.onnx import ONNX_SUFFIX, OnnxEmbedder
 from confnav.embed.sentence import DEFAULT_MODEL, SentenceTransformerEmbedder, resolve_model
@@ -87,7 +87,7 @@ def _same_vectors(embedder: Embedder, named: Embedder) -> bool:
     if embedder.fitted_on_corpus or named.fitted_on_corpus:
         return False
     try:
-        mine, theirs = embedder.embed([PROBE]), named.embed([PROBE])
+        mine, theirs = embed_checked(embedder, [PROBE]), embed_checked(named, [PROBE])
     except ConfnavError:
         return False
     return bool(mine.shape == theirs.shape and np.allclose(mine, theirs, atol=1e-4))

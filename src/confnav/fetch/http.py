@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 
 USER_AGENT = "confnav (https://github.com/confnav/confnav)"
 REDACTED = "[redacted]"
@@ -97,7 +97,7 @@ class HttpClient:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise FetchError(
                 f"base URL {self.base_url!r} is not a web address: give it whole, as https://host"
-                " (--base-url or the CONFNAV_*_URL variable)"
+                f" ({argument('base_url')} or the CONFNAV_*_URL variable)"
             )
 
     @property
@@ -139,7 +139,7 @@ class HttpClient:
                 if last:
                     raise FetchError(
                         f"cannot reach {self.host} ({reason}); check the network or the base URL"
-                        " (--base-url or the CONFNAV_*_URL variable)"
+                        f" ({argument('base_url')} or the CONFNAV_*_URL variable)"
                     ) from None
                 self.sleep(min(self.max_wait, self.backoff * 2**attempt))
         raise AssertionError("unreachable")

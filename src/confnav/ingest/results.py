@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from confnav.errors import ConfnavError, InputError, argument
+from confnav.errors import ConfnavError, InputError, Said, argument
 from confnav.model import Paper
 from confnav.sources import SourceRecord
 from confnav.sources.base import Untitled
@@ -41,7 +41,10 @@ class FileResult:
         more = ", …" if len(places) > SHOWN_UNTITLED else ""
         noun = "record" if len(skipped) == 1 else "records"
         where = f"{by}{'s' * (len(places) > 1)} {shown}{more}" if shown else "no line numbers"
-        return f"{self.path}: {len(skipped)} {noun} without a title skipped ({where}); --strict refuses such a file"
+        return Said(
+            f"{self.path}: {len(skipped)} {noun} without a title skipped ({where}); {argument('strict', True)}"
+            " refuses such a file"
+        )
 
 
 @dataclass

@@ -67,7 +67,7 @@ def add_watch(
             )
         if value not in known:
             raise ConfnavError(
-                f"--theme {value}: no such theme of {venue} ('confnav topics --venue {venue}' lists them)"
+                f"{argument('theme', value)}: no such theme of {venue} ('confnav topics --venue {venue}' lists them)"
             )
         value = f"{value}{THEME_LABEL}{known[value]}"  # followed by its name: themes built again are numbered anew
     return store.add_watch(profile, kind, value, venue)

@@ -19,7 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from confnav.embed import load_embedder
-from confnav.embed.base import Embedder
+from confnav.embed.base import Embedder, embed_checked
 from confnav.embed.views import embedder_state_cache, semantic_model, text_hash
 from confnav.errors import ConfnavError, ReadOnlyStoreError
 from confnav.model import Paper, title_key
@@ -91,7 +91,7 @@ def _own_vectors(store: RecommendStore, model: str, texts: list[str]) -> np.ndar
     missing = [(key, text) for key, text in dict(zip(keys, texts, strict=True)).items() if key not in known]
     if missing:
         embedder = _embedder(store, model)
-        vectors = np.asarray(embedder.embed([text for _, text in missing]), dtype=np.float32)
+        vectors = embed_checked(embedder, [text for _, text in missing])
         known.update((key, vector) for (key, _), vector in zip(missing, vectors, strict=True))
         if not serves_requests(store):
             buffer = io.BytesIO()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from confnav.errors import InputError
+from confnav.errors import InputError, argument
 from confnav.ingest import source_keys
 from confnav.model import Paper, Session, fold, session_names, title_key
 from confnav.sources.base import venue_from_path
@@ -150,7 +150,7 @@ def _check_fits(path: Path, venue: str, entries: list[ScheduleEntry], report: Sc
         raise InputError(
             path,
             f"none of the {named} papers its sessions name is a paper of {venue}, so nothing was imported"
-            " (another venue's schedule? pass --venue)",
+            f" (another venue's schedule? pass {argument('venue')})",
         )
     if not report.timed:
         raise InputError(

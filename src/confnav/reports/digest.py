@@ -12,7 +12,7 @@ from confnav.rank.reasons import TLDR_PREFIX
 from confnav.reports.facts import venue_facts
 from confnav.reports.model import Citation, Report, Section, decision_words
 from confnav.store.protocols import AnalysisStore
-from confnav.summarize.base import Summarizer
+from confnav.summarize.base import Summarizer, labelled_tldr
 from confnav.summarize.llm import summarizer_for
 
 
@@ -52,7 +52,7 @@ def build_digest(
     section = Section("Papers")
     for item in ranked[:top]:
         paper = item.paper
-        tldr = summarizer.tldr(paper)
+        tldr = labelled_tldr(summarizer, paper)
         authors = ", ".join(a.name for a in paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
         own = [r for r in item.reasons if not r.startswith(TLDR_PREFIX) and r != paper.decision.name]  # TL;DR beside
         note = f"{authors} — " + "; ".join(r for r in [decision_words(paper.decision), *own] if r)

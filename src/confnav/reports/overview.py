@@ -20,7 +20,7 @@ from confnav.reports.narrative import Lead, Vocabulary, handle, listing, theme_o
 from confnav.reports.prose import method_name
 from confnav.reports.written import Paragraph, Written, write_paragraph
 from confnav.store.protocols import AnalysisStore
-from confnav.summarize.base import Summarizer
+from confnav.summarize.base import Summarizer, labelled_tldr
 from confnav.summarize.llm import ChatClient, LLMSummarizer, summarizer_for
 from confnav.topics import ensure_topics, theme_facts
 from confnav.topics.build import topic_vectors
@@ -61,7 +61,7 @@ def load_venue_config(path: Path | None) -> list[Fact]:
 def citation(item: RankedPaper, summarizer: Summarizer) -> Citation:
     """A listed paper with its decision first in its note (every listed paper shows it), then two of the ranking's
     reasons (not its TL;DR, which is beside it, nor its decision again)."""
-    tldr = summarizer.tldr(item.paper)
+    tldr = labelled_tldr(summarizer, item.paper)
     reasons = [r for r in item.reasons if not r.startswith(TLDR_PREFIX) and r != item.paper.decision.name][:2]
     note = " · ".join(r for r in [decision_words(item.paper.decision), *reasons] if r)
     name = method_name(item.paper.abstract) if item.paper.abstract else None

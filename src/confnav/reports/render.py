@@ -18,6 +18,7 @@ from urllib.parse import quote
 from confnav.reports.faults import plain_prose, repeats, split_sentences
 from confnav.reports.model import Citation, Fact, Report, Section
 from confnav.safe_text import md_text, safe_link, site_name
+from confnav.summarize.base import WRITTEN_BY
 
 _PLACEHOLDER = re.compile(r"\{([a-z]+\.[\w.\-]+)\}")
 _CITE_MARK = re.compile(r"\[\[cite:([A-Za-z0-9_\-~.]+)\]\]")
@@ -191,7 +192,8 @@ def _html_item(cite: Citation, report: Report, in_app: bool) -> str:
     title = f"{_html_cite(cite, None, _app_href(cite, report))}{_away_link(cite)}" if in_app else _html_cite(cite)
     if report.kind == "digest" and cite.tldr:
         note = f'<br><span class="muted">{escape(cite.note)}</span>' if cite.note else ""
-        return f'<li>{title}<br><span class="tldr">{escape(cite.tldr)}</span>{note}</li>'
+        said = f" ({cite.tldr_source})" if cite.tldr_source.startswith(WRITTEN_BY) else ""  # not the store's: say whose
+        return f'<li>{title}<br><span class="tldr">{escape(cite.tldr + said)}</span>{note}</li>'
     note = f' <span class="muted">— {escape(cite.note)}</span>' if cite.note else ""
     return f"<li>{title}{note}</li>"
 

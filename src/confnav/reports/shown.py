@@ -12,6 +12,7 @@ from confnav.model import Paper
 from confnav.reports.model import LLM_NOTES, decision_words
 from confnav.reports.prose import method_name, paper_name
 from confnav.safe_text import md_text
+from confnav.summarize.base import WRITTEN_BY
 
 ID = r"[A-Za-z0-9_\-~.]+"
 NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
@@ -25,6 +26,7 @@ _HTML_CITE = re.compile(
     r'<span class="card" role="tooltip">(.*?)</span></span>'
 )
 _HTML_AFTER = re.compile(r'\s*(?:<br>)?<span class="(tldr|muted)">(?:— )?(.*?)</span>')
+_WRITTEN_AFTER = re.compile(rf"(.*) \(({WRITTEN_BY}[^()]+)\)", re.S)
 _TLDR_LINE = re.compile(r"<strong>TL;DR</strong> \(([^()]*)\): (.*)$", re.S)
 _PROFILE_REASON = re.compile(r"close to your liked papers \(relevance [\d.]+\)")  # the liked ids are not recorded
 NO_TLDR = "No abstract to summarize."
@@ -138,11 +140,15 @@ def _tldr_failure(
 ) -> None:
     """A TL;DR's label is one the report writer uses, and true: "author" only for the store's author TL;DR, the
     summarizer's own label for what it gives, "extractive" for sentences of the paper's own abstract or title, "llm"
-    only in a report that notes an LLM wrote it (checked as written; listed as not checked). Any other label fails."""
+    only in a report that notes an LLM wrote it (checked as written; listed as not checked), "written by NAME" for
+    a summarizer's own words (its citations and numbers checked, see `_written_failure`). Any other label fails."""
     text, made_by = truth
     said = page.plain(shown)
     if source == "llm" and any(note.search(page.text) for note in _LLM_WROTE):
         unchecked.append(f"the LLM's TL;DR of {paper.id} (line {page.line(pos)})")
+        return
+    if source.startswith(WRITTEN_BY) and len(source) > len(WRITTEN_BY):
+        _written_failure(page, pos, paper, said, page.plain(source.removeprefix(WRITTEN_BY)), text, unchecked)
         return
     kept = said == squeeze(text or NO_TLDR)  # the store's (none: no abstract), under the label it was made by
     if (source == made_by and kept) or (
@@ -156,6 +162,23 @@ def _tldr_failure(
         " under that label, nor sentences of its abstract under its extractive label, nor an LLM's in a report"
         " that says an LLM wrote it",
     )
+
+
+def _written_failure(
+    page: Page, pos: int, paper: Paper, said: str, name: str, kept: str | None, unchecked: list[str]
+) -> None:
+    """A TL;DR a summarizer declared it wrote itself: its words are its own (listed as not checked), but it cites
+    no other paper and states only numbers its paper's own words give (title, abstract, keywords, stored TL;DR)."""
+    if cited := sorted({c for c in re.findall(rf"\[\^({ID})\]", said) if c != paper.id}):
+        page.fail(pos, f"the TL;DR {name} wrote for {paper.id} cites other papers: {', '.join(cited)}")
+    elif invented := set(NUMBER.findall(said)) - paper_numbers(paper, kept):
+        page.fail(
+            pos,
+            f"the TL;DR {name} wrote for {paper.id} states numbers its paper does not give:"
+            f" {', '.join(sorted(invented))}",
+        )
+    else:
+        unchecked.append(f"the TL;DR {name} wrote for {paper.id} (line {page.line(pos)}; its numbers checked)")
 
 
 # The notes saying an LLM wrote (some of) a report's TL;DRs; the one saying it could not be reached is not one.
@@ -253,8 +276,11 @@ def html_papers(
         page.take(m.start(), m.end())
         pos = m.end()
         while paper is not None and (after := _HTML_AFTER.match(text, pos)):
-            if after.group(1) == "tldr":
-                _tldr_failure(page, pos, paper, after.group(2), tldrs[paper.id][1], tldrs[paper.id], unchecked)
+            if after.group(1) == "tldr":  # labelled only when a summarizer wrote it: "TEXT (written by NAME)"
+                shown, source = after.group(2), tldrs[paper.id][1]
+                if written := _WRITTEN_AFTER.fullmatch(shown):
+                    shown, source = written.group(1), written.group(2)
+                _tldr_failure(page, pos, paper, shown, source, tldrs[paper.id], unchecked)
             else:
                 _note(page, pos, paper, after.group(2), reasons, unchecked)
             page.take(after.start(), after.end())

@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 import numpy as np
 
 from confnav.embed import load_embedder
-from confnav.embed.base import Embedder
+from confnav.embed.base import Embedder, embed_checked
 from confnav.embed.views import embedder_state_cache, paper_text, text_models
 from confnav.errors import ConfnavError, NotFoundError, argument, excerpt, whole_number
 from confnav.model import Outcome, Paper
@@ -241,7 +241,9 @@ class Searcher:
             mode = "keyword"
         semantic = None
         embedded = (
-            vectors.embedder.embed([query.text])[0] if vectors and vectors.embedder and query.text.strip() else None
+            embed_checked(vectors.embedder, [query.text])[0]
+            if vectors and vectors.embedder and query.text.strip()
+            else None
         )
         if embedded is not None and not np.any(embedded):  # the model knows none of the words: nothing is close
             if mode == "semantic" or keyword is None or not np.any(keyword[mask] > 0):
@@ -371,7 +373,7 @@ class Searcher:
             )
         parts = vectors.row_vectors(liked)
         if text and text.strip():
-            parts.append(vectors.embedder.embed([text])[0])
+            parts.append(embed_checked(vectors.embedder, [text])[0])
         if not parts:  # nothing liked is in the semantic index yet: its words alone say what is like it
             notices.append(f"the papers given are not in the semantic index yet: matched by their words; {RUN_INDEX}")
             mask &= keyword > 0

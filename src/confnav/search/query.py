@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, argument
 from confnav.model import fold, name_key
 from confnav.search.text import follows, in_a_row, words
 
@@ -116,7 +116,7 @@ def parse_query(raw: str, listed_fields_only: bool = False) -> Query:
     if len(raw) > MAX_QUERY_CHARS:
         raise QueryError(
             f"query is {len(raw):,} characters; the limit is {MAX_QUERY_CHARS:,}"
-            " (for a whole abstract use: confnav recommend --text ...)"
+            f" (for a whole abstract, recommend by its {argument('text')})"
         )
     if (stray := _PHRASE.sub(lambda m: " " * len(m.group()), raw).find('"')) >= 0:
         raise QueryError(f'unbalanced quote at column {stray + 1}: close the "phrase" (a quote inside one: \\")')

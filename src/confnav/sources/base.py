@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from confnav import limits
-from confnav.errors import InputError
+from confnav.errors import InputError, Said
 from confnav.model import Author, Venue, split_venue
 from confnav.sources.links import ID_CHARS
 from confnav.sources.values import as_text, citation_count
@@ -57,7 +57,7 @@ class SourceRecord:
 
     def warn(self, path: str | Path, message: str, field_name: str | None = None) -> None:
         """Note a problem that the record survives (a value dropped or cut), located like an error."""
-        self.warnings.append(str(self.error(path, message, field_name)))
+        self.warnings.append(Said(self.error(path, message, field_name).marked()))
 
 
 ReadItem = SourceRecord | InputError

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from confnav.errors import InputError, MissingExtraError
+from confnav.errors import InputError, MissingExtraError, argument
 from confnav.limits import MAX_RECORD_CHARS
 from confnav.sources.base import load_text, parse_json
 from confnav.sources.links import web_url
@@ -97,7 +97,7 @@ def read_schedule(path: Path, fmt: str | None = None, zone: str | None = None) -
     if not text.strip():
         raise InputError(path, "file is empty")
     fmt = fmt or schedule_format(path, text)
-    default = _zone(path, zone, "--timezone") if zone else None
+    default = _zone(path, zone) if zone else None
     if fmt == "ics":
         from confnav.sources.schedule_ics import read_ics  # it builds on this module's entries
 
@@ -114,13 +114,13 @@ def read_schedule(path: Path, fmt: str | None = None, zone: str | None = None) -
     return fmt, entries
 
 
-def _zone(path: Path, name: str, field_name: str, line: int | None = None) -> ZoneInfo:
+def _zone(path: Path, name: str, field_name: str | None = None, line: int | None = None) -> ZoneInfo:
+    """The zone a file's field names, or (no `field_name`) the one the caller's `zone` argument gives."""
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
-        raise InputError(
-            path, f"unknown time zone {name!r} (use a name like Europe/Vienna)", line=line, field=field_name
-        ) from None
+        said = f"unknown time zone {name!r}" if field_name else f"{argument('zone', name)}: unknown time zone"
+        raise InputError(path, f"{said} (use a name like Europe/Vienna)", line=line, field=field_name) from None
 
 
 def _load_yaml(path: Path, text: str) -> Any:
@@ -157,7 +157,8 @@ def _objects(path: Path, data: Any) -> Iterator[tuple[dict[str, Any], str, str |
         yield obj, f"[{number}]", None
 
 
-PASS_ZONE = "pass --timezone (e.g. --timezone Europe/Vienna) to place it"  # times a file gives without a zone
+# Times a file gives without a zone
+PASS_ZONE = f"pass {argument('zone')} (e.g. {argument('zone', 'Europe/Vienna')}) to place it"
 _KEYS = {key: tuple(header_key(alias) for alias in aliases) for key, aliases in KEYS.items()}
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from confnav.errors import InputError
+from confnav.errors import InputError, Said, argument
 from confnav.limits import MAX_RECORD_CHARS
 from confnav.model import RESOURCE_KINDS
 from confnav.sources.base import (
@@ -243,7 +243,10 @@ class CsvReader:
         if not left or not self.names_unread:
             return ""
         named = ", ".join(repr(c) for c in left[:8]) + (", …" if len(left) > 8 else "")
-        return f"{path.name}: column(s) not read: {named}; --map FIELD=COLUMN reads one (docs/ingest.md)"
+        return Said(
+            f"{path.name}: column(s) not read: {named}; {argument('mapping')} (a field to a column) reads one"
+            " (docs/ingest.md)"
+        )
 
     def record(self, path: Path, record: SourceRecord, row: dict[str, str], mapping: dict[str, str]) -> ReadItem:
         """One row's record (a format built on CSV reads its own columns here too)."""
@@ -318,7 +321,9 @@ def _check_mapping(path: Path, mapping: dict[str, str], columns: list[str]) -> N
     absent = sorted(target for target, column in mapping.items() if column not in columns)
     if absent:
         raise InputError(
-            path, f"--map names column(s) not in the header: {', '.join(mapping[a] for a in absent)}", line=1
+            path,
+            f"{argument('mapping')} names column(s) not in the header: {', '.join(mapping[a] for a in absent)}",
+            line=1,
         )
     if "title" not in mapping and "id" not in mapping:
         raise InputError(path, "header has no title or id column (see docs/ingest.md for the column names)", line=1)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from confnav.errors import ConfnavError, StoreBusyError, StoreFullError
+from confnav.errors import ConfnavError, StoreBusyError, StoreFullError, argument
 from confnav.store.base import StoreCaches
 from confnav.store.migrations import migrate, not_a_store
 from confnav.store.sql import SqlStore
@@ -40,7 +40,7 @@ class SqliteStore(SqlStore):
         self.location = str(self.path)
         self.read_only = read_only
         if self.path.is_dir():
-            raise ConfnavError(f"{self.path}: is a directory; --db needs a file path")
+            raise ConfnavError(f"{self.path}: is a directory; {argument('db')} needs a file path")
         if not self.path.parent.exists():
             raise ConfnavError(f"{self.path}: folder {self.path.parent} does not exist")
         try:

@@ -6,193 +6,12 @@ from __future__ import annotations
 
 import re
 
+from confnav.summarize.cut_words import CUT_BEFORE, KEEPS_NEXT, NO_CUT_ENDS
+
 MAX_WORDS = 30
 
 MAIN_WORDS = 6  # after an opening clause ("When pre-trained on X, …"), a cut keeps this many words of the main clause
 
-_CUT_BEFORE = frozenset(
-    {  # where a trailing clause holding a pointing phrase may be cut off
-        "to",
-        "for",
-        "which",
-        "thereby",
-        "and",
-        "so",
-        "thus",
-        "in",
-        "while",
-        "whereas",
-        "where",
-        "using",
-        "via",
-        "through",
-        "with",
-        "allowing",
-        "enabling",
-    }
-)
-_KEEPS_NEXT = frozenset(
-    {  # words that do not end a clause: "with respect to", "tries to", "able to"
-        "respect",
-        "due",
-        "according",
-        "tries",
-        "try",
-        "aims",
-        "aim",
-        "seeks",
-        "seek",
-        "able",
-        "unable",
-        "needs",
-        "need",
-        "wants",
-        "want",
-        "learns",
-        "learn",
-        "attempts",
-        "attempt",
-        "how",
-        "order",
-        "has",
-        "have",
-        "allows",
-        "allow",
-        "helps",
-        "help",
-        "tends",
-        "tend",
-        "fails",
-        "fail",
-        "is",
-        "are",
-        "way",
-        "ways",
-        "leads",
-        "lead",
-        "led",
-        "leading",
-        "contributes",
-        "contribute",
-        "refers",
-        "refer",
-        "corresponds",
-        "correspond",
-        "belongs",
-        "belong",
-        "amounts",
-    }
-)
-# Words a shortened sentence must not end on ("… and show.", "… given by.", "… the exponent bias, and the."); the
-# first group never ends an English sentence, so a TL;DR ending on one is a fragment (rule_violations).
-NEVER_ENDS = frozenset(
-    {
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "nor",
-        "whose",
-        "whereas",
-        "than",
-        "such",
-        "including",
-        "via",
-        "namely",
-        "between",
-        "by",
-        "its",
-        "their",
-        "our",
-        "show",
-        "shows",
-        "prove",
-        "proves",
-        "demonstrate",
-        "demonstrates",
-        "observe",
-        "observes",
-        "reveal",
-        "reveals",
-        "because",
-        "unless",
-        "although",
-        "whether",
-        "whenever",
-    }
-)
-_NO_CUT_ENDS = NEVER_ENDS | {
-    "that",
-    "which",
-    "where",
-    "while",
-    "however",
-    "of",
-    "to",
-    "for",
-    "with",
-    "from",
-    "in",
-    "on",
-    "at",
-    "as",
-    "into",
-    "onto",
-    "is",
-    "are",
-    "be",
-    "find",
-    "finds",
-    "argue",
-    "argues",
-    "suggest",
-    "suggests",
-    "require",
-    "requires",
-    "ensure",
-    "ensures",
-    "assume",
-    "assumes",
-    "guarantee",
-    "guarantees",
-    "implies",
-    "indicate",
-    "indicates",
-    "more",
-    "less",
-    "much",
-    "very",
-    "various",
-    "several",
-    "each",
-    "every",
-    "some",
-    "any",
-    "another",
-    "both",
-    "also",
-    "first",
-    "firstly",
-    "second",
-    "secondly",
-    "showing",
-    "demonstrating",
-    "suggesting",
-    "indicating",
-    "proving",
-    "when",
-    "if",
-    "since",
-    "though",
-    "until",
-    "denoted",
-    "called",
-    "named",
-    "termed",
-    "dubbed",
-}
 # A cut must not leave the first half of a pair open ("not only X" without "but also Y", "between X" without "and Y").
 _PAIR_OPENS = re.compile(r"\b(not only|one hand|between|both|either|neither)\b", re.I)
 _PAIR_CLOSES = {
@@ -291,7 +110,7 @@ def clause_starts(words: list[str], i: int) -> bool:
     word, before = words[i].lower(), words[i - 1].lower()
     if word == "and":
         return before.endswith(",")
-    return word in _CUT_BEFORE and not before.endswith("ed") and before not in _KEEPS_NEXT
+    return word in CUT_BEFORE and not before.endswith("ed") and before not in KEEPS_NEXT
 
 
 def clause_end(words: list[str]) -> int | None:
@@ -317,7 +136,7 @@ def may_end(words: list[str], cut: int) -> bool:
 
 def _ends_badly(kept: str, rest: list[str]) -> bool:
     """On a word no sentence ends on ("… and show", "… given by"), or before a verb ("the result" | "may be …")."""
-    return last_word(kept) in _NO_CUT_ENDS or last_word(rest[0]) in _VERB_FIRST
+    return last_word(kept) in NO_CUT_ENDS or last_word(rest[0]) in _VERB_FIRST
 
 
 def _inside_aside(kept: str, rest: list[str]) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 from confnav.progress import Progress
 from confnav.search import text as search_text
 from confnav.store.protocols import CacheStore, SearchStore
-from confnav.summarize import cuts, scoring, shorten, text, tldr
+from confnav.summarize import cut_words, cuts, scoring, shorten, text, tldr
 from confnav.summarize.tldr import ExtractiveSummarizer, extractive_tldr
 
 
@@ -23,7 +23,7 @@ from confnav.summarize.tldr import ExtractiveSummarizer, extractive_tldr
 def rules_fingerprint() -> str:
     """A hash of the code that makes extractive TL;DRs (cleaning, shortening, sentence rules, weights, stemming)."""
     digest = hashlib.sha1()
-    for module in (text, shorten, cuts, tldr, scoring, search_text):
+    for module in (text, shorten, cuts, cut_words, tldr, scoring, search_text):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:12]
 

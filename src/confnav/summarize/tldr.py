@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from confnav.model import Paper
 from confnav.summarize.base import SUMMARIZERS
-from confnav.summarize.cuts import MAIN_CLAUSE, MAX_WORDS, NEVER_ENDS, OPENERS, last_word
+from confnav.summarize.cut_words import NEVER_ENDS
+from confnav.summarize.cuts import MAIN_CLAUSE, MAX_WORDS, OPENERS, last_word
 from confnav.summarize.scoring import score_sentences, title_names
 from confnav.summarize.shorten import CONJUNCTION_OPENING, SUBJECT, find_pointer, shorten
 from confnav.summarize.text import clean, sentences

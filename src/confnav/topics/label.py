@@ -22,39 +22,26 @@ import numpy as np
 
 from confnav.model import Paper
 from confnav.registry import Registry
-from confnav.search.text import STOPWORDS, stem, words
-from confnav.topics.candidates import KEYWORD_WEIGHT, candidates, phrase_key, title_words
+from confnav.search.text import stem, words
+from confnav.topics.candidates import KEYWORD_WEIGHT, candidates, title_words
 from confnav.topics.candidates import TOO_GENERIC as TOO_GENERIC  # named from here too
 from confnav.topics.candidates import AuthorsCasing as AuthorsCasing
-from confnav.topics.fidelity import PAIR, PhraseUse, Prose, acronym, initials, parts
+from confnav.topics.fidelity import PAIR, PhraseUse, Prose
+from confnav.topics.label_words import (
+    SUPPORT,
+    CommonSpelling,
+    class_tfidf,
+    distinct,
+    fallback_label,
+    fuller,
+    label_names,
+    merit,
+    plain_phrase,
+    whole,
+    word_scores,
+)
 from confnav.topics.paper_words import one_reading
-from confnav.topics.phrases import abbreviates, nested, one_letter_apart, spelled_alike, stems
-
-SPECIFIC = 0.6  # a longer phrase replaces a shorter label it contains when this share of its users use it
-SUPPORT = 2  # each part of a label must be in this many of its theme's papers (titles or keywords), or it names one
-
-
-# Words that join a phrase to the rest of its title, so a phrase holding one is rarely a name of its own.
-_JOINING = STOPWORDS | {
-    "without",
-    "yet",
-    "more",
-    "most",
-    "very",
-    "also",
-    "using",
-    "towards",
-    "toward",
-    "via",
-    "versus",
-    "beyond",
-    "through",
-    "across",
-    "within",
-    "into",
-    "among",
-    "against",
-}
+from confnav.topics.phrases import nested, spelled_alike
 
 
 @dataclass
@@ -115,19 +102,19 @@ class CTfidfLabeler:
                 (keyword_forms if weight == KEYWORD_WEIGHT else title_forms)[key][display] += 1
         shown = {key: (keyword_forms.get(key) or title_forms[key]).most_common(1)[0][0] for c in counts for key in c}
         sizes = np.bincount(labels, minlength=groups)
-        typical = _word_scores(papers, labels, groups, sizes)
+        typical = word_scores(papers, labels, groups, sizes)
         ranked: list[list[tuple[float, str]]] = []
-        phrase_scores = _class_tfidf(counts, [sum(c.values()) for c in counts])
+        phrase_scores = class_tfidf(counts, [sum(c.values()) for c in counts])
         for scored, words_of_theme in zip(phrase_scores, typical, strict=True):
             ties = {key: sum(words_of_theme.get(w, 0.0) for w in key.split()) for key in scored}
             ranked.append([(scored[key], key) for key in sorted(scored, key=lambda k: (-scored[k], -ties[k], k))])
-        used = {name for label in taken or () for name in _names(label)}
+        used = {name for label in taken or () for name in label_names(label)}
         uses = PhraseUse(papers, prose)
         usable = [self._usable(ranked[g], shown, uses, labels == g) for g in range(groups)]  # read as needed
         shown_beside = [list(islice(found, self.top)) for found in usable]
         names: dict[int, str] = {}
         member_uses: dict[int, PhraseUse] = {}
-        spelling = _CommonSpelling(counts, shown)
+        spelling = CommonSpelling(counts, shown)
         unnamed: set[int] = set()
         for group in sorted(range(groups), key=lambda g: -sizes[g]):  # the largest themes choose first
             shortlist = [key for _, key in ranked[group][: self.shortlist]]
@@ -138,7 +125,9 @@ class CTfidfLabeler:
             names[group] = (  # authors' keywords are whole phrases; title word runs only when no keyword serves
                 self._best(keywords, uses, own, used, members)
                 or self._best([shown[key] for key in shortlist], uses, own, used, members, from_titles=True)
-                or _fallback(self._supported(self._keywords(ranked[group], shown, uses, own, SUPPORT), uses, own), used)
+                or fallback_label(
+                    self._supported(self._keywords(ranked[group], shown, uses, own, SUPPORT), uses, own), used
+                )
                 or self._word(papers, own, typical[group], uses, used, members)  # no phrase two titles share
                 or ""
             )
@@ -146,11 +135,11 @@ class CTfidfLabeler:
                 names[group] = f"theme {group + 1}"
                 unnamed.add(group)
             names[group] = spelling.of(names[group], used)
-            used.update(_names(names[group]))
+            used.update(label_names(names[group]))
         casing = AuthorsCasing(papers)
         beside = [  # the phrases beside a label are judged whole as it is: on the theme's own papers and prose too
-            _distinct(
-                (p for p in chain(shown_beside[g], usable[g]) if _whole(p, member_uses[g])),
+            distinct(
+                (p for p in chain(shown_beside[g], usable[g]) if whole(p, member_uses[g])),
                 uses,
                 labels == g,
                 self.top,
@@ -211,12 +200,12 @@ class CTfidfLabeler:
         for paper in (p for p, mine in zip(papers, own, strict=True) if mine):
             found.update(set(title_words(paper.title)))
         ranked = sorted(
-            (word for word, n in found.items() if n >= SUPPORT and _plain_phrase(word) and word not in TOO_GENERIC),
+            (word for word, n in found.items() if n >= SUPPORT and plain_phrase(word) and word not in TOO_GENERIC),
             key=lambda word: (-sum(typical.get(stem(w), 0.0) for w in words(word)), -found[word], word),
         )
         names = [word for word in ranked if not uses.runs_on_in_titles(word, own)][: self.shortlist]
         scored = self._scored(names, uses, own, used, members=members)
-        return max(scored, key=_merit)[2] if scored else None
+        return max(scored, key=merit)[2] if scored else None
 
     def _best(
         self,
@@ -233,8 +222,8 @@ class CTfidfLabeler:
         scored = self._scored(phrases, uses, own, used, members=members)
         if not scored:
             return None
-        top = max(scored, key=_merit)  # on a tie, the phrase ranked first
-        score, share, best = max((row for row in scored if _fuller(row, top, uses, own)), key=_merit, default=top)
+        top = max(scored, key=merit)  # on a tie, the phrase ranked first
+        score, share, best = max((row for row in scored if fuller(row, top, uses, own)), key=merit, default=top)
         if share >= self.broad:
             return best
         pairs = [
@@ -261,7 +250,7 @@ class CTfidfLabeler:
         scored: list[tuple[float, float, str]] = []
         for phrase in phrases:
             label = f"{first}{PAIR}{phrase}" if first else phrase
-            if _names(label, taking=False) & used or uses.incomplete(phrase, own, evidence=SUPPORT):
+            if label_names(label, taking=False) & used or uses.incomplete(phrase, own, evidence=SUPPORT):
                 continue
             if members is not None and members.incomplete(phrase):  # cut where the theme's papers use it
                 continue
@@ -273,142 +262,6 @@ class CTfidfLabeler:
                 continue
             scored.append((inside**self.coverage_weight * math.log(1 + inside / max(overall, 1e-9)), inside, phrase))
         return scored
-
-
-class _CommonSpelling:
-    """The spelling most of the papers use of a phrase written several ways ("explainability" for a label found as
-    "explanability"): the fidelity measure counts every variant spelling as a use, so the label's choice cannot
-    tell a rare misspelling from the usual form, and the rarer one looks the more distinctive."""
-
-    def __init__(self, counts: list[Counter[str]], shown: dict[str, str]) -> None:
-        totals: Counter[str] = Counter()
-        for found in counts:
-            totals.update(found)
-        self._uses: dict[str, float] = defaultdict(float)
-        self._alike: dict[tuple[int, str], list[tuple[str, list[str]]]] = defaultdict(list)  # by words, first letter
-        for key, used in totals.items():
-            display = shown[key]
-            self._uses[display] += used
-        for display in self._uses:
-            if tokens := words(display):
-                self._alike[len(tokens), tokens[0][:1]].append((display, tokens))
-
-    def of(self, label: str, taken: set[str]) -> str:
-        """The label with each part in its commonest spelling, unless that would take a name already taken."""
-        respelled = PAIR.join(self._commonest(part) for part in parts(label))
-        return respelled if respelled == label or not _names(respelled, taking=False) & taken else label
-
-    def _commonest(self, phrase: str) -> str:
-        tokens = words(phrase)
-        if not tokens:
-            return phrase
-        forms = [
-            other for other, its in self._alike.get((len(tokens), tokens[0][:1]), []) if one_letter_apart(its, tokens)
-        ]
-        best = max(forms, key=self._uses.__getitem__, default=phrase)
-        return best if self._uses.get(best, 0.0) > self._uses.get(phrase, 0.0) else phrase
-
-
-def _merit(row: tuple[float, float, str]) -> tuple[float, float]:
-    """A scored phrase's score, then its share of the theme."""
-    return row[0], row[1]
-
-
-def _class_tfidf(counts: list[Counter[str]], sizes: Sequence[float]) -> list[dict[str, float]]:
-    """Class-based TF-IDF of each class's terms: the term's count over its class's size, times log(1 + the
-    average class size over the term's count in all classes)."""
-    totals = Counter[str]()
-    for c in counts:
-        totals.update(c)
-    average = sum(sizes) / max(len(sizes), 1)
-    return [
-        {term: (n / (size or 1.0)) * math.log(1 + average / totals[term]) for term, n in c.items()}
-        for c, size in zip(counts, sizes, strict=True)
-    ]
-
-
-def _word_scores(papers: Sequence[Paper], labels: np.ndarray, groups: int, sizes: np.ndarray) -> list[dict[str, float]]:
-    """Each theme's words (stemmed, from titles and keywords) by c-TF-IDF over the members using them. A phrase's
-    words added up break ties between phrases as frequent: "vortical flow simulation" over "wet foam" among
-    simulation papers, not the alphabet."""
-    used: list[Counter[str]] = [Counter() for _ in range(groups)]
-    for paper, group in zip(papers, labels, strict=True):
-        text = " ".join([paper.title, *paper.keywords])
-        used[group].update({stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 2})
-    return _class_tfidf(used, [float(size) for size in sizes])
-
-
-def _fuller(row: tuple[float, float, str], best: tuple[float, float, str], uses: PhraseUse, own: np.ndarray) -> bool:
-    """Whether a phrase says more than the best one and should replace it: one word is vague ("graphs" →
-    "graph neural networks"), an acronym terse ("NAS"), when SPECIFIC of the same share uses the fuller
-    phrase; or its added words qualify what most of the best one's users mean, and are as distinctive of
-    the theme ("robustness" → "adversarial robustness"; not "pruning" → "network pruning")."""
-    _, inside, phrase = row
-    _, share, short = best
-    tokens = words(phrase)
-    if len(tokens) <= len(words(short)):
-        return False
-    if acronym(short):
-        return abbreviates(acronym(short), phrase) and inside >= SPECIFIC * share
-    if not stems(short) <= stems(phrase):
-        return False
-    if inside >= SPECIFIC * share:
-        return True
-    added = uses.with_words(stems(phrase) - stems(short))
-    short_users = uses.of(short)
-    return float(added[short_users & own].mean()) >= SPECIFIC and _lift(added, own) >= _lift(short_users, own)
-
-
-def _lift(using: np.ndarray, own: np.ndarray) -> float:
-    """How much more often the theme's papers use something than the venue's papers do."""
-    return float(using[own].mean()) / max(float(using.mean()), 1e-9)
-
-
-def _names(label: str, taking: bool = True) -> set[str]:
-    """What a label takes (or, not `taking`, what it would clash with): its parts, stemmed, in any order ("A and
-    B" is "B and A"), and for one phrase its short form ("graph neural networks" takes "GNN", "GAN" takes
-    "generative adversarial networks"; "representation learning" does not take "reinforcement learning")."""
-    found = {"|".join(sorted(phrase_key(" ".join(words(part))) for part in parts(label)))}
-    short = acronym(label)
-    if short or (PAIR not in label and initials(label)):
-        spelled = bool(short) != taking  # the phrase a taken acronym stands for, or the acronym a phrase has
-        found.add(f"{'spelled' if spelled else 'short'} {short or initials(label)}")
-    return found
-
-
-def _whole(phrase: str, members: PhraseUse) -> bool:
-    """Whether a phrase can be shown beside a theme's label: not cut where the members use it, and, from one title
-    only, ending where its title's phrase does ("multi-person articulated" is cut from "… tracking")."""
-    if members.incomplete(phrase):
-        return False
-    return int(members.of(phrase).sum()) >= SUPPORT or "after" not in members.open_ends(phrase)
-
-
-def _distinct(phrases: Iterable[str], uses: PhraseUse, own: np.ndarray, most: int) -> list[str]:
-    """The first `most` phrases less any inside another kept before it, or holding it, used by the same members:
-    one title gives "nonlinear ray tracing" and "ray tracing", one phrase to show."""
-    kept: list[tuple[str, set[str], np.ndarray]] = []
-    for phrase in phrases:
-        words_of, users = stems(phrase), uses.of(phrase) & own
-        if not any((words_of <= w or w <= words_of) and np.array_equal(users, u) for _, w, u in kept):
-            kept.append((phrase, words_of, users))
-        if len(kept) == most:
-            break
-    return [phrase for phrase, _, _ in kept]
-
-
-def _plain_phrase(phrase: str) -> bool:
-    """Whether a phrase holds no joining word ("without ground truth" does): one that can stand as a name."""
-    return not _JOINING.intersection(words(phrase))
-
-
-def _fallback(phrases: list[str], used: set[str], most: int = 2) -> str | None:
-    """The two (or `most`) top whole phrases no other theme has taken, the second not repeating the first,
-    joined; None when there are none."""
-    free = [p for p in phrases if not _names(p, taking=False) & used]
-    chosen = free[:1] + [p for p in free[1:] if not nested(p, free[0])][: most - 1]
-    joined = PAIR.join(chosen)
-    return joined if chosen and not _names(joined, taking=False) & used else None
 
 
 LABELERS: Registry[Labeler] = Registry("labeler", ("label",))

@@ -16,6 +16,7 @@ from confnav.search.experts import find_experts
 from confnav.search.results import as_mode
 from confnav.sources.disagreements import paper_sources
 from confnav.store import Store
+from confnav.summarize.base import labelled_tldr
 from confnav.summarize.llm import ChatClient, LLMConfig
 from confnav.summarize.reviews import PaperReviews, paper_reviews
 from confnav.topics.facts import lists_rejections
@@ -35,7 +36,7 @@ def paper_json(state: AppState, paper_id: str, venue: str | None = None) -> dict
     where they disagree, as the paper page and API show it (`confnav show`'s paper_sources)."""
     paper = state.store.get_paper(paper_id, venue)
     data = paper.to_dict()
-    tldr = state.summarizer(paper.venue).tldr(paper)
+    tldr = labelled_tldr(state.summarizer(paper.venue), paper)
     data["tldr_text"], data["tldr_source"] = tldr.tldr, tldr.source
     data["theme"] = state.theme_of(paper.venue, paper.id)
     if paper.decision.outcome is Outcome.PENDING:  # history of earlier editions, never a forecast of this paper
