@@ -80,3 +80,22 @@ def test_sentences_are_found_as_by_a_scan_from_the_start(reports_db: Location, t
         for start in (p for p in places if 0 <= p <= len(flat)):
             for end in (start, min(start + 5, len(flat))):
                 assert sentences.around(start, end) == _scanned(flat, start, end), (fmt, start, end)
+
+
+@pytest.mark.parametrize("json", [[], ["--json"]])
+def test_statistics_merge_the_keyword_spellings_once(
+    iclr2021_db: Location, monkeypatch: pytest.MonkeyPatch, json: list[str]
+) -> None:
+    from confnav.reports import stats
+
+    made: list[int] = []
+    merge = stats.Spellings
+
+    def merging(papers):  # type: ignore[no-untyped-def]
+        made.append(len(papers))
+        return merge(papers)
+
+    monkeypatch.setattr(stats, "Spellings", merging)
+    result = CliRunner().invoke(cli, ["--db", str(iclr2021_db), "stats", "--venue", "iclr2021", *json])
+    assert result.exit_code == 0, result.output
+    assert "keyword" in result.output.lower() and len(made) == 1  # both keyword tables from one merge
