@@ -54,3 +54,26 @@ def test_a_keyword_search_imports_no_scikit_learn_nor_scipy_stats(iclr2021_db: L
     result = _run("--db", str(iclr2021_db), "search", "offline reinforcement learning", "--mode", "keyword")
     assert "sklearn" not in result["heavy"] and "scipy.stats" not in result["heavy"], result["heavy"]
     assert "Offline" in str(result["output"]) or "offline" in str(result["output"])
+
+
+def test_a_ranking_imports_neither_scikit_learn_nor_scipy(light_topics_db: Location) -> None:
+    result = _run("--db", str(light_topics_db), "rank", "--venue", "iclr2021", "--top", "3")
+    assert result["heavy"] == [], result["heavy"]
+
+
+def test_average_ranks_are_scipys(iclr2021_db: Location) -> None:
+    """The ranking's percentiles rank as scipy.stats.rankdata does, on every numeric signal of a real venue."""
+    import numpy as np
+    from scipy.stats import rankdata
+
+    from confnav.rank.features import average_ranks
+    from confnav.rank.signals import compute_signals
+    from confnav.store import open_store
+
+    with open_store(iclr2021_db) as store:
+        papers = compute_signals(store, "iclr2021").papers
+    names = {name for p in papers for name, value in p.values.items() if value is not None}
+    assert {"rating_mean", "decision", "agreement"} <= names
+    for name in names:
+        values = np.array([p.values[name] for p in papers if p.values.get(name) is not None], dtype=float)
+        assert (average_ranks(values) == rankdata(values, method="average")).all(), name
