@@ -23,11 +23,12 @@ from confnav.registry import Registry
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, INDEXES, TextIndex, make_keyword_index
 from confnav.settings import Settings
 from confnav.store import SqlStore, StoreCaches, open_store
-from confnav.store.protocols import SearchStore
+from confnav.store.protocols import CacheStore, SearchStore
 from confnav.summarize import SUMMARIZERS
 from confnav.summarize.base import Summarizer
 from confnav.summarize.llm import make_summarizer
-from confnav.summarize.stored import keep_tldrs
+from confnav.summarize.stored import keep_tldrs, venue_summarizer
+from confnav.summarize.tldr import ExtractiveSummarizer
 from confnav.topics import CLUSTERERS, LABELERS, LAYOUTS, TopicBuilder
 from confnav.topics.cluster import Clusterer
 from confnav.topics.label import Labeler
@@ -127,9 +128,13 @@ class Navigator:
         """The chosen ranker in `mode` (None: the venue's default), with `weights` overriding the mode's."""
         return make_ranker(self.settings, weights, mode)
 
-    def summarizer(self) -> Summarizer:
-        """The chosen summarizer; by default the LLM one when an endpoint is configured, else the extractive one."""
-        return make_summarizer(self.settings)
+    def summarizer(self, store: CacheStore | None = None, venue: str | None = None) -> Summarizer:
+        """The chosen summarizer; by default the LLM one when an endpoint is configured, else the extractive one,
+        which answers from `venue`'s TL;DRs kept in `store` when given (as the web app's does)."""
+        made = make_summarizer(self.settings)
+        if store is not None and venue is not None and type(made) is ExtractiveSummarizer:
+            return venue_summarizer(store, venue)
+        return made
 
     def keyword_index(
         self, documents: Sequence[Mapping[str, str]], weights: Mapping[str, float] = DEFAULT_FIELD_WEIGHTS

@@ -8,7 +8,7 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import OutputFile, json_option, out, print_json, said, venue_option, with_store, write_output
-from confnav.plan import build_plan, import_schedule, plan_calendar
+from confnav.plan import build_plan, check_calendar, import_schedule, plan_calendar
 from confnav.plan.planner import DEFAULT_TOP, Plan, PlannedPaper
 from confnav.sources.schedules import FORMATS
 from confnav.store.protocols import Store
@@ -55,6 +55,8 @@ def schedule_import(
 def plan(store: Store, venue: str | None, profile: str | None, top: int, ics: Path | None, as_json: bool) -> None:
     """Your must-read papers of a venue by day and session, overlapping sessions flagged; by theme when the
     venue has no schedule."""
+    if ics is not None:
+        check_calendar(store, store.pick_venue(venue))  # before the ranking: a venue without times has no calendar
     result = build_plan(store, venue, profile, top)
     if ics is not None:
         write_output(ics, plan_calendar(result), "calendar")

@@ -45,7 +45,8 @@ from confnav.summarize.base import labelled_tldr
 @venue_option("The venue, when the id exists in several.")
 def tldr(store: Store, paper_id: str, venue: str | None, as_json: bool) -> None:
     """A one-line TL;DR of a paper (the authors' own, an extractive sentence, or an LLM's when configured)."""
-    result = labelled_tldr(cli_navigator().summarizer(), store.get_paper(paper_id, venue))
+    paper = store.get_paper(paper_id, venue)
+    result = labelled_tldr(cli_navigator().summarizer(store, paper.venue), paper)
     if as_json:
         print_json(result.to_dict())
     else:
@@ -105,7 +106,7 @@ def report_overview(
     built = build_overview(
         store,
         venue,
-        summarizer=navigator.summarizer(),
+        summarizer=navigator.summarizer(store, venue),
         ranker=navigator.ranker(mode=mode),
         per_theme=per_theme,
         config=config,
@@ -141,7 +142,7 @@ def report_digest(
         top=top,
         theme=theme,
         like=like,
-        summarizer=navigator.summarizer(),
+        summarizer=navigator.summarizer(store, venue),
         ranker=navigator.ranker(mode=mode),
         mode=mode,
     )

@@ -23,9 +23,12 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
+
+if TYPE_CHECKING:  # scipy is imported where used: importing it costs every command a third of a second
+    from scipy import sparse
 
 BACKGROUND = 1000  # venue papers sampled as weak negatives for the linear method
 FEATURES = (

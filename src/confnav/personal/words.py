@@ -11,20 +11,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
-from sklearn.feature_extraction.text import HashingVectorizer
 
 from confnav.model import Paper
+
+if TYPE_CHECKING:  # scipy and scikit-learn are imported where used: importing them costs every command a second
+    from scipy import sparse
+    from sklearn.feature_extraction.text import HashingVectorizer
 
 COLUMNS = 2**20
 COMMON = 0.5  # terms in more than this share of a venue's papers (of at least SMALL) say nothing of a taste
 SMALL = 20
 KEPT = 5000  # texts' rows kept per space
-_hasher = HashingVectorizer(
-    n_features=COLUMNS, ngram_range=(1, 2), stop_words="english", alternate_sign=False, norm=None, dtype=np.float32
-)
+
+
+@cache
+def _hasher() -> HashingVectorizer:
+    """The hashing of words and pairs, made on first use: importing scikit-learn costs a second at start."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    return HashingVectorizer(
+        n_features=COLUMNS, ngram_range=(1, 2), stop_words="english", alternate_sign=False, norm=None, dtype=np.float32
+    )
 
 
 def words_of(title: str, abstract: str | None, keywords: Sequence[str]) -> str:
@@ -47,6 +58,8 @@ class WordSpace:
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> WordSpace:
+        from scipy import sparse
+
         counts = _counts(texts)
         n = len(texts)
         df = np.bincount(counts.indices, minlength=COLUMNS)
@@ -72,6 +85,8 @@ class WordSpace:
         return _stacked([kept[text] for text in texts])
 
     def _weighed(self, counts: sparse.csr_matrix) -> sparse.csr_matrix:
+        from scipy import sparse
+
         counts = counts.copy()
         counts.data = (1 + np.log(counts.data)) * self.idf[counts.indices]
         counts.eliminate_zeros()
@@ -81,6 +96,8 @@ class WordSpace:
 
 def _stacked(rows: list[tuple[np.ndarray, np.ndarray]]) -> sparse.csr_matrix:
     """One sparse matrix of rows given as (columns, weights)."""
+    from scipy import sparse
+
     indptr = np.r_[0, np.cumsum([len(columns) for columns, _ in rows])]
     columns = np.concatenate([c for c, _ in rows]) if rows else np.zeros(0, dtype=np.int32)
     weights = np.concatenate([w for _, w in rows]) if rows else np.zeros(0, dtype=np.float32)
@@ -89,6 +106,8 @@ def _stacked(rows: list[tuple[np.ndarray, np.ndarray]]) -> sparse.csr_matrix:
 
 def _counts(texts: Sequence[str]) -> sparse.csr_matrix:
     """Each text's hashed term counts (no texts: no rows)."""
+    from scipy import sparse
+
     if not texts:
         return sparse.csr_matrix((0, COLUMNS), dtype=np.float32)
-    return sparse.csr_matrix(_hasher.transform(texts), dtype=np.float32)
+    return sparse.csr_matrix(_hasher().transform(texts), dtype=np.float32)

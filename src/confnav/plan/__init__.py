@@ -3,8 +3,8 @@ must-read papers arranged by day and session, with conflicts flagged and an ICS 
 
 from __future__ import annotations
 
-from confnav.plan.ics import plan_calendar
+from confnav.plan.ics import check_calendar, plan_calendar
 from confnav.plan.planner import Plan, build_plan
 from confnav.plan.schedule import ScheduleImport, import_schedule
 
-__all__ = ["Plan", "ScheduleImport", "build_plan", "import_schedule", "plan_calendar"]
+__all__ = ["Plan", "ScheduleImport", "build_plan", "check_calendar", "import_schedule", "plan_calendar"]

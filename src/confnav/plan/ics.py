@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from confnav import __version__
 from confnav.errors import ConfnavError
-from confnav.plan.planner import Plan, PlannedSession
+from confnav.plan.planner import Plan, PlannedSession, PlanStore
 
 LINE_OCTETS = 75  # RFC 5545 §3.1: lines longer than this are folded
 
@@ -35,6 +35,19 @@ def fold(line: str) -> str:
     return "\r\n ".join(parts)
 
 
+def check_calendar(store: PlanStore, venue: str) -> None:
+    """Refuse, before any paper is ranked, a calendar that no plan of the venue could fill: none of the sessions
+    holding its papers has a time (the same ConfnavError as `plan_calendar`)."""
+    linked = {session_id for session_id, _ in store.session_papers(venue)}
+    sessions = [s for s in store.sessions(venue) if s.id in linked]
+    if not any(s.start is not None for s in sessions):
+        raise _no_calendar(venue, "its sessions have no times" if sessions else "it has no sessions")
+
+
+def _no_calendar(venue: str, held: str) -> ConfnavError:
+    return ConfnavError(f"no calendar for the plan of {venue}: {held} (see confnav schedule import)")
+
+
 def _stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
@@ -55,8 +68,7 @@ def plan_calendar(plan: Plan, now: datetime | None = None) -> str:
     """The plan's timed sessions as a VCALENDAR text with CRLF line ends; ConfnavError when none has a time (a
     calendar of no event)."""
     if not any(planned.session.start is not None for planned in plan.sessions):
-        held = "its sessions have no times" if plan.sessions else "it has no sessions"
-        raise ConfnavError(f"no calendar for the plan of {plan.venue}: {held} (see confnav schedule import)")
+        raise _no_calendar(plan.venue, "its sessions have no times" if plan.sessions else "it has no sessions")
     stamp = _stamp(now or datetime.now(UTC))
     lines = [
         "BEGIN:VCALENDAR",

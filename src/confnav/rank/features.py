@@ -77,11 +77,22 @@ def percentile_in(values: Sequence[float | None], alone: float = 0.5) -> np.ndar
     if len(present) == 1:
         result[present] = alone
     elif present:
-        from scipy.stats import rankdata  # here, not at the top: importing it costs every command 2 s at start
-
-        ranks = rankdata([values[i] for i in present], method="average") - 1
+        ranks = average_ranks(np.array([values[i] for i in present], dtype=float)) - 1
         result[present] = ranks / (len(present) - 1)
     return result
+
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, ties sharing their mean rank: scipy.stats.rankdata's "average" method (the same steps), whose
+    import costs a ranking a CPU-second."""
+    order = np.argsort(values)
+    position = np.empty(order.size, dtype=np.intp)
+    position[order] = np.arange(order.size, dtype=np.intp)
+    ordered = values[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]]
+    dense = first.cumsum()[position]
+    bounds = np.r_[np.nonzero(first)[0], len(first)]
+    return 0.5 * (bounds[dense] + bounds[dense - 1] + 1)
 
 
 def citation_target(papers: list[Paper]) -> np.ndarray:

@@ -1,22 +1,31 @@
 """Predicted impact of a venue's papers, from a predictor fitted on the other loaded venues with citations.
 
 The venue's own citation counts are never read: the prediction is what could be known when it opened.
-Estimates are kept per store state, so ranking again after no change costs nothing.
+Estimates are kept per store state, in the process and in the store's cache (as TL;DRs are), so ranking again
+after no change costs nothing, in this process or the next.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sqlite3
 import threading
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from confnav.embed.views import semantic_model
+from confnav.errors import ReadOnlyStoreError, StoreBusyError
 from confnav.model import Paper
+from confnav.rank import features, predictor
 from confnav.rank.features import FEATURES, FeatureBuilder, VenueFeatures
 from confnav.rank.predictor import ImpactModel, cited_venues, fit
-from confnav.store.protocols import AnalysisStore
+from confnav.store.base import serves_requests
+from confnav.store.protocols import AnalysisStore, CacheStore
 
 SHOWN = 3  # contributions explained per paper
 _memo: dict[tuple[object, ...], ImpactEstimates | str] = {}
@@ -55,7 +64,10 @@ def impact_estimates(store: AnalysisStore, venue: str) -> ImpactEstimates | str:
     with _memo_lock:
         if key in _memo:
             return _memo[key]
-    found = _estimate(store, venue)
+    found = _kept(store, venue, key[1])
+    if found is None:
+        found = _estimate(store, venue)
+        _keep(store, venue, key[1], found)
     global _made
     with _memo_lock:
         if len(_memo) > 64:
@@ -85,6 +97,54 @@ def known_impact(store: Counted, venue: str) -> ImpactEstimates | None:
 
 def _key(store: Counted, venue: str) -> tuple[object, ...]:
     return (getattr(store, "location", id(store)), store.state(), venue)
+
+
+@cache
+def model_version() -> str:
+    """A hash of the code that makes the estimates: a new version of it makes the kept ones stale."""
+    digest = hashlib.sha1()
+    for module in (features, predictor):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def impact_cache(venue: str) -> str:
+    return f"impact:{venue}:{model_version()}"
+
+
+def _kept(store: CacheStore, venue: str, state: object) -> ImpactEstimates | str | None:
+    """The estimates the store keeps for the venue at this store state; None when missing, stale or unreadable."""
+    cached = store.get_cache(impact_cache(venue))
+    if cached is None:
+        return None
+    try:
+        found = json.loads(cached[1])
+        if found["state"] != json.loads(json.dumps(state)):
+            return None
+        return _from_data(found["estimates"])
+    except (ValueError, KeyError, TypeError):  # a damaged entry is made again, not shown
+        return None
+
+
+def _keep(store: CacheStore, venue: str, state: object, found: ImpactEstimates | str) -> None:
+    """Keep the estimates under the state they were made for; never from a server's requests, quietly not into a
+    read-only or busy store (the next ranking fits again)."""
+    if serves_requests(store):
+        return
+    data = {"state": state, "estimates": found if isinstance(found, str) else asdict(found)}
+    try:
+        with store.transaction():
+            store.put_cache(impact_cache(venue), 0, json.dumps(data, ensure_ascii=False).encode())
+    except (ReadOnlyStoreError, StoreBusyError, sqlite3.OperationalError):
+        pass
+
+
+def _from_data(data: Any) -> ImpactEstimates | str:
+    if isinstance(data, str):
+        return data
+    contributions = {pid: [Contribution(**part) for part in parts] for pid, parts in data["contributions"].items()}
+    return ImpactEstimates(dict(data["predicted"]), dict(data["percentile"]), contributions, list(data["trained_on"]))
 
 
 def _estimate(store: AnalysisStore, venue: str) -> ImpactEstimates | str:

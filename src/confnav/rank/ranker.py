@@ -25,7 +25,7 @@ from confnav.model import Paper
 from confnav.rank.features import percentile_in
 from confnav.rank.mode import RankMode, parse_mode, resolve_mode
 from confnav.rank.reasons import add_tldrs, explanation, reasons
-from confnav.rank.signals import PaperSignals, VenueSignals, compute_signals
+from confnav.rank.signals import PaperSignals, VenueSignals, venue_signals
 from confnav.rank.weights import award_weight, checked_weights, weight_of, weights_for
 from confnav.registry import Registry
 from confnav.settings import Settings
@@ -124,7 +124,7 @@ class WeightedRanker:
         venue = store.get_venue(venue).id  # any spelling of a venue ranks it; the store's methods take its id
         mode = resolve_mode(store, venue, self.mode)
         with collection_paused():  # tens of thousands of objects, all kept
-            signals = compute_signals(store, venue, mode is RankMode.AT_CONFERENCE)
+            signals = venue_signals(store, venue, mode is RankMode.AT_CONFERENCE)
             ranking = self.rank_signals(signals, theme=theme, mode=mode)
         if mode is RankMode.AT_CONFERENCE:
             add_tldrs(ranking.papers, ExtractiveSummarizer(venue, stored_tldrs(store, venue)))

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from confnav.errors import ConfnavError
+from confnav.latest import LatestPerKey
 from confnav.model import CitationCount, Paper, Venue, name_key, real_papers
 from confnav.people import PeopleIndex
 from confnav.rank.features import decision_values, novelty, text_vectors
@@ -101,6 +102,22 @@ class VenueSignals:
     def names(self) -> list[str]:
         present = {name for p in self.papers for name, v in p.values.items() if v is not None}
         return [n for n in CORE_SIGNALS if n in present] + sorted(n for n in present if n.startswith("external:"))
+
+
+KEPT = 4  # venues' signals kept per process
+_kept: LatestPerKey[tuple[tuple[str, int], ...], VenueSignals] = LatestPerKey(KEPT)
+
+
+def venue_signals(store: AnalysisStore, venue_id: str, at_conference: bool = False) -> VenueSignals:
+    """`compute_signals`, kept for the store's state: the rankings of one venue in a process (each theme's, a
+    report's and its verification's) compute them once. Shared: a ranking reads them and changes nothing."""
+    state = store.state()  # read first: a change made meanwhile leaves them stale
+    key = (getattr(store, "location", id(store)), venue_id, at_conference)
+    found = _kept.get(key, state)
+    if found is None:
+        found = compute_signals(store, venue_id, at_conference)
+        _kept.put(key, state, found)
+    return found
 
 
 def compute_signals(store: AnalysisStore, venue_id: str, at_conference: bool = False) -> VenueSignals:

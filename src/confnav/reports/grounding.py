@@ -4,6 +4,7 @@ store; the title names the verified venue; a fact sits among words that fit it."
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -217,24 +218,37 @@ def _facts_block(page: Page, ground: Ground) -> None:
                 page.fail(match.start(), f"fact {other} is shown beside {key} as its share")
 
 
-def _sentence(flat: str, start: int, end: int) -> tuple[int, int]:
-    """The bounds of the sentence around text[start:end] (clauses end at . ; ! ? a newline or a tag)."""
-    before = [m.end() for m in _SENTENCE_END.finditer(flat, 0, start)]
-    after = _SENTENCE_END.search(flat, end)
-    return (before[-1] if before else 0), (after.start() if after else len(flat))
+class Sentences:
+    """Where a text's clauses end (. ; ! ? before a space, a newline or a tag), found in one pass: the sentence
+    around each fact is then two bisections, not a scan from the text's start per fact."""
+
+    def __init__(self, flat: str) -> None:
+        found = list(_SENTENCE_END.finditer(flat))  # one character each
+        self.size = len(flat)
+        self.starts = [m.start() for m in found]
+        self.ends = [m.end() for m in found]
+        # a mark that needs a space after it ends a sentence before `start` only if that space is before it too
+        self.before = [m.end() + (m.group() not in "\n<>") for m in found]
+
+    def around(self, start: int, end: int) -> tuple[int, int]:
+        """The bounds of the sentence around text[start:end]."""
+        i = bisect.bisect_right(self.before, start) - 1
+        j = bisect.bisect_left(self.starts, end)
+        return (self.ends[i] if i >= 0 else 0), (self.starts[j] if j < len(self.starts) else self.size)
 
 
 def _fact_context(page: Page, facts: list[tuple[int, int, str]], ground: Ground) -> None:
     """A fact in prose sits among words that fit it: no other decision kind named beside it without its own, and a
     theme's fact in its theme's section or nearest its theme's name."""
     flat, words, section_at = page.remaining(), decision_patterns(ground.facts), section_of(page)
+    sentences = Sentences(flat)
     block = re.compile(r'<ul class="facts">.*?</ul>', re.S) if page.html else re.compile(r"^- .*$", re.M)
     listed = [(m.start(), m.end()) for m in block.finditer(page.text)]
     labels = {t.id: t.label for t in ground.themes if t.level == 1}
     for i, (start, end, key) in enumerate(facts):
         if key.startswith("config.") or any(a <= start < b for a, b in listed):
             continue  # the facts block binds each fact to its label
-        left, right = _sentence(flat, start, end)
+        left, right = sentences.around(start, end)
         prev_end = max([e for s, e, _ in facts[:i] if e <= start] + [left])
         next_start = min([s for s, e, _ in facts[i + 1 :] if s >= end] + [right])
         beside = flat[prev_end:start] + " " + flat[end:next_start]
@@ -308,12 +322,13 @@ def _numbers(
     counts the report's own lists or sections; in a note on how an LLM wrote the report (`in_notes`), whose counts
     the store does not keep, it is listed as not checked."""
     flat, own = page.remaining(), _own_counts(page)
+    sentences = Sentences(flat)
     wrong: dict[int, list[str]] = {}
     noted: set[tuple[int, int]] = set()
     for pos, number in numbers_outside(flat):
         if number in own:
             continue
-        left, right = _sentence(flat, pos, pos + len(number))
+        left, right = sentences.around(pos, pos + len(number))
         cited = {c for pair in re.findall(rf'data-paper="({ID})"|\[\^({ID})\]', page.text[left:right]) for c in pair}
         if page.html and (ends_on := _CITE_TAG.match(page.text, right)):  # the sentence ends on its citation's tag
             cited.add(ends_on.group(1))

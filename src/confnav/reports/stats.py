@@ -222,11 +222,12 @@ def institution_table(papers: list[Paper]) -> Table:
     return Table("institutions", "Institutions with the most accepted papers (names normalised)", header, rows)
 
 
-def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, min_papers: int = 15) -> Table:
-    """Keywords by papers (or by mean rating), spellings of one keyword counted as one as `trends` counts them
-    (plurals, hyphens, an acronym the papers pair with its expansion); accepted counts only when the data lists
-    more than accepted papers, ratings only when it holds them; no rows by rating without ratings."""
-    holds = Holds.of(papers)
+KeywordGroups = tuple[dict[str, list[Paper]], dict[str, Counter[str]]]
+
+
+def keyword_groups(papers: list[Paper]) -> KeywordGroups:
+    """The papers of each keyword, its spellings merged, and how often each spelling was written: what both
+    keyword tables count (merging the spellings is most of their work, so it is done once for both)."""
     spellings = Spellings(papers)
     groups: dict[str, list[Paper]] = defaultdict(list)
     shown: dict[str, Counter[str]] = defaultdict(Counter)
@@ -234,6 +235,22 @@ def keyword_table(papers: list[Paper], top: int = 25, by_rating: bool = False, m
         for group, spelling in {spellings.group(k): k.strip().lower() for k in paper.keywords if fold(k)}.items():
             groups[group].append(paper)
             shown[group][spelling] += 1
+    return groups, shown
+
+
+def keyword_table(
+    papers: list[Paper],
+    top: int = 25,
+    by_rating: bool = False,
+    min_papers: int = 15,
+    grouped: KeywordGroups | None = None,
+) -> Table:
+    """Keywords by papers (or by mean rating), spellings of one keyword counted as one as `trends` counts them
+    (plurals, hyphens, an acronym the papers pair with its expansion); accepted counts only when the data lists
+    more than accepted papers, ratings only when it holds them; no rows by rating without ratings. `grouped`:
+    `keyword_groups(papers)`, when the caller has it."""
+    holds = Holds.of(papers)
+    groups, shown = grouped or keyword_groups(papers)
 
     def mean_rating(key: str) -> float:
         values = reviewed_means(groups[key])
@@ -306,14 +323,15 @@ def stats_tables(store: RebuttalStatsStore, venue: str) -> list[Table]:
     """The tables the venue's data can fill, in report order (the rebuttal's when the venue has review
     histories): a table without rows is left out."""
     papers = counted_papers(store, venue)
+    grouped = keyword_groups(papers)  # once for both keyword tables
     tables = [
         decision_table(papers),
         rating_table(papers),
         agreement_table(papers),
         author_table(papers),
         institution_table(papers),
-        keyword_table(papers),
-        keyword_table(papers, by_rating=True),
+        keyword_table(papers, grouped=grouped),
+        keyword_table(papers, by_rating=True, grouped=grouped),
     ]
     if (years := year_table(store, venue)) is not None:
         tables.append(years)

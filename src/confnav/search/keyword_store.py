@@ -19,7 +19,6 @@ import zipfile
 from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
-from scipy import sparse
 
 from confnav.errors import ReadOnlyStoreError
 from confnav.model import Paper
@@ -120,6 +119,8 @@ def from_base_arrays(arrays: mapped.Arrays, generation: int) -> KeywordIndex:
     text = bytes(arrays["words"]).decode()
     words = text.split("\n") if text else []
     fields = tuple(bytes(arrays["fields"]).decode().split("\n"))
+    from scipy import sparse
+
     pks, indptr = arrays["pks"], arrays["indptr"]
     counts = sparse.csc_matrix((arrays["data"], arrays["indices"], indptr), shape=(pks.size, indptr.size - 1))
     segment = Segment(pks, counts, arrays["lengths"])

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from confnav.search.text import TermColumns, term_columns
+
+if TYPE_CHECKING:  # scipy is imported where used: importing it costs every command a third of a second
+    from scipy import sparse
 
 BITS = 8  # a term's count in one field of one document is capped at 255 (saturation makes more no different)
 MAX_FIELDS = 8
@@ -68,6 +71,8 @@ class Segment:
     ) -> Segment:
         """Count each field's terms of documents (row key, field name → text) as they are read, CHUNK at a time: a
         field's texts of a chunk are split at once and their terms counted in arrays (text.term_columns)."""
+        from scipy import sparse
+
         packed = _packed(len(fields))
         columns = TermColumns(vocabulary)
         keys: list[int] = []
@@ -97,6 +102,8 @@ class Segment:
 
     @classmethod
     def empty(cls, fields: int, width: int) -> Segment:
+        from scipy import sparse
+
         return cls(
             np.zeros(0, dtype=np.int64),
             sparse.csc_matrix((0, width), dtype=_packed(fields)),
@@ -119,6 +126,8 @@ class Segment:
 
     def widened(self, width: int) -> sparse.csc_matrix:
         """The counts with `width` columns (a CSC matrix gains empty columns by extending its indptr)."""
+        from scipy import sparse
+
         matrix = self.counts
         extra = np.full(max(width - matrix.shape[1], 0), matrix.indptr[-1], matrix.indptr.dtype)
         return sparse.csc_matrix(
@@ -128,6 +137,8 @@ class Segment:
     @staticmethod
     def stack(segments: Sequence[Segment], width: int) -> Segment:
         """One segment holding the documents of several, in order, with `width` vocabulary columns."""
+        from scipy import sparse
+
         counts = sparse.vstack([s.widened(width) for s in segments], format="csc", dtype=segments[0].counts.dtype)
         return Segment(np.concatenate([s.pks for s in segments]), counts, np.concatenate([s.lengths for s in segments]))
 
@@ -155,6 +166,8 @@ class Segment:
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray], prefix: str, fields: int) -> Segment:
         """A segment read back from `to_arrays`, checked enough that a damaged one fails here, not in a query."""
+        from scipy import sparse
+
         pks = np.asarray(arrays[f"{prefix}pks"], dtype=np.int64)
         lengths = np.asarray(arrays[f"{prefix}lengths"], dtype=np.float32).reshape(pks.size, fields)
         indptr, indices = np.asarray(arrays[f"{prefix}indptr"]), np.asarray(arrays[f"{prefix}indices"])
