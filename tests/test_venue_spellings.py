@@ -215,6 +215,21 @@ def test_a_name_with_words_left_over_is_refused(db: Location, client: TestClient
         assert store.get_venue("ICLR 2021 Conference").id == "iclr2021"
 
 
+@pytest.mark.parametrize("name", LEFT_OVER)
+def test_ingest_and_fetch_refuse_a_name_with_words_left_over_too(db: Location, name: str) -> None:
+    # `ingest --venue "iclr2021 workshop"` once filed the stored papers of ICLR 2021 into a track "workshop"
+    paperlist = str(DATA / "iclr2021" / "paperlists-iclr2021.json")
+    for verb in (
+        ["ingest", paperlist, "--venue", name],
+        ["fetch", "paperlists", name, "--base-url", "http://127.0.0.1:9"],
+    ):
+        said = run(*verb, "--db", str(db))
+        assert said.exit_code == 1 and "is not part of" in said.stderr and said.stderr.count("\n") == 1, said.output
+        assert "a workshop or a track named after a venue is another venue" in said.stderr
+    with open_store(db, read_only=True) as store:
+        assert not any(p.track for p in store.papers(PaperFilter(venue="iclr2021")))
+
+
 @pytest.mark.parametrize("name", ["iclr", "", "%", "../../etc/passwd", "2021"])
 def test_a_venue_without_a_year_to_fetch_or_override_is_one_line(db: Location, name: str, tmp_path: Path) -> None:
     said = run("fetch", "paperlists", name, "--base-url", "http://127.0.0.1:9", "--db", str(db))
