@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
 
-from confnav.answer import DOES_NOT_SAY, ask
+from confnav.answer import DOES_NOT_SAY, ask, compose
 from confnav.answer.check import verify_answer
+from confnav.answer.places import institutions, places_in
 from confnav.ingest import ingest
 from confnav.search.engine import Searcher
+from confnav.search.query import QueryError
 from confnav.store import open_store
 from tests.backends import Location, clone
 from tests.conftest import DATA, ICLR2020
@@ -234,6 +237,26 @@ def test_an_institution_beside_a_topic_and_two_institutions_are_each_counted(sea
         for s in topic.sentences[:1]
         for c in s.cites
     )
+
+
+def test_a_question_past_the_query_limit_is_refused_before_it_is_read(
+    searcher: Searcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unread(*args: object) -> None:
+        raise AssertionError("the question was read before its length was checked")
+
+    monkeypatch.setattr(compose, "places_in", unread)
+    with pytest.raises(QueryError, match="query is 100,000 characters; the limit is 4,000"):
+        ask(searcher, "w " * 50_000)
+
+
+def test_institutions_are_found_in_one_pass_over_a_long_text(searcher: Searcher) -> None:
+    known = institutions(searcher.store)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    assert places_in("w " * 8_000, lambda: known) == []  # once 8 s: the text before each span searched again
+    assert time.perf_counter() - start < 2
+    found = places_in("papers from google and by the Stanford " * 100, lambda: known)
+    assert [p.key for p in found[:2]] == ["google", "stanford university"] and len(found) == 200
 
 
 def test_an_institution_is_read_only_where_the_data_names_one(searcher: Searcher) -> None:

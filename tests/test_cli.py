@@ -46,6 +46,12 @@ def test_ls_filters_and_json(iclr2021_db: Path) -> None:
     assert text.count("\n") == 4 and "(3 papers)" in text
 
 
+@pytest.mark.parametrize("limit", ["9223372036854775808", "99999999999999999999", "1000001"])
+def test_ls_limit_is_bounded_like_every_verbs(iclr2021_db: Path, limit: str) -> None:
+    said = CliRunner().invoke(cli, ["ls", "--db", str(iclr2021_db), "--limit", limit])
+    assert said.exit_code == 2 and "is not in the range 0<=x<=1000000" in said.stderr, said.output
+
+
 def test_show_text_and_json(iclr2021_db: Path) -> None:
     paper = json.loads(invoke("show", "--db", str(iclr2021_db), "nIAxjsniDzg", "--json"))
     assert paper["id"] == "nIAxjsniDzg" and paper["decision"]["kind"] == "oral" and paper["venue"] == "iclr2021"

@@ -216,6 +216,28 @@ def test_signals_say_which_citations_the_ranking_uses(cited_db: Path, tmp_path: 
     assert "'abc' is not a number" in refused.stderr and copy.read_bytes() == before
 
 
+def test_signals_listing_a_paper_twice_keep_its_first_values_and_say_so(cited_db: Path, tmp_path: Path) -> None:
+    """A paper listed twice kept its last value without a word, and the count said 2 values stored of 1; a signal
+    given by two columns took one of them silently."""
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(cited_db.read_bytes())
+    twice = tmp_path / "twice.csv"
+    twice.write_text("id,mentions\nhRZ1YjDZmTo,3\ndk-2R1f_LR,2\nhRZ1YjDZmTo,4\n")
+    run = CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "corl2023", str(twice)])
+    assert run.exit_code == 0 and "2 values of mentions stored for corl2023" in run.stdout, run.output
+    assert "id 'hRZ1YjDZmTo' is listed on lines 2, 4: each signal keeps its first value" in run.stderr
+    assert "(mentions 4 of line 4 not stored)" in run.stderr
+    with open_store(copy) as store:
+        assert store.external_signals("corl2023")["hRZ1YjDZmTo"]["mentions"] == 3
+    before = copy.read_bytes()
+    for header in ("id,citations,citations", "id,Citations,citations"):
+        columns = tmp_path / "columns.csv"
+        columns.write_text(f"{header}\nhRZ1YjDZmTo,1,2\n")
+        refused = CliRunner().invoke(cli, ["signals", "--db", str(copy), "--venue", "corl2023", str(columns)])
+        assert refused.exit_code == 1 and "columns.csv, line 1, field '" in refused.stderr, refused.output
+        assert "columns 2 and 3 both give 'citations': keep one" in refused.stderr and copy.read_bytes() == before
+
+
 def test_explain_gives_percentiles_and_places_among_papers_with_a_signal(cited_db: Path, tmp_path: Path) -> None:
     """CoRL 2023's predicted impact ran from -0.01 to 1.15 though it is a percentile, and mentions given for 2 of
     its 199 papers were called "top 1% of CoRL 2023"."""

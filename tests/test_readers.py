@@ -244,15 +244,20 @@ def test_venue_and_track_from_a_files_name(path: str, expected: tuple[str | None
     assert venue_and_track_from_path(Path(path)) == expected
 
 
-def test_a_track_given_with_the_venue_is_kept(fresh_location, write) -> None:  # type: ignore[no-untyped-def]
+def test_a_track_comes_from_the_file_never_from_the_venue(fresh_location, write) -> None:  # type: ignore[no-untyped-def]
+    from confnav.errors import ConfnavError
     from confnav.ingest import ingest
     from confnav.store import open_store
 
     papers = json.loads((DATA / "paperlists" / "corl2023.json").read_text(encoding="utf-8"))[:3]
-    plain = [{"title": p["title"], "authors": p["author"]} for p in papers]
+    plain = "\n".join(json.dumps({"title": p["title"], "authors": p["author"]}) for p in papers)
     with open_store(fresh_location, create=True) as store:
-        ingest(store, [write("accepted.jsonl", "\n".join(map(json.dumps, plain)))], venue="ICML 2024 Workshop X")
-        assert {p.track for p in store.iter_papers("icml2024")} == {"Workshop X"}
+        ingest(store, [write("icml2024_workshop_x.jsonl", plain)])
+        assert {p.track for p in store.iter_papers("icml2024")} == {"workshop x"}
+        # a venue with words left over is refused as by every verb: it would move stored papers to a track
+        with pytest.raises(ConfnavError, match=r"'Workshop X' is not part of ICML 2024's name.*a track field"):
+            ingest(store, [write("accepted.jsonl", plain)], venue="ICML 2024 Workshop X")
+        assert {p.track for p in store.iter_papers("icml2024")} == {"workshop x"}
 
 
 def test_terminal_escapes_are_taken_out_of_texts(write) -> None:  # type: ignore[no-untyped-def]

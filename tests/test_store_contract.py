@@ -185,6 +185,13 @@ def test_citation_counts_supplied_for_a_venue_without_them(fresh: SqlStore) -> N
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_limit_past_sqls_integers_lists_every_paper(filled: dict[str, Location], backend: str) -> None:
+    with open_store(filled[backend]) as store:  # both backends once refused the number itself
+        every = store.papers(PaperFilter(venue="iclr2020"))
+        assert [p.id for p in store.papers(PaperFilter(venue="iclr2020"), limit=2**63)] == [p.id for p in every]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_missing_things_are_clear_errors(filled: dict[str, Location], backend: str) -> None:
     with open_store(filled[backend]) as store:
         with pytest.raises(NotFoundError, match="unknown venue 'nope'"):

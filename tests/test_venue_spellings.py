@@ -8,6 +8,7 @@ import ast
 import html
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -24,7 +25,7 @@ from confnav.topics.facts import theme_facts
 from confnav.topics.trends import trends
 from confnav.web.app import create_app
 from tests.backends import Location, clone
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 
 SPELLED = "ICLR 2021"
 LEFT_OVER = ["ICLR 2021 blah blah", "ICLR 2021 Workshop", "iclr2021.json", "ICLR 2020 Datasets and Benchmarks"]
@@ -212,6 +213,33 @@ def test_a_name_with_words_left_over_is_refused(db: Location, client: TestClient
     # words that say nothing more still name the venue
     with open_store(db, read_only=True) as store:
         assert store.get_venue("ICLR 2021 Conference").id == "iclr2021"
+
+
+@pytest.mark.parametrize("name", LEFT_OVER)
+def test_ingest_and_fetch_refuse_a_name_with_words_left_over_too(db: Location, name: str) -> None:
+    # `ingest --venue "iclr2021 workshop"` once filed the stored papers of ICLR 2021 into a track "workshop"
+    paperlist = str(DATA / "iclr2021" / "paperlists-iclr2021.json")
+    for verb in (
+        ["ingest", paperlist, "--venue", name],
+        ["fetch", "paperlists", name, "--base-url", "http://127.0.0.1:9"],
+    ):
+        said = run(*verb, "--db", str(db))
+        assert said.exit_code == 1 and "is not part of" in said.stderr and said.stderr.count("\n") == 1, said.output
+        assert "a workshop or a track named after a venue is another venue" in said.stderr
+    with open_store(db, read_only=True) as store:
+        assert not any(p.track for p in store.papers(PaperFilter(venue="iclr2021")))
+
+
+@pytest.mark.parametrize("name", ["iclr", "", "%", "../../etc/passwd", "2021"])
+def test_a_venue_without_a_year_to_fetch_or_override_is_one_line(db: Location, name: str, tmp_path: Path) -> None:
+    said = run("fetch", "paperlists", name, "--base-url", "http://127.0.0.1:9", "--db", str(db))
+    assert said.exit_code == 1 and isinstance(said.exception, SystemExit), said.output  # no traceback
+    assert said.stderr.startswith(f"error: cannot read a venue from {name!r}") and said.stderr.count("\n") == 1
+    config = tmp_path / "c.toml"
+    config.write_text(f'[decisions."%{name}2021"]\n"Foo" = "accepted"\n', encoding="utf-8")
+    paperlist = str(DATA / "iclr2021" / "paperlists-iclr2021.json")
+    said = run("ingest", "--config", str(config), paperlist, "--db", str(db))
+    assert said.exit_code == 1 and f"field 'decisions.%{name}2021': cannot read a venue" in said.stderr, said.output
 
 
 def test_api_search_and_export_filter_by_year(db: Location, client: TestClient) -> None:

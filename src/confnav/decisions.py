@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from confnav.errors import InputError
-from confnav.model import Decision, Outcome, Venue, series_key
+from confnav.model import Decision, Outcome, Venue, named_venue, series_key
 
 A, N = Outcome.ACCEPTED, Outcome.NOT_ACCEPTED
 # Normalised label (lower case, single spaces) → (outcome, kind).
@@ -225,7 +225,10 @@ def load_decision_table(path: Path) -> DecisionTable:
     for scope, labels in scopes.items():
         if not isinstance(labels, Mapping):
             raise InputError(path, 'expected a table of "Label" = "outcome"', field=f"decisions.{scope}")
-        key = series_key(scope) if not re.search(r"\d{4}$", scope) else Venue.parse(scope).id
+        try:
+            key = series_key(scope) if not re.search(r"\d{4}$", scope) else named_venue(scope).id
+        except ValueError as exc:
+            raise InputError(path, str(exc), field=f"decisions.{scope}") from None
         for label, meaning in labels.items():
             try:
                 table.overrides.setdefault(key, {})[label_key(label)] = parse_meaning(str(meaning))

@@ -48,7 +48,7 @@ from confnav.errors import ConfnavError
 from confnav.model import Paper, fold, n_papers
 from confnav.personal.recommend import profile_taste
 from confnav.search.engine import Searcher
-from confnav.search.query import parse_query
+from confnav.search.query import check_length, parse_query
 from confnav.search.text import terms
 from confnav.store import PaperFilter
 from confnav.store.protocols import AnalysisStore, NewsStore, PaperReader, ProfileStore
@@ -76,6 +76,7 @@ def ask(
     for `profile` when given: extractive, or with `client` the LLM's prose checked sentence by sentence."""
     if not question.strip():
         raise ConfnavError('ask needs a question, e.g. confnav ask "which papers make attention linear?"')
+    check_length(question)  # before reading names and places in it, whose cost grows with its length
     store = cast(AskStore, searcher.store)
     known = known_venues(store)
     if venue:

@@ -23,7 +23,8 @@ from confnav.store.protocols import PaperReader
 
 _WORD = re.compile(r"[^\W\d_][\w.\-&]*(?:'[^\W\d_]+)?")
 SPAN = 6  # words an institution's name spans at most ("Max Planck Institute for Intelligent Systems")
-CUE = re.compile(r"\b(?:from|by|at)\s+(?:the\s+)?$", re.I)  # "papers from X": X read as an institution
+CUE = re.compile(r"\b(?:from|by|at)\s+", re.I)  # "papers from X": X read as an institution
+_THE = re.compile(r"the\s+", re.I)  # "papers from the X" too
 LINKS = {"of", "for", "and", "de", "du", "la", "at"}  # lower-case words inside a name
 
 
@@ -59,6 +60,7 @@ def places_in(text: str, known: Callable[[], Institutions], not_places: Collecti
     "at" precede ("Google Research", "papers from Adobe Research"). No word of a venue's name (`not_places`) nor
     a question's own word ("Which") is taken for one; "Meta Learning" is no institution."""
     words = list(_WORD.finditer(text))
+    cues = cued(text)
 
     def free(j: int) -> bool:  # a word that cannot continue a name: lower-case, a venue's or the question's
         word = words[j].group()
@@ -82,17 +84,17 @@ def places_in(text: str, known: Callable[[], Institutions], not_places: Collecti
             key = institution_key(name)
             if key not in known().papers or _joined(name, known().papers):
                 continue
-            cued = CUE.search(text[:start]) or text[start:end].endswith("'s")
+            after_cue = start in cues or text[start:end].endswith("'s")
             spelt = fold(name) in known().spellings
-            if whole_institution(name) or (spelt and (cued or listed_institution(name))):
+            if whole_institution(name) or (spelt and (after_cue or listed_institution(name))):
                 found.append(Place(name, start, end, key))
                 taken |= set(range(i, i + size))
-    found += _written_small(text, words, taken, known)
+    found += _written_small(text, words, taken, known, cues)
     return sorted(found, key=lambda p: p.start)
 
 
 def _written_small(
-    text: str, words: list[re.Match[str]], taken: set[int], known: Callable[[], Institutions]
+    text: str, words: list[re.Match[str]], taken: set[int], known: Callable[[], Institutions], cues: set[int]
 ) -> list[Place]:
     """Institutions written in lower case ("papers from google"): words the institutions table names as a whole,
     after "from", "by" or "at" and before the question's own words or its end ("from amazon reviews" is a topic)."""
@@ -105,15 +107,21 @@ def _written_small(
             after = words[i + size].group().lower() if i + size < len(words) else ""
             ends = not after or after in EDGE_WORDS or after in QUESTION_WORDS or bool(text[end : end + 1].strip())
             name = text[start:end]
-            if (
-                CUE.search(text[:start])
-                and ends
-                and whole_institution(name)
-                and institution_key(name) in known().papers
-            ):
+            if start in cues and ends and whole_institution(name) and institution_key(name) in known().papers:
                 found.append(Place(name, start, end, institution_key(name)))
                 taken |= set(range(i, i + size))
     return found
+
+
+def cued(text: str) -> set[int]:
+    """Where a word after "from", "by" or "at" (and "the") may start, found in one pass over `text`: testing the
+    text before each candidate span instead made a long question's cost grow with the square of its length."""
+    starts = set()
+    for cue in CUE.finditer(text):
+        starts.add(cue.end())
+        if the := _THE.match(text, cue.end()):
+            starts.add(the.end())
+    return starts
 
 
 def _joined(name: str, known: Collection[str]) -> bool:

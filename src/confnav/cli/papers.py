@@ -26,6 +26,7 @@ from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
 from confnav.errors import ConfnavError
 from confnav.ingest import IngestResult, ingest
+from confnav.limits import MAX_LISTED
 from confnav.model import DecisionsArrived, Outcome, Paper, named_places
 from confnav.personal.news import NewsRecorder
 from confnav.search.engine import Searcher
@@ -198,7 +199,9 @@ def decisions_cmd(store: Store, venue: str | None, as_json: bool) -> None:
 @click.option("--decision", help=DECISION_HELP)
 @click.option("--author", help="Papers with an author of this name (any order, case or accents).")
 @click.option("--keyword", help="Papers with a keyword containing this text.")
-@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True, help="At most this many (0: all).")
+@click.option(
+    "--limit", type=click.IntRange(0, MAX_LISTED), default=50, show_default=True, help="At most this many (0: all)."
+)
 @json_option
 @with_store
 @venue_option("Only this venue (e.g. iclr2021 or 'ICLR 2021').")

@@ -113,9 +113,12 @@ def signals(store: Store, file: Path, venue: str, as_json: bool) -> None:
                 "unknown_ids": result.unknown_ids,
                 "citations_used": result.citations_used,
                 "citations_not_used": result.citations_not_used,
+                "warnings": result.warnings,
             }
         )
         return
+    for warning in result.warnings:
+        click.echo(f"warning: {file}: {warning}", err=True)
     for paper_id in result.unknown_ids:
         click.echo(f"skipped: {file}: id {paper_id!r} is not a paper of {venue}", err=True)
     for line in result.summary(str(file), venue):

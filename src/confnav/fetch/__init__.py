@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from confnav.errors import VenueNameError
 from confnav.fetch.arrivals import ArrivalRecorder, ArrivalsStore
 from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
@@ -27,7 +28,7 @@ from confnav.fetch.snapshot import (
     write_snapshot,
 )
 from confnav.ingest import ChangeWatcher, IngestResult, ingest
-from confnav.model import Venue
+from confnav.model import named_venue
 from confnav.progress import Progress, Silent
 from confnav.settings import Settings
 from confnav.sources.openreview_notes import venue_of_group
@@ -229,7 +230,10 @@ def fetch_paperlists(
 ) -> FetchResult:
     """One venue's file of the paperlists project (`nips2024`, `cvpr2025`), saved and ingested (the `watcher`
     hears of the papers added or changed)."""
-    parsed = Venue.parse(venue)
+    try:
+        parsed = named_venue(venue)
+    except ValueError as exc:  # `iclr` without its year, or a track: the project has one file per conference-year
+        raise VenueNameError(f"{exc}; the paperlists project has one file per conference-year") from None
     folder = PAPERLISTS_NAMES.get(parsed.conference, parsed.conference)
     client = http or HttpClient(base_url or (settings or Settings()).paperlists_url)
     try:

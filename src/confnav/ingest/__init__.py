@@ -21,7 +21,7 @@ from confnav.ingest.keying import (
 )
 from confnav.ingest.read import checked_paths, read_one, source_keys, venue_problem
 from confnav.ingest.results import ChangeWatcher, FileResult, IngestError, IngestResult, PaperChange, warning_lines
-from confnav.model import Outcome, Venue, split_venue
+from confnav.model import Outcome, Venue, named_venue
 from confnav.progress import Progress, Silent
 from confnav.sources import SourceRecord
 from confnav.sources.identity import keep_apart
@@ -72,12 +72,12 @@ def ingest(
         raise ConfnavError("only one file, without decision overrides, can be ingested in part")
     if lines is not None and store.merge_version() != MERGE_VERSION:
         lines = None  # papers merged by older rules are merged again: every line is read
-    default_venue, default_track = (split_venue(venue)[0].id, split_venue(venue)[1]) if venue else (None, None)
+    default_venue = named_venue(venue).id if venue else None  # a name with words left over was refused above
     files = [FileResult(str(p), source=key) for p, key in zip(paths, source_keys(paths), strict=True)]
     records: list[SourceRecord] = []
     progress.start("reading", len(files))
     for result in files:
-        records.extend(read_one(Path(result.path), result, fmt, mapping, default_venue, strict, lines, default_track))
+        records.extend(read_one(Path(result.path), result, fmt, mapping, default_venue, strict, lines))
         progress.advance()
     by_venue: dict[str, list[SourceRecord]] = defaultdict(list)
     for record in records:

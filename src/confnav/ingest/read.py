@@ -3,6 +3,7 @@ checked."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path, PurePath
@@ -10,7 +11,7 @@ from pathlib import Path, PurePath
 from confnav import limits
 from confnav.errors import ConfnavError, InputError, argument, excerpt
 from confnav.ingest.results import FileResult
-from confnav.model import Venue
+from confnav.model import named_venue, split_venue
 from confnav.sources import SourceRecord, read_file
 from confnav.sources.base import (
     ScheduleEvent,
@@ -55,10 +56,16 @@ def source_keys(paths: Sequence[str | Path]) -> list[str]:
 
 
 def venue_problem(venue: str) -> str | None:
-    """Why a venue name cannot be a venue of this store (unreadable, or a year out of range), else None."""
+    """Why a venue name cannot be a venue of this store (unreadable, with words left over, or a year out of
+    range), else None."""
     try:
-        year = Venue.parse(venue).year
+        year = named_venue(venue).year
     except ValueError as exc:
+        with contextlib.suppress(ValueError):
+            if split_venue(venue)[1]:  # a track is read from the file, never from a venue's name
+                return (
+                    f"{exc}; a paper's track comes from its file (a track field, or a name like icml2024_workshop.json)"
+                )
         return str(exc)
     if not limits.FIRST_YEAR <= year <= limits.last_year():
         return f"the year {year} is outside {limits.FIRST_YEAR}–{limits.last_year()}"
@@ -73,12 +80,11 @@ def read_one(
     default_venue: str | None,
     strict: bool,
     lines: Collection[int] | None = None,
-    default_track: str | None = None,
 ) -> list[SourceRecord]:
     """The good records of one file (of these lines only, when given); its problems go to `result.errors` (a
     file-level one drops the file)."""
     good: list[SourceRecord] = []
-    file_venue, file_track = (default_venue, default_track) if default_venue else venue_and_track_from_path(path)
+    file_venue, file_track = (default_venue, None) if default_venue else venue_and_track_from_path(path)
     venue_problems: dict[str, str | None] = {}
     events: list[ScheduleEvent] = []
     try:

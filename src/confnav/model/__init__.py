@@ -147,18 +147,42 @@ def venues_named(text: str, known: Iterable[Venue]) -> list[Venue]:
         raise ValueError(
             f"{excerpt(text)} is not the name of a venue: no venue name is over {MAX_VENUE_TEXT} characters"
         )
-    if short := _SHORT_YEAR.fullmatch(text):  # ICLR'21, cvpr19
-        text = f"{short.group(1)} 20{short.group(2)}"
+    text = _long_year(text)
     try:
         wanted, rest = split_venue(text)
     except ValueError:
         return [v for v in venues if v.conference == series_key(text)]
+    _nothing_left(text, wanted, rest)
+    return [v for v in venues if v.id == wanted.id or (v.year, v.conference) == (wanted.year, wanted.conference)]
+
+
+def named_venue(text: str) -> Venue:
+    """The venue a user names for papers the store may not hold yet (`ingest --venue`, `fetch paperlists`), read
+    by the rule venues_named reads a stored one by (`ICLR 2021`, `iclr-2021`, `ICLR'21`): ValueError for a name
+    without a year or with words left over (`ICLR 2021 Workshop`), so no verb takes one for a track."""
+    if len(text) > MAX_VENUE_TEXT:
+        raise ValueError(
+            f"{excerpt(text)} is not the name of a venue: no venue name is over {MAX_VENUE_TEXT} characters"
+        )
+    text = _long_year(text)
+    wanted, rest = split_venue(text)
+    _nothing_left(text, wanted, rest)
+    return wanted
+
+
+def _long_year(text: str) -> str:
+    """A name with a two-digit year (`ICLR'21`, `cvpr19`) with its four digits."""
+    short = _SHORT_YEAR.fullmatch(text)
+    return f"{short.group(1)} 20{short.group(2)}" if short else text
+
+
+def _nothing_left(text: str, wanted: Venue, rest: str | None) -> None:
+    """ValueError when words follow a venue's year: a workshop or a track named after a venue is another venue."""
     if rest is not None:
         raise ValueError(
             f"{excerpt(text)} is not the name of a venue: {excerpt(rest)} is not part of {wanted.name}'s name "
             "(a workshop or a track named after a venue is another venue)"
         )
-    return [v for v in venues if v.id == wanted.id or (v.year, v.conference) == (wanted.year, wanted.conference)]
 
 
 def split_venue(text: str) -> tuple[Venue, str | None]:

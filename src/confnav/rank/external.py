@@ -30,10 +30,12 @@ class ExternalImport:
     unknown_ids: list[str] = field(default_factory=list)
     citations_used: int = 0  # papers without a count of their own
     citations_not_used: dict[str, int] = field(default_factory=dict)  # papers keeping their own count, by its source
+    warnings: list[str] = field(default_factory=list)  # ids listed more than once, each with its lines
 
     def summary(self, file: str, venue: str) -> list[str]:
         """What was stored and what the ranking will use of it, in plain lines."""
-        said = [f"{file}: {self.stored} values of {', '.join(self.signals) or 'no signal'} stored for {venue}"]
+        values = f"{self.stored} value{'s' * (self.stored != 1)}"
+        said = [f"{file}: {values} of {', '.join(self.signals) or 'no signal'} stored for {venue}"]
         if "citations" in self.signals:
             kept = sum(self.citations_not_used.values())
             sources = ", ".join(sorted(self.citations_not_used))
@@ -46,7 +48,7 @@ class ExternalImport:
         return said
 
 
-def _rows(path: Path) -> list[tuple[int, dict[str, object]]]:
+def _rows(path: Path) -> list[tuple[int, dict[str | None, object]]]:
     text = load_text(path)
     if text.lstrip().startswith("["):
         try:
@@ -57,7 +59,21 @@ def _rows(path: Path) -> list[tuple[int, dict[str, object]]]:
             raise InputError(path, "expected a JSON array of objects with an 'id'")
         return list(enumerate(data, start=1))
     reader = csv.DictReader(io.StringIO(text), delimiter="\t" if "\t" in text.split("\n", 1)[0] else ",")
+    _one_column_each(path, list(reader.fieldnames or []), 1)  # a dict of the row would keep the last one only
     return [(reader.line_num, dict(row)) for row in reader]
+
+
+def _one_column_each(path: Path, columns: list[str], line: int) -> None:
+    """InputError naming a signal given by two columns (`citations` twice, or `Citations` and `citations`): which
+    one the file means cannot be told, and one of them would be dropped without a word."""
+    seen: dict[str, int] = {}
+    for number, column in enumerate(columns, start=1):
+        name = str(column).strip().lower()
+        if name in seen:
+            raise InputError(
+                path, f"columns {seen[name]} and {number} both give {name!r}: keep one", line=line, field=column
+            )
+        seen[name] = number
 
 
 def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImport:
@@ -66,9 +82,10 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
     rows = _rows(path)
     known = {p.id: p for p in store.iter_papers(venue)}
     result = ExternalImport(0, [])
-    stored: list[tuple[str, str, float]] = []
+    values: dict[tuple[str, str], float] = {}  # (paper, signal) → the file's first value, as ingest merges a paper
+    lines: dict[str, list[int]] = {}
+    dropped: dict[str, list[str]] = {}
     unknown: list[str] = []
-    names: set[str] = set()
     for line, row in rows:
         paper_id = str(row.get("id") or row.get("paper_id") or "").strip()
         if not paper_id:
@@ -76,30 +93,54 @@ def import_external(store: AnalysisStore, venue: str, path: Path) -> ExternalImp
         if paper_id not in known:
             unknown.append(paper_id)
             continue
-        for column, raw in row.items():
-            if column in ("id", "paper_id") or raw in (None, ""):
-                continue
-            name = column.strip().lower()
-            if not _NAME.match(name):
-                raise InputError(path, f"signal name {column!r} must be lower-case letters, digits, _", field=column)
-            if name == "citations":  # -1, "n/a" and the like mean unknown: left out, never zero
-                if (count := _citations(raw, path, line, column)) is not None:
-                    stored.append((paper_id, name, count))
-                    names.add(name)
-                    if (own := known[paper_id].citations) is None:
-                        result.citations_used += 1
-                    else:
-                        result.citations_not_used[own.source] = result.citations_not_used.get(own.source, 0) + 1
-                continue
-            try:
-                stored.append((paper_id, name, parse_number(raw)))
-            except ValueError as exc:
-                raise InputError(path, str(exc), line=line, field=column) from None
-            names.add(name)
+        lines.setdefault(paper_id, []).append(line)
+        _one_column_each(path, [str(column) for column in row if column is not None], line)
+        for name, value in _values(path, line, row):
+            if (paper_id, name) not in values:
+                values[paper_id, name] = value
+            elif value != values[paper_id, name]:
+                dropped.setdefault(paper_id, []).append(f"{name} {value:g} of line {line}")
+    for paper_id, listed in lines.items():
+        if len(listed) > 1:
+            said = (
+                f"id {paper_id!r} is listed on lines {', '.join(map(str, listed))}: each signal keeps its first value"
+            )
+            result.warnings.append(
+                said + (f" ({'; '.join(dropped[paper_id])} not stored)" if paper_id in dropped else "")
+            )
+    for paper_id, name in values:
+        if name == "citations":
+            if (own := known[paper_id].citations) is None:
+                result.citations_used += 1
+            else:
+                result.citations_not_used[own.source] = result.citations_not_used.get(own.source, 0) + 1
+    stored = [(paper_id, name, value) for (paper_id, name), value in values.items()]
     with store.transaction():
         store.put_external_signals(venue, path.name, stored)
-    result.stored, result.signals, result.unknown_ids = len(stored), sorted(names), unknown
+    result.stored, result.signals, result.unknown_ids = len(stored), sorted({n for _, n in values}), unknown
     return result
+
+
+def _values(path: Path, line: int, row: dict[str | None, object]) -> list[tuple[str, float]]:
+    """The signals of one row, by name; a citation count the file marks unknown is left out, never zero."""
+    found = []
+    for column, raw in row.items():
+        if column is None:  # csv's key for the cells past the header's last column
+            raise InputError(path, "more cells than the header has columns", line=line)
+        if column in ("id", "paper_id") or raw in (None, ""):
+            continue
+        name = column.strip().lower()
+        if not _NAME.match(name):
+            raise InputError(path, f"signal name {column!r} must be lower-case letters, digits, _", field=column)
+        if name == "citations":  # -1, "n/a" and the like mean unknown: left out, never zero
+            if (count := _citations(raw, path, line, column)) is not None:
+                found.append((name, count))
+            continue
+        try:
+            found.append((name, parse_number(raw)))
+        except ValueError as exc:
+            raise InputError(path, str(exc), line=line, field=column) from None
+    return found
 
 
 def _citations(raw: object, path: Path, line: int, column: str) -> float | None:

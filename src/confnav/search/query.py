@@ -107,17 +107,22 @@ def _has_tokens(author_key: str, wanted: str) -> bool:
     return all(f" {token} " in author_key for token in wanted.split())
 
 
+def check_length(raw: str) -> None:
+    """QueryError for a query (or a question) past MAX_QUERY_CHARS, checked before any work on its words."""
+    if len(raw) > MAX_QUERY_CHARS:
+        raise QueryError(
+            f"query is {len(raw):,} characters; the limit is {MAX_QUERY_CHARS:,}"
+            f" (for a whole abstract, recommend by its {argument('text')})"
+        )
+
+
 def parse_query(raw: str, listed_fields_only: bool = False) -> Query:
     """Parse a query string; QueryError for empty, too long, unbalanced or unknown-field queries. With
     `listed_fields_only`, only the names in _FIELD_LIKE are unknown fields (as before any `name:word` was): a
     query kept from then (a watch) is read as it was accepted."""
     if not raw or not raw.strip():
         raise QueryError('empty query: type some words, a "phrase", or author:NAME, title:WORDS, keyword:WORDS')
-    if len(raw) > MAX_QUERY_CHARS:
-        raise QueryError(
-            f"query is {len(raw):,} characters; the limit is {MAX_QUERY_CHARS:,}"
-            f" (for a whole abstract, recommend by its {argument('text')})"
-        )
+    check_length(raw)
     if (stray := _PHRASE.sub(lambda m: " " * len(m.group()), raw).find('"')) >= 0:
         raise QueryError(f'unbalanced quote at column {stray + 1}: close the "phrase" (a quote inside one: \\")')
     query = Query(raw=raw)

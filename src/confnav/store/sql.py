@@ -304,8 +304,8 @@ class SqlStore(
         clauses, params = self._where(where or PaperFilter())
         order = "p.venue, p.tier, p.rating_mean DESC NULLS LAST, p.title"
         sql = f"SELECT p.data FROM papers p {clauses} ORDER BY {order}"
-        if limit:
-            sql += f" LIMIT {int(limit)}"
+        if limit:  # past SQL's largest integer is all of them (both backends refuse the number itself)
+            sql += f" LIMIT {min(int(limit), 2**63 - 1)}"
         return [paper_from_json(row[0]) for row in self.conn.execute(sql, params)]
 
     def iter_papers(self, venue: str | None = None) -> Iterator[Paper]:
