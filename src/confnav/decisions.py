@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from confnav.errors import InputError
+from confnav.errors import InputError, excerpt
 from confnav.model import Decision, Outcome, Venue, series_key
 
 A, N = Outcome.ACCEPTED, Outcome.NOT_ACCEPTED
@@ -200,7 +200,9 @@ def parse_meaning(text: str) -> tuple[Outcome, str]:
         if outcome_text in known and not kind:
             return known[outcome_text], outcome_text
         allowed = ", ".join(o.value for o in Outcome)
-        raise ValueError(f"{text!r} is not an outcome ({allowed}, optionally ':KIND') nor a known kind") from None
+        raise ValueError(
+            f"{excerpt(text)} is not an outcome ({allowed}, optionally ':KIND') nor a known kind"
+        ) from None
     defaults = {A: "poster", N: "reject", Outcome.OTHER: "other"}
     return outcome, kind.strip() or defaults.get(outcome, outcome.value)
 

@@ -18,8 +18,14 @@ def argument(name: str, value: str | bool | None = None) -> str:
     """An argument of a library call, named in an error's message by the caller's spelling: `venue`,
     `venue='iclr2021'`, `skip_bad=True` for the library, the flag (`--venue`, `--venue iclr2021`, `--skip-bad`)
     where the CLI prints the message."""
-    shown = _SET if value is True else ("" if value is None or value is False else value)
+    shown = _SET if value is True else ("" if value is None or value is False else cut(value))
     return f"\ue000{name}\ue002{shown}\ue001"
+
+
+def cut(text: str, width: int = 255) -> str:
+    """Text as a message shows it unquoted (a path, a flag's value): whole up to `width` characters (a file name's
+    longest), else its start and its length, as `excerpt` quotes a value (a user's argument can be megabytes)."""
+    return text if len(text) <= width else f"{text[:40]}… ({len(text):,} characters)"
 
 
 def spelled(text: str, flag: Callable[[str], str] | None = None) -> str:
@@ -100,7 +106,7 @@ class InputError(ConfnavError):
         return f"{', '.join(where)}: {self.message}"
 
 
-def excerpt(value: object, width: int = 40) -> str:
+def excerpt(value: object, width: int = 80) -> str:
     """A value as a message quotes it: text as a repr cut to `width` characters (a bad cell can be megabytes long),
     anything else by its JSON kind."""
     if isinstance(value, str):

@@ -24,7 +24,7 @@ from confnav.cli.common import (
 from confnav.cli.progress import RichProgress
 from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt
 from confnav.ingest import IngestResult, ingest
 from confnav.model import DecisionsArrived, Outcome, Paper, named_places
 from confnav.personal.news import NewsRecorder
@@ -107,7 +107,9 @@ def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         target, sep, column = pair.partition("=")
         if not sep or target.strip() not in MAPPABLE_FIELDS or not column.strip():
-            raise ConfnavError(f"--map {pair!r}: expected FIELD=COLUMN with FIELD one of {', '.join(MAPPABLE_FIELDS)}")
+            raise ConfnavError(
+                f"--map {excerpt(pair)}: expected FIELD=COLUMN with FIELD one of {', '.join(MAPPABLE_FIELDS)}"
+            )
         mapping[target.strip()] = column.strip()
     return mapping
 

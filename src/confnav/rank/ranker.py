@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from confnav.errors import NotFoundError
+from confnav.errors import NotFoundError, excerpt
 from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.rank.features import percentile_in
@@ -160,7 +160,7 @@ class WeightedRanker:
         if theme is not None:
             ranked = [r for r, item in zip(ranked, items, strict=True) if _in_theme(item, theme)]
             if not ranked:
-                raise NotFoundError(f"no theme {theme!r} in {signals.venue.id} (see 'confnav topics')")
+                raise NotFoundError(f"no theme {excerpt(theme)} in {signals.venue.id} (see 'confnav topics')")
         ranked.sort(key=lambda r: (-r.score, r.paper.id))
         if self.diversify:
             ranked = diversify(ranked)

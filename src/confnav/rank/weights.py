@@ -100,7 +100,7 @@ def checked_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
         raise ConfnavError(f"weights: give a mapping of signal to weight, not {excerpt(weights)}")
     for name, value in weights.items():
         if problem := weight_problem(name, value):
-            raise ConfnavError(f"weights[{name!r}]: {problem}")
+            raise ConfnavError(f"weights[{excerpt(name)}]: {problem}")
     return {name: float(value) for name, value in weights.items()}
 
 

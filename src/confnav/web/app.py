@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
+from confnav.errors import ConfnavError, NotFoundError, StoreBusyError, excerpt
 from confnav.limits import MAX_BODY, MAX_HEADERS, MAX_URL
 from confnav.malloc_arenas import bound_malloc_arenas
 from confnav.navigator import Navigator, check_steps
@@ -347,7 +347,7 @@ def allowed_hosts(host: str, extra: Collection[str] = ()) -> set[str] | None:
     name or address (a scheme, port or path would never match a Host header: refused here, not ignored)."""
     for name in extra:
         if not HOST_NAME.fullmatch(name):
-            raise ConfnavError(f"--allow-host {name!r}: give a host name or IP address alone, e.g. laptop.local")
+            raise ConfnavError(f"--allow-host {excerpt(name)}: give a host name or IP address alone, e.g. laptop.local")
     if host in LOOPBACK_HOSTS:
         return {*LOOPBACK_HOSTS, *extra}
     if host in ("0.0.0.0", "::", ""):
