@@ -10,7 +10,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from confnav.cli import cli
+from confnav.errors import ConfnavError
+from confnav.fetch import fetch_openreview
 from tests.backends import Location
+from tests.conftest import DATA, snapshot
 
 LONG = "x" * 100_000
 NOT_UTF8 = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n"  # the start of a PDF, as a mistaken --config would be
@@ -23,10 +26,57 @@ def run(location: Location, *args: str) -> Result:
     return result
 
 
+EMPTY = [
+    ("ingest", str(DATA / "iclr2021" / "paperlist.tsv"), "--venue", ""),
+    ("ingest", ""),
+    ("profile", "import", ""),
+    ("search", "attention", "--author", ""),
+    ("news", "--since", ""),
+    ("ls", "--venue", ""),
+    ("fetch", "openreview", ""),
+]
+
+
+@pytest.mark.parametrize("args", EMPTY, ids=lambda args: " ".join(args[:2]))
+def test_an_empty_value_is_a_usage_error(iclr2021_copy: Location, args: tuple[str, ...]) -> None:
+    """An empty value says nothing: never read as the option left out (no filter, a file without its venue) nor
+    as the current folder; refused before the store is touched."""
+    before = snapshot(iclr2021_copy)
+    result = run(iclr2021_copy, *args)
+    assert result.exit_code == 2 and "says nothing" in result.stderr, result.stderr
+    assert snapshot(iclr2021_copy) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("topics", "--venue", "iclr2021", "--themes", "0"),
+        ("topics", "--venue", "iclr2021", "--themes", "-3"),
+        ("topics", "--venue", "iclr2021", "--themes", "99999999999999999999"),
+        ("news", "--since", "2024-13-01"),
+        ("rebuttal", "--from", "2024-13-01"),
+    ],
+    ids=" ".join,
+)
+def test_a_value_out_of_range_is_a_usage_error(iclr2021_db: Location, args: tuple[str, ...]) -> None:
+    result = run(iclr2021_db, *args)
+    assert result.exit_code == 2 and "Invalid value for" in result.stderr, result.stderr
+
+
+def test_the_empty_openreview_id_is_refused_before_the_network(tmp_path: Path) -> None:
+    class NoNetwork:
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"the client was used ({name}) for an empty venue id")
+
+    with pytest.raises(ConfnavError, match="venue_id is empty"):
+        fetch_openreview(None, tmp_path, " ", client=NoNetwork())  # type: ignore[arg-type]
+
+
 LONG_VALUES = [
     ("show", LONG),
     ("similar", LONG),
     ("tldr", LONG),
+    ("news", "--since", LONG),
     ("profile", "like", "--profile", LONG, "Ua6zuk0WRH"),
     ("profile", "tag", "Ua6zuk0WRH", LONG),
     ("profile", "import", "~" + LONG),

@@ -267,11 +267,35 @@ def with_new_or_existing_store(func: F) -> F:
     return with_store(func, create=True)
 
 
-def _given_venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """`--venue` as given; an empty or blank one is no venue, and refused rather than read as none given."""
-    if value is not None and not value.strip():
-        raise click.BadParameter("give a venue, e.g. iclr2021 or 'ICLR 2021'")
-    return value
+class Given(click.ParamType):
+    """Text a user gives (a venue, a name, a file, an id): an empty or blank value says nothing and is refused as a
+    usage error, never read as the option left out (`--author ""` is no filter) or as a path (`""` is ".")."""
+
+    name = "text"
+
+    def __init__(self, example: str) -> None:
+        self.example = example
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"give {self.example} (an empty value says nothing)", param, ctx)
+        return value
+
+
+class InputFile(click.Path):
+    """A file a command reads: an empty name is refused as a usage error (it would be read as ".", a folder the
+    user never named)."""
+
+    def __init__(self, dir_okay: bool = True) -> None:
+        super().__init__(dir_okay=dir_okay, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("give a file name (an empty one says nothing)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+VENUE = Given("a venue, e.g. iclr2021 or 'ICLR 2021'")
 
 
 def chosen_venue(store: Any, venue: str | None, latest: bool) -> str | None:
@@ -300,7 +324,7 @@ def venue_option(help: str, latest: bool = False) -> Callable[[F], F]:
         def wrapper(*args: Any, store: Any, venue: str | None, **kwargs: Any) -> Any:
             return func(*args, store=store, venue=chosen_venue(store, venue, latest), **kwargs)
 
-        return click.option("--venue", callback=_given_venue, help=help)(wrapper)  # type: ignore[return-value]
+        return click.option("--venue", type=VENUE, help=help)(wrapper)  # type: ignore[return-value]
 
     return decorate
 
@@ -327,9 +351,9 @@ def filter_options(func: F) -> F:
         return func(*args, store=store, where=where, **kwargs)
 
     options = [
-        click.option("--venue", callback=_given_venue, help="Only this venue (e.g. iclr2021 or 'ICLR 2021')."),
+        click.option("--venue", type=VENUE, help="Only this venue (e.g. iclr2021 or 'ICLR 2021')."),
         click.option("--decision", help=DECISION_HELP),
-        click.option("--author", help="Only papers with an author of this name."),
+        click.option("--author", type=Given("a name"), help="Only papers with an author of this name."),
         click.option("--keyword", help="Only papers with a keyword containing this text."),
         click.option("--year", type=YEAR, help="Only venues of this year."),
         click.option("--min-rating", type=float, help="Only papers whose mean rating is at least this."),

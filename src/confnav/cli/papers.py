@@ -11,6 +11,8 @@ from confnav.cli import cli
 from confnav.cli.common import (
     DECISION_HELP,
     PAPER_IDS,
+    VENUE,
+    InputFile,
     cli_navigator,
     flag_of,
     json_option,
@@ -39,8 +41,8 @@ ARRIVALS_SHOWN = 10  # papers listed under a venue's "decided since the last fet
 
 
 @cli.command("ingest")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--venue", help="Venue id (e.g. iclr2021) for files that do not name one.")
+@click.argument("files", nargs=-1, required=True, type=InputFile())
+@click.option("--venue", type=VENUE, help="Venue id (e.g. iclr2021) for files that do not name one.")
 @click.option(
     "--format",
     "fmt",
