@@ -106,3 +106,14 @@ def test_a_long_output_name_is_quoted_cut_short(light_topics_db: Location, tmp_p
     result = run(light_topics_db, "report", "overview", "--venue", "iclr2021", "-o", str(name))
     assert result.exit_code == 1 and "File name too long" in result.stderr, result.stderr
     assert "r" * 100 not in result.stderr and "characters)" in result.stderr
+
+
+def test_an_unknown_external_weight_is_said(iclr2021_db: Location, tmp_path: Path) -> None:
+    """A misspelt external signal changes nothing, so it is said, as an unused built-in signal is."""
+    weights = tmp_path / "w.toml"
+    weights.write_text('[weights]\n"external:nosuch" = 1\n', encoding="utf-8")
+    result = run(iclr2021_db, "rank", "--venue", "iclr2021", "--weights", str(weights), "--mode", "looking-back")
+    assert result.exit_code == 0, result.stderr
+    assert "note: signal 'external:nosuch' not used: no values of 'nosuch' (none stored for iclr2021" in result.stderr
+    at_conference = run(iclr2021_db, "rank", "--venue", "iclr2021", "--weights", str(weights), "--at-conference")
+    assert "signal 'external:nosuch' not used: external signals count only when looking back" in at_conference.stderr
