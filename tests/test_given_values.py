@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from fastapi.testclient import TestClient
 
 from confnav.cli import cli
 from confnav.errors import ConfnavError
 from confnav.fetch import fetch_openreview
+from confnav.personal.formats import read_lines
+from confnav.web.app import create_app
 from tests.backends import Location
 from tests.conftest import DATA, snapshot
 
@@ -117,3 +120,53 @@ def test_an_unknown_external_weight_is_said(iclr2021_db: Location, tmp_path: Pat
     assert "note: signal 'external:nosuch' not used: no values of 'nosuch' (none stored for iclr2021" in result.stderr
     at_conference = run(iclr2021_db, "rank", "--venue", "iclr2021", "--weights", str(weights), "--at-conference")
     assert "signal 'external:nosuch' not used: external signals count only when looking back" in at_conference.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("ingest", str(DATA / "iclr2021" / "paperlist.tsv"), "--config", "{file}"),
+        ("rank", "--venue", "iclr2021", "--weights", "{file}"),
+        ("report", "overview", "--venue", "iclr2021", "--venue-config", "{file}", "-o", "{out}"),
+    ],
+    ids=lambda args: args[0],
+)
+def test_a_settings_file_not_in_utf8_is_named_by_line(
+    iclr2021_copy: Location, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A config, weights or venue file that is not UTF-8 is told as ingest tells a paper list, not in the
+    codec's words."""
+    bad = tmp_path / "fake.pdf"
+    bad.write_bytes(NOT_UTF8)
+    given = [a.format(file=bad, out=tmp_path / "o.md") for a in args]
+    result = run(iclr2021_copy, *given)
+    assert result.exit_code == 1, result.output
+    assert f"{bad}, line 2: not valid UTF-8 (byte 0xe2 at column 2); save the file as UTF-8" in result.stderr
+    assert "codec" not in result.stderr
+
+
+def test_a_person_id_that_is_no_file_says_the_forms(iclr2021_copy: Location) -> None:
+    for given in ("s2:abc", "~"):
+        result = run(iclr2021_copy, "profile", "import", given)
+        assert result.exit_code == 1 and "~First_Last1" in result.stderr and "s2:1741101" in result.stderr
+        assert "No such file or directory" not in result.stderr
+
+
+def test_a_library_line_with_no_letters_or_digits_is_refused() -> None:
+    parsed = read_lines("😀\n'\n%\nAttention is all you need\n")
+    assert [entry.line for entry in parsed.entries] == [4]
+    assert [p.split(":")[0] for p in parsed.problems] == ["line 1", "line 2", "line 3"]
+    assert all("no letters or digits" in p for p in parsed.problems)
+
+
+def test_web_min_rating_nan_and_nul_pages(iclr2021_db: Location) -> None:
+    client = TestClient(create_app(iclr2021_db), base_url="http://127.0.0.1")
+    for value in ("NaN", "inf"):
+        answer = client.get(f"/api/search?q=attention&min_rating={value}")
+        assert answer.status_code == 422 and "finite number" in answer.json()["error"], answer.text
+    for page in ("/author/%00", "/institution/%00"):
+        answer = client.get(page)
+        assert answer.status_code == 400 and answer.headers["content-type"].startswith("text/html"), answer.text
+        assert "NUL character" in answer.text
+    pasted = client.post("/api/profiles/me/import", json={"text": "'"})
+    assert pasted.status_code == 400 and '"own"' not in pasted.text

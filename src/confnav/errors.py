@@ -138,6 +138,28 @@ def one_of(name: str, value: object, known: Sequence[T]) -> T:
     raise ConfnavError(f"{name} {excerpt(value)}: not one of {', '.join(str(choice) for choice in known)}")
 
 
+def not_utf8(byte: int, column: int) -> str:
+    """What a reader of a user's file says of a byte that is not UTF-8 (the line is the error's place)."""
+    return f"not valid UTF-8 (byte 0x{byte:02x} at column {column}); save the file as UTF-8"
+
+
+def utf8_text(path: str | Path, data: bytes) -> str:
+    """A file's bytes as text (a leading byte-order mark dropped); bytes that are not UTF-8 are an InputError
+    naming the line and column of the first, never the codec's own words."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[start : exc.start].decode("utf-8", errors="replace")) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, not_utf8(data[exc.start], column), line=line) from None
+
+
+def read_utf8(path: Path) -> str:
+    """The text of a user's UTF-8 file (a settings, weights or venue config file); see `utf8_text`."""
+    return utf8_text(path, path.read_bytes())
+
+
 class NotFoundError(ConfnavError):
     """An id, venue or other name the store does not hold."""
 
