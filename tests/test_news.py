@@ -199,12 +199,13 @@ def test_bad_watches_are_refused_with_one_line(watched: Location, listed_db: Loc
         (["watch", "add", "graphs", "--venue", "nips1999"], "nips1999"),
         (["watch", "add", f"  {QUERY.upper()} "], "me already has this watch: w1 (query 'graph neural networks')"),
         (["watch", "rm", "w99"], "no watch 'w99'"),
-        (["news", "--since", "last week"], "--since last week: give a date"),
         (["news", "--profile", "nobody"], "no profile named 'nobody'"),
     ]:
         code, _, stderr = run(watched, *args)
         assert code != 0 and says in stderr, (args, stderr)
         assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr
+    code, _, stderr = run(watched, "news", "--since", "last week")  # a bad date is a usage error, as --from's
+    assert code == 2 and "'--since': last week: give a date" in stderr, stderr
     assert ok(watched, "watch", "ls", "--json") == before
     ok(watched, "watch", "rm", "w3")
     assert [w["id"] for w in json.loads(ok(watched, "watch", "ls", "--json"))] == ["w1", "w2"]

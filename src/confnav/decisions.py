@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from confnav.errors import InputError
+from confnav.errors import InputError, excerpt, read_utf8
 from confnav.model import Decision, Outcome, Venue, named_venue, series_key
 
 A, N = Outcome.ACCEPTED, Outcome.NOT_ACCEPTED
@@ -200,7 +200,9 @@ def parse_meaning(text: str) -> tuple[Outcome, str]:
         if outcome_text in known and not kind:
             return known[outcome_text], outcome_text
         allowed = ", ".join(o.value for o in Outcome)
-        raise ValueError(f"{text!r} is not an outcome ({allowed}, optionally ':KIND') nor a known kind") from None
+        raise ValueError(
+            f"{excerpt(text)} is not an outcome ({allowed}, optionally ':KIND') nor a known kind"
+        ) from None
     defaults = {A: "poster", N: "reject", Outcome.OTHER: "other"}
     return outcome, kind.strip() or defaults.get(outcome, outcome.value)
 
@@ -208,10 +210,10 @@ def parse_meaning(text: str) -> tuple[Outcome, str]:
 def load_decision_table(path: Path) -> DecisionTable:
     """Read `[decisions.SCOPE]` tables of `"Label" = "outcome[:kind]"` from a TOML config file."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_utf8(path))
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise InputError(path, f"cannot read the config: {exc}") from None
     if "decisions" not in data:  # a misspelt table would otherwise be ignored without a word
         close = difflib.get_close_matches("decisions", list(data), n=1, cutoff=0.7)

@@ -18,8 +18,14 @@ def argument(name: str, value: str | bool | None = None) -> str:
     """An argument of a library call, named in an error's message by the caller's spelling: `venue`,
     `venue='iclr2021'`, `skip_bad=True` for the library, the flag (`--venue`, `--venue iclr2021`, `--skip-bad`)
     where the CLI prints the message."""
-    shown = _SET if value is True else ("" if value is None or value is False else value)
+    shown = _SET if value is True else ("" if value is None or value is False else cut(value))
     return f"\ue000{name}\ue002{shown}\ue001"
+
+
+def cut(text: str, width: int = 255) -> str:
+    """Text as a message shows it unquoted (a path, a flag's value): whole up to `width` characters (a file name's
+    longest), else its start and its length, as `excerpt` quotes a value (a user's argument can be megabytes)."""
+    return text if len(text) <= width else f"{text[:40]}… ({len(text):,} characters)"
 
 
 def spelled(text: str, flag: Callable[[str], str] | None = None) -> str:
@@ -100,7 +106,7 @@ class InputError(ConfnavError):
         return f"{', '.join(where)}: {self.message}"
 
 
-def excerpt(value: object, width: int = 40) -> str:
+def excerpt(value: object, width: int = 80) -> str:
     """A value as a message quotes it: text as a repr cut to `width` characters (a bad cell can be megabytes long),
     anything else by its JSON kind."""
     if isinstance(value, str):
@@ -130,6 +136,28 @@ def one_of(name: str, value: object, known: Sequence[T]) -> T:
         if isinstance(value, type(choice)) and not isinstance(value, bool) and value == choice:  # True is no 1
             return choice
     raise ConfnavError(f"{name} {excerpt(value)}: not one of {', '.join(str(choice) for choice in known)}")
+
+
+def not_utf8(byte: int, column: int) -> str:
+    """What a reader of a user's file says of a byte that is not UTF-8 (the line is the error's place)."""
+    return f"not valid UTF-8 (byte 0x{byte:02x} at column {column}); save the file as UTF-8"
+
+
+def utf8_text(path: str | Path, data: bytes) -> str:
+    """A file's bytes as text (a leading byte-order mark dropped); bytes that are not UTF-8 are an InputError
+    naming the line and column of the first, never the codec's own words."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[start : exc.start].decode("utf-8", errors="replace")) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, not_utf8(data[exc.start], column), line=line) from None
+
+
+def read_utf8(path: Path) -> str:
+    """The text of a user's UTF-8 file (a settings, weights or venue config file); see `utf8_text`."""
+    return utf8_text(path, path.read_bytes())
 
 
 class NotFoundError(ConfnavError):

@@ -67,6 +67,7 @@ MAX_URL_CHARS = 2_000  # a longer link is dropped (cut short it would lead nowhe
 SCORE_RANGES: dict[str, tuple[float, float]] = {"ratings": (0.0, 10.0), "confidences": (0.0, 5.0)}
 MAX_CITATIONS = 10_000_000  # the most cited papers have a few hundred thousand
 MAX_LISTED = 1_000_000  # papers `ls --limit` lists at most (0: all): more than any store holds, within SQL's integers
+MAX_THEMES = 1_000  # top-level themes one may ask for (a venue gets 15-40 by default)
 MAX_VENUE_TEXT = 200  # a venue name to read ("NeurIPS 2023 Datasets and Benchmarks")
 FIRST_YEAR = 1900
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt
 
 T = TypeVar("T")
 Factory = Callable[..., T]
@@ -107,7 +107,7 @@ class Registry(Generic[T]):
             return self._imported(name)
         found = self.fallback(name) if self.fallback else None
         if found is None:
-            raise ConfnavError(f"unknown {self.kind} {name!r}; known: {self._known()}")
+            raise ConfnavError(f"unknown {self.kind} {excerpt(name)}; known: {self._known()}")
         return found
 
     def create(self, name: str, imports: bool = True, **kwargs: Any) -> T:
@@ -117,7 +117,7 @@ class Registry(Generic[T]):
         step = factory(**kwargs)
         lacking = [attribute for attribute in self.attributes if not hasattr(step, attribute)]
         if lacking and name not in self._factories:
-            raise ConfnavError(f"{name!r} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")
+            raise ConfnavError(f"{excerpt(name)} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")
         return step
 
     def _imported(self, spec: str) -> Factory[T]:
@@ -125,16 +125,16 @@ class Registry(Generic[T]):
         try:
             found = getattr(importlib.import_module(module_name), attribute)
         except ImportError as exc:
-            raise ConfnavError(f"cannot import {self.kind} {spec!r} ({exc}); known: {self._known()}") from None
+            raise ConfnavError(f"cannot import {self.kind} {excerpt(spec)} ({exc}); known: {self._known()}") from None
         except AttributeError:
             raise ConfnavError(
                 f"module {module_name!r} has no {self.kind} {attribute!r}; known: {self._known()}"
             ) from None
         if not isinstance(found, type):
-            raise ConfnavError(f"{self.kind} {spec!r} is not a class; known: {self._known()}")
+            raise ConfnavError(f"{self.kind} {excerpt(spec)} is not a class; known: {self._known()}")
         lacking = [member for member in self.members if not hasattr(found, member)]
         if lacking:
-            raise ConfnavError(f"{spec!r} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")
+            raise ConfnavError(f"{excerpt(spec)} is not {self._a()}: it has no {', '.join(map(repr, lacking))}")
         return found
 
     def _a(self) -> str:

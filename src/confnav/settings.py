@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, read_utf8
 
 DEFAULT_DB = "confnav.db"
 WORKER_SETTINGS = "CONFNAV_WORKER_SETTINGS"
@@ -201,7 +201,7 @@ def _read_config(path: Path | None) -> dict[str, dict[str, Any]]:
     if path is None:
         return {}
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        document = tomllib.loads(read_utf8(path))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfnavError(f"{path}: cannot read the settings: {exc}") from None
     return {name: table for name, table in document.items() if isinstance(table, dict)}

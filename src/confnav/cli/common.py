@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 from rich.console import Console
 
-from confnav.errors import ConfnavError, spell
+from confnav.errors import ConfnavError, cut, excerpt, spell
 from confnav.ingest import IngestError
 from confnav.limits import FIRST_YEAR, last_year
 from confnav.navigator import Navigator
@@ -25,6 +25,7 @@ from confnav.settings import Settings
 from confnav.store import DEFAULT_DB, PaperFilter
 
 F = TypeVar("F", bound=Callable[..., Any])
+GIVEN = "confnav.given"  # the context's record of the command line as given
 FLAGS = {
     "fmt": "--format",
     "mapping": "--map",
@@ -52,8 +53,26 @@ YEAR = click.IntRange(FIRST_YEAR, last_year())  # a venue's year, as ingest admi
 DECISION_HELP = "Only this decision: an outcome (accepted, not-accepted, workshop, pending) or a kind (oral, long, …)."
 
 
+QUOTED_WIDTH = 255  # a value given longer than a file name can be is shown cut short (`errors.cut`)
+
+
+def shortened(message: str, given: list[str]) -> str:
+    """A message with each long value of the command line in it cut short as `errors.excerpt` quotes it: a net
+    under every message (click's own, a library's) so that no value, of any length, is echoed whole."""
+    values = {part for arg in given for part in (arg, arg.partition("=")[2]) if len(part) > QUOTED_WIDTH}
+    for value in sorted(values, key=len, reverse=True):
+        message = message.replace(repr(value), excerpt(value)).replace(value, cut(value))
+    return message
+
+
+def shorten(exc: click.UsageError, given: list[str]) -> None:
+    """A usage error's message with the long values in it cut short (`shortened`)."""
+    exc.message = shortened(exc.message, given)  # type: ignore[misc]  # click's own attribute, declared final
+
+
 class ConfnavCommand(click.Command):
-    """A verb whose complaint about extra arguments says how a repeatable option takes several values."""
+    """A verb whose complaint about extra arguments says how a repeatable option takes several values, and
+    whose complaints quote long values cut short."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         given = list(args)
@@ -61,7 +80,8 @@ class ConfnavCommand(click.Command):
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
             if exc.message.startswith("Got unexpected extra argument") and (hint := repeat_hint(self, ctx, given)):
-                raise click.UsageError(f"{exc.message}: {hint}", exc.ctx) from None
+                raise click.UsageError(shortened(f"{exc.message}: {hint}", given), exc.ctx) from None
+            shorten(exc, given)
             raise
 
 
@@ -90,18 +110,31 @@ class ConfnavGroup(click.Group):
     command_class = ConfnavCommand
     group_class = type  # its groups (`confnav profile …`) are ConfnavGroups too, their verbs ConfnavCommands
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        given = list(args) if parent is None else parent.meta.get(GIVEN, [])
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            shorten(exc, given)
+            raise
+        ctx.meta.setdefault(GIVEN, given)  # the whole command line, for `shortened`
+        return ctx
+
     def invoke(self, ctx: click.Context) -> Any:
+        given = ctx.meta.get(GIVEN, [])
         try:
             return super().invoke(ctx)
         except IngestError as exc:
             shown = exc.errors[:20]
             for problem in shown[:-1]:
-                click.echo(f"error: {problem.spelled(flag_of)}", err=True)
+                click.echo(f"error: {shortened(problem.spelled(flag_of), given)}", err=True)
             more = f" (and {len(exc.errors) - 20} more problems)" if len(exc.errors) > 20 else ""
-            click.echo(f"error: {shown[-1].spelled(flag_of)}{more}; nothing was written", err=True)
+            click.echo(f"error: {shortened(shown[-1].spelled(flag_of), given)}{more}; nothing was written", err=True)
             sys.exit(1)
         except ConfnavError as exc:
-            click.echo(f"error: {exc.spelled(flag_of)}", err=True)
+            click.echo(f"error: {shortened(exc.spelled(flag_of), given)}", err=True)
             sys.exit(1)
         except sqlite3.OperationalError as exc:
             click.echo(f"error: the store could not be used: {exc}", err=True)
@@ -169,7 +202,9 @@ def writing(path: Path, what: str) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise ConfnavError(f"{exc.filename or path}: cannot write the {what} ({exc.strerror or exc})") from None
+        raise ConfnavError(
+            f"{cut(str(exc.filename or path))}: cannot write the {what} ({exc.strerror or exc})"
+        ) from None
 
 
 def write_output(path: Path, text: str, what: str) -> None:
@@ -232,11 +267,35 @@ def with_new_or_existing_store(func: F) -> F:
     return with_store(func, create=True)
 
 
-def _given_venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """`--venue` as given; an empty or blank one is no venue, and refused rather than read as none given."""
-    if value is not None and not value.strip():
-        raise click.BadParameter("give a venue, e.g. iclr2021 or 'ICLR 2021'")
-    return value
+class Given(click.ParamType):
+    """Text a user gives (a venue, a name, a file, an id): an empty or blank value says nothing and is refused as a
+    usage error, never read as the option left out (`--author ""` is no filter) or as a path (`""` is ".")."""
+
+    name = "text"
+
+    def __init__(self, example: str) -> None:
+        self.example = example
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"give {self.example} (an empty value says nothing)", param, ctx)
+        return value
+
+
+class InputFile(click.Path):
+    """A file a command reads: an empty name is refused as a usage error (it would be read as ".", a folder the
+    user never named)."""
+
+    def __init__(self, dir_okay: bool = True) -> None:
+        super().__init__(dir_okay=dir_okay, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("give a file name (an empty one says nothing)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+VENUE = Given("a venue, e.g. iclr2021 or 'ICLR 2021'")
 
 
 def chosen_venue(store: Any, venue: str | None, latest: bool) -> str | None:
@@ -265,7 +324,7 @@ def venue_option(help: str, latest: bool = False) -> Callable[[F], F]:
         def wrapper(*args: Any, store: Any, venue: str | None, **kwargs: Any) -> Any:
             return func(*args, store=store, venue=chosen_venue(store, venue, latest), **kwargs)
 
-        return click.option("--venue", callback=_given_venue, help=help)(wrapper)  # type: ignore[return-value]
+        return click.option("--venue", type=VENUE, help=help)(wrapper)  # type: ignore[return-value]
 
     return decorate
 
@@ -292,9 +351,9 @@ def filter_options(func: F) -> F:
         return func(*args, store=store, where=where, **kwargs)
 
     options = [
-        click.option("--venue", callback=_given_venue, help="Only this venue (e.g. iclr2021 or 'ICLR 2021')."),
+        click.option("--venue", type=VENUE, help="Only this venue (e.g. iclr2021 or 'ICLR 2021')."),
         click.option("--decision", help=DECISION_HELP),
-        click.option("--author", help="Only papers with an author of this name."),
+        click.option("--author", type=Given("a name"), help="Only papers with an author of this name."),
         click.option("--keyword", help="Only papers with a keyword containing this text."),
         click.option("--year", type=YEAR, help="Only venues of this year."),
         click.option("--min-rating", type=float, help="Only papers whose mean rating is at least this."),

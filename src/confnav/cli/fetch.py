@@ -8,6 +8,7 @@ import click
 
 from confnav.cli import cli
 from confnav.cli.common import (
+    Given,
     OutputFile,
     cli_settings,
     json_option,
@@ -38,7 +39,7 @@ def fetch() -> None:
 
 
 @fetch.command("openreview")
-@click.argument("venue_id")
+@click.argument("venue_id", type=Given("an OpenReview venue id, e.g. ICLR.cc/2025/Conference"))
 @click.option("--base-url", help="OpenReview API 2 (default: $CONFNAV_OPENREVIEW_URL or https://api2.openreview.net).")
 @click.option("--v1-url", help="OpenReview API 1 (default: $CONFNAV_OPENREVIEW_V1_URL or https://api.openreview.net).")
 @click.option("--full", is_flag=True, help="Fetch everything again instead of only what changed since the snapshot.")

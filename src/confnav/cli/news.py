@@ -3,16 +3,38 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from confnav.cli import cli
-from confnav.cli.common import OutputFile, json_option, out, print_json, venue_option, with_store, write_output
+from confnav.cli.common import Given, OutputFile, json_option, out, print_json, venue_option, with_store, write_output
 from confnav.cli.profile import PROFILE_OPTION
+from confnav.errors import ConfnavError, cut
 from confnav.personal.feed import FEED_ITEMS, atom_feed
-from confnav.personal.news import THEME_LABEL, add_watch, describe, followed_theme, profile_news
+from confnav.personal.news import THEME_LABEL, add_watch, describe, followed_theme, profile_news, since_time
 from confnav.store.news import Watch
 from confnav.store.protocols import Store
+
+
+class Since(click.ParamType):
+    """`--since`: a date or a time, checked when the command line is read (a bad one is a usage error, as
+    `rebuttal --from` is)."""
+
+    name = "date"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        wanted = "give a date (2024-05-01) or a time (2024-05-01T09:00)"
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{wanted} (an empty value says nothing)", param, ctx)
+        try:
+            since_time(value)
+        except ConfnavError:
+            self.fail(f"{cut(value)}: {wanted}", param, ctx)
+        return value
+
+
+SINCE = Since()
 
 
 @cli.group()
@@ -23,7 +45,7 @@ def watch() -> None:
 
 @watch.command("add")
 @click.argument("query", required=False)
-@click.option("--author", help="An author's name or profile id (~First_Last1).")
+@click.option("--author", type=Given("a name or ~First_Last1"), help="An author's name or profile id (~First_Last1).")
 @click.option("--theme", help="A theme id of the venue (as `confnav topics` lists them).")
 @click.option("--decisions", is_flag=True, help="The decisions the --venue's papers receive (pending papers decided).")
 @PROFILE_OPTION
@@ -84,7 +106,7 @@ def watch_rm(store: Store, watch_id: str) -> None:
 
 @cli.command()
 @PROFILE_OPTION
-@click.option("--since", help="Only news from this date (2024-05-01) or time (2024-05-01T09:00, UTC) on.")
+@click.option("--since", type=SINCE, help="Only news from this date (2024-05-01) or time (2024-05-01T09:00, UTC) on.")
 @click.option("--atom", "atom", type=OutputFile(), help="Write an Atom feed here.")
 @json_option
 @with_store

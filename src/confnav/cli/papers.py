@@ -11,6 +11,8 @@ from confnav.cli import cli
 from confnav.cli.common import (
     DECISION_HELP,
     PAPER_IDS,
+    VENUE,
+    InputFile,
     cli_navigator,
     flag_of,
     json_option,
@@ -24,7 +26,7 @@ from confnav.cli.common import (
 from confnav.cli.progress import RichProgress
 from confnav.decisions import load_decision_table
 from confnav.demo import build_demo
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt
 from confnav.ingest import IngestResult, ingest
 from confnav.limits import MAX_LISTED
 from confnav.model import DecisionsArrived, Outcome, Paper, named_places
@@ -40,8 +42,8 @@ ARRIVALS_SHOWN = 10  # papers listed under a venue's "decided since the last fet
 
 
 @cli.command("ingest")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--venue", help="Venue id (e.g. iclr2021) for files that do not name one.")
+@click.argument("files", nargs=-1, required=True, type=InputFile())
+@click.option("--venue", type=VENUE, help="Venue id (e.g. iclr2021) for files that do not name one.")
 @click.option(
     "--format",
     "fmt",
@@ -108,7 +110,9 @@ def _parse_mapping(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         target, sep, column = pair.partition("=")
         if not sep or target.strip() not in MAPPABLE_FIELDS or not column.strip():
-            raise ConfnavError(f"--map {pair!r}: expected FIELD=COLUMN with FIELD one of {', '.join(MAPPABLE_FIELDS)}")
+            raise ConfnavError(
+                f"--map {excerpt(pair)}: expected FIELD=COLUMN with FIELD one of {', '.join(MAPPABLE_FIELDS)}"
+            )
         mapping[target.strip()] = column.strip()
     return mapping
 

@@ -10,6 +10,7 @@ import click
 from confnav.cli import cli
 from confnav.cli.common import (
     PAPER_IDS,
+    Given,
     OutputFile,
     cli_settings,
     err,
@@ -39,7 +40,7 @@ def profile() -> None:
 
 
 @profile.command("import")
-@click.argument("sources", nargs=-1, required=True)
+@click.argument("sources", nargs=-1, required=True, type=Given("a file, ~First_Last1 or s2:1741101"))
 @PROFILE_OPTION
 @json_option
 @with_store

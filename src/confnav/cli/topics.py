@@ -21,6 +21,7 @@ from confnav.cli.common import (
 )
 from confnav.cli.progress import RichProgress, themes_with_progress
 from confnav.errors import ConfnavError
+from confnav.limits import MAX_THEMES
 from confnav.store.protocols import Store
 from confnav.topics import ensure_topics, get_theme, theme_facts, trends
 from confnav.topics.map_image import render_map
@@ -33,7 +34,11 @@ def _rate(value: float | None) -> str:
 
 @cli.command()
 @click.option("--level", type=click.IntRange(1, 2), default=1, show_default=True, help="1: themes, 2: sub-themes.")
-@click.option("--themes", type=int, help="Aim for this many top-level themes (default: 15-40 by size).")
+@click.option(
+    "--themes",
+    type=click.IntRange(1, MAX_THEMES),
+    help="Aim for this many top-level themes (default: 15-40 by size).",
+)
 @click.option("--rebuild", is_flag=True, help="Recompute the themes even if they are up to date.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @json_option

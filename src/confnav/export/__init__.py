@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt
 from confnav.export.bibtex import bib_text, bib_title, bibtex_entry, to_bibtex
 from confnav.export.csl import to_csl_json
 from confnav.export.fields import PROCEEDINGS, bibtex_key, booktitle
@@ -40,7 +40,7 @@ CITATION_FORMATS = ("bibtex", "ris", "csl-json")
 def export_format(name: str) -> ExportFormat:
     """The format of this name; a ConfnavError naming the known ones otherwise."""
     if name not in EXPORT_FORMATS:
-        raise ConfnavError(f"unknown export format {name!r} (known: {', '.join(EXPORT_FORMATS)})")
+        raise ConfnavError(f"unknown export format {excerpt(name)} (known: {', '.join(EXPORT_FORMATS)})")
     return EXPORT_FORMATS[name]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from confnav.errors import VenueNameError
+from confnav.errors import ConfnavError, VenueNameError
 from confnav.fetch.arrivals import ArrivalRecorder, ArrivalsStore
 from confnav.fetch.history import HistoryStore, read_edits, record_history
 from confnav.fetch.http import FetchError, HttpClient
@@ -92,6 +92,8 @@ def fetch_openreview(
     changed, and ingest and record only the submissions they fetched: the rest of the store is left untouched.
     The ingest, the reviews' versions and texts and the fetch's run are written in one transaction.
     """
+    if not venue_id.strip():  # refused before any request (and before a login)
+        raise ConfnavError("venue_id is empty: give an OpenReview venue id, e.g. ICLR.cc/2025/Conference")
     progress = progress or Silent()
     client = client or OpenReviewClient.from_settings(settings or Settings(), progress=progress)
     path = snapshot or default_snapshot(store_path, "openreview", venue_id)

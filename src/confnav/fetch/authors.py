@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from confnav.errors import excerpt
 from confnav.fetch.citations import SemanticScholar
 from confnav.fetch.http import FetchError, HttpClient
 from confnav.fetch.openreview import OpenReviewClient
@@ -91,11 +92,13 @@ def openreview_papers(client: OpenReviewClient, profile_id: str) -> list[Entry]:
         answer = client.get(client.api2, "/profiles", {"id": profile_id})
     except FetchError as exc:
         if exc.status in (400, 404):
-            raise FetchError(f"OpenReview has no profile {profile_id!r} (check the id, e.g. ~First_Last1)") from None
+            raise FetchError(
+                f"OpenReview has no profile {excerpt(profile_id)} (check the id, e.g. ~First_Last1)"
+            ) from None
         raise
     profiles = answer.get("profiles") if isinstance(answer, dict) else None
     if not profiles:
-        raise FetchError(f"OpenReview has no profile {profile_id!r} (check the id, e.g. ~First_Last1)")
+        raise FetchError(f"OpenReview has no profile {excerpt(profile_id)} (check the id, e.g. ~First_Last1)")
     profile = profiles[0]
     names = (profile.get("content") or {}).get("names") or []
     usernames = list(dict.fromkeys([profile_id, str(profile.get("id") or profile_id)]))

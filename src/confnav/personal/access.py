@@ -13,7 +13,7 @@ import re
 import secrets
 from typing import Protocol
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, excerpt
 
 SECRET_BYTES = 32
 SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # what `new_secret` gives: 32 bytes in URL-safe base64, unpadded
@@ -57,7 +57,9 @@ def create_with_secret(store: KeyStore, name: str | None = None) -> tuple[str, s
     chosen = name.strip() if name and name.strip() else f"p-{secrets.token_hex(5)}"
     secret = new_secret()
     if not store.set_profile_key(chosen, hash_secret(secret), new=True):
-        raise ConfnavError(f"profile name {chosen!r} is taken: choose another (or leave it out for a random one)")
+        raise ConfnavError(
+            f"profile name {excerpt(chosen)} is taken: choose another (or leave it out for a random one)"
+        )
     return chosen, secret
 
 
@@ -65,7 +67,7 @@ def rotate_secret(store: KeyStore, name: str, old: str | None = None, check: boo
     """A new secret for the profile; the old one (which `check` requires) stops working at once. From a shell
     (`confnav profile secret NAME --rotate`) no old secret is needed: whoever holds the store owns it."""
     if check and not verify_secret(store, name, old):
-        raise NotFoundError(f"no profile named {name!r} opens with this key")
+        raise NotFoundError(f"no profile named {excerpt(name)} opens with this key")
     secret = new_secret()
     store.set_profile_key(name, hash_secret(secret))
     return secret

@@ -3,6 +3,7 @@ a text file with one DOI, arXiv id, OpenReview id or title per line; read into e
 
 from __future__ import annotations
 
+import errno
 import html
 import json
 import logging
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, cut, excerpt
 from confnav.export.tex import latex_text
 from confnav.personal.bibfile import inherit, read_strings, resolve, volume_kind
 from confnav.sources.values import split_list
@@ -244,6 +245,9 @@ def read_lines(text: str) -> Parsed:
         if len(line) > 400:
             problems.append(f"line {number}: too long for an id or a title, skipped")
             continue
+        if not any(character.isalnum() for character in line):  # "😀", a stray quote: names no paper
+            problems.append(f"line {number}: {excerpt(line)} has no letters or digits: not an id or a title, skipped")
+            continue
         ids = ids_in(line)
         if ids:  # an id or a link, perhaps after the title it names ("Title. arXiv:2010.02502")
             entries.append(Entry(number, _title_beside(line), ids=ids))
@@ -289,12 +293,18 @@ def sniff(path: Path, text: str) -> str:
 READERS = {"bibtex": read_bibtex, "ris": read_ris, "csl-json": read_csl_json, "text": read_lines}
 
 
+PERSON_PREFIXES = ("~", "s2:")  # how a person's id begins, as `fetch.authors.person_of` reads one
+PERSON_FORMS = "an OpenReview profile id is ~First_Last1, a Semantic Scholar author s2:1741101 (digits)"
+
+
 def read_library(path: Path) -> Parsed:
     """Every entry of a library file; a file that is no library at all raises a one-line ConfnavError."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ConfnavError(f"{path}: cannot read ({exc.strerror})") from None
+        if exc.errno in (errno.ENOENT, errno.ENAMETOOLONG) and str(path).lower().startswith(PERSON_PREFIXES):
+            raise ConfnavError(f"{cut(str(path))}: no such file, nor a person's id: {PERSON_FORMS}") from None
+        raise ConfnavError(f"{cut(str(path))}: cannot read ({exc.strerror})") from None
     return parse_library(path, library_text(path, raw))
 
 

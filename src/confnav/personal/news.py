@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Protocol
 
-from confnav.errors import ConfnavError, NotFoundError, argument
+from confnav.errors import ConfnavError, NotFoundError, argument, excerpt
 from confnav.ingest import PaperChange
 from confnav.model import Outcome, Paper, name_key
 from confnav.search.query import parse_query
@@ -92,7 +92,7 @@ def profile_news(store: NewsPapers, profile: str, since: str | None = None) -> l
     """A profile's news, newest first; `since` is a date (2024-05-01) or a time (2024-05-01T09:00, UTC unless
     it names its offset)."""
     if profile not in {name for name, _, _ in store.profiles()}:
-        raise NotFoundError(f"no profile named {profile!r}: 'confnav watch add' makes one with its first watch")
+        raise NotFoundError(f"no profile named {excerpt(profile)}: 'confnav watch add' makes one with its first watch")
     return store.news(profile, since=since_time(since) if since else None)
 
 
@@ -133,7 +133,7 @@ class _QueryWatch:
         self.query = parse_query(raw, listed_fields_only=stored)
         self.terms = set(terms(" ".join(self.query.free)))
         if not self.terms and not self.query.narrows:
-            raise ConfnavError(f"query {raw!r} has only common words; a watch needs words that pick papers")
+            raise ConfnavError(f"query {excerpt(raw)} has only common words; a watch needs words that pick papers")
 
     def matches(self, paper: Paper, paper_terms: set[str]) -> bool:
         if not self.terms <= paper_terms:

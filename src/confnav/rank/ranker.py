@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from confnav.errors import NotFoundError
+from confnav.errors import NotFoundError, excerpt
 from confnav.gc_pause import collection_paused
 from confnav.model import Paper
 from confnav.rank.features import percentile_in
@@ -160,11 +160,12 @@ class WeightedRanker:
         if theme is not None:
             ranked = [r for r, item in zip(ranked, items, strict=True) if _in_theme(item, theme)]
             if not ranked:
-                raise NotFoundError(f"no theme {theme!r} in {signals.venue.id} (see 'confnav topics')")
+                raise NotFoundError(f"no theme {excerpt(theme)} in {signals.venue.id} (see 'confnav topics')")
         ranked.sort(key=lambda r: (-r.score, r.paper.id))
         if self.diversify:
             ranked = diversify(ranked)
         missing = {n: why for n, why in signals.missing.items() if n not in self.exclude}
+        missing |= unheld_external(self.overrides, signals, mode)
         return Ranking(ranked, weights, missing, typical, mode, explanation(signals, weights, mode))
 
 
@@ -241,3 +242,18 @@ def ranker_named(settings: Settings, name: str, mode: RankMode | str | None = No
     """The ranker a report names, made again in `mode` to check its reasons: a registered one or the settings'
     choice, else a plugged `module:Class` only when this process has imported it (as the caller that built it)."""
     return RANKERS.create(name, imports=name == (settings.steps.ranker or DEFAULT_RANKER), weights=None, mode=mode)
+
+
+def unheld_external(overrides: dict[str, float], signals: VenueSignals, mode: RankMode) -> dict[str, str]:
+    """Why each external signal weighted by the caller plays no part (a misspelt name, values stored for another
+    venue, or a question that does not use them): said as an unused built-in signal is, never dropped silently."""
+    held = set(signals.names())
+    stored = sorted(n.removeprefix("external:") for n in held if n.startswith("external:"))
+    known = f"stored for {signals.venue.id}: {', '.join(stored)}" if stored else f"none stored for {signals.venue.id}"
+    return {
+        name: f"no values of {excerpt(name.removeprefix('external:'))} ({known}; 'confnav signals' stores them)"
+        if mode is RankMode.LOOKING_BACK
+        else "external signals count only when looking back, not at the conference"
+        for name, weight in overrides.items()
+        if name.startswith("external:") and weight > 0 and name not in held
+    }

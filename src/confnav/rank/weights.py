@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from confnav.errors import ConfnavError, InputError, excerpt
+from confnav.errors import ConfnavError, InputError, excerpt, read_utf8
 from confnav.rank.signals import CORE_SIGNALS
 
 # Reviews and the decision carry the evidence when a conference opens; on ICLR 2021
@@ -67,9 +67,9 @@ def load_weights(path: Path | None) -> dict[str, float]:
     if not path.exists():
         raise InputError(path, "no such file")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path)
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise InputError(path, f"cannot read the weights: {exc}") from None
     table = data.get("weights", data) if isinstance(data, dict) else None
     if not isinstance(table, dict):
@@ -100,7 +100,7 @@ def checked_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
         raise ConfnavError(f"weights: give a mapping of signal to weight, not {excerpt(weights)}")
     for name, value in weights.items():
         if problem := weight_problem(name, value):
-            raise ConfnavError(f"weights[{name!r}]: {problem}")
+            raise ConfnavError(f"weights[{excerpt(name)}]: {problem}")
     return {name: float(value) for name, value in weights.items()}
 
 

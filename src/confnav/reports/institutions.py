@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from confnav.errors import NotFoundError
+from confnav.errors import NotFoundError, excerpt
 from confnav.institutions import institution_key, institution_keys, institution_names
 from confnav.model import Paper, fold, is_placeholder_place, name_key
 
@@ -102,7 +102,7 @@ def institution_profile(name: str, papers: Iterable[Paper], rated_venues: Collec
             if any(place and key in institution_keys(place) for place in (author.institution, author.affiliation)):
                 people[name_key(author.name)][author.name] += 1
     if not mine:
-        raise NotFoundError(f"no institution named {name!r} in the store")
+        raise NotFoundError(f"no institution named {excerpt(name)} in the store")
     counted = Counter(n for s in spellings.elements() for n in institution_names(s) if fold(n) == key)
     authors = sorted(
         ((names.most_common(1)[0][0], names.total()) for names in people.values()), key=lambda a: (-a[1], a[0])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from confnav.errors import ConfnavError, InputError, whole_number
+from confnav.errors import ConfnavError, InputError, read_utf8, whole_number
 from confnav.model import Outcome, Paper, Venue, real_papers
 from confnav.rank import Ranker, RankMode, make_ranker
 from confnav.rank.ranker import RankedPaper, ranker_name
@@ -42,10 +42,10 @@ def load_venue_config(path: Path | None) -> list[Fact]:
     if path is None:
         return []
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("venue", {})
+        table = tomllib.loads(read_utf8(path)).get("venue", {})
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise InputError(path, f"cannot read the venue config: {exc}") from None
     if not isinstance(table, dict):
         raise InputError(path, "venue: expected a [venue] table")

@@ -11,7 +11,7 @@ from html import unescape
 from pathlib import Path
 from typing import Protocol
 
-from confnav.errors import ConfnavError, InputError, NotFoundError, VenueNameError
+from confnav.errors import ConfnavError, InputError, NotFoundError, VenueNameError, read_utf8
 from confnav.rank.ranker import ranker_named
 from confnav.reports.facts import theme_facts_of, trend_facts, venue_facts
 from confnav.reports.grounding import ground_failures
@@ -212,8 +212,4 @@ def citation_failures(store: PaperReader, cited: Iterable[str], venues: Collecti
 def verify_file(store: ReportStore, path: Path) -> Verification:
     if not path.is_file():
         raise InputError(path, "no such file" if not path.exists() else "not a file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(path, "not a UTF-8 text file") from None
-    return verify_text(store, text, str(path))
+    return verify_text(store, read_utf8(path), str(path))

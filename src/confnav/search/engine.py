@@ -343,7 +343,7 @@ class Searcher:
     def _row(self, corpus: Corpus, paper_id: str, venue: str | None = None) -> int:
         row = corpus.find(paper_id, venue)
         if row is None:
-            raise NotFoundError(f"no paper with id {paper_id!r}" + (f" in venue {venue!r}" if venue else ""))
+            raise NotFoundError(f"no paper with id {excerpt(paper_id)}" + (f" in venue {venue!r}" if venue else ""))
         return row
 
     def _more_like(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from confnav import limits
-from confnav.errors import InputError, Said
+from confnav.errors import InputError, Said, not_utf8
 from confnav.model import Author, Venue, split_venue
 from confnav.sources.links import ID_CHARS
 from confnav.sources.values import as_text, citation_count
@@ -204,8 +204,7 @@ def bad_bytes(path: Path, text: str, start: int = 0, end: int | None = None) -> 
     at = found.start()
     line_start = text.rfind("\n", 0, at) + 1
     byte = ord(text[at]) - 0xDC00
-    message = f"not valid UTF-8 (byte 0x{byte:02x} at column {at - line_start + 1}); save the file as UTF-8"
-    return InputError(path, message, line=text.count("\n", 0, at) + 1)
+    return InputError(path, not_utf8(byte, at - line_start + 1), line=text.count("\n", 0, at) + 1)
 
 
 def numbered_lines(path: Path, text: str) -> Iterator[tuple[int, str] | InputError]:

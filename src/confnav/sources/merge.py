@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from confnav.decisions import NO_LONGER_LISTED, DecisionTable, default_meaning
+from confnav.errors import excerpt
 from confnav.model import Author, CitationCount, Outcome, Paper, Venue, is_placeholder_title, name_key
 from confnav.sources.base import SourceRecord
 
@@ -122,7 +123,7 @@ def merge_records(
     records = listed or [replace(r, fields={**r.fields, "decision": NO_LONGER_LISTED}) for r in records]
     chosen = {field: record for field in MERGED_FIELDS if (record := choose(records, field)) is not None}
     if "title" not in chosen:
-        raise ValueError(f"no source gives a title for paper {paper_id!r}")
+        raise ValueError(f"no source gives a title for paper {excerpt(paper_id)}")
     values = {field: record.fields[field] for field, record in chosen.items()}
     provenance = {field: label(record) for field, record in chosen.items()}
     if "authors" in chosen:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from confnav.errors import InputError
+from confnav.errors import InputError, excerpt
 from confnav.model import Venue, series_key
 from confnav.sources.base import ReadItem, SourceRecord, clean_id, numbered_lines, parse_json, untitled
 from confnav.sources.links import openreview_links, resource_fields, resource_links
@@ -31,7 +31,7 @@ def venue_of_group(group_id: str) -> tuple[Venue, str | None]:
             rest = " ".join(p.replace("_", " ") for p in parts[i + 1 :])
             track = None if rest.lower() in ("", "conference") else rest
             return Venue.of(series_key(series) or series, int(part)), track
-    raise ValueError(f"cannot read a conference and year from the OpenReview venue id {group_id!r}")
+    raise ValueError(f"cannot read a conference and year from the OpenReview venue id {excerpt(group_id)}")
 
 
 def value(content: dict[str, Any], key: str) -> Any:

@@ -74,7 +74,7 @@ class PaperFilter:
         for name, value in (("author", self.author), ("keyword", self.keyword)):
             if value is not None and value.strip() and not fold(value):  # "%": it would admit every paper
                 wanted = name.replace("author", "name")
-                raise ConfnavError(f"{argument(name)} {value!r}: give a {wanted} with letters or digits")
+                raise ConfnavError(f"{argument(name)} {excerpt(value)}: give a {wanted} with letters or digits")
         if self.year is not None and (
             isinstance(self.year, bool) or not isinstance(self.year, int) or not FIRST_YEAR <= self.year <= last_year()
         ):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TypeVar
 
 from confnav.decisions import DecisionTable, default_meaning
-from confnav.errors import ConfnavError, argument
+from confnav.errors import ConfnavError, argument, excerpt
 from confnav.model import Decision, Outcome, Paper, RatingScale, is_placeholder_title
 from confnav.store.base import StoreCaches
 from confnav.store.connection import Connection
@@ -169,4 +169,4 @@ class DecisionTables:
     def _check_decision(self, wanted: str) -> None:
         names = self.decision_names()
         if names and wanted not in names:
-            raise ConfnavError(f"no paper has the decision {wanted!r} (in the store: {', '.join(names)})")
+            raise ConfnavError(f"no paper has the decision {excerpt(wanted)} (in the store: {', '.join(names)})")

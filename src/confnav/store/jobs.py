@@ -7,7 +7,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 
-from confnav.errors import NotFoundError
+from confnav.errors import NotFoundError, excerpt
 from confnav.store.connection import Connection
 
 ACTIVE = ("running",)
@@ -78,7 +78,7 @@ class JobTables:
     def job(self, job_id: str) -> dict[str, str]:
         row = self.conn.execute(f"SELECT {COLUMNS}, lease FROM jobs WHERE id = ?", (job_id,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no job {job_id!r}")
+            raise NotFoundError(f"no job {excerpt(job_id)}")
         return _job(row)
 
     def jobs(self, limit: int = 20) -> list[dict[str, str]]:

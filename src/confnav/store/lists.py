@@ -7,7 +7,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, excerpt
 from confnav.model import Paper
 from confnav.store.connection import Connection
 
@@ -68,7 +68,7 @@ class ReadingLists:
             removed = self.conn.execute(f"DELETE FROM reading_list_papers WHERE {where}", params).rowcount
         if not removed:
             held = f" of {venue}" if venue else ""
-            raise NotFoundError(f"the reading list {name!r} holds no paper {paper_id!r}{held}")
+            raise NotFoundError(f"the reading list {excerpt(name)} holds no paper {excerpt(paper_id)}{held}")
 
     def list_papers(self, name: str) -> list[Paper]:
         self._require(name)
@@ -79,4 +79,4 @@ class ReadingLists:
 
     def _require(self, name: str) -> None:
         if not self.conn.execute("SELECT 1 FROM reading_lists WHERE name = ?", (name,)).fetchone():
-            raise NotFoundError(f"no reading list named {name!r}")
+            raise NotFoundError(f"no reading list named {excerpt(name)}")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, excerpt
 from confnav.model import Paper
 from confnav.store.connection import Connection
 
@@ -68,7 +68,7 @@ class NewsTables:
         """A new watch of the profile (made if new); its id is `w` and a number, never reused. The same watch
         twice (value alike but for case and spacing) is refused: it would only double the profile's news."""
         if kind not in WATCH_KINDS:
-            raise ConfnavError(f"a watch is one of {', '.join(WATCH_KINDS)}, not {kind!r}")
+            raise ConfnavError(f"a watch is one of {', '.join(WATCH_KINDS)}, not {excerpt(kind)}")
         self.create_profile(profile)
         with self.transaction():
             rows = self.conn.execute(
@@ -76,7 +76,9 @@ class NewsTables:
             )
             for watch_id, held, held_venue in rows.fetchall():
                 if held_venue == venue and _alike(held) == _alike(value):
-                    raise ConfnavError(f"{profile} already has this watch: {watch_id} ({kind} {held!r}); nothing added")
+                    raise ConfnavError(
+                        f"{profile} already has this watch: {watch_id} ({kind} {excerpt(held)}); nothing added"
+                    )
             numbers = [int(i[1:]) for (i,) in self.conn.execute("SELECT id FROM watches") if i[1:].isdigit()]
             watch = Watch(f"w{max(numbers, default=0) + 1}", profile, kind, value, venue, now())
             self.conn.execute(
@@ -98,7 +100,7 @@ class NewsTables:
         """Drop a watch and its news."""
         found = [w for w in self.watches() if w.id == watch_id]
         if not found:
-            raise NotFoundError(f"no watch {watch_id!r}: 'confnav watch ls' lists them")
+            raise NotFoundError(f"no watch {excerpt(watch_id)}: 'confnav watch ls' lists them")
         with self.transaction():
             self.conn.execute("DELETE FROM news_items WHERE watch = ?", (watch_id,))
             self.conn.execute("DELETE FROM watches WHERE id = ?", (watch_id,))

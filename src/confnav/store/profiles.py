@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, excerpt
 from confnav.model import Paper
 from confnav.sources.links import openreview_id
 from confnav.store.connection import Connection
@@ -25,7 +25,7 @@ MARKS = ("like", "dislike")
 def checked_tag(tag: str) -> str:
     """A tag as kept (spaces trimmed); a ConfnavError for one that is not a word or short phrase."""
     if not _TAG.match(tag.strip()):
-        raise ConfnavError(f"tag {tag!r}: use 1-60 characters without commas, semicolons or line breaks")
+        raise ConfnavError(f"tag {excerpt(tag)}: use 1-60 characters without commas, semicolons or line breaks")
     return tag.strip()
 
 
@@ -70,7 +70,7 @@ class ProfileTables:
 
     def create_profile(self, name: str) -> None:
         if not valid_name(name):
-            raise ConfnavError(f"profile name {name!r}: {NAME_RULE}")
+            raise ConfnavError(f"profile name {excerpt(name)}: {NAME_RULE}")
         with self.transaction():
             self.conn.execute(
                 "INSERT INTO profiles (name, created) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", (name, _now())
@@ -126,15 +126,17 @@ class ProfileTables:
                 query, params = query + " AND venue = ?", [*params, venue]
             found = [row[0] for row in self.conn.execute(query, params)]
         if len(found) > 1:
-            raise ConfnavError(f"{ref!r} is the id of several papers in other cases ({', '.join(found)}): give one")
+            raise ConfnavError(
+                f"{excerpt(ref)} is the id of several papers in other cases ({', '.join(found)}): give one"
+            )
         if not found:
-            raise NotFoundError(f"no paper with id {ref!r}" + (f" in venue {venue!r}" if venue else ""))
+            raise NotFoundError(f"no paper with id {excerpt(ref)}" + (f" in venue {excerpt(venue)}" if venue else ""))
         return self.get_paper(found[0], venue)
 
     def mark_paper(self, name: str, paper_id: str, mark: str, venue: str | None = None) -> Paper:
         """Like or dislike a stored paper (a later mark replaces an earlier one)."""
         if mark not in MARKS:
-            raise ConfnavError(f"a mark is one of {', '.join(MARKS)}, not {mark!r}")
+            raise ConfnavError(f"a mark is one of {', '.join(MARKS)}, not {excerpt(mark)}")
         paper = self.profile_paper(paper_id, venue)
         self.create_profile(name)
         with self.transaction():
@@ -165,13 +167,13 @@ class ProfileTables:
         """Keep the hash of a profile's new secret (None: drop it, so that no secret opens the profile); with `new`,
         only for a profile created here (False, and nothing changed, when the name is taken)."""
         if not valid_name(name):
-            raise ConfnavError(f"profile name {name!r}: {NAME_RULE}")
+            raise ConfnavError(f"profile name {excerpt(name)}: {NAME_RULE}")
         with self.transaction():
             exists = self.conn.execute("SELECT 1 FROM profiles WHERE name = ?", (name,)).fetchone() is not None
             if new and exists:
                 return False
             if not new and not exists:
-                raise NotFoundError(f"no profile named {name!r}")
+                raise NotFoundError(f"no profile named {excerpt(name)}")
             if new:
                 self.conn.execute("INSERT INTO profiles (name, created) VALUES (?, ?)", (name, _now()))
             self.conn.execute("DELETE FROM profile_keys WHERE profile = ?", (name,))
@@ -244,7 +246,7 @@ class ProfileTables:
     def give_list(self, list_name: str, name: str) -> None:
         """Make a reading list the profile's (a list no profile was given is the default profile's)."""
         if not self.conn.execute("SELECT 1 FROM reading_lists WHERE name = ?", (list_name,)).fetchone():
-            raise NotFoundError(f"no reading list named {list_name!r}")
+            raise NotFoundError(f"no reading list named {excerpt(list_name)}")
         self.create_profile(name)
         with self.transaction():
             self.conn.execute(
@@ -269,4 +271,4 @@ class ProfileTables:
 
     def _require_profile(self, name: str) -> None:
         if not self.conn.execute("SELECT 1 FROM profiles WHERE name = ?", (name,)).fetchone():
-            raise NotFoundError(f"no profile named {name!r}: import papers with 'confnav profile import FILE'")
+            raise NotFoundError(f"no profile named {excerpt(name)}: import papers with 'confnav profile import FILE'")

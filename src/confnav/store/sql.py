@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, VenueNameError, argument
+from confnav.errors import ConfnavError, NotFoundError, ReadOnlyStoreError, VenueNameError, argument, excerpt
 from confnav.gc_pause import collection_paused
 from confnav.model import (
     Outcome,
@@ -243,9 +243,9 @@ class SqlStore(
             return found[0]
         if found:
             named = ", ".join(f"{v.id} ({v.name})" for v in found)
-            raise VenueNameError(f"venue {venue_id!r} is ambiguous: it could mean {named}; name one of them")
+            raise VenueNameError(f"venue {excerpt(venue_id)} is ambiguous: it could mean {named}; name one of them")
         known = ", ".join(v.id for v in venues) or "none yet; run 'confnav ingest'"
-        raise NotFoundError(f"unknown venue {venue_id!r} (in the store: {known})")
+        raise NotFoundError(f"unknown venue {excerpt(venue_id)} (in the store: {known})")
 
     def pick_venue(self, venue: str | None) -> str:
         """The venue asked for (checked), or the latest one in the store when none is named."""
@@ -294,9 +294,9 @@ class SqlStore(
         rows = self.conn.execute(query, params).fetchall()
         if not rows:
             where = f" in venue {venue!r}" if venue else ""
-            raise NotFoundError(f"no paper with id {paper_id!r}{where}")
+            raise NotFoundError(f"no paper with id {excerpt(paper_id)}{where}")
         if len(rows) > 1:
-            raise ConfnavError(f"id {paper_id!r} is in several venues; pass {argument('venue')}")
+            raise ConfnavError(f"id {excerpt(paper_id)} is in several venues; pass {argument('venue')}")
         return paper_from_json(rows[0][0])
 
     def papers(self, where: PaperFilter | None = None, limit: int | None = None) -> list[Paper]:

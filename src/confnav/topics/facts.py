@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from confnav.errors import ConfnavError, NotFoundError, one_of
+from confnav.errors import ConfnavError, NotFoundError, excerpt, one_of
 from confnav.model import Decision, Paper
 from confnav.progress import Progress
 from confnav.store.base import serves_requests
@@ -169,7 +169,7 @@ def get_theme(store: AnalysisStore, venue: str, theme_id: str) -> ThemeFacts:
         if facts.id == theme_id:
             return facts
     known = ", ".join(t.id for t in store.themes(venue, 1))
-    raise NotFoundError(f"no theme {theme_id!r} in {venue} (themes: {known})")
+    raise NotFoundError(f"no theme {excerpt(theme_id)} in {venue} (themes: {known})")
 
 
 def lists_rejections(decisions: list[Decision]) -> bool:

@@ -32,7 +32,7 @@ from urllib.parse import quote, unquote
 
 from fastapi import Request, Response
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, excerpt
 from confnav.personal import DEFAULT_PROFILE
 from confnav.personal.access import verify_secret
 from confnav.web.state import state_of
@@ -69,7 +69,7 @@ def profile_access(request: Request, named: str | None = None) -> str:
     if not name:
         raise NotFoundError("no profile chosen: open your profile's link, or create a profile on the For you page")
     if not verify_secret(state_of(request).store, name, given_key(request)):
-        raise NotFoundError(f"no profile {name!r} opens with this key: open the profile's link (…?key=…) again")
+        raise NotFoundError(f"no profile {excerpt(name)} opens with this key: open the profile's link (…?key=…) again")
     return name
 
 
@@ -96,7 +96,7 @@ def list_access(request: Request, name: str) -> str:
     if is_shared(request):
         owner = state_of(request).store.list_owners().get(name.strip(), DEFAULT_PROFILE)
         if owner != opened_profile(request):
-            raise NotFoundError(f"no reading list named {name!r}")
+            raise NotFoundError(f"no reading list named {excerpt(name)}")
     return name
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Body, Request
 
-from confnav.errors import ConfnavError
+from confnav.errors import ConfnavError, excerpt
 from confnav.web.answers import WRITE, answers
 from confnav.web.bodies import Job
 from confnav.web.state import state_of
@@ -21,7 +21,7 @@ def start_job(
 ) -> dict[str, str]:
     """Start a background job (`topics`: build a venue's themes); its status is at /api/jobs/{id}."""
     if kind != "topics":
-        raise ConfnavError(f"unknown job kind {kind!r} (known: topics)")
+        raise ConfnavError(f"unknown job kind {excerpt(kind)} (known: topics)")
     state = state_of(request)
     with state.writing(request):
         return state.start_topics_job(venue, rebuild)

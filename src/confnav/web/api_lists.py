@@ -102,7 +102,7 @@ def export(
     decision: str | None = None,
     author: str | None = None,
     keyword: str | None = None,
-    min_rating: float | None = Query(None, ge=0, le=10),
+    min_rating: float | None = Query(None, ge=0, le=10, allow_inf_nan=False),  # NaN is no number
     has_code: bool = False,
     year: int | None = Query(None, description=YEAR_QUERY),
     mode: str = Query("hybrid"),

@@ -94,7 +94,7 @@ async def search(
     decision: str | None = None,
     author: str | None = None,
     keyword: str | None = None,
-    min_rating: float | None = Query(None, ge=0, le=10),
+    min_rating: float | None = Query(None, ge=0, le=10, allow_inf_nan=False),  # NaN is no number
     has_code: bool = False,
     year: int | None = Query(None, description=YEAR_QUERY),
 ) -> JSONBytes:

@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from confnav.errors import ConfnavError, NotFoundError, StoreBusyError
+from confnav.errors import ConfnavError, NotFoundError, StoreBusyError, excerpt
 from confnav.limits import MAX_BODY, MAX_HEADERS, MAX_URL
 from confnav.malloc_arenas import bound_malloc_arenas
 from confnav.navigator import Navigator, check_steps
@@ -35,7 +35,7 @@ from confnav.web.ask import router as ask_router
 from confnav.web.feeds import router as feed_router
 from confnav.web.history import router as history_router
 from confnav.web.news import router as news_router
-from confnav.web.pages import page
+from confnav.web.pages import page, templates
 from confnav.web.pages import router as page_router
 from confnav.web.personal import router as personal_router
 from confnav.web.plan_page import router as plan_router
@@ -191,7 +191,7 @@ class Guard:
         if problem is None and _has_body(scope):
             receive, problem = await _read_body(receive)
         if problem:  # and close: a client still sending its body gets the answer now, and the rest is not read
-            refusal = JSONResponse({"error": problem[1]}, problem[0], {**dict(SAFETY_HEADERS), "Connection": "close"})
+            refusal = _refusal(scope, *problem)
             return await refusal(scope, receive, send)
         scope["path"] = routed_path(scope)  # an encoded `/` stays in its segment (see web/segments.py)
         scope, send = head_as_get(scope, send)
@@ -224,6 +224,16 @@ class Guard:
         if "\x00" in scope["path"] or b"%00" in scope["query_string"] + named.get(b"cookie", b""):
             return 400, NUL_TEXT
         return None
+
+
+def _refusal(scope: Scope, status: int, message: str) -> Response:
+    """The Guard's answer, before any route: the JSON error body under /api/ (and to any request but a browser's
+    GET), the error page for a page (`_refused`'s rule; the page names no profile, as none was read)."""
+    headers = {**dict(SAFETY_HEADERS), "Connection": "close"}
+    if scope["method"] in ("GET", "HEAD") and not scope["path"].startswith("/api/"):
+        shown = templates.get_template("error.html").render(message=message, profile=None, default_list="")
+        return HTMLResponse(shown, status, headers)
+    return JSONResponse({"error": message}, status, headers)
 
 
 def _path_target(scope: Scope) -> bool:
@@ -347,7 +357,7 @@ def allowed_hosts(host: str, extra: Collection[str] = ()) -> set[str] | None:
     name or address (a scheme, port or path would never match a Host header: refused here, not ignored)."""
     for name in extra:
         if not HOST_NAME.fullmatch(name):
-            raise ConfnavError(f"--allow-host {name!r}: give a host name or IP address alone, e.g. laptop.local")
+            raise ConfnavError(f"--allow-host {excerpt(name)}: give a host name or IP address alone, e.g. laptop.local")
     if host in LOOPBACK_HOSTS:
         return {*LOOPBACK_HOSTS, *extra}
     if host in ("0.0.0.0", "::", ""):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from confnav.errors import NotFoundError
+from confnav.errors import NotFoundError, excerpt
 from confnav.personal.feed import atom_feed
 from confnav.web.access import profile_access
 from confnav.web.answers import download_answers
@@ -21,6 +21,6 @@ def profile_feed(request: Request, profile: str) -> Response:
     state = state_of(request)
     profile = profile_access(request, profile)
     if profile not in {name for name, _, _ in state.store.profiles()}:
-        raise NotFoundError(f"no profile named {profile!r}")
+        raise NotFoundError(f"no profile named {excerpt(profile)}")
     text = atom_feed(state.store, profile, base_url=str(request.base_url))
     return Response(text.encode(), media_type="application/atom+xml; charset=utf-8")

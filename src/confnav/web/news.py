@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from pydantic import Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from confnav.errors import ConfnavError, NotFoundError
+from confnav.errors import ConfnavError, NotFoundError, excerpt
 from confnav.fetch.authors import people_papers, person_of
 from confnav.fetch.http import FetchError
 from confnav.personal.formats import parse_library
@@ -93,7 +93,7 @@ def _own_watch(request: Request, name: str, watch_id: str) -> Watch:
     nobody learns what others watch."""
     found = [w for w in state_of(request).store.watches(name) if w.id == watch_id]
     if not found:
-        raise NotFoundError(f"{name} has no watch {watch_id!r}")
+        raise NotFoundError(f"{name} has no watch {excerpt(watch_id)}")
     return found[0]
 
 

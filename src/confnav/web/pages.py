@@ -105,7 +105,7 @@ def search_page(
     decision: str = "",
     author: str = "",
     keyword: str = "",
-    min_rating: float | None = Query(None, ge=0, le=10),
+    min_rating: float | None = Query(None, ge=0, le=10, allow_inf_nan=False),  # NaN is no number
     has_code: bool = False,
     sort: str = "relevance",
     page_number: int = Query(1, ge=1, le=500, alias="page"),
