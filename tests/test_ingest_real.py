@@ -89,7 +89,9 @@ def test_the_corpus_ingested_on_postgresql_matches_the_session_store(iclr2021_db
         counts = table_counts(store)
     with open_store(iclr2021_db) as store:
         assert papers == {p.id: p.to_dict() for p in store.iter_papers()}
-        assert counts == table_counts(store)
+        derived = table_counts(store)
+    # what the other tests' reads of the shared store kept (a ranking's impact estimates) is derived, not ingested
+    assert {**counts, "caches": 0} == {**derived, "caches": 0}
 
 
 def test_iclr2020_beside_2021(iclr2021_copy: Path) -> None:

@@ -370,7 +370,6 @@ def test_cli_topics_json_and_map(topics_db: Path, tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["topic", "t99", "--venue", "iclr2021"], "no theme 't99'"),
-        (["topics", "--venue", "iclr2021", "--themes", "5000"], "cannot make 5000 themes from 3014 papers"),
         (["topics", "--venue", "neurips2020"], "unknown venue 'neurips2020'"),
     ],
 )
@@ -378,6 +377,18 @@ def test_topic_errors(topics_db: Path, tmp_path: Path, args: list[str], message:
     copy = clone(topics_db, tmp_path, "copy")
     result = CliRunner().invoke(cli, [args[0], "--db", str(copy), *args[1:]])
     assert result.exit_code == 1 and message in result.stderr
+
+
+def test_more_themes_than_papers_or_the_most_asked_for_are_refused(topics_db: Path, tmp_path: Path) -> None:
+    """The library refuses more themes than papers; the CLI's option stops at MAX_THEMES as a usage error."""
+    from confnav.errors import ConfnavError
+    from confnav.topics.build import theme_range
+
+    with pytest.raises(ConfnavError, match="cannot make 500 themes from 300 papers"):
+        theme_range(300, 500)
+    copy = clone(topics_db, tmp_path, "copy")
+    result = CliRunner().invoke(cli, ["topics", "--db", str(copy), "--venue", "iclr2021", "--themes", "5000"])
+    assert result.exit_code == 2 and "5000 is not in the range 1<=x<=1000" in result.stderr
 
 
 def test_venue_without_index_says_what_to_run(iclr2021_copy: Path) -> None:

@@ -30,7 +30,7 @@ ERRORS: dict[int, str] = {
     502: "an outside service (OpenReview, Semantic Scholar) could not be reached or refused: the message names it",
     503: "the store is busy with another writer: try again after the Retry-After seconds",
 }
-# by the server or the Guard, before any route (JSON whatever the route answers)
+# by the server or the Guard, before any route: JSON, or the error page for a page's GET (`page_answers`)
 REFUSED_EARLY = (400, 408, 413, 414, 421, 431)
 WRITE = (403, 503)  # every write: the server's write check, and a store busy with another writer
 ERROR_REF = {"$ref": "#/components/schemas/ErrorBody"}
@@ -75,7 +75,7 @@ def download_answers(*media_types: str, codes: Collection[int] = (), pages: Coll
 def page_answers(*codes: int, pages: Collection[int] = (), by_link: bool = False) -> dict[str, Any]:
     """An HTML page route's keyword arguments: the page, else error pages (`pages`) or JSON errors (`codes`);
     a page opened `by_link` (a profile's capability link, `?key=`) sends the browser on to itself without it."""
-    found = failures(*codes, pages=pages)
+    found = failures(*codes, pages=(*pages, *REFUSED_EARLY))  # the Guard refuses a page's GET with its error page
     if by_link:
         found[303] = {"description": "opened by a profile's link: the same page without its key, kept in cookies"}
     return {"response_class": HTMLResponse, "responses": found}
