@@ -11,7 +11,6 @@ For other surfaces (web, personal must-read): `profile_taste` scores every candi
 from __future__ import annotations
 
 import io
-import sqlite3
 import zipfile
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -21,7 +20,7 @@ import numpy as np
 from confnav.embed import load_embedder
 from confnav.embed.base import Embedder, embed_checked
 from confnav.embed.views import embedder_state_cache, semantic_model, text_hash
-from confnav.errors import ConfnavError, ReadOnlyStoreError
+from confnav.errors import ConfnavError
 from confnav.model import Paper, title_key
 from confnav.personal.profiles import DEFAULT_PROFILE
 from confnav.personal.taste import (
@@ -35,7 +34,7 @@ from confnav.personal.taste import (
 )
 from confnav.personal.venue_vectors import VenueVectors, venue_vectors
 from confnav.personal.words import paper_words, words_of
-from confnav.store.base import serves_requests
+from confnav.store.base import keep_derived, serves_requests
 from confnav.store.protocols import ProfileStore, SearchStore
 
 OWN_CACHE = "profile-texts:"  # + model: the vectors of profiles' own texts, by text hash
@@ -93,14 +92,10 @@ def _own_vectors(store: RecommendStore, model: str, texts: list[str]) -> np.ndar
         embedder = _embedder(store, model)
         vectors = embed_checked(embedder, [text for _, text in missing])
         known.update((key, vector) for (key, _), vector in zip(missing, vectors, strict=True))
-        if not serves_requests(store):
+        if not serves_requests(store):  # a read-only store: embedded again next time
             buffer = io.BytesIO()
             np.savez(buffer, keys=np.array(list(known)), vectors=np.vstack(list(known.values())))
-            try:
-                with store.transaction():
-                    store.put_cache(OWN_CACHE + model, 0, buffer.getvalue())
-            except (ReadOnlyStoreError, sqlite3.OperationalError):
-                pass  # a read-only store: embedded again next time
+            keep_derived(store, lambda: store.put_cache(OWN_CACHE + model, 0, buffer.getvalue()))
     return np.vstack([known[key] for key in keys])
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import threading
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -19,12 +18,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from confnav.embed.views import semantic_model
-from confnav.errors import ReadOnlyStoreError, StoreBusyError
 from confnav.model import Paper
 from confnav.rank import features, predictor
 from confnav.rank.features import FEATURES, FeatureBuilder, VenueFeatures
 from confnav.rank.predictor import ImpactModel, cited_venues, fit
-from confnav.store.base import serves_requests
+from confnav.store.base import keep_derived
 from confnav.store.protocols import AnalysisStore, CacheStore
 
 SHOWN = 3  # contributions explained per paper
@@ -130,14 +128,8 @@ def _kept(store: CacheStore, venue: str, state: object) -> ImpactEstimates | str
 def _keep(store: CacheStore, venue: str, state: object, found: ImpactEstimates | str) -> None:
     """Keep the estimates under the state they were made for; never from a server's requests, quietly not into a
     read-only or busy store (the next ranking fits again)."""
-    if serves_requests(store):
-        return
     data = {"state": state, "estimates": found if isinstance(found, str) else asdict(found)}
-    try:
-        with store.transaction():
-            store.put_cache(impact_cache(venue), 0, json.dumps(data, ensure_ascii=False).encode())
-    except (ReadOnlyStoreError, StoreBusyError, sqlite3.OperationalError):
-        pass
+    keep_derived(store, lambda: store.put_cache(impact_cache(venue), 0, json.dumps(data, ensure_ascii=False).encode()))
 
 
 def _from_data(data: Any) -> ImpactEstimates | str:

@@ -13,19 +13,17 @@ that name (mapped.py), which every later process maps instead of reading and hol
 from __future__ import annotations
 
 import io
-import sqlite3
 import uuid
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from confnav.errors import ReadOnlyStoreError
 from confnav.model import Paper
 from confnav.search import mapped
 from confnav.search.keyword import DEFAULT_FIELD_WEIGHTS, DEFAULT_INDEX, KeywordIndex, TextIndex, make_keyword_index
 from confnav.search.segments import Segment
-from confnav.store.base import serves_requests
+from confnav.store.base import keep_derived, serves_requests
 from confnav.store.protocols import CacheStore, SearchStore
 
 BASE_CACHE = "keyword-base-3"  # the number changes with the tokenizer or the layout
@@ -220,18 +218,16 @@ def whole(generation: int, rows: Iterable[tuple[int, dict[str, str]]]) -> Keywor
 def save(store: SearchStore, index: KeywordIndex, stored: KeywordIndex | None) -> None:
     """Write what changed since `stored` (what the store held): the base when it is new, else only the delta;
     never from a server's requests, quietly not into a read-only store."""
-    if serves_requests(store):
-        return
-    try:
-        with store.transaction():
-            if stored is None or index.base_generation != stored.base_generation:
-                base = KeywordIndex.of(index.vocabulary, index.fields, index.weights, index.segments[:1])
-                base.generation = index.base_generation
-                store.put_cache(BASE_CACHE, index.base_generation, base.to_bytes())
-                store.put_cache(BASE_ID, index.base_generation, uuid.uuid4().hex.encode())
-            store.put_cache(DELTA_CACHE, index.generation, delta_bytes(index))
-    except (ReadOnlyStoreError, sqlite3.OperationalError):
-        pass  # a read-only store: search still works, only slower to start
+
+    def write() -> None:
+        if stored is None or index.base_generation != stored.base_generation:
+            base = KeywordIndex.of(index.vocabulary, index.fields, index.weights, index.segments[:1])
+            base.generation = index.base_generation
+            store.put_cache(BASE_CACHE, index.base_generation, base.to_bytes())
+            store.put_cache(BASE_ID, index.base_generation, uuid.uuid4().hex.encode())
+        store.put_cache(DELTA_CACHE, index.generation, delta_bytes(index))
+
+    keep_derived(store, write)  # a read-only store: search still works, only slower to start
 
 
 def keyword_index(
@@ -266,8 +262,4 @@ def keyword_index(
 
 def _name_base(store: SearchStore, stored: KeywordIndex) -> None:
     """Give a base stored before bases had names its name, so that servers map it (quietly not when read-only)."""
-    try:
-        with store.transaction():
-            store.put_cache(BASE_ID, stored.base_generation, uuid.uuid4().hex.encode())
-    except (ReadOnlyStoreError, sqlite3.OperationalError):
-        pass
+    keep_derived(store, lambda: store.put_cache(BASE_ID, stored.base_generation, uuid.uuid4().hex.encode()))

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from confnav.errors import ConfnavError, argument, excerpt
+from confnav.errors import ConfnavError, ReadOnlyStoreError, StoreBusyError, argument, excerpt
 from confnav.keys import fold
 from confnav.limits import FIRST_YEAR, last_year
 from confnav.model import Decision, Outcome, Paper, Venue, placeholders_left_out
 
 if TYPE_CHECKING:
-    from confnav.store.protocols import Versioned
+    from confnav.store.protocols import CacheStore, Versioned
 
 
 def read_json(text: str | bytes) -> Any:
@@ -37,6 +39,20 @@ def serves_requests(store: Versioned) -> bool:
     """Whether the store answers a server's requests: then a read never writes (no theme build, no cache),
     and long work runs as a background job. Said by the settings the store was opened with."""
     return store.settings.serving
+
+
+def keep_derived(store: CacheStore, write: Callable[[], None]) -> bool:
+    """Run `write` (cache entries a read derived: an index, estimates, vectors) in one transaction, so the next
+    process reads them; never from a server's requests, and quietly not into a read-only or busy store (the
+    next read derives them again). Whether they were written."""
+    if serves_requests(store):
+        return False
+    try:
+        with store.transaction():
+            write()
+    except (ReadOnlyStoreError, StoreBusyError, sqlite3.OperationalError):
+        return False
+    return True
 
 
 @dataclass
